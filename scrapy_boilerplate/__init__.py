@@ -1,0 +1,11 @@
+"""Main-content extraction and overview-page detection for Scrapy crawls.
+
+Public API (stable): :func:`extract`, :class:`Extraction`, :class:`Extractor`.
+"""
+
+from .core.extractor import Extraction, Extractor, extract
+from .core.model import Model, ModelError, load_model
+
+__version__ = "0.1.0"
+
+__all__ = ["Extraction", "Extractor", "Model", "ModelError", "extract", "load_model", "__version__"]

@@ -1,0 +1,1 @@
+"""The extraction algorithm. Imports no Scrapy: usable as a plain library."""

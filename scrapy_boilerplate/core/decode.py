@@ -1,0 +1,135 @@
+"""Turn block probabilities into one coherent selection of main content.
+
+Authors write content contiguously (BoilerNet's point), so blocks are not
+decided one by one: a two-state Viterbi pass over the log-odds makes
+switching between content and boilerplate cost something, which fills short
+gaps (a short sentence between paragraphs) and removes isolated false
+positives (a lone teaser in the sidebar). Afterwards: segments far smaller
+than the main body are dropped unless close to it (bodies split by ad slots
+are kept, stray widgets are not), in-body headings are kept, and trailing
+headings, link lists and end markers are trimmed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+DEFAULT_PARAMS = {
+    "threshold": 0.5,          # probability at which a lone block switches to content
+    "switch_penalty": 2.0,     # log-odds cost of entering or leaving content
+    "size_weight": 0.5,        # how much longer blocks weigh in the Viterbi emissions
+    "min_segment_share": 0.15, # segments below this share of the main body's mass ...
+    "max_gap": 12,             # ... are kept only within this many blocks of a kept one
+}
+
+FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.8, "recall": -0.8}
+
+
+def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
+    """Best 0/1 labelling maximising sum(label * log_odds) - penalty * (number of switches)."""
+    n = len(log_odds)
+    if n == 0:
+        return np.zeros(0, bool)
+    # score[s] = best total ending in state s; back[i, s] = previous state
+    back = np.zeros((n, 2), np.int8)
+    s0, s1 = 0.0, float(log_odds[0]) - switch_penalty / 2   # start outside content
+    for i in range(1, n):
+        e = float(log_odds[i])
+        stay0, from1 = s0, s1 - switch_penalty
+        if stay0 >= from1:
+            n0, back[i, 0] = stay0, 0
+        else:
+            n0, back[i, 0] = from1, 1
+        stay1, from0 = s1, s0 - switch_penalty
+        if stay1 >= from0:
+            n1, back[i, 1] = stay1 + e, 1
+        else:
+            n1, back[i, 1] = from0 + e, 0
+        s0, s1 = n0, n1
+    labels = np.zeros(n, bool)
+    state = 1 if s1 - switch_penalty / 2 > s0 else 0
+    for i in range(n - 1, -1, -1):
+        labels[i] = state
+        state = back[i, state]
+    return labels
+
+
+def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "balanced") -> np.ndarray:
+    """Content mask for the blocks of `page` from their probabilities."""
+    p = dict(DEFAULT_PARAMS)
+    if params:
+        p.update({k: v for k, v in params.items() if k in DEFAULT_PARAMS})
+    n = len(proba)
+    if n == 0:
+        return np.zeros(0, bool)
+    chars = np.asarray(page.chars, float)
+    eps = 1e-6
+    prob = np.clip(proba, eps, 1 - eps)
+    log_odds = np.log(prob / (1 - prob)) - np.log(p["threshold"] / (1 - p["threshold"]))
+    log_odds -= FAVOR_SHIFT.get(favor, 0.0)
+    # A long block's probability is evidence about more text: weigh it up a little.
+    log_odds *= 1.0 + p["size_weight"] * np.log1p(chars / 100.0)
+    mask = viterbi(log_odds, p["switch_penalty"])
+    mask = _drop_far_segments(mask, chars, p["min_segment_share"], p["max_gap"])
+    _keep_headings(mask, page)
+    _trim_tail(mask, page)
+    return mask
+
+
+def segments(mask: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) runs of True."""
+    if not mask.any():
+        return []
+    padded = np.concatenate(([False], mask, [False]))
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
+
+
+def _drop_far_segments(mask, chars, min_share, max_gap):
+    runs = segments(mask)
+    if len(runs) < 2:
+        return mask
+    mass = [chars[a:b].sum() for a, b in runs]
+    main = int(np.argmax(mass))
+    keep = [False] * len(runs)
+    keep[main] = True
+    # Grow outwards from the main body: a segment stays if it is big enough,
+    # or small but close to a kept one (a body split by an ad slot).
+    for direction in (-1, 1):
+        last = main
+        i = main + direction
+        while 0 <= i < len(runs):
+            gap = runs[i][0] - runs[last][1] if direction > 0 else runs[last][0] - runs[i][1]
+            if mass[i] >= min_share * mass[main] or gap <= max_gap:
+                keep[i] = True
+                last = i
+            i += direction
+    out = np.zeros_like(mask)
+    for (a, b), k in zip(runs, keep):
+        if k:
+            out[a:b] = True
+    return out
+
+
+def _keep_headings(mask, page) -> None:
+    """A subheading directly followed by content, inside the content span, is content."""
+    if not mask.any():
+        return
+    first, last = np.flatnonzero(mask)[[0, -1]]
+    tags = page.tags
+    for i in range(first + 1, last):
+        if not mask[i] and tags[i] in ("h2", "h3", "h4", "h5", "h6") and mask[i + 1] \
+                and page.link_chars[i] < page.chars[i] / 2:
+            mask[i] = True
+
+
+def _trim_tail(mask, page) -> None:
+    """Drop trailing headings and link-only blocks at the end of the content."""
+    idx = np.flatnonzero(mask)
+    for i in idx[::-1]:
+        heading = page.tags[i] in ("h1", "h2", "h3", "h4", "h5", "h6")
+        link_only = page.link_chars[i] >= 0.8 * page.chars[i]
+        if (heading or link_only) and page.chars[i] < 200:
+            mask[i] = False
+        else:
+            break

@@ -1,0 +1,263 @@
+"""Extractor -> Extraction: the public face of the core."""
+
+from __future__ import annotations
+
+import html as html_lib
+import logging
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+import numpy as np
+
+from .decode import FAVOR_SHIFT, decode
+from .features import dense_feature_names, feature_matrix
+from .model import Model, ModelError, load_model
+from .page import FLAG, Page, build_page, to_element, to_element_type_error
+from .unsupervised import cluster_probabilities
+
+logger = logging.getLogger(__name__)
+
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+@dataclass
+class Block:
+    text: str
+    tag: str
+    is_content: bool
+    probability: float
+
+
+@dataclass
+class Extraction:
+    """The main content of a page; empty strings and lists when nothing was found."""
+
+    text: str = ""
+    title: str | None = None
+    markdown: str = ""
+    html: str = ""
+    images: list = field(default_factory=list)
+    blocks: list = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.text)
+
+    def to_dict(self, include_blocks: bool = False) -> dict:
+        out = {"title": self.title, "text": self.text, "markdown": self.markdown,
+               "html": self.html, "images": list(self.images)}
+        if include_blocks:
+            out["blocks"] = [b.__dict__.copy() for b in self.blocks]
+        return out
+
+
+class Extractor:
+    """Holds a loaded model and options; `extract()` is safe to call from several threads.
+
+    ``model``: a :class:`Model`, a path to a JSON model file, ``None`` for the
+    shipped default, or ``False`` for the model-free CETR clustering mode.
+    """
+
+    def __init__(self, model=None, *, include_title: bool = False, include_captions: bool = False,
+                 include_comments: bool = False, favor: str = "balanced"):
+        if favor not in FAVOR_SHIFT:
+            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {favor!r}")
+        self.options = {"include_title": include_title, "include_captions": include_captions,
+                        "include_comments": include_comments, "favor": favor}
+        self.model = self._load(model)
+
+    @staticmethod
+    def _load(model) -> Model | None:
+        if model is False:
+            return None
+        if isinstance(model, Model):
+            loaded = model
+        else:
+            try:
+                loaded = load_model(model)
+            except (OSError, ModelError) as exc:
+                if model is not None:
+                    raise
+                logger.warning("cannot load the default model (%s); using model-free extraction", exc)
+                return None
+        dense = dense_feature_names()
+        if loaded.feature_names[:len(dense)] != dense:
+            raise ModelError("the model was trained with another feature set; retrain it with "
+                             "'scrapy-boilerplate train'")
+        return loaded
+
+    def extract(self, html, url: str | None = None, **options) -> Extraction:
+        """Main content of `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes."""
+        opts = {**self.options, **options}
+        unknown = set(opts) - set(self.options)
+        if unknown:
+            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        if not isinstance(html, str | bytes | bytearray | memoryview) and to_element_type_error(html):
+            raise TypeError(f"extract() takes str, bytes, a parsel Selector or an lxml element, "
+                            f"not {type(html).__name__}")
+        try:
+            root = to_element(html)
+        except Exception:   # noqa: BLE001 - bad input must give an empty result, not a crash
+            logger.debug("cannot parse input for %s", url, exc_info=True)
+            return Extraction()
+        try:
+            page = build_page(root, include_comments=opts["include_comments"], base_url=url)
+            return self._extract_page(page, url, opts)
+        except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
+            logger.warning("extraction failed for %s: %r", url or "page", exc, exc_info=logger.isEnabledFor(logging.DEBUG))
+            return Extraction()
+
+    def block_probabilities(self, page: Page) -> np.ndarray:
+        if self.model is None:
+            return cluster_probabilities(page)
+        X = feature_matrix(page, self.model.token_index)
+        return self.model.predict_proba(X)
+
+    def _extract_page(self, page: Page, url, opts) -> Extraction:
+        title = _best_title(page)
+        if not len(page):
+            return Extraction(title=title)
+        proba = self.block_probabilities(page)
+        params = self.model.decode if self.model is not None else None
+        mask = select_blocks(page, proba, params, opts)
+        return _render(page, mask, proba, title, url, opts["include_title"])
+
+
+def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
+    """Content mask from block probabilities, with the caption and comment options applied."""
+    mask = decode(proba, page, params, favor=opts.get("favor", "balanced"))
+    flags = np.asarray(page.flags)
+    if mask.any():
+        span = np.zeros_like(mask)
+        first, last = np.flatnonzero(mask)[[0, -1]]
+        span[first:last + 1] = True
+        captions = (flags & FLAG["caption"]) > 0
+        # Captions are not main content by default (all gold sets agree).
+        mask = mask & ~captions if not opts.get("include_captions") else mask | (captions & span)
+    if opts.get("include_comments"):
+        mask = mask | ((flags & FLAG["comment"]) > 0)
+    return mask
+
+
+def _best_title(page: Page) -> str | None:
+    """The page headline: an h1 matching the metadata title, else the metadata title."""
+    meta = page.main_title
+    meta_words = set(meta.lower().split()) if meta else set()
+    for text, tag in zip(page.texts, page.tags):
+        if tag == "h1" and len(text) < 300:
+            words = set(text.lower().split())
+            if not meta_words or len(words & meta_words) >= 0.5 * len(words):
+                return text
+    if meta:
+        # "Headline | Site name": keep the headline part.
+        for sep in (" | ", " - ", " – ", " — ", " :: "):
+            if sep in meta:
+                head = meta.split(sep)[0].strip()
+                if len(head) > 15:
+                    return head
+    return meta
+
+
+def _render(page: Page, mask, proba, title, url, include_title) -> Extraction:
+    base = page.base_url or url
+    kept = np.flatnonzero(mask)
+    texts, md, html_parts = [], [], []
+    if include_title and title and not (len(kept) and page.texts[kept[0]] == title):
+        texts.append(title)
+        md.append(f"# {title}")
+        html_parts.append(f"<h1>{html_lib.escape(title)}</h1>")
+    in_list = False
+    for i in kept:
+        text, tag = page.texts[i], page.tags[i]
+        texts.append(text)
+        esc = html_lib.escape(text)
+        if tag == "li":
+            if not in_list:
+                html_parts.append("<ul>")
+                in_list = True
+            html_parts.append(f"<li>{esc}</li>")
+            md.append(f"- {text}")
+            continue
+        if in_list:
+            html_parts.append("</ul>")
+            in_list = False
+        if tag in HEADINGS:
+            level = max(2, int(tag[1]))
+            html_parts.append(f"<h{level}>{esc}</h{level}>")
+            md.append(f"{'#' * level} {text}")
+        elif tag == "pre":
+            html_parts.append(f"<pre>{esc}</pre>")
+            md.append(f"```\n{text}\n```")
+        elif tag == "blockquote":
+            html_parts.append(f"<blockquote><p>{esc}</p></blockquote>")
+            md.append("> " + text.replace("\n", "\n> "))
+        else:
+            html_parts.append(f"<p>{esc}</p>")
+            md.append(text)
+    if in_list:
+        html_parts.append("</ul>")
+    blocks = [Block(t, g, bool(m), round(float(p), 4))
+              for t, g, m, p in zip(page.texts, page.tags, mask, proba)]
+    return Extraction(
+        text="\n".join(texts),
+        title=title,
+        markdown=_join_markdown(md),
+        html="\n".join(html_parts),
+        images=_content_images(page, mask, base),
+        blocks=blocks,
+    )
+
+
+def _join_markdown(parts: list) -> str:
+    out = []
+    for i, part in enumerate(parts):
+        # List items stay together; everything else is a paragraph.
+        if i and not (part.startswith("- ") and parts[i - 1].startswith("- ")):
+            out.append("\n")
+        out.append(part + "\n")
+    return "".join(out).strip()
+
+
+def _content_images(page: Page, mask, base) -> list:
+    """Absolute URLs of images inside the kept content (between kept blocks)."""
+    if not mask.any() or not page.images:
+        return []
+    first, last = np.flatnonzero(mask)[[0, -1]]
+    n = len(mask)
+    seen, out = set(), []
+    for index, src, _alt, width, height in page.images:
+        if not (first <= index <= last + 1):
+            continue
+        near = (index < n and mask[index]) or (index > 0 and mask[index - 1])
+        if not near or src.startswith("data:") or _tiny(width) or _tiny(height):
+            continue
+        absolute = urljoin(base, src) if base else src
+        if absolute not in seen:
+            seen.add(absolute)
+            out.append(absolute)
+    return out
+
+
+def _tiny(value) -> bool:
+    try:
+        return value is not None and float(str(value).rstrip("px")) <= 2
+    except ValueError:
+        return False
+
+
+_default_lock = threading.Lock()
+_default: Extractor | None = None
+
+
+def default_extractor() -> Extractor:
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                _default = Extractor()
+    return _default
+
+
+def extract(html, url: str | None = None, **options) -> Extraction:
+    """Main content of a page with the shared default extractor (see `Extractor`)."""
+    return default_extractor().extract(html, url=url, **options)

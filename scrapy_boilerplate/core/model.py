@@ -1,0 +1,162 @@
+"""The block model as plain JSON, evaluated with numpy.
+
+A model file holds a gradient-boosted tree ensemble (exported from
+scikit-learn's HistGradientBoostingClassifier at training time) as flat
+arrays, the feature names it expects, the id/class token vocabulary, the
+decoding parameters and where it came from (training sets, command,
+scikit-learn version). Loading it needs only ``json`` and numpy: no pickle,
+so it loads and predicts the same under any scikit-learn version, or none.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+FORMAT = "scrapy-boilerplate-model"
+FORMAT_VERSION = 1
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used (wrong format, version or features)."""
+
+
+@dataclass
+class TreeEnsemble:
+    """Trees packed into flat arrays: node i of every tree lives at offset[t] + i."""
+
+    feature: np.ndarray      # int, -1 for leaves
+    threshold: np.ndarray    # float; go left when x <= threshold
+    missing_left: np.ndarray  # bool; NaN goes left
+    left: np.ndarray         # absolute node index
+    right: np.ndarray
+    value: np.ndarray        # leaf value (raw score contribution)
+    roots: np.ndarray        # absolute index of each tree's root
+    baseline: float
+    depth: int
+
+    def raw_scores(self, X: np.ndarray) -> np.ndarray:
+        """Sum of leaf values over all trees, walking every (row, tree) pair at once."""
+        n = X.shape[0]
+        if n == 0 or len(self.roots) == 0:
+            return np.full(n, self.baseline)
+        node = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
+        rows = np.arange(n)[:, None]
+        for _ in range(self.depth):
+            feat = self.feature[node]
+            leaf = feat < 0
+            if leaf.all():
+                break
+            x = X[rows, np.maximum(feat, 0)]
+            go_left = np.where(np.isnan(x), self.missing_left[node], x <= self.threshold[node])
+            nxt = np.where(go_left, self.left[node], self.right[node])
+            node = np.where(leaf, node, nxt)
+        return self.baseline + self.value[node].sum(axis=1)
+
+    def to_json(self) -> dict:
+        return {
+            "baseline": self.baseline,
+            "depth": self.depth,
+            "roots": self.roots.tolist(),
+            "feature": self.feature.tolist(),
+            "threshold": [None if not np.isfinite(t) else float(t) for t in self.threshold],
+            "missing_left": self.missing_left.astype(int).tolist(),
+            "left": self.left.tolist(),
+            "right": self.right.tolist(),
+            "value": self.value.tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TreeEnsemble":
+        threshold = np.array([np.inf if t is None else t for t in data["threshold"]], float)
+        return cls(
+            feature=np.asarray(data["feature"], np.int64),
+            threshold=threshold,
+            missing_left=np.asarray(data["missing_left"], bool),
+            left=np.asarray(data["left"], np.int64),
+            right=np.asarray(data["right"], np.int64),
+            value=np.asarray(data["value"], float),
+            roots=np.asarray(data["roots"], np.int64),
+            baseline=float(data["baseline"]),
+            depth=int(data["depth"]),
+        )
+
+
+@dataclass
+class Model:
+    feature_names: list
+    vocabulary: list                      # id/class tokens, in feature order after the dense ones
+    trees: TreeEnsemble
+    decode: dict = field(default_factory=dict)   # decoding parameters (threshold, transitions...)
+    meta: dict = field(default_factory=dict)     # provenance: datasets, command, sklearn version...
+
+    @property
+    def token_index(self) -> dict:
+        cached = getattr(self, "_token_index", None)
+        if cached is None:
+            cached = self._token_index = {t: i for i, t in enumerate(self.vocabulary)}
+        return cached
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """Probability that each block (row) is main content."""
+        if X.shape[1] != len(self.feature_names):
+            raise ModelError(f"model expects {len(self.feature_names)} features, got {X.shape[1]}")
+        raw = self.trees.raw_scores(X)
+        return 1.0 / (1.0 + np.exp(-np.clip(raw, -30, 30)))
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "feature_names": self.feature_names,
+            "vocabulary": self.vocabulary,
+            "decode": self.decode,
+            "meta": self.meta,
+            "trees": self.trees.to_json(),
+        }
+
+    def save(self, path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Model":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ModelError("not a scrapy-boilerplate model file")
+        if data.get("format_version") != FORMAT_VERSION:
+            raise ModelError(f"model format version {data.get('format_version')} is not supported "
+                             f"(this version reads {FORMAT_VERSION})")
+        try:
+            return cls(
+                feature_names=list(data["feature_names"]),
+                vocabulary=list(data["vocabulary"]),
+                trees=TreeEnsemble.from_json(data["trees"]),
+                decode=dict(data.get("decode") or {}),
+                meta=dict(data.get("meta") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"model file is damaged: {exc}") from exc
+
+
+def load_model(path=None) -> Model:
+    """Load a model from a JSON path, or the shipped default model when path is None.
+
+    Pickle files are refused: a model is data, never code.
+    """
+    if path is None:
+        text = resources.files("scrapy_boilerplate").joinpath("models/default.json").read_text("utf-8")
+        source = "the default model"
+    else:
+        path = Path(path)
+        if path.suffix in (".pkl", ".pickle", ".joblib"):
+            raise ModelError(f"{path}: pickled models are not loaded; use a JSON model file")
+        text = path.read_text("utf-8")
+        source = str(path)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ModelError(f"{source} is not valid JSON: {exc}") from exc
+    return Model.from_json(data)

@@ -1,0 +1,541 @@
+"""Parse once, pre-clean and blockify a page in a single iterative walk.
+
+A *block* is the text between two block-level tag boundaries (boilerpipe,
+Yao & Zuo): inline tags such as ``a``, ``b`` or ``span`` do not split it.
+Every block remembers what the features need (text, link text, tag, depth,
+id/class tokens of itself and its ancestors, semantic ancestors, position),
+and every block-level element becomes a *node* with subtree totals, so
+region scores (Readability, TextSweeper) come from the same walk.
+
+Pre-cleaning never mutates the tree: unwanted subtrees (scripts, hidden
+elements, dialogs, comment sections...) are skipped during the walk, so a
+tree handed in by the caller (Scrapy's ``response.selector``) stays intact.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from .textstats import count_words
+
+logger = logging.getLogger(__name__)
+
+#: Input beyond this many bytes is cut before parsing (bounded cost).
+MAX_INPUT_BYTES = 8 * 1024 * 1024
+#: The walk stops adding blocks after this many (bounded memory and time).
+MAX_BLOCKS = 20000
+
+BLOCK_TAGS = frozenset(
+    """p div section article main header footer nav aside h1 h2 h3 h4 h5 h6
+    li ul ol dl dt dd table tr td th thead tbody tfoot caption blockquote pre
+    figure figcaption form fieldset legend address hr center details summary
+    body html menu dialog noscript iframe option select textarea""".split()
+)
+HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+# Subtrees that never hold readable main content.
+SKIP_TAGS = frozenset(
+    """script style noscript template svg math iframe object embed canvas
+    select option textarea input button dialog head map audio video source
+    track picture-source""".split()
+)
+SKIP_ROLES = frozenset(("dialog", "alertdialog", "tooltip", "menu", "menubar"))
+
+# Semantic-ancestor bits. A block's flags are the OR of the bits of all its
+# ancestors, so "inside an <aside>" is one bit test.
+FLAG_NAMES = (
+    "article", "main", "nav", "aside", "header", "footer", "figure", "li",
+    "table", "blockquote", "pre", "form", "link", "heading", "body_prop",
+    "comment", "positive", "negative", "share", "related", "caption", "meta",
+    "ad", "cookie", "newsletter", "title_like", "code",
+)
+FLAG = {name: 1 << i for i, name in enumerate(FLAG_NAMES)}
+TAG_FLAGS = {
+    "article": FLAG["article"], "main": FLAG["main"], "nav": FLAG["nav"],
+    "aside": FLAG["aside"], "header": FLAG["header"], "footer": FLAG["footer"],
+    "figure": FLAG["figure"], "figcaption": FLAG["caption"] | FLAG["figure"],
+    "li": FLAG["li"], "table": FLAG["table"], "blockquote": FLAG["blockquote"],
+    "pre": FLAG["pre"] | FLAG["code"], "code": FLAG["code"], "form": FLAG["form"],
+    "h1": FLAG["heading"], "h2": FLAG["heading"], "h3": FLAG["heading"],
+    "h4": FLAG["heading"], "h5": FLAG["heading"], "h6": FLAG["heading"],
+    "menu": FLAG["nav"],
+}
+ROLE_FLAGS = {
+    "main": FLAG["main"], "article": FLAG["article"], "navigation": FLAG["nav"],
+    "complementary": FLAG["aside"], "banner": FLAG["header"],
+    "contentinfo": FLAG["footer"],
+}
+# id/class cues, matched on the lower-cased "id class" string of an element.
+CUE_PATTERNS = {
+    "positive": r"article|body|content|entry|h-?entry|main|post|text|blog|story|prose|rich-?text",
+    "negative": r"sidebar|widget|banner|masthead|promo|sponsor|skyscraper|outbrain|taboola|"
+                r"breadcrumb|pagination|pager|menu|navbar|nav\b|footer|header|toolbar|popup|modal|"
+                r"tags?\b|tag-?list|categor|archive|author|byline|avatar|profile|rating|login|signup",
+    "share": r"share|sharing|social|facebook|twitter|whatsapp|linkedin|pinterest|print",
+    "related": r"related|recommend|more-?stories|read-?more|also|popular|trending|teaser|"
+               r"most-|next-?post|prev-?post|you-may|suggest",
+    "caption": r"caption|credit|wp-caption|photo-?info|image-?info",
+    "meta": r"meta|date|time|posted|published|dateline|byline|tools|reprint",
+    "ad": r"(?:^|[\s_-])ads?(?:$|[\s_-])|advert|adslot|ad-?slot|dfp|gpt-|sponsored|native-?ad",
+    "cookie": r"cookie|consent|gdpr|privacy-?banner|cmp-",
+    "newsletter": r"newsletter|subscribe|subscription|signup|sign-up|optin|opt-in|mailing",
+    "title_like": r"title|headline|dek|standfirst|subtitle|subhead|summary|lede|intro|excerpt",
+}
+CUE_RES = [(FLAG[name], re.compile(pattern)) for name, pattern in CUE_PATTERNS.items()]
+# Comment sections are skipped unless the caller asks for them.
+COMMENT_RE = re.compile(
+    r"(?:^|\s)(?:comments?|comment-?list|commentlist|comments?[-_](?:area|section|wrapper|"
+    r"container|list|block|thread|form)|disqus_thread|disqus|respond|comment-respond|"
+    r"replies|discussion|talkback)(?:$|\s)"
+)
+BODY_PROP_RE = re.compile(r"articlebody|article-?body|entry-content|post-content|post-body|story-body|"
+                          r"article-content|article__body|main-content|post-text|content-body")
+TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
+HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden")
+META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
+XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.:-]+)""", re.I)
+
+
+@dataclass(eq=False)
+class Page:
+    """A page as blocks (parallel lists, one entry per block) plus nodes and metadata."""
+
+    texts: list = field(default_factory=list)
+    tags: list = field(default_factory=list)
+    nodes: list = field(default_factory=list)        # owner node index per block
+    depths: list = field(default_factory=list)
+    chars: list = field(default_factory=list)
+    words: list = field(default_factory=list)
+    link_chars: list = field(default_factory=list)
+    links: list = field(default_factory=list)
+    tag_counts: list = field(default_factory=list)   # start tags seen since the previous block
+    flags: list = field(default_factory=list)
+    tokens: list = field(default_factory=list)       # id/class tokens of the block and ancestors
+    # Nodes: one per block-level element, in document (pre-)order.
+    node_tags: list = field(default_factory=list)
+    node_parents: list = field(default_factory=list)
+    node_depths: list = field(default_factory=list)
+    node_first: list = field(default_factory=list)   # first block index inside the node
+    node_last: list = field(default_factory=list)    # one past the last block index
+    node_chars: list = field(default_factory=list)
+    node_link_chars: list = field(default_factory=list)
+    node_tag_counts: list = field(default_factory=list)
+    node_flags: list = field(default_factory=list)
+    node_tokens: list = field(default_factory=list)
+    # Images: (block index at the image, src, alt)
+    images: list = field(default_factory=list)
+    # Metadata
+    title: str | None = None           # <title>
+    og: dict = field(default_factory=dict)
+    jsonld: dict = field(default_factory=dict)   # headline, articleBody, type, description
+    lang: str | None = None
+    base_url: str | None = None
+    truncated: bool = False
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @property
+    def main_title(self) -> str | None:
+        """The page's headline: og:title or JSON-LD headline, else <title>."""
+        return self.og.get("title") or self.jsonld.get("headline") or self.title
+
+
+def sniff_encoding(data: bytes) -> str:
+    """Pick an encoding: BOM, then <meta charset> / XML declaration, then UTF-8 if it decodes."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    head = data[:4096]
+    match = META_CHARSET_RE.search(head) or XML_ENCODING_RE.search(head)
+    if match:
+        name = match.group(1).decode("ascii", "replace").lower()
+        try:
+            import codecs
+            name = codecs.lookup(name).name
+        except LookupError:
+            name = None
+        # Pages that claim latin-1 mean windows-1252 (as browsers treat them).
+        if name in ("latin-1", "iso8859-1", "ascii"):
+            name = "cp1252"
+        if name and not name.startswith("utf-16"):
+            return name
+    try:
+        data.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        # A page cut mid-character is still UTF-8.
+        if exc.start >= len(data) - 3:
+            return "utf-8"
+        return "cp1252"
+
+
+def to_unicode(data: bytes) -> str:
+    encoding = sniff_encoding(data)
+    try:
+        return data.decode(encoding, errors="replace")
+    except LookupError:
+        return data.decode("utf-8", errors="replace")
+
+
+_PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
+                           no_network=True, default_doctype=False)
+
+
+def parse_html(html) -> etree._Element | None:
+    """Parse str or bytes into an lxml tree; None when there is nothing to parse."""
+    if isinstance(html, bytes | bytearray | memoryview):
+        data = bytes(html)
+        if len(data) > MAX_INPUT_BYTES:
+            logger.warning("HTML of %d bytes cut to %d bytes before parsing", len(data), MAX_INPUT_BYTES)
+            data = data[:MAX_INPUT_BYTES]
+        text = to_unicode(data)
+    elif isinstance(html, str):
+        text = html
+        if len(text) > MAX_INPUT_BYTES:
+            logger.warning("HTML of %d characters cut to %d before parsing", len(text), MAX_INPUT_BYTES)
+            text = text[:MAX_INPUT_BYTES]
+    else:
+        raise TypeError(f"expected str or bytes, got {type(html).__name__}")
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    if not text.strip():
+        return None
+    # Re-encode as UTF-8: lxml refuses str input with an XML encoding declaration.
+    data = text.encode("utf-8", errors="replace")
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        return None
+    return root
+
+
+def to_element_type_error(html) -> bool:
+    """True when `html` is of no type the extractor accepts."""
+    return not (isinstance(html, etree._Element) or hasattr(html, "root"))
+
+
+def to_element(html):
+    """Accept str, bytes, a parsel Selector or an lxml element; return an lxml element or None."""
+    if isinstance(html, etree._Element):
+        return html
+    root = getattr(html, "root", None)   # parsel.Selector
+    if isinstance(root, etree._Element):
+        return root
+    if root is not None and hasattr(html, "xpath"):
+        return None   # a Selector over JSON or text
+    return parse_html(html)
+
+
+def _class_tokens(value: str) -> tuple:
+    return tuple(t for t in TOKEN_SPLIT_RE.split(value) if 1 < len(t) < 25)
+
+
+_CUE_CACHE: dict = {}
+
+
+def _class_cues(idv, cls) -> tuple:
+    """(flag bits, tokens, is-comment-section) of an id/class pair, cached: class names repeat."""
+    key = (idv, cls)
+    cue = _CUE_CACHE.get(key)
+    if cue is None:
+        text = f"{idv or ''} {cls or ''}".lower()
+        bits = 0
+        for bit, rx in CUE_RES:
+            if rx.search(text):
+                bits |= bit
+        if BODY_PROP_RE.search(text):
+            bits |= FLAG["body_prop"]
+        cue = (bits, _class_tokens(text), bool(COMMENT_RE.search(text)))
+        if len(_CUE_CACHE) > 100_000:   # bounded: a long crawl sees many sites
+            _CUE_CACHE.clear()
+        _CUE_CACHE[key] = cue
+    return cue
+
+
+def _read_jsonld(text: str, jsonld: dict) -> None:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return
+    stack, seen = [data], 0
+    while stack and seen < 200:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, list):
+            stack.extend(item[:50])
+        elif isinstance(item, dict):
+            kind = item.get("@type")
+            if isinstance(kind, list):
+                kind = kind[0] if kind else None
+            body = item.get("articleBody") or item.get("text") if kind else item.get("articleBody")
+            if isinstance(body, str) and len(body) > len(jsonld.get("articleBody", "")):
+                jsonld["articleBody"] = body
+            if isinstance(kind, str):
+                if "type" not in jsonld and kind not in ("WebSite", "Organization", "BreadcrumbList",
+                                                          "WebPage", "ImageObject", "Person"):
+                    jsonld["type"] = kind
+                jsonld.setdefault("types", []).append(kind)
+            headline = item.get("headline")
+            if isinstance(headline, str) and "headline" not in jsonld:
+                jsonld["headline"] = headline
+            graph = item.get("@graph")
+            if graph is not None:
+                stack.append(graph)
+            main = item.get("mainEntity")
+            if isinstance(main, dict | list):
+                stack.append(main)
+
+
+def build_page(root, *, include_comments: bool = False, base_url: str | None = None) -> Page:
+    """Walk the tree once and return its blocks, nodes and metadata."""
+    page = Page(base_url=base_url)
+    if root is None:
+        return page
+    # Unbound locals: this loop is the hot path of the whole extractor.
+    texts, tags, nodes, depths = page.texts, page.tags, page.nodes, page.depths
+    chars, words, link_chars_l = page.chars, page.words, page.link_chars
+    links_l, tag_counts, flags_l, tokens_l = page.links, page.tag_counts, page.flags, page.tokens
+    n_tags, n_parents, n_depths = page.node_tags, page.node_parents, page.node_depths
+    n_first, n_last, n_chars, n_link = page.node_first, page.node_last, page.node_chars, page.node_link_chars
+    n_tagc, n_flags, n_tokens = page.node_tag_counts, page.node_flags, page.node_tokens
+    images, og, jsonld = page.images, page.og, page.jsonld
+    block_tags, skip_tags, tag_flags = BLOCK_TAGS, SKIP_TAGS, TAG_FLAGS
+    flag_link, flag_body, flag_comment = FLAG["link"], FLAG["body_prop"], FLAG["comment"]
+
+    # Per open element: (is_block, flags, node index, tokens-chain, in_pre)
+    stack = []
+    pending: list[str] = []         # text pieces of the open block
+    pend_link = 0                   # characters of link text in the open block
+    pend_links = 0                  # number of links started in the open block
+    pend_tags = 0
+    link_depth = 0
+    pre_depth = 0
+    node_stack = [-1]               # open block-level nodes
+    cur_flags = 0
+    cur_tokens: tuple = ()
+    br_run = 0
+    depth = 0
+    limit_hit = False
+
+    def flush():
+        nonlocal pend_link, pend_links, pend_tags, br_run, limit_hit
+        if pending:
+            if pre_depth:
+                text = "".join(pending).strip("\n")
+                if not text.strip():
+                    text = ""
+            else:
+                text = " ".join("".join(pending).split())
+            pending.clear()
+            if text:
+                if len(texts) >= MAX_BLOCKS:
+                    limit_hit = True
+                else:
+                    node = node_stack[-1]
+                    texts.append(text)
+                    tags.append(n_tags[node] if node >= 0 else "html")
+                    nodes.append(node)
+                    depths.append(depth)
+                    n_chars_text = len(text)
+                    chars.append(n_chars_text)
+                    words.append(count_words(text))
+                    lc = min(pend_link, n_chars_text)
+                    link_chars_l.append(lc)
+                    links_l.append(pend_links)
+                    tag_counts.append(pend_tags)
+                    flags_l.append(cur_flags)
+                    tokens_l.append(cur_tokens)
+        pend_link = pend_links = pend_tags = 0
+        br_run = 0
+
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag
+        if event == "start":
+            if not isinstance(tag, str):          # comment or processing instruction
+                walker.skip_subtree()
+                stack.append(None)
+                continue
+            if "}" in tag or ":" in tag:          # namespaced (XHTML served as XML, svg...)
+                tag = tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1]
+            tag = tag.lower()
+            if tag in skip_tags:
+                if tag == "script" and el.get("type", "").endswith("ld+json") and el.text:
+                    _read_jsonld(el.text, jsonld)
+                elif tag == "head":
+                    _read_head(el, page)
+                walker.skip_subtree()
+                stack.append(None)
+                continue
+            attrib = el.attrib
+            own = tag_flags.get(tag, 0)
+            tokens = cur_tokens
+            own_tokens = ()
+            if attrib:
+                if ("hidden" in attrib or attrib.get("aria-hidden") == "true"
+                        or attrib.get("aria-modal") == "true"
+                        or attrib.get("role") in SKIP_ROLES
+                        or ("style" in attrib and HIDDEN_STYLE_RE.search(attrib["style"].lower()))):
+                    walker.skip_subtree()
+                    stack.append(None)
+                    continue
+                cls = attrib.get("class")
+                idv = attrib.get("id")
+                if cls or idv:
+                    cue = _class_cues(idv, cls)
+                    if cue[2] and tag not in ("body", "html", "article", "main"):
+                        if not include_comments:
+                            walker.skip_subtree()
+                            stack.append(None)
+                            continue
+                        own |= flag_comment
+                    own |= cue[0]
+                    own_tokens = cue[1]
+                    if own_tokens:
+                        tokens = (own_tokens + cur_tokens)[:12]
+                role = attrib.get("role")
+                if role:
+                    own |= ROLE_FLAGS.get(role, 0)
+                prop = attrib.get("itemprop")
+                if prop and prop.lower() in ("articlebody", "text", "articletext"):
+                    own |= flag_body
+                if tag == "a" and "href" in attrib:
+                    own |= flag_link
+                elif tag == "img":
+                    src = (attrib.get("src") or attrib.get("data-src") or attrib.get("data-lazy-src")
+                           or attrib.get("data-original"))
+                    if src:
+                        images.append((len(texts), src.strip(), attrib.get("alt", ""),
+                                       attrib.get("width"), attrib.get("height")))
+                elif tag == "html" and page.lang is None:
+                    page.lang = attrib.get("lang")
+                elif tag == "base" and page.base_url is None and "href" in attrib:
+                    page.base_url = attrib["href"]
+            if tag == "br":
+                if br_run and pending and not pre_depth:
+                    flush()
+                else:
+                    pending.append("\n")
+                    br_run += 1
+                stack.append((False, cur_flags, cur_tokens))
+                continue
+            pend_tags += 1
+            is_block = tag in block_tags
+            stack.append((is_block, cur_flags, cur_tokens))
+            if is_block:
+                flush()
+                depth += 1
+                node = len(n_tags)
+                n_tags.append(tag)
+                n_parents.append(node_stack[-1])
+                n_depths.append(depth)
+                n_first.append(len(texts))
+                n_last.append(len(texts))
+                n_chars.append(0)
+                n_link.append(0)
+                n_tagc.append(1)
+                n_flags.append(cur_flags | own)
+                n_tokens.append(own_tokens)
+                node_stack.append(node)
+            elif own & flag_link:
+                link_depth += 1
+                pend_links += 1
+            if tag == "pre":
+                pre_depth += 1
+            cur_flags |= own
+            cur_tokens = tokens
+            text = el.text
+            if text:
+                if text.isspace():
+                    if pending:
+                        pending.append(text if pre_depth else " ")
+                else:
+                    pending.append(text)
+                    if link_depth:
+                        pend_link += len(text.strip())
+                    br_run = 0
+        else:  # end
+            state = stack.pop()
+            if state is not None:
+                is_block, cur_flags_parent, tokens_parent = state
+                if is_block:
+                    flush()
+                    node = node_stack.pop()
+                    n_last[node] = len(texts)
+                    parent = node_stack[-1]
+                    if parent >= 0:
+                        n_tagc[parent] += n_tagc[node]
+                    depth -= 1
+                else:
+                    if cur_flags & flag_link and not cur_flags_parent & flag_link:
+                        link_depth = max(0, link_depth - 1)
+                    parent = node_stack[-1]
+                    if parent >= 0:
+                        n_tagc[parent] += 1
+                if tag == "pre" or (isinstance(tag, str) and tag.lower() == "pre"):
+                    pre_depth = max(0, pre_depth - 1)
+                cur_flags = cur_flags_parent
+                cur_tokens = tokens_parent
+            tail = el.tail
+            if tail:
+                if tail.isspace():
+                    # Whitespace between elements only matters inside a text run.
+                    if pending:
+                        pending.append(tail if pre_depth else " ")
+                else:
+                    pending.append(tail)
+                    if link_depth:
+                        pend_link += len(tail.strip())
+                    br_run = 0
+            if limit_hit:
+                break
+    flush()
+    if limit_hit:
+        page.truncated = True
+        logger.warning("page has more than %d blocks; the rest is ignored", MAX_BLOCKS)
+    _node_text_totals(page)
+    return page
+
+
+def _node_text_totals(page: Page) -> None:
+    """Fill per-node character and link-character totals from the blocks they hold."""
+    chars, link = page.chars, page.link_chars
+    # Prefix sums make each node's total one subtraction.
+    acc_c = [0]
+    acc_l = [0]
+    for c, lc in zip(chars, link):
+        acc_c.append(acc_c[-1] + c)
+        acc_l.append(acc_l[-1] + lc)
+    for i, (first, last) in enumerate(zip(page.node_first, page.node_last)):
+        page.node_chars[i] = acc_c[last] - acc_c[first]
+        page.node_link_chars[i] = acc_l[last] - acc_l[first]
+
+
+def _read_head(head, page: Page) -> None:
+    """Title, Open Graph tags, JSON-LD and the base URL from <head>."""
+    for el in head.iter("title", "meta", "script", "base", "link"):
+        tag = el.tag
+        if tag == "title":
+            if page.title is None and el.text:
+                page.title = " ".join(el.text.split())
+        elif tag == "meta":
+            prop = (el.get("property") or el.get("name") or "").lower()
+            content = el.get("content")
+            if not content:
+                continue
+            if prop.startswith("og:"):
+                page.og.setdefault(prop[3:], " ".join(content.split()))
+            elif prop in ("description", "twitter:title", "twitter:description"):
+                page.og.setdefault(prop.replace("twitter:", "tw_"), " ".join(content.split()))
+        elif tag == "script":
+            if (el.get("type") or "").endswith("ld+json") and el.text:
+                _read_jsonld(el.text, page.jsonld)
+        elif tag == "base":
+            if page.base_url is None and el.get("href"):
+                page.base_url = el.get("href")

@@ -1,0 +1,225 @@
+"""Fit the block model with scikit-learn and export it as plain JSON.
+
+Steps: read the pages that have gold text, label their blocks by aligning
+the gold (align.py), choose id/class tokens by Naive-Bayes log-odds (only
+tokens seen on many sites, so the model does not learn one site's class
+names), fit a HistGradientBoostingClassifier on part of the training sites,
+tune the decoder on the other part (page-macro shingle F1, the metric we are
+judged by), then refit on all training sites and export the trees.
+Everything is seeded: the same data and command give the same model.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.decode import DEFAULT_PARAMS
+from ..core.extractor import select_blocks
+from ..core.features import dense_feature_names, feature_matrix, token_features
+from ..core.model import Model, TreeEnsemble
+from ..core.page import build_page, parse_html
+from .align import block_labels
+from .datasets import DatasetPage, is_validation_site
+from .metrics import shingle_scores
+
+SEED = 20261121
+HGB_PARAMS = {"max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 24, "max_depth": 6,
+              "min_samples_leaf": 40, "l2_regularization": 1.0}
+TOKEN_MIN_SITES = 8
+VOCABULARY_SIZE = 200
+DECODE_GRID = {
+    "threshold": [0.35, 0.5, 0.65],
+    "switch_penalty": [0.5, 1.5, 3.0],
+    "size_weight": [0.0, 0.5],
+    "min_segment_share": [0.05, 0.2],
+    "max_gap": [4, 12],
+}
+
+
+@dataclass
+class PageData:
+    page_id: str
+    site: str
+    page: object          # core.page.Page
+    gold: str
+    dense: np.ndarray
+    labels: np.ndarray
+
+
+def progress(message: str) -> None:
+    """Progress on stderr, only for a person watching a terminal."""
+    if sys.stderr.isatty():
+        print(f"\r{message}\x1b[K", end="", file=sys.stderr, flush=True)
+
+
+def collect(pages: list[DatasetPage]) -> list[PageData]:
+    out = []
+    for n, dp in enumerate(pages, 1):
+        progress(f"reading pages {n}/{len(pages)}")
+        gold = dp.read_gold()
+        if not gold or not gold.strip():
+            continue
+        page = build_page(parse_html(dp.read_html()), base_url=dp.url)
+        if not len(page):
+            continue
+        labels = block_labels(page.texts, gold)
+        out.append(PageData(dp.id, dp.site, page, gold, feature_matrix(page), labels))
+    progress("")
+    return out
+
+
+def choose_vocabulary(data: list[PageData], size: int = VOCABULARY_SIZE,
+                      min_sites: int = TOKEN_MIN_SITES) -> list[str]:
+    """Top id/class tokens by Naive-Bayes log-odds of content vs boilerplate (Yao & Zuo)."""
+    pos, neg, sites = defaultdict(float), defaultdict(float), defaultdict(set)
+    total_pos = total_neg = 0.0
+    for d in data:
+        for chain, label, chars in zip(d.page.tokens, d.labels, d.page.chars):
+            weight = math.log1p(chars)
+            if label:
+                total_pos += weight
+            else:
+                total_neg += weight
+            for tok in set(chain):
+                (pos if label else neg)[tok] += weight
+                sites[tok].add(d.site)
+    scored = []
+    for tok, seen in sites.items():
+        if len(seen) < min_sites:
+            continue
+        lo = math.log((pos[tok] + 1) / (total_pos + 2)) - math.log((neg[tok] + 1) / (total_neg + 2))
+        support = math.log1p(len(seen))
+        scored.append((abs(lo) * support, tok))
+    scored.sort(reverse=True)
+    return sorted(tok for _, tok in scored[:size])
+
+
+def sample_weights(d: PageData) -> np.ndarray:
+    """Each page weighs the same in total (the metric averages pages); long blocks weigh more within it."""
+    w = np.minimum(np.asarray(d.page.words, float), 200) + 5
+    return w / w.sum()
+
+
+def design(data: list[PageData], vocabulary: list[str]):
+    index = {t: i for i, t in enumerate(vocabulary)}
+    X = np.vstack([np.hstack([d.dense, token_features(d.page, index)]) for d in data])
+    y = np.concatenate([d.labels for d in data])
+    w = np.concatenate([sample_weights(d) for d in data]) * 1000
+    return X, y, w
+
+
+def fit(data: list[PageData], vocabulary: list[str]):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    X, y, w = design(data, vocabulary)
+    clf = HistGradientBoostingClassifier(random_state=SEED, early_stopping=False, **HGB_PARAMS)
+    clf.fit(X, y, sample_weight=w)
+    return clf, X
+
+
+def export_trees(clf) -> TreeEnsemble:
+    """Flatten a fitted binary HistGradientBoostingClassifier into a TreeEnsemble."""
+    feature, threshold, missing_left, left, right, value, roots = [], [], [], [], [], [], []
+    depth = 0
+    for stage in clf._predictors:
+        (predictor,) = stage           # binary classification: one tree per iteration
+        nodes = predictor.nodes
+        if nodes["is_categorical"].any():
+            raise ValueError("categorical splits are not supported by the exporter")
+        offset = len(feature)
+        roots.append(offset)
+        leaf = nodes["is_leaf"].astype(bool)
+        feature.extend(np.where(leaf, -1, nodes["feature_idx"]).tolist())
+        threshold.extend(nodes["num_threshold"].tolist())
+        missing_left.extend(nodes["missing_go_to_left"].astype(bool).tolist())
+        left.extend(np.where(leaf, 0, nodes["left"].astype(np.int64) + offset).tolist())
+        right.extend(np.where(leaf, 0, nodes["right"].astype(np.int64) + offset).tolist())
+        value.extend(np.where(leaf, nodes["value"], 0.0).tolist())
+        depth = max(depth, int(nodes["depth"].max()))
+    return TreeEnsemble(
+        feature=np.asarray(feature, np.int64), threshold=np.asarray(threshold, float),
+        missing_left=np.asarray(missing_left, bool), left=np.asarray(left, np.int64),
+        right=np.asarray(right, np.int64), value=np.asarray(value, float),
+        roots=np.asarray(roots, np.int64), baseline=float(np.ravel(clf._baseline_prediction)[0]),
+        depth=depth,
+    )
+
+
+def to_model(clf, vocabulary, X_check, decode_params, meta) -> Model:
+    model = Model(feature_names=dense_feature_names() + [f"tok={t}" for t in vocabulary],
+                  vocabulary=list(vocabulary), trees=export_trees(clf),
+                  decode=dict(decode_params), meta=dict(meta))
+    # The exported trees must reproduce scikit-learn exactly, or the export is wrong.
+    sample = X_check[:: max(1, len(X_check) // 5000)]
+    expected = clf.predict_proba(sample)[:, 1]
+    got = model.predict_proba(sample)
+    if not np.allclose(expected, got, atol=1e-9):
+        raise AssertionError(f"exported model differs from scikit-learn by {np.abs(expected - got).max()}")
+    return model
+
+
+def page_f1(data: list[PageData], probas: list[np.ndarray], params: dict) -> float:
+    precisions, recalls = [], []
+    for d, proba in zip(data, probas):
+        mask = select_blocks(d.page, proba, params, {})
+        text = "\n".join(t for t, m in zip(d.page.texts, mask) if m)
+        p, r = shingle_scores(text, d.gold)
+        if p is not None:
+            precisions.append(p)
+        if r is not None:
+            recalls.append(r)
+    p = float(np.mean(precisions)) if precisions else 0.0
+    r = float(np.mean(recalls)) if recalls else 0.0
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> dict:
+    """Coordinate search over DECODE_GRID, starting from the defaults (cheap and deterministic)."""
+    params = dict(DEFAULT_PARAMS)
+    best = page_f1(data, probas, params)
+    log(f"decoder: defaults F1 {best:.4f}")
+    for _round in range(2):
+        for key, values in DECODE_GRID.items():
+            for value in values:
+                trial = {**params, key: value}
+                score = page_f1(data, probas, trial)
+                if score > best + 1e-4:
+                    best, params = score, trial
+        log(f"decoder: after round {_round + 1} F1 {best:.4f} with {params}")
+    return params
+
+
+def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print) -> Model:
+    start = time.time()
+    train_pages = [p for p in pages if p.gold_path and not is_validation_site(p.site)]
+    log(f"training pages with gold (validation sites held out): {len(train_pages)}")
+    data = collect(train_pages)
+    log(f"pages read: {len(data)}, blocks: {sum(len(d.labels) for d in data)}, "
+        f"content share: {np.mean(np.concatenate([d.labels for d in data])):.3f}")
+    # Tune the decoder on sites the tuning fit has not seen (a second site split).
+    tune_part = [d for d in data if is_validation_site("tune:" + d.site, 0.25)]
+    fit_part = [d for d in data if not is_validation_site("tune:" + d.site, 0.25)]
+    vocabulary = choose_vocabulary(fit_part)
+    clf, _ = fit(fit_part, vocabulary)
+    index = {t: i for i, t in enumerate(vocabulary)}
+    probas = [clf.predict_proba(np.hstack([d.dense, token_features(d.page, index)]))[:, 1] for d in tune_part]
+    params = tune_decoder(tune_part, probas, log)
+    # Final model: all training sites.
+    vocabulary = choose_vocabulary(data)
+    clf, X = fit(data, vocabulary)
+    import sklearn
+
+    meta = {"datasets": datasets, "command": command, "sklearn_version": sklearn.__version__,
+            "training_pages": len(data), "hgb_params": HGB_PARAMS, "seed": SEED,
+            "validation": "sites where is_validation_site(site) is true were held out",
+            "trained_at": time.strftime("%Y-%m-%d")}
+    model = to_model(clf, vocabulary, X, params, meta)
+    log(f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, "
+        f"{len(vocabulary)} tokens, {len(model.feature_names)} features")
+    return model
