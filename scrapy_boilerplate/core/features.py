@@ -56,6 +56,8 @@ END_MARKER_RE = re.compile(
 )
 DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b")
 WORD_RE = re.compile(r"\w+")
+DIGIT_RE = re.compile(r"\d")
+UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
 
 SHALLOW = ("lwords", "ld", "td")          # the values copied from neighbours
 OFFSETS = (-2, -1, 1, 2)
@@ -136,8 +138,8 @@ def dense_features(page: Page) -> np.ndarray:
     commas = np.fromiter((t.count(",") + t.count("،") + t.count("、") for t in texts), float, n)
     punct = np.fromiter((t.count(".") + t.count("|") + t.count("»") + t.count("·") for t in texts), float, n)
     heads = [t[:200] for t in texts]
-    digits = np.fromiter((sum(c.isdigit() for c in h) for h in heads), float, n)
-    upper = np.fromiter((sum(c.isupper() for c in h) for h in heads), float, n)
+    digits = np.fromiter((len(DIGIT_RE.findall(h)) for h in heads), float, n)
+    upper = np.fromiter((len(UPPER_RE.findall(h)) for h in heads), float, n)
     head_len = np.maximum(np.fromiter((len(h) for h in heads), float, n), 1)
     lowered = [t.lower().split() for t in texts]
     stop = np.fromiter((sum(w in STOPWORDS for w in ws) for ws in lowered), float, n) / words
@@ -219,7 +221,8 @@ def dense_features(page: Page) -> np.ndarray:
     bits = ((flags[:, None] >> np.arange(len(FLAG_NAMES))) & 1).astype(float)
     matrix = np.column_stack(cols + [onehot, bits])
     assert matrix.shape[1] == len(names)
-    return matrix
+    # The tree walker sends NaN left; keep every value finite instead.
+    return np.nan_to_num(matrix, copy=False, posinf=1e6, neginf=-1e6)
 
 
 def token_features(page: Page, vocabulary: dict) -> np.ndarray:

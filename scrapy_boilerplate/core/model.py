@@ -39,23 +39,58 @@ class TreeEnsemble:
     baseline: float
     depth: int
 
+    def __post_init__(self):
+        self._compile()
+
+    def _compile(self) -> None:
+        """Re-lay the nodes so a node's right child directly follows its left child.
+
+        Then one step of the walk is ``node = child[node] + (x > threshold[node])``
+        for all (row, tree) pairs at once; leaves point to themselves with an
+        infinite threshold, so finished walks stay put.
+        """
+        n_total = len(self.feature)
+        feat, thr, child, val = [], [], [], []
+        roots = []
+        for root in self.roots.tolist():
+            new_index = {root: len(feat)}
+            order = [root]
+            feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
+            k = 0
+            while k < len(order):
+                old = order[k]
+                me = new_index[old]
+                if self.feature[old] < 0 or not (0 <= self.left[old] < n_total):
+                    child[me] = me
+                    val[me] = float(self.value[old])
+                else:
+                    feat[me] = int(self.feature[old])
+                    thr[me] = float(self.threshold[old])
+                    child[me] = len(feat)
+                    for c in (int(self.left[old]), int(self.right[old])):
+                        new_index[c] = len(feat)
+                        order.append(c)
+                        feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
+                k += 1
+            roots.append(new_index[root])
+        self._feat = np.asarray(feat, np.intp)
+        self._thr = np.asarray(thr, float)
+        self._child = np.asarray(child, np.intp)
+        self._val = np.asarray(val, float)
+        self._roots = np.asarray(roots, np.intp)
+
     def raw_scores(self, X: np.ndarray) -> np.ndarray:
-        """Sum of leaf values over all trees, walking every (row, tree) pair at once."""
+        """Sum of leaf values over all trees. Features must be finite (NaN goes left)."""
         n = X.shape[0]
-        if n == 0 or len(self.roots) == 0:
+        if n == 0 or len(self._roots) == 0:
             return np.full(n, self.baseline)
-        node = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
-        rows = np.arange(n)[:, None]
+        flat = np.ascontiguousarray(X, dtype=float).ravel()
+        offsets = (np.arange(n, dtype=np.intp) * X.shape[1])[:, None]
+        node = np.broadcast_to(self._roots, (n, len(self._roots)))
+        feat, thr, child = self._feat, self._thr, self._child
         for _ in range(self.depth):
-            feat = self.feature[node]
-            leaf = feat < 0
-            if leaf.all():
-                break
-            x = X[rows, np.maximum(feat, 0)]
-            go_left = np.where(np.isnan(x), self.missing_left[node], x <= self.threshold[node])
-            nxt = np.where(go_left, self.left[node], self.right[node])
-            node = np.where(leaf, node, nxt)
-        return self.baseline + self.value[node].sum(axis=1)
+            node = child[node] + (flat[offsets + feat[node]] > thr[node])
+        return self.baseline + self._val[node].sum(axis=1)
 
     def to_json(self) -> dict:
         return {

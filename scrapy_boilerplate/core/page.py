@@ -43,7 +43,6 @@ SKIP_TAGS = frozenset(
     select option textarea input button dialog head map audio video source
     track picture-source""".split()
 )
-SKIP_ROLES = frozenset(("dialog", "alertdialog", "tooltip", "menu", "menubar"))
 
 # Semantic-ancestor bits. A block's flags are the OR of the bits of all its
 # ancestors, so "inside an <aside>" is one bit test.
@@ -95,9 +94,66 @@ COMMENT_RE = re.compile(
 BODY_PROP_RE = re.compile(r"articlebody|article-?body|entry-content|post-content|post-body|story-body|"
                           r"article-content|article__body|main-content|post-text|content-body")
 TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
-HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden")
 META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
 XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.:-]+)""", re.I)
+
+
+BODY_PROPS = frozenset(("articlebody", "text", "articletext"))
+# Element kinds for the walk, looked up once per tag name.
+K_INLINE, K_BLOCK, K_SKIP, K_BR, K_LINK, K_IMG, K_PRE, K_ROOT = range(8)
+_BR_STATE = (False, 0, (), 0)
+
+
+def _clean_tag(tag) -> str:
+    """Lower-case local name of a tag ('{ns}Div' -> 'div'); '' for comments and PIs."""
+    if not isinstance(tag, str):
+        return ""
+    return tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower()
+
+
+def _tag_info(tag) -> tuple:
+    """(kind, flag bits) of a tag name; cached in TAG_INFO."""
+    name = _clean_tag(tag)
+    if not name:
+        kind = K_SKIP
+    elif name in SKIP_TAGS:
+        kind = K_SKIP
+    elif name == "pre":
+        kind = K_PRE
+    elif name in BLOCK_TAGS:
+        kind = K_BLOCK
+    elif name == "br":
+        kind = K_BR
+    elif name == "a":
+        kind = K_LINK
+    elif name == "img":
+        kind = K_IMG
+    elif name == "html":
+        kind = K_ROOT
+    else:
+        kind = K_INLINE
+    info = (kind, TAG_FLAGS.get(name, 0))
+    if isinstance(tag, str) and len(TAG_INFO) < 5000:
+        TAG_INFO[tag] = info
+    return info
+
+
+TAG_INFO: dict = {}
+
+SPECIAL_ATTRS = frozenset(("hidden", "aria-hidden", "aria-modal", "style", "role", "itemprop"))
+HIDDEN_ROLES = frozenset(("dialog", "alertdialog", "tooltip", "menu", "menubar"))
+HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+COMMENT_SAFE_TAGS = frozenset(("body", "html", "article", "main"))
+
+
+def _is_hidden(el) -> bool:
+    """Hidden from readers: `hidden`, aria-hidden, modal dialogs and tooltips, display:none."""
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true" or el.get("aria-modal") == "true":
+        return True
+    if el.get("role") in HIDDEN_ROLES:
+        return True
+    style = el.get("style")
+    return bool(style) and HIDDEN_STYLE_RE.search(style) is not None
 
 
 @dataclass(eq=False)
@@ -237,22 +293,46 @@ def _class_tokens(value: str) -> tuple:
 
 
 _CUE_CACHE: dict = {}
+_UNIT_CACHE: dict = {}
 
 
-def _class_cues(idv, cls) -> tuple:
-    """(flag bits, tokens, is-comment-section) of an id/class pair, cached: class names repeat."""
-    key = (idv, cls)
-    cue = _CUE_CACHE.get(key)
+def _unit_cues(unit: str) -> tuple:
+    """(flag bits, tokens, is-comment-section) of one class name or id; cached across pages."""
+    cue = _UNIT_CACHE.get(unit)
     if cue is None:
-        text = f"{idv or ''} {cls or ''}".lower()
+        text = unit.lower()
         bits = 0
         for bit, rx in CUE_RES:
             if rx.search(text):
                 bits |= bit
         if BODY_PROP_RE.search(text):
             bits |= FLAG["body_prop"]
-        cue = (bits, _class_tokens(text), bool(COMMENT_RE.search(text)))
-        if len(_CUE_CACHE) > 100_000:   # bounded: a long crawl sees many sites
+        comment = COMMENT_RE.search(text) is not None
+        if comment:
+            bits |= FLAG["comment"]
+        cue = (bits, _class_tokens(text), comment)
+        if len(_UNIT_CACHE) > 200_000:   # bounded: a long crawl sees many sites
+            _UNIT_CACHE.clear()
+        _UNIT_CACHE[unit] = cue
+    return cue
+
+
+def _class_cues(idv, cls) -> tuple:
+    """Cues of an element's id and class names combined; cached per (id, class) pair."""
+    key = (idv, cls)
+    cue = _CUE_CACHE.get(key)
+    if cue is None:
+        bits, tokens, comment = 0, (), False
+        units = cls.split() if cls else []
+        if idv:
+            units.append(idv)
+        for unit in units[:16]:
+            b, t, c = _unit_cues(unit)
+            bits |= b
+            tokens += t
+            comment = comment or c
+        cue = (bits, tokens, comment)
+        if len(_CUE_CACHE) > 100_000:
             _CUE_CACHE.clear()
         _CUE_CACHE[key] = cue
     return cue
@@ -305,8 +385,7 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
     n_first, n_last, n_chars, n_link = page.node_first, page.node_last, page.node_chars, page.node_link_chars
     n_tagc, n_flags, n_tokens = page.node_tag_counts, page.node_flags, page.node_tokens
     images, og, jsonld = page.images, page.og, page.jsonld
-    block_tags, skip_tags, tag_flags = BLOCK_TAGS, SKIP_TAGS, TAG_FLAGS
-    flag_link, flag_body, flag_comment = FLAG["link"], FLAG["body_prop"], FLAG["comment"]
+    flag_link, flag_body = FLAG["link"], FLAG["body_prop"]
 
     # Per open element: (is_block, flags, node index, tokens-chain, in_pre)
     stack = []
@@ -356,83 +435,76 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
 
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
-        tag = el.tag
         if event == "start":
-            if not isinstance(tag, str):          # comment or processing instruction
-                walker.skip_subtree()
-                stack.append(None)
-                continue
-            if "}" in tag or ":" in tag:          # namespaced (XHTML served as XML, svg...)
-                tag = tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1]
-            tag = tag.lower()
-            if tag in skip_tags:
-                if tag == "script" and el.get("type", "").endswith("ld+json") and el.text:
-                    _read_jsonld(el.text, jsonld)
-                elif tag == "head":
+            info = TAG_INFO.get(el.tag)
+            if info is None:
+                info = _tag_info(el.tag)
+            kind, own = info
+            if kind == K_SKIP:
+                if el.tag == "head":
                     _read_head(el, page)
+                elif el.tag == "script" and el.text and (el.get("type") or "").endswith("ld+json"):
+                    _read_jsonld(el.text, jsonld)
                 walker.skip_subtree()
                 stack.append(None)
                 continue
-            attrib = el.attrib
-            own = tag_flags.get(tag, 0)
             tokens = cur_tokens
             own_tokens = ()
-            if attrib:
-                if ("hidden" in attrib or attrib.get("aria-hidden") == "true"
-                        or attrib.get("aria-modal") == "true"
-                        or attrib.get("role") in SKIP_ROLES
-                        or ("style" in attrib and HIDDEN_STYLE_RE.search(attrib["style"].lower()))):
-                    walker.skip_subtree()
-                    stack.append(None)
-                    continue
-                cls = attrib.get("class")
-                idv = attrib.get("id")
+            keys = el.keys()
+            if keys:
+                if not SPECIAL_ATTRS.isdisjoint(keys):
+                    if _is_hidden(el) and el is not root:
+                        walker.skip_subtree()
+                        stack.append(None)
+                        continue
+                    role = el.get("role")
+                    if role:
+                        own |= ROLE_FLAGS.get(role, 0)
+                    prop = el.get("itemprop")
+                    if prop and prop.lower() in BODY_PROPS:
+                        own |= flag_body
+                cls = el.get("class") if "class" in keys else None
+                idv = el.get("id") if "id" in keys else None
                 if cls or idv:
                     cue = _class_cues(idv, cls)
-                    if cue[2] and tag not in ("body", "html", "article", "main"):
-                        if not include_comments:
-                            walker.skip_subtree()
-                            stack.append(None)
-                            continue
-                        own |= flag_comment
+                    if cue[2] and not include_comments and kind != K_ROOT and el.tag not in COMMENT_SAFE_TAGS:
+                        walker.skip_subtree()
+                        stack.append(None)
+                        continue
                     own |= cue[0]
                     own_tokens = cue[1]
                     if own_tokens:
                         tokens = (own_tokens + cur_tokens)[:12]
-                role = attrib.get("role")
-                if role:
-                    own |= ROLE_FLAGS.get(role, 0)
-                prop = attrib.get("itemprop")
-                if prop and prop.lower() in ("articlebody", "text", "articletext"):
-                    own |= flag_body
-                if tag == "a" and "href" in attrib:
-                    own |= flag_link
-                elif tag == "img":
-                    src = (attrib.get("src") or attrib.get("data-src") or attrib.get("data-lazy-src")
-                           or attrib.get("data-original"))
-                    if src:
-                        images.append((len(texts), src.strip(), attrib.get("alt", ""),
-                                       attrib.get("width"), attrib.get("height")))
-                elif tag == "html" and page.lang is None:
-                    page.lang = attrib.get("lang")
-                elif tag == "base" and page.base_url is None and "href" in attrib:
-                    page.base_url = attrib["href"]
-            if tag == "br":
+            if kind == K_BR:
                 if br_run and pending and not pre_depth:
                     flush()
                 else:
                     pending.append("\n")
                     br_run += 1
-                stack.append((False, cur_flags, cur_tokens))
+                stack.append(_BR_STATE)
                 continue
+            if kind == K_LINK:
+                if el.get("href") is not None:
+                    own |= flag_link
+                    link_depth += 1
+                    pend_links += 1
+            elif kind == K_IMG:
+                src = el.get("src") or el.get("data-src") or el.get("data-lazy-src") or el.get("data-original")
+                if src:
+                    images.append((len(texts), src.strip(), el.get("alt") or "", el.get("width"), el.get("height")))
+            elif kind == K_ROOT:
+                if page.lang is None:
+                    page.lang = el.get("lang")
             pend_tags += 1
-            is_block = tag in block_tags
-            stack.append((is_block, cur_flags, cur_tokens))
-            if is_block:
-                flush()
+            if kind == K_BLOCK or kind == K_PRE:
+                stack.append((True, cur_flags, cur_tokens, own & flag_link))
+                if pending:
+                    flush()
+                else:
+                    pend_links = 0
                 depth += 1
                 node = len(n_tags)
-                n_tags.append(tag)
+                n_tags.append(el.tag if isinstance(el.tag, str) and el.tag.islower() else _clean_tag(el.tag))
                 n_parents.append(node_stack[-1])
                 n_depths.append(depth)
                 n_first.append(len(texts))
@@ -443,11 +515,10 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
                 n_flags.append(cur_flags | own)
                 n_tokens.append(own_tokens)
                 node_stack.append(node)
-            elif own & flag_link:
-                link_depth += 1
-                pend_links += 1
-            if tag == "pre":
-                pre_depth += 1
+                if kind == K_PRE:
+                    pre_depth += 1
+            else:
+                stack.append((False, cur_flags, cur_tokens, own & flag_link))
             cur_flags |= own
             cur_tokens = tokens
             text = el.text
@@ -463,25 +534,26 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
         else:  # end
             state = stack.pop()
             if state is not None:
-                is_block, cur_flags_parent, tokens_parent = state
+                is_block, cur_flags, cur_tokens, was_link = state
+                if was_link:
+                    link_depth -= 1
                 if is_block:
-                    flush()
+                    if pending:
+                        flush()
+                    else:
+                        pend_links = 0
                     node = node_stack.pop()
                     n_last[node] = len(texts)
                     parent = node_stack[-1]
                     if parent >= 0:
                         n_tagc[parent] += n_tagc[node]
                     depth -= 1
-                else:
-                    if cur_flags & flag_link and not cur_flags_parent & flag_link:
-                        link_depth = max(0, link_depth - 1)
+                    if pre_depth and TAG_INFO.get(el.tag, (0,))[0] == K_PRE:
+                        pre_depth -= 1
+                elif state is not _BR_STATE:
                     parent = node_stack[-1]
                     if parent >= 0:
                         n_tagc[parent] += 1
-                if tag == "pre" or (isinstance(tag, str) and tag.lower() == "pre"):
-                    pre_depth = max(0, pre_depth - 1)
-                cur_flags = cur_flags_parent
-                cur_tokens = tokens_parent
             tail = el.tail
             if tail:
                 if tail.isspace():
