@@ -19,6 +19,8 @@ from .unsupervised import cluster_probabilities
 logger = logging.getLogger(__name__)
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+#: Pages with at most this much text keep all their non-link text when the model selects nothing.
+SMALL_PAGE_CHARS = 1000
 
 
 @dataclass
@@ -126,6 +128,10 @@ class Extractor:
 def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
     """Content mask from block probabilities, with the caption and comment options applied."""
     mask = decode(proba, page, params, favor=opts.get("favor", "balanced"))
+    chars = np.asarray(page.chars)
+    if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
+        # A tiny page has no boilerplate to speak of: its non-link text is the content.
+        mask = np.asarray(page.link_chars) < chars / 2
     flags = np.asarray(page.flags)
     if mask.any():
         span = np.zeros_like(mask)

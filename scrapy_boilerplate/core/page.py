@@ -14,6 +14,7 @@ tree handed in by the caller (Scrapy's ``response.selector``) stays intact.
 
 from __future__ import annotations
 
+import codecs
 import json
 import logging
 import re
@@ -40,8 +41,7 @@ HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 # Subtrees that never hold readable main content.
 SKIP_TAGS = frozenset(
     """script style noscript template svg math iframe object embed canvas
-    select option textarea input button dialog head map audio video source
-    track picture-source""".split()
+    select option textarea input dialog head map audio video source track""".split()
 )
 
 # Semantic-ancestor bits. A block's flags are the OR of the bits of all its
@@ -61,7 +61,7 @@ TAG_FLAGS = {
     "pre": FLAG["pre"] | FLAG["code"], "code": FLAG["code"], "form": FLAG["form"],
     "h1": FLAG["heading"], "h2": FLAG["heading"], "h3": FLAG["heading"],
     "h4": FLAG["heading"], "h5": FLAG["heading"], "h6": FLAG["heading"],
-    "menu": FLAG["nav"],
+    "menu": FLAG["nav"], "button": FLAG["form"], "label": FLAG["form"],
 }
 ROLE_FLAGS = {
     "main": FLAG["main"], "article": FLAG["article"], "navigation": FLAG["nav"],
@@ -148,7 +148,11 @@ COMMENT_SAFE_TAGS = frozenset(("body", "html", "article", "main"))
 
 def _is_hidden(el) -> bool:
     """Hidden from readers: `hidden`, aria-hidden, modal dialogs and tooltips, display:none."""
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true" or el.get("aria-modal") == "true":
+    if el.get("hidden") is not None:
+        # React/Next.js streaming puts server-rendered segments in <div hidden id="S:n">
+        # and reveals them with a script: that text is on the page.
+        return not (el.get("id") or "").startswith("S:")
+    if el.get("aria-hidden") == "true" or el.get("aria-modal") == "true":
         return True
     if el.get("role") in HIDDEN_ROLES:
         return True
@@ -202,36 +206,47 @@ class Page:
 
 
 def sniff_encoding(data: bytes) -> str:
-    """Pick an encoding: BOM, then <meta charset> / XML declaration, then UTF-8 if it decodes."""
+    """Pick an encoding: BOM, then valid UTF-8, then <meta charset> / XML declaration, then cp1252.
+
+    Bytes that decode as UTF-8 are UTF-8 whatever the page declares: pages are
+    often re-saved as UTF-8 with a stale <meta charset>, and non-ASCII text in a
+    legacy encoding almost never forms valid UTF-8 by chance.
+    """
     if data.startswith(b"\xef\xbb\xbf"):
         return "utf-8"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"
-    head = data[:4096]
-    match = META_CHARSET_RE.search(head) or XML_ENCODING_RE.search(head)
-    if match:
-        name = match.group(1).decode("ascii", "replace").lower()
-        try:
-            import codecs
-            name = codecs.lookup(name).name
-        except LookupError:
-            name = None
-        # Pages that claim latin-1 mean windows-1252 (as browsers treat them).
-        if name in ("latin-1", "iso8859-1", "ascii"):
-            name = "cp1252"
-        if name and not name.startswith("utf-16"):
-            return name
     try:
         data.decode("utf-8")
         return "utf-8"
     except UnicodeDecodeError as exc:
         # A page cut mid-character is still UTF-8.
-        if exc.start >= len(data) - 3:
+        if exc.start >= len(data) - 3 and exc.reason == "unexpected end of data":
             return "utf-8"
-        return "cp1252"
+    head = data[:4096]
+    match = META_CHARSET_RE.search(head) or XML_ENCODING_RE.search(head)
+    if match:
+        name = match.group(1).decode("ascii", "replace").lower()
+        try:
+            name = codecs.lookup(name).name
+        except LookupError:
+            name = None
+        # Pages that claim latin-1 or ASCII mean windows-1252, as browsers read them.
+        if name in ("latin-1", "iso8859-1", "ascii"):
+            name = "cp1252"
+        if name == "gb2312":
+            name = "gb18030"   # its superset, as browsers read it
+        if name and not name.startswith("utf-"):
+            return name
+    return "cp1252"
 
 
 def to_unicode(data: bytes) -> str:
+    if not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-8")   # the common case: one decode, no sniffing
+        except UnicodeDecodeError:
+            pass
     encoding = sniff_encoding(data)
     try:
         return data.decode(encoding, errors="replace")
@@ -374,9 +389,18 @@ def _read_jsonld(text: str, jsonld: dict) -> None:
 
 def build_page(root, *, include_comments: bool = False, base_url: str | None = None) -> Page:
     """Walk the tree once and return its blocks, nodes and metadata."""
+    page, hidden_skipped = _walk(root, include_comments, base_url, skip_hidden=True)
+    if hidden_skipped and sum(page.chars) < 200:
+        # Nearly everything was hidden (a page revealed by script): read it all.
+        page, _ = _walk(root, include_comments, base_url, skip_hidden=False)
+    return page
+
+
+def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
     page = Page(base_url=base_url)
+    hidden_skipped = 0
     if root is None:
-        return page
+        return page, 0
     # Unbound locals: this loop is the hot path of the whole extractor.
     texts, tags, nodes, depths = page.texts, page.tags, page.nodes, page.depths
     chars, words, link_chars_l = page.chars, page.words, page.link_chars
@@ -453,7 +477,8 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
             keys = el.keys()
             if keys:
                 if not SPECIAL_ATTRS.isdisjoint(keys):
-                    if _is_hidden(el) and el is not root:
+                    if skip_hidden and el is not root and _is_hidden(el):
+                        hidden_skipped += 1
                         walker.skip_subtree()
                         stack.append(None)
                         continue
@@ -572,7 +597,7 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
         page.truncated = True
         logger.warning("page has more than %d blocks; the rest is ignored", MAX_BLOCKS)
     _node_text_totals(page)
-    return page
+    return page, hidden_skipped
 
 
 def _node_text_totals(page: Page) -> None:
