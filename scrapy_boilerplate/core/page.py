@@ -559,10 +559,11 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
         else:  # end
             state = stack.pop()
             if state is not None:
-                is_block, cur_flags, cur_tokens, was_link = state
+                is_block, parent_flags, parent_tokens, was_link = state
                 if was_link:
                     link_depth -= 1
                 if is_block:
+                    # Flush before restoring the parent's flags: the text belongs to this element.
                     if pending:
                         flush()
                     else:
@@ -579,6 +580,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                     parent = node_stack[-1]
                     if parent >= 0:
                         n_tagc[parent] += 1
+                cur_flags, cur_tokens = parent_flags, parent_tokens
             tail = el.tail
             if tail:
                 if tail.isspace():
