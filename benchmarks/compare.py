@@ -4,7 +4,7 @@ Quality (DESIGN.md "Metrics") and speed, on the same pages, in one process,
 on one core. lxml parsing alone is always timed as the speed baseline.
 
     python benchmarks/compare.py DATASET_DIR... [--split auto|all|validation|train]
-        [--limit N] [--tools ours,trafilatura,readability] [--json OUT]
+        [--limit N] [--page-type TYPE] [--tools ours,trafilatura,readability] [--json OUT]
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from scrapy_boilerplate.training.datasets import (  # noqa: E402
     is_validation_site,
     load_dataset,
 )
+from scrapy_boilerplate.training.evaluate import TRAINED_ON  # noqa: E402
 from scrapy_boilerplate.training.metrics import (  # noqa: E402
     PageResult,
     format_table,
@@ -193,10 +194,12 @@ def peak_memory(fn: ExtractFn, pages: list[DatasetPage], htmls: list[bytes]) -> 
 
 
 def select_pages(pages: list[DatasetPage], split: str, dataset: str,
-                 limit: int | None) -> list[DatasetPage]:
+                 limit: int | None, page_type: str | None = None) -> list[DatasetPage]:
+    if page_type:
+        pages = [p for p in pages if p.page_type == page_type]
     if split == "auto":
         # wcxb-dev is also used for training: only its held-out sites are fair.
-        split = "validation" if dataset == "wcxb-dev" else "all"
+        split = "validation" if dataset in TRAINED_ON else "all"
     if split != "all":
         wanted = split == "validation"
         pages = [p for p in pages if is_validation_site(p.site) == wanted]
@@ -261,7 +264,7 @@ def print_quality(quality: dict[str, dict], errors: dict[str, int]) -> None:
 
 
 def evaluate_dataset(folder: Path, args, tools: dict[str, ExtractFn]) -> dict | None:
-    pages = select_pages(load_dataset(folder), args.split, folder.name, args.limit)
+    pages = select_pages(load_dataset(folder), args.split, folder.name, args.limit, args.page_type)
     if not pages:
         print(f"{folder.name}: no pages selected", file=sys.stderr)
         return None
@@ -331,6 +334,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--split", choices=["auto", "all", "validation", "train"], default="auto",
                         help="auto: the validation sites for wcxb-dev, all pages otherwise")
     parser.add_argument("--limit", type=int, help="use the first N selected pages")
+    parser.add_argument("--page-type", help="only pages of this page_type (e.g. article)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write results as JSON")
     parser.add_argument("--tools", default=DEFAULT_TOOLS,
                         help=f"comma-separated (default {DEFAULT_TOOLS}); lxml is always timed")

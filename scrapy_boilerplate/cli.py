@@ -33,7 +33,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     _add_model_options(p)
 
-    p = sub.add_parser("train", help="train a block model on datasets with gold text")
+    p = sub.add_parser("bench", help="time the extractor on a dataset beside lxml's parse")
+    p.add_argument("dataset", metavar="DATASET_DIR")
+    p.add_argument("--limit", type=int, help="time at most N pages")
+    p.add_argument("--page-type", help="only pages of this page_type (e.g. article)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    _add_model_options(p)
+
+    p = sub.add_parser("train", help="train a block model on datasets with gold text or snippets")
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
     p.add_argument("--output", "-o", required=True, help="where to write the model (JSON)")
     return parser
@@ -94,6 +101,14 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    from .training.bench import bench_dataset, format_bench
+
+    result = bench_dataset(Path(args.dataset), _extractor(args), limit=args.limit, page_type=args.page_type)
+    print(json.dumps(result, indent=2) if args.json else format_bench(Path(args.dataset).name, result))
+    return 0
+
+
 def cmd_train(args) -> int:
     from .training.datasets import load_datasets
     from .training.train import train
@@ -115,7 +130,7 @@ def main(argv=None) -> int:
 
         print(__version__)
         return 0
-    handlers = {"extract": cmd_extract, "evaluate": cmd_evaluate, "train": cmd_train}
+    handlers = {"extract": cmd_extract, "evaluate": cmd_evaluate, "bench": cmd_bench, "train": cmd_train}
     if args.command not in handlers:
         parser.print_help()
         return 2

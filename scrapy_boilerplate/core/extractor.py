@@ -94,6 +94,8 @@ class Extractor:
         unknown = set(opts) - set(self.options)
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        if opts["favor"] not in FAVOR_SHIFT:
+            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {opts['favor']!r}")
         if not isinstance(html, str | bytes | bytearray | memoryview) and to_element_type_error(html):
             raise TypeError(f"extract() takes str, bytes, a parsel Selector or an lxml element, "
                             f"not {type(html).__name__}")
@@ -122,6 +124,10 @@ class Extractor:
         proba = self.block_probabilities(page)
         params = self.model.decode if self.model is not None else None
         mask = select_blocks(page, proba, params, opts)
+        # The headline is not main content (it is `title`; include_title puts it first).
+        for i in np.flatnonzero(mask):
+            if page.tags[i] == "h1" and page.texts[i] in (title, page.main_title):
+                mask[i] = False
         return _render(page, mask, proba, title, url, opts["include_title"])
 
 

@@ -48,10 +48,11 @@ CUE_START_RE = re.compile(
     r"leer más|leia mais|anzeige|werbung|publicité)",
     re.IGNORECASE,
 )
+# Blocks that start what follows an article (boilerpipe's terminating blocks).
 END_MARKER_RE = re.compile(
-    r"(?:comments?|kommentare?|commentaires?|comentarios?|leave a reply|post a comment|"
-    r"related (?:posts|articles|stories)|you may also like|recommended|more from|"
-    r"share this|tags|newsletter)\W*$",
+    r"^\W*(?:\d+\s+)?(?:comments?|kommentare?|commentaires?|comentarios?|leave a (?:reply|comment)|"
+    r"post a comment|related(?: posts| articles| stories)?|you may also like|recommended|more from|"
+    r"share this|tags|newsletter|about the author|weitere artikel|à lire aussi)\b",
     re.IGNORECASE,
 )
 DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b")
@@ -141,19 +142,21 @@ def dense_features(page: Page) -> np.ndarray:
     digits = np.fromiter((len(DIGIT_RE.findall(h)) for h in heads), float, n)
     upper = np.fromiter((len(UPPER_RE.findall(h)) for h in heads), float, n)
     head_len = np.maximum(np.fromiter((len(h) for h in heads), float, n), 1)
-    lowered = [t.lower().split() for t in texts]
-    stop = np.fromiter((sum(w in STOPWORDS for w in ws) for ws in lowered), float, n) / words
+    # Sets of lower-cased words: stopword share and metadata overlaps in C-level set operations.
+    block_sets = [frozenset(WORD_RE.findall(t.lower())) for t in texts]
+    stop = np.fromiter((len(s & STOPWORDS) for s in block_sets), float, n) / np.maximum(
+        np.fromiter((len(s) for s in block_sets), float, n), 1)
     cue_start = np.fromiter((CUE_START_RE.match(t) is not None for t in texts), float, n)
-    end_marker = np.fromiter((len(t) < 60 and END_MARKER_RE.search(t) is not None for t in texts), float, n)
+    end_marker = np.fromiter((len(t) < 60 and END_MARKER_RE.match(t) is not None for t in texts), float, n)
     ends_colon = np.fromiter((t.endswith(":") for t in texts), float, n)
-    has_date = np.fromiter((len(t) < 120 and DATE_RE.search(t) is not None for t in texts), float, n)
+    has_date = np.fromiter((d > 0 and len(t) < 120 and DATE_RE.search(t) is not None
+                            for t, d in zip(texts, digits)), float, n)
     counts = Counter(texts)
     dup = np.fromiter((counts[t] > 1 for t in texts), float, n)
 
     title_words = _word_set(page.main_title)
     desc_words = _word_set(page.og.get("description") or page.og.get("description"))
     body_words = _word_set(page.jsonld.get("articleBody"))
-    block_sets = [frozenset(w.strip(".,;:!?\"'()[]«»“”") for w in ws) for ws in lowered]
     title_sim = np.fromiter((_jaccard(s, title_words) for s in block_sets), float, n)
     is_title = (title_sim >= 0.6) & (chars < 300)
     desc_sim = np.fromiter((_cover(s, desc_words) for s in block_sets), float, n)

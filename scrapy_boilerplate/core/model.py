@@ -68,6 +68,8 @@ class TreeEnsemble:
                     thr[me] = float(self.threshold[old])
                     child[me] = len(feat)
                     for c in (int(self.left[old]), int(self.right[old])):
+                        if c in new_index:
+                            raise ValueError("a tree node is reached twice (the tree has a cycle)")
                         new_index[c] = len(feat)
                         order.append(c)
                         feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
@@ -108,6 +110,16 @@ class TreeEnsemble:
     @classmethod
     def from_json(cls, data: dict) -> "TreeEnsemble":
         threshold = np.array([np.inf if t is None else t for t in data["threshold"]], float)
+        n = len(threshold)
+        arrays = [data[k] for k in ("feature", "missing_left", "left", "right", "value")]
+        if any(len(a) != n for a in arrays):
+            raise ValueError("tree arrays differ in length")
+        for key in ("left", "right", "roots"):
+            values = np.asarray(data[key], np.int64)
+            if len(values) and (values.min() < 0 or values.max() >= n):
+                raise ValueError(f"tree '{key}' index out of range")
+        if int(data["depth"]) < 0 or int(data["depth"]) > 64:
+            raise ValueError("tree depth out of range")
         return cls(
             feature=np.asarray(data["feature"], np.int64),
             threshold=threshold,
@@ -165,6 +177,8 @@ class Model:
             raise ModelError(f"model format version {data.get('format_version')} is not supported "
                              f"(this version reads {FORMAT_VERSION})")
         try:
+            if max(data["trees"]["feature"], default=-1) >= len(data["feature_names"]):
+                raise ValueError("a tree uses a feature the model does not name")
             return cls(
                 feature_names=list(data["feature_names"]),
                 vocabulary=list(data["vocabulary"]),
@@ -172,7 +186,7 @@ class Model:
                 decode=dict(data.get("decode") or {}),
                 meta=dict(data.get("meta") or {}),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ModelError(f"model file is damaged: {exc}") from exc
 
 
@@ -188,7 +202,10 @@ def load_model(path=None) -> Model:
         path = Path(path)
         if path.suffix in (".pkl", ".pickle", ".joblib"):
             raise ModelError(f"{path}: pickled models are not loaded; use a JSON model file")
-        text = path.read_text("utf-8")
+        try:
+            text = path.read_text("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ModelError(f"{path} is not a JSON model file: {exc}") from exc
         source = str(path)
     try:
         data = json.loads(text)

@@ -72,16 +72,16 @@ ROLE_FLAGS = {
 CUE_PATTERNS = {
     "positive": r"article|body|content|entry|h-?entry|main|post|text|blog|story|prose|rich-?text",
     "negative": r"sidebar|widget|banner|masthead|promo|sponsor|skyscraper|outbrain|taboola|"
-                r"breadcrumb|pagination|pager|menu|navbar|nav\b|footer|header|toolbar|popup|modal|"
-                r"tags?\b|tag-?list|categor|archive|author|byline|avatar|profile|rating|login|signup",
+                r"breadcrumb|pagination|pager|menu|navbar|^nav$|footer|header|toolbar|popup|modal|"
+                r"^tags?$|taglist|categor|archive|author|byline|avatar|profile|rating|login|signup",
     "share": r"share|sharing|social|facebook|twitter|whatsapp|linkedin|pinterest|print",
-    "related": r"related|recommend|more-?stories|read-?more|also|popular|trending|teaser|"
-               r"most-|next-?post|prev-?post|you-may|suggest",
+    "related": r"related|recommend|morestories|readmore|also|popular|trending|teaser|"
+               r"mostread|mostviewed|nextpost|prevpost|youmay|suggest",
     "caption": r"caption|credit|wp-caption|photo-?info|image-?info",
     "meta": r"meta|date|time|posted|published|dateline|byline|tools|reprint",
-    "ad": r"(?:^|[\s_-])ads?(?:$|[\s_-])|advert|adslot|ad-?slot|dfp|gpt-|sponsored|native-?ad",
-    "cookie": r"cookie|consent|gdpr|privacy-?banner|cmp-",
-    "newsletter": r"newsletter|subscribe|subscription|signup|sign-up|optin|opt-in|mailing",
+    "ad": r"^ads?$|advert|adslot|adunit|^dfp$|^gpt$|sponsored|nativead",
+    "cookie": r"cookie|consent|gdpr|privacybanner|^cmp$",
+    "newsletter": r"newsletter|subscribe|subscription|signup|optin|mailing",
     "title_like": r"title|headline|dek|standfirst|subtitle|subhead|summary|lede|intro|excerpt",
 }
 CUE_RES = [(FLAG[name], re.compile(pattern)) for name, pattern in CUE_PATTERNS.items()]
@@ -91,8 +91,12 @@ COMMENT_RE = re.compile(
     r"container|list|block|thread|form)|disqus_thread|disqus|respond|comment-respond|"
     r"replies|discussion|talkback)(?:$|\s)"
 )
-BODY_PROP_RE = re.compile(r"articlebody|article-?body|entry-content|post-content|post-body|story-body|"
-                          r"article-content|article__body|main-content|post-text|content-body")
+BODY_PROP_RE = re.compile(r"^(?:articlebody|entrycontent|postcontent|postbody|storybody|articlecontent|"
+                          r"maincontent|posttext|contentbody|articletext|storytext|entrybody)$")
+# Any cue anywhere in a class name with its separators removed (anchors dropped: a superset).
+GATE_RE = re.compile("|".join(f"(?:{p})" for p in list(CUE_PATTERNS.values()) + [BODY_PROP_RE.pattern])
+                     .replace("^", "").replace("$", ""))
+COMMENT_WORDS = ("omment", "disqus", "respond", "repl", "discussion", "talkback")
 TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
 META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
 XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.:-]+)""", re.I)
@@ -101,7 +105,7 @@ XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_
 BODY_PROPS = frozenset(("articlebody", "text", "articletext"))
 # Element kinds for the walk, looked up once per tag name.
 K_INLINE, K_BLOCK, K_SKIP, K_BR, K_LINK, K_IMG, K_PRE, K_ROOT = range(8)
-_BR_STATE = (False, 0, (), 0)
+_PLAIN_STATE = (False, 0, (), 0)   # an element that changed no walk state
 
 
 def _clean_tag(tag) -> str:
@@ -275,6 +279,7 @@ def parse_html(html) -> etree._Element | None:
         raise TypeError(f"expected str or bytes, got {type(html).__name__}")
     if "\x00" in text:
         text = text.replace("\x00", "")
+    text = text.lstrip("\ufeff")
     if not text.strip():
         return None
     # Re-encode as UTF-8: lxml refuses str input with an XML encoding declaration.
@@ -303,29 +308,47 @@ def to_element(html):
     return parse_html(html)
 
 
-def _class_tokens(value: str) -> tuple:
-    return tuple(t for t in TOKEN_SPLIT_RE.split(value) if 1 < len(t) < 25)
-
-
 _CUE_CACHE: dict = {}
 _UNIT_CACHE: dict = {}
+_KEY_CACHE: dict = {}
+
+
+def _key_bits(key: str) -> int:
+    """Cue bits of one lower-case token or joined token pair; cached (tokens repeat across sites)."""
+    bits = _KEY_CACHE.get(key)
+    if bits is None:
+        bits = 0
+        for bit, rx in CUE_RES:
+            if rx.search(key):
+                bits |= bit
+        if BODY_PROP_RE.search(key):
+            bits |= FLAG["body_prop"]
+        if len(_KEY_CACHE) > 200_000:
+            _KEY_CACHE.clear()
+        _KEY_CACHE[key] = bits
+    return bits
 
 
 def _unit_cues(unit: str) -> tuple:
-    """(flag bits, tokens, is-comment-section) of one class name or id; cached across pages."""
+    """(flag bits, tokens, is-comment-section) of one class name or id; cached across pages.
+
+    Cues are matched on the name's tokens and on adjacent token pairs joined
+    ("read-more" -> "read", "more", "readmore"), so the regexes run once per
+    distinct token rather than once per distinct class name.
+    """
     cue = _UNIT_CACHE.get(unit)
     if cue is None:
         text = unit.lower()
+        parts = [t for t in TOKEN_SPLIT_RE.split(text) if t]
         bits = 0
-        for bit, rx in CUE_RES:
-            if rx.search(text):
-                bits |= bit
-        if BODY_PROP_RE.search(text):
-            bits |= FLAG["body_prop"]
-        comment = COMMENT_RE.search(text) is not None
+        # One unanchored scan of the whole name first: most names hold no cue at all.
+        if GATE_RE.search("".join(parts)) is not None:
+            for key in parts + [a + b for a, b in zip(parts, parts[1:])]:
+                bits |= _key_bits(key)
+        comment = any(w in text for w in COMMENT_WORDS) and COMMENT_RE.search(text) is not None
         if comment:
             bits |= FLAG["comment"]
-        cue = (bits, _class_tokens(text), comment)
+        cue = (bits, tuple(t for t in parts if 1 < len(t) < 25), comment)
         if len(_UNIT_CACHE) > 200_000:   # bounded: a long crawl sees many sites
             _UNIT_CACHE.clear()
         _UNIT_CACHE[unit] = cue
@@ -457,8 +480,25 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
         pend_link = pend_links = pend_tags = 0
         br_run = 0
 
-    walker = etree.iterwalk(root, events=("start", "end"))
+    n_elements = 0                  # start tags seen so far (subtree tag counts by difference)
+    node_start: list = []           # n_elements when each open node started
+    cue_cache = _CUE_CACHE
+    if page.lang is None:
+        page.lang = root.getroottree().getroot().get("lang")
+    # Comments and processing instructions come as their own events (only in
+    # trees handed in by the caller; our parser drops them): their tails are text.
+    walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
     for event, el in walker:
+        if event == "comment" or event == "pi":
+            tail = el.tail
+            if tail and not tail.isspace():
+                pending.append(tail)
+                if link_depth:
+                    pend_link += len(tail.strip())
+                br_run = 0
+            elif tail and pending:
+                pending.append(" ")
+            continue
         if event == "start":
             info = TAG_INFO.get(el.tag)
             if info is None:
@@ -472,6 +512,8 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                 walker.skip_subtree()
                 stack.append(None)
                 continue
+            n_elements += 1
+            pend_tags += 1
             tokens = cur_tokens
             own_tokens = ()
             keys = el.keys()
@@ -491,7 +533,9 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                 cls = el.get("class") if "class" in keys else None
                 idv = el.get("id") if "id" in keys else None
                 if cls or idv:
-                    cue = _class_cues(idv, cls)
+                    cue = cue_cache.get((idv, cls))
+                    if cue is None:
+                        cue = _class_cues(idv, cls)
                     if cue[2] and not include_comments and kind != K_ROOT and el.tag not in COMMENT_SAFE_TAGS:
                         walker.skip_subtree()
                         stack.append(None)
@@ -500,52 +544,61 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                     own_tokens = cue[1]
                     if own_tokens:
                         tokens = (own_tokens + cur_tokens)[:12]
-            if kind == K_BR:
-                if br_run and pending and not pre_depth:
-                    flush()
+            if kind == K_INLINE:
+                if own or own_tokens:
+                    stack.append((False, cur_flags, cur_tokens, 0))
+                    cur_flags |= own
+                    cur_tokens = tokens
                 else:
-                    pending.append("\n")
-                    br_run += 1
-                stack.append(_BR_STATE)
-                continue
-            if kind == K_LINK:
-                if el.get("href") is not None:
-                    own |= flag_link
-                    link_depth += 1
-                    pend_links += 1
-            elif kind == K_IMG:
-                src = el.get("src") or el.get("data-src") or el.get("data-lazy-src") or el.get("data-original")
-                if src:
-                    images.append((len(texts), src.strip(), el.get("alt") or "", el.get("width"), el.get("height")))
-            elif kind == K_ROOT:
-                if page.lang is None:
-                    page.lang = el.get("lang")
-            pend_tags += 1
-            if kind == K_BLOCK or kind == K_PRE:
-                stack.append((True, cur_flags, cur_tokens, own & flag_link))
+                    stack.append(_PLAIN_STATE)   # nothing to restore at its end
+            elif kind == K_BLOCK or kind == K_PRE:
+                stack.append((True, cur_flags, cur_tokens, 0))
                 if pending:
                     flush()
                 else:
                     pend_links = 0
                 depth += 1
                 node = len(n_tags)
-                n_tags.append(el.tag if isinstance(el.tag, str) and el.tag.islower() else _clean_tag(el.tag))
+                n_tags.append(el.tag if kind == K_PRE or el.tag in BLOCK_TAGS else _clean_tag(el.tag))
                 n_parents.append(node_stack[-1])
                 n_depths.append(depth)
                 n_first.append(len(texts))
                 n_last.append(len(texts))
                 n_chars.append(0)
                 n_link.append(0)
-                n_tagc.append(1)
+                n_tagc.append(0)
                 n_flags.append(cur_flags | own)
                 n_tokens.append(own_tokens)
                 node_stack.append(node)
+                node_start.append(n_elements)
                 if kind == K_PRE:
                     pre_depth += 1
+                cur_flags |= own
+                cur_tokens = tokens
+            elif kind == K_BR:
+                if br_run and pending and not pre_depth:
+                    flush()
+                else:
+                    pending.append("\n")
+                    br_run += 1
+                stack.append(_PLAIN_STATE)
+                continue
             else:
+                if kind == K_LINK:
+                    if el.get("href") is not None:
+                        own |= flag_link
+                        link_depth += 1
+                        pend_links += 1
+                elif kind == K_IMG:
+                    src = el.get("src") or el.get("data-src") or el.get("data-lazy-src") or el.get("data-original")
+                    if src:
+                        images.append((len(texts), src.strip(), el.get("alt") or "", el.get("width"),
+                                       el.get("height")))
+                elif kind == K_ROOT and page.lang is None:
+                    page.lang = el.get("lang")
                 stack.append((False, cur_flags, cur_tokens, own & flag_link))
-            cur_flags |= own
-            cur_tokens = tokens
+                cur_flags |= own
+                cur_tokens = tokens
             text = el.text
             if text:
                 if text.isspace():
@@ -558,7 +611,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                     br_run = 0
         else:  # end
             state = stack.pop()
-            if state is not None:
+            if state is not None and state is not _PLAIN_STATE:
                 is_block, parent_flags, parent_tokens, was_link = state
                 if was_link:
                     link_depth -= 1
@@ -570,16 +623,10 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                         pend_links = 0
                     node = node_stack.pop()
                     n_last[node] = len(texts)
-                    parent = node_stack[-1]
-                    if parent >= 0:
-                        n_tagc[parent] += n_tagc[node]
+                    n_tagc[node] = n_elements - node_start.pop() + 1
                     depth -= 1
                     if pre_depth and TAG_INFO.get(el.tag, (0,))[0] == K_PRE:
                         pre_depth -= 1
-                elif state is not _BR_STATE:
-                    parent = node_stack[-1]
-                    if parent >= 0:
-                        n_tagc[parent] += 1
                 cur_flags, cur_tokens = parent_flags, parent_tokens
             tail = el.tail
             if tail:

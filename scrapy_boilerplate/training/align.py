@@ -60,3 +60,27 @@ def block_labels(block_texts: list[str], gold: str, min_cover: float = 0.5) -> n
         near_next = j < len(idx) and idx[j] - b <= 3
         labels[b] = near_prev or near_next
     return labels.astype(np.int8)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def snippet_labels(block_texts: list[str], with_: tuple, without: tuple) -> np.ndarray:
+    """Partial labels from snippets: 1 = holds (part of) a `with` snippet, 0 = a `without` one, -1 = unknown.
+
+    For pages that have no gold text, only snippets that must / must not
+    appear in the output (trafilatura's evaluation pages).
+    """
+    labels = np.full(len(block_texts), -1, np.int8)
+    wanted = [_norm(s) for s in with_ if s.strip()]
+    unwanted = [_norm(s) for s in without if s.strip()]
+    for b, text in enumerate(block_texts):
+        t = _norm(text)
+        if len(t) < 3:
+            continue
+        if any(s in t or (len(t) >= 40 and t in s) for s in wanted):
+            labels[b] = 1
+        elif any(s in t or (len(t) >= 10 and t in s) for s in unwanted):
+            labels[b] = 0
+    return labels

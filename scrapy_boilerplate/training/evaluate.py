@@ -10,7 +10,7 @@ from .train import progress
 
 COLUMNS = ("pages", "precision", "recall", "f1", "f1_ci", "bow_f1", "lcs_f1", "with_share", "without_share")
 #: Sets the shipped model was trained on: "auto" scores only their held-aside sites.
-TRAINED_ON = ("wcxb-dev",)
+TRAINED_ON = ("wcxb-dev", "trafilatura-eval")
 
 
 def select(pages, dataset_name: str, split: str):

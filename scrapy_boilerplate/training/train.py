@@ -24,7 +24,7 @@ from ..core.extractor import select_blocks
 from ..core.features import dense_feature_names, feature_matrix, token_features
 from ..core.model import Model, TreeEnsemble
 from ..core.page import build_page, parse_html
-from .align import block_labels
+from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
 from .metrics import shingle_scores
 
@@ -32,6 +32,7 @@ SEED = 20261121
 HGB_PARAMS = {"max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 24, "max_depth": 6,
               "min_samples_leaf": 40, "l2_regularization": 1.0}
 TOKEN_MIN_SITES = 8
+SNIPPET_PAGE_WEIGHT = 0.5
 VOCABULARY_SIZE = 200
 DECODE_GRID = {
     "threshold": [0.35, 0.5, 0.65],
@@ -47,9 +48,10 @@ class PageData:
     page_id: str
     site: str
     page: object          # core.page.Page
-    gold: str
+    gold: str | None      # None for snippet-labelled pages
+
     dense: np.ndarray
-    labels: np.ndarray
+    labels: np.ndarray    # 1 content, 0 boilerplate, -1 unknown (snippet-labelled pages)
 
 
 def progress(message: str) -> None:
@@ -59,16 +61,23 @@ def progress(message: str) -> None:
 
 
 def collect(pages: list[DatasetPage]) -> list[PageData]:
+    """Parse pages and label their blocks: from gold text, else from with/without snippets."""
     out = []
     for n, dp in enumerate(pages, 1):
         progress(f"reading pages {n}/{len(pages)}")
-        gold = dp.read_gold()
-        if not gold or not gold.strip():
+        gold = dp.read_gold() if dp.gold_path else None
+        if not (gold and gold.strip()) and not (dp.with_ or dp.without):
             continue
         page = build_page(parse_html(dp.read_html()), base_url=dp.url)
         if not len(page):
             continue
-        labels = block_labels(page.texts, gold)
+        if gold and gold.strip():
+            labels = block_labels(page.texts, gold)
+        else:
+            labels = snippet_labels(page.texts, dp.with_, dp.without)
+            if not (labels >= 0).any():
+                continue
+            gold = None
         out.append(PageData(dp.id, dp.site, page, gold, feature_matrix(page), labels))
     progress("")
     return out
@@ -81,6 +90,8 @@ def choose_vocabulary(data: list[PageData], size: int = VOCABULARY_SIZE,
     total_pos = total_neg = 0.0
     for d in data:
         for chain, label, chars in zip(d.page.tokens, d.labels, d.page.chars):
+            if label < 0:
+                continue
             weight = math.log1p(chars)
             if label:
                 total_pos += weight
@@ -101,9 +112,12 @@ def choose_vocabulary(data: list[PageData], size: int = VOCABULARY_SIZE,
 
 
 def sample_weights(d: PageData) -> np.ndarray:
-    """Each page weighs the same in total (the metric averages pages); long blocks weigh more within it."""
-    w = np.minimum(np.asarray(d.page.words, float), 200) + 5
-    return w / w.sum()
+    """Each page weighs the same in total (the metric averages pages); long blocks weigh more within it.
+
+    Snippet-labelled pages (few, biased labels) weigh half a gold page.
+    """
+    w = (np.minimum(np.asarray(d.page.words, float), 200) + 5) * (d.labels >= 0)
+    return w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT)
 
 
 def design(data: list[PageData], vocabulary: list[str]):
@@ -111,7 +125,8 @@ def design(data: list[PageData], vocabulary: list[str]):
     X = np.vstack([np.hstack([d.dense, token_features(d.page, index)]) for d in data])
     y = np.concatenate([d.labels for d in data])
     w = np.concatenate([sample_weights(d) for d in data]) * 1000
-    return X, y, w
+    known = y >= 0
+    return X[known], y[known], w[known]
 
 
 def fit(data: list[PageData], vocabulary: list[str]):
@@ -197,13 +212,15 @@ def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> d
 
 def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print) -> Model:
     start = time.time()
-    train_pages = [p for p in pages if p.gold_path and not is_validation_site(p.site)]
-    log(f"training pages with gold (validation sites held out): {len(train_pages)}")
+    train_pages = [p for p in pages if (p.gold_path or p.with_ or p.without)
+                   and not is_validation_site(p.site)]
+    log(f"training pages with gold or snippets (validation sites held out): {len(train_pages)}")
     data = collect(train_pages)
-    log(f"pages read: {len(data)}, blocks: {sum(len(d.labels) for d in data)}, "
-        f"content share: {np.mean(np.concatenate([d.labels for d in data])):.3f}")
+    labels = np.concatenate([d.labels for d in data])
+    log(f"pages read: {len(data)} ({sum(d.gold is not None for d in data)} with gold), "
+        f"labelled blocks: {int((labels >= 0).sum())}, content share: {labels[labels >= 0].mean():.3f}")
     # Tune the decoder on sites the tuning fit has not seen (a second site split).
-    tune_part = [d for d in data if is_validation_site("tune:" + d.site, 0.25)]
+    tune_part = [d for d in data if is_validation_site("tune:" + d.site, 0.25) and d.gold is not None]
     fit_part = [d for d in data if not is_validation_site("tune:" + d.site, 0.25)]
     vocabulary = choose_vocabulary(fit_part)
     clf, _ = fit(fit_part, vocabulary)

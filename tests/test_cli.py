@@ -1,0 +1,205 @@
+"""The command line (DESIGN.md, "Command line"), in-process and as `python -m scrapy_boilerplate`."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, fixture_bytes
+from scrapy_boilerplate import __version__
+from scrapy_boilerplate.cli import main
+
+EN = FIXTURES / "article_en.html"
+FIRST_WORDS = "When the old parking lot on Fenwick Street closed three years ago"
+SUBHEADING = "A question of soil and water"
+
+
+def run_module(*args, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scrapy_boilerplate", *args], input=stdin,
+                          capture_output=True, timeout=120)
+
+
+# -- as a separate process --------------------------------------------------------------------
+
+def test_module_extract_prints_text():
+    done = run_module("extract", str(EN))
+    assert done.returncode == 0, done.stderr.decode()
+    out = done.stdout.decode("utf-8")
+    assert FIRST_WORDS in out
+    assert "Accept all cookies" not in out
+    assert out.endswith("\n")
+
+
+def test_module_reads_stdin():
+    done = run_module("extract", "-", "--format", "markdown", stdin=fixture_bytes("article_de"))
+    assert done.returncode == 0, done.stderr.decode()
+    out = done.stdout.decode("utf-8")
+    assert "## Zu wenige Wagen für zu viele Fahrgäste" in out
+    assert "Noch vor zehn Jahren schien das Ende der Nachtzüge" in out
+
+
+def test_module_missing_file_is_exit_code_1_without_traceback(tmp_path):
+    done = run_module("extract", str(tmp_path / "missing.html"))
+    assert done.returncode == 1
+    err = done.stderr.decode()
+    assert "error" in err and "missing.html" in err
+    assert "Traceback" not in err
+    assert done.stdout == b""
+
+
+def test_module_version():
+    done = run_module("--version")
+    assert done.returncode == 0
+    assert done.stdout.decode().strip() == __version__
+
+
+# -- in process -------------------------------------------------------------------------------
+
+def test_extract_text(capsys):
+    assert main(["extract", str(EN)]) == 0
+    out = capsys.readouterr().out
+    assert FIRST_WORDS in out
+    assert SUBHEADING in out.splitlines()
+    assert "Related articles" not in out
+
+
+def test_extract_json(capsys):
+    assert main(["extract", str(EN), "--format", "json", "--url", "https://example.com/news/a.html"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"title", "text", "markdown", "html", "images"} <= set(data)
+    assert data["url"] == "https://example.com/news/a.html"
+    assert data["title"] == "How Community Gardens Are Changing City Neighbourhoods"
+    assert FIRST_WORDS in data["text"]
+    assert data["images"] == ["https://example.com/images/fenwick-garden.jpg"]
+
+
+def test_extract_markdown(capsys):
+    assert main(["extract", str(EN), "--format", "markdown"]) == 0
+    assert f"## {SUBHEADING}" in capsys.readouterr().out.splitlines()
+
+
+def test_extract_html(capsys):
+    from lxml import etree
+
+    assert main(["extract", str(EN), "--format", "html"]) == 0
+    root = etree.fromstring(f"<div>{capsys.readouterr().out}</div>")
+    assert root.findtext("h2") == SUBHEADING
+
+
+def test_extract_options(capsys):
+    assert main(["extract", str(EN), "--include-captions", "--include-title"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "How Community Gardens Are Changing City Neighbourhoods"
+    assert "Volunteers planting tomatoes" in out
+
+
+def test_extract_model_free(capsys):
+    assert main(["extract", str(EN), "--no-model"]) == 0
+    assert FIRST_WORDS in capsys.readouterr().out
+
+
+def test_extract_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(fixture_bytes("article_en"))))
+    assert main(["extract", "-"]) == 0
+    assert FIRST_WORDS in capsys.readouterr().out
+
+
+def test_extract_empty_file_prints_nothing(tmp_path, capsys):
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    assert main(["extract", str(empty)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_missing_file(tmp_path, capsys):
+    assert main(["extract", str(tmp_path / "missing.html")]) == 1
+    captured = capsys.readouterr()
+    assert "missing.html" in captured.err
+    assert captured.out == ""
+
+
+def test_bad_model_file_is_an_error_message(tmp_path, capsys):
+    model = tmp_path / "model.pkl"
+    model.write_bytes(b"not used")
+    assert main(["extract", str(EN), "--model", str(model)]) == 1
+    assert "pickle" in capsys.readouterr().err
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == __version__
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 2
+    assert "extract" in capsys.readouterr().out
+
+
+def test_unknown_format_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["extract", str(EN), "--format", "pdf"])
+    assert exit_info.value.code == 2
+    assert "--format" in capsys.readouterr().err
+
+
+# -- evaluate ---------------------------------------------------------------------------------
+
+def write_tiny_dataset(folder: Path) -> Path:
+    """Two pages in the DESIGN dataset format: raw HTML, gold text, pages.jsonl."""
+    (folder / "html").mkdir(parents=True)
+    (folder / "gold").mkdir()
+    (folder / "html" / "en.html").write_bytes(fixture_bytes("article_en"))
+    (folder / "html" / "de.html").write_bytes(fixture_bytes("article_de"))
+    (folder / "gold" / "en.txt").write_text(
+        "When the old parking lot on Fenwick Street closed three years ago, most residents expected "
+        "another apartment block to rise in its place.\nA question of soil and water\n", encoding="utf-8")
+    (folder / "gold" / "de.txt").write_text(
+        "Das größte Problem ist das rollende Material. Moderne Schlafwagen werden nur von wenigen "
+        "Herstellern gebaut, und die Lieferzeiten betragen mehrere Jahre.\n", encoding="utf-8")
+    records = [
+        {"id": "en", "html": "html/en.html", "gold": "gold/en.txt", "url": "https://a.example/en",
+         "lang": "en", "label": "article", "source": "test", "page_type": "article",
+         "with": ["A question of soil and water"], "without": ["Accept all cookies"]},
+        {"id": "de", "html": "html/de.html", "gold": "gold/de.txt", "url": "https://b.example/de",
+         "lang": "de", "label": "article", "source": "test", "page_type": "article"},
+    ]
+    (folder / "pages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return folder
+
+
+def test_evaluate_prints_a_table(tmp_path, capsys):
+    dataset = write_tiny_dataset(tmp_path / "tiny")
+    assert main(["evaluate", str(dataset)]) == 0
+    out = capsys.readouterr().out
+    assert "tiny" in out
+    header = next(line for line in out.splitlines() if "precision" in line)
+    assert "f1" in header.split()
+    assert "recall" in header.split()
+    article_row = next(line for line in out.splitlines() if line.startswith("article"))
+    assert article_row.split()[1] == "2"   # pages
+
+
+def test_evaluate_json(tmp_path, capsys):
+    dataset = write_tiny_dataset(tmp_path / "tiny")
+    assert main(["evaluate", str(dataset), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    summary = report["tiny"]["summaries"]["all"]
+    assert summary["pages"] == 2
+    assert 0.0 <= summary["precision"] <= 1.0
+    assert summary["recall"] > 0.9           # both gold texts are inside the extracted articles
+    assert summary["with_share"] == 1.0 and summary["without_share"] == 1.0
+
+
+def test_module_evaluate_json(tmp_path):
+    dataset = write_tiny_dataset(tmp_path / "tiny")
+    done = run_module("evaluate", str(dataset), "--json")
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["tiny"]["summaries"]["all"]["pages"] == 2
+
+
+def test_evaluate_missing_dataset(tmp_path, capsys):
+    assert main(["evaluate", str(tmp_path / "nothing")]) == 1
+    assert "pages.jsonl" in capsys.readouterr().err

@@ -1,0 +1,284 @@
+"""The public API: extract(), Extractor, Extraction (DESIGN.md, "Public Python API")."""
+
+import lxml.html
+import pytest
+from lxml import etree
+from parsel import Selector
+
+from conftest import FIXTURE_NAMES, fixture_bytes
+from scrapy_boilerplate import Extraction, Extractor, extract
+from scrapy_boilerplate.training.datasets import is_validation_site
+from scrapy_boilerplate.training.metrics import shingle_scores
+
+# What each fixture holds. "body" paragraphs are given by their first words.
+PAGES = {
+    "article_en": {
+        "title": "How Community Gardens Are Changing City Neighbourhoods",
+        "subheading": "A question of soil and water",
+        "body": ["When the old parking lot on Fenwick Street closed three years ago",
+                 "The Fenwick garden is one of more than sixty community plots",
+                 "Gardeners say the benefits go well beyond fresh vegetables",
+                 "Not every project has been a success",
+                 "Water is the other recurring problem",
+                 "Urban planners who study the programme believe"],
+        "caption": "Volunteers planting tomatoes at the Fenwick Street garden",
+        "boilerplate": ["Contact us", "City Life", "We use cookies to improve your experience",
+                        "Accept all cookies", "Related articles", "Bike lanes expand downtown",
+                        "New central library opens", "GreenThumb42",
+                        "Our street has a waiting list", "fixing the potholes on Mill Road",
+                        "3 comments", "All rights reserved", "Privacy policy", "Terms of use",
+                        "Share on Twitter"],
+        "image": "/images/fenwick-garden.jpg",
+    },
+    "article_de": {
+        "title": "Die Rückkehr der Nachtzüge",
+        "subheading": "Zu wenige Wagen für zu viele Fahrgäste",
+        "body": ["Noch vor zehn Jahren schien das Ende der Nachtzüge",
+                 "Die Nachfrage übertrifft die Erwartungen der Betreiber",
+                 "Das größte Problem ist das rollende Material",
+                 "Hinzu kommen die hohen Trassenpreise",
+                 "Verkehrsexperten fordern deshalb eine europäische Lösung"],
+        "caption": "Ein Nachtzug kurz vor der Abfahrt im Wiener Hauptbahnhof",
+        "boilerplate": ["Startseite", "Wirtschaft", "Diese Website verwendet Cookies",
+                        "Mehr erfahren", "Mehr zum Thema", "Bahncard-Preise steigen",
+                        "Fernbusse unter Druck", "Kommentare", "Ich fahre seit Jahren mit dem Nachtzug",
+                        "Leider sind die Preise", "Impressum"],
+        "image": "bilder/nachtzug-wien.jpg",
+    },
+    "article_jsonld": {
+        "title": "Five Tips for Better Sourdough at Home",
+        "subheading": "Temperature is everything",
+        "body": ["A good sourdough loaf starts long before the oven",
+                 "Flour matters more than most recipes admit",
+                 "Water temperature controls the speed of fermentation",
+                 "Finally, be patient with the bake itself"],
+        "caption": "The finished loaf after forty minutes in a cast-iron pot",
+        "boilerplate": ["Recipes", "This site uses cookies", "Related articles",
+                        "The easiest focaccia", "Baking with rye", "I tried the warmer water trick",
+                        "Does the protein content advice", "independent food blog"],
+        "image": "https://cdn.example.org/img/loaf.jpg",
+    },
+}
+URL = "https://news.example.com/2024/03/story.html"
+
+
+@pytest.fixture(scope="module")
+def extracted() -> dict:
+    """Default extraction of every fixture, computed once."""
+    return {name: extract(fixture_bytes(name), url=URL) for name in FIXTURE_NAMES}
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_article_paragraphs_and_subheading_are_kept(extracted, name):
+    result = extracted[name]
+    assert isinstance(result, Extraction)
+    for start in PAGES[name]["body"]:
+        assert start in result.text
+    assert PAGES[name]["subheading"] in result.text.splitlines()
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_boilerplate_is_dropped(extracted, name):
+    text = extracted[name].text
+    for snippet in PAGES[name]["boilerplate"]:
+        assert snippet not in text
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_paragraphs_are_in_page_order_one_per_line(extracted, name):
+    lines = extracted[name].text.splitlines()
+    found = [next(i for i, line in enumerate(lines) if line.startswith(start)) for start in PAGES[name]["body"]]
+    assert found == sorted(found)
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_title_is_found_but_not_in_the_text_by_default(extracted, name):
+    result = extracted[name]
+    assert result.title == PAGES[name]["title"]
+    assert PAGES[name]["title"] not in result.text.splitlines()
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_include_title_puts_the_title_first(name):
+    result = extract(fixture_bytes(name), include_title=True)
+    lines = result.text.splitlines()
+    assert lines[0] == PAGES[name]["title"]
+    assert lines.count(PAGES[name]["title"]) == 1
+    assert PAGES[name]["body"][0] in result.text
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_captions_only_on_request(extracted, name):
+    caption = PAGES[name]["caption"]
+    assert caption not in extracted[name].text
+    with_captions = extract(fixture_bytes(name), include_captions=True)
+    assert caption in with_captions.text
+    assert PAGES[name]["body"][0] in with_captions.text
+
+
+def test_comments_only_on_request(extracted):
+    assert "Our street has a waiting list" not in extracted["article_en"].text
+    with_comments = extract(fixture_bytes("article_en"), include_comments=True).text
+    assert "Our street has a waiting list" in with_comments
+    assert "fixing the potholes on Mill Road" in with_comments
+    assert PAGES["article_en"]["body"][0] in with_comments
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_markdown_has_the_subheading_as_level_two(extracted, name):
+    markdown = extracted[name].markdown
+    assert f"## {PAGES[name]['subheading']}" in markdown.splitlines()
+    for start in PAGES[name]["body"]:
+        assert start in markdown
+    assert "\n\n" in markdown   # paragraphs are separated by blank lines
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_html_is_well_formed(extracted, name):
+    html = extracted[name].html
+    root = etree.fromstring(f"<div>{html}</div>")   # the strict XML parser: no recovery
+    assert root.findtext(".//h2") == PAGES[name]["subheading"]
+    paragraphs = [p.text for p in root.iter("p")]
+    for start in PAGES[name]["body"]:
+        assert any(p.startswith(start) for p in paragraphs)
+
+
+def test_html_escapes_markup_characters():
+    body = "".join(f"<p>Paragraph {i}: if a &lt; b &amp;&amp; c &gt; d then the &quot;rule&quot; holds "
+                   f"for every value we tried in this long experiment.</p>" for i in range(5))
+    result = extract(f"<html><body><article>{body}</article></body></html>")
+    assert "if a < b && c > d" in result.text
+    root = etree.fromstring(f"<div>{result.html}</div>")
+    assert "if a < b && c > d" in root.findtext("p")
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_images_are_absolute_urls(extracted, name):
+    images = extracted[name].images
+    from urllib.parse import urljoin
+
+    assert images == [urljoin(URL, PAGES[name]["image"])]
+    assert all(src.startswith("https://") for src in images)
+
+
+def test_images_without_url_stay_as_written():
+    assert extract(fixture_bytes("article_de")).images == ["bilder/nachtzug-wien.jpg"]
+
+
+def test_to_dict():
+    result = extract(fixture_bytes("article_en"), url=URL)
+    data = result.to_dict()
+    assert set(data) == {"title", "text", "markdown", "html", "images"}
+    assert data["text"] == result.text and data["images"] == result.images
+    with_blocks = result.to_dict(include_blocks=True)
+    assert set(with_blocks) == {"title", "text", "markdown", "html", "images", "blocks"}
+    assert len(with_blocks["blocks"]) == len(result.blocks)
+    assert set(with_blocks["blocks"][0]) >= {"text", "is_content", "probability"}
+
+
+def test_blocks_explain_the_decision(extracted):
+    blocks = extracted["article_en"].blocks
+    kept = [b.text for b in blocks if b.is_content]
+    assert "\n".join(kept) == extracted["article_en"].text
+    assert all(0.0 <= b.probability <= 1.0 for b in blocks)
+    assert any(b.text == "Home" and not b.is_content for b in blocks)
+
+
+def test_empty_extraction():
+    empty = Extraction()
+    assert (empty.text, empty.title, empty.markdown, empty.html, empty.images, empty.blocks) == ("", None, "", "", [], [])
+    assert not empty
+    assert extract(fixture_bytes("article_en"))
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_precision_is_not_longer_than_recall(name):
+    data = fixture_bytes(name)
+    precision = extract(data, favor="precision").text
+    balanced = extract(data, favor="balanced").text
+    recall = extract(data, favor="recall").text
+    assert len(precision) <= len(balanced) <= len(recall)
+    assert PAGES[name]["body"][0] in precision
+
+
+def test_unknown_option_raises_type_error():
+    with pytest.raises(TypeError, match="include_tittle"):
+        extract(fixture_bytes("article_en"), include_tittle=True)
+    with pytest.raises(TypeError):
+        Extractor(include_tittle=True)
+
+
+def test_invalid_favor_raises_value_error_in_extractor():
+    with pytest.raises(ValueError):
+        Extractor(favor="speed")
+
+
+def test_invalid_favor_raises_value_error_in_extract():
+    with pytest.raises(ValueError):
+        extract(fixture_bytes("article_en"), favor="speed")
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_model_free_mode(name):
+    result = Extractor(model=False).extract(fixture_bytes(name))
+    assert result.text.strip()
+    assert sum(start in result.text for start in PAGES[name]["body"]) >= len(PAGES[name]["body"]) // 2
+    assert "Accept all cookies" not in result.text
+
+
+def test_extractor_options_are_defaults_for_its_calls():
+    extractor = Extractor(include_captions=True)
+    data = fixture_bytes("article_en")
+    assert PAGES["article_en"]["caption"] in extractor.extract(data).text
+    assert PAGES["article_en"]["caption"] not in extractor.extract(data, include_captions=False).text
+
+
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_selector_and_tree_give_the_same_result_as_bytes(name):
+    data = fixture_bytes(name)
+    expected = extract(data, url=URL)
+    selector = Selector(text=data.decode("utf-8"))
+    before = etree.tostring(selector.root)
+    assert extract(selector, url=URL) == expected
+    assert etree.tostring(selector.root) == before
+    assert extract(lxml.html.document_fromstring(data.decode("utf-8")), url=URL) == expected
+
+
+def test_sub_selector_extracts_only_its_part():
+    selector = Selector(text=fixture_bytes("article_en").decode("utf-8"))
+    footer = selector.css("footer")[0]
+    assert "All rights reserved" in extract(footer).text
+
+
+def test_unsupported_selector_content_gives_empty_result():
+    assert extract(Selector(text='{"a": 1}', type="json")).text == ""
+
+
+# -- real pages -------------------------------------------------------------------------------
+
+def average_f1(pages) -> float:
+    """The benchmark's F1: precision and recall averaged over pages, then combined."""
+    precisions, recalls = [], []
+    for page in pages:
+        precision, recall = shingle_scores(extract(page.read_html(), url=page.url).text, page.read_gold())
+        if precision is not None:
+            precisions.append(precision)
+        if recall is not None:
+            recalls.append(recall)
+    p = sum(precisions) / len(precisions) if precisions else 0.0
+    r = sum(recalls) / len(recalls)
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def test_wcxb_dev_articles(dataset_pages):
+    # Articles of the sites held out from training (see training/datasets.py).
+    pages = dataset_pages("wcxb-dev", 30, where=lambda p: p.page_type == "article" and p.gold_path
+                          and is_validation_site(p.site))
+    assert len(pages) == 30
+    assert average_f1(pages) > 0.85
+
+
+def test_readability_pages(dataset_pages):
+    pages = dataset_pages("readability", 20, where=lambda p: p.gold_path)
+    assert len(pages) == 20
+    assert average_f1(pages) > 0.85
