@@ -269,6 +269,10 @@ def parse_html(html) -> etree._Element | None:
         if len(data) > MAX_INPUT_BYTES:
             logger.warning("HTML of %d bytes cut to %d bytes before parsing", len(data), MAX_INPUT_BYTES)
             data = data[:MAX_INPUT_BYTES]
+        utf8 = _valid_utf8(data)
+        if utf8 is not None:
+            # The common case: parse the bytes as they are, no decode/encode round trip.
+            return _parse_utf8(utf8)
         text = to_unicode(data)
     elif isinstance(html, str):
         text = html
@@ -283,12 +287,33 @@ def parse_html(html) -> etree._Element | None:
     if not text.strip():
         return None
     # Re-encode as UTF-8: lxml refuses str input with an XML encoding declaration.
-    data = text.encode("utf-8", errors="replace")
+    return _parse_utf8(text.encode("utf-8", errors="replace"))
+
+
+def _valid_utf8(data: bytes) -> bytes | None:
+    """`data` without a UTF-8 BOM when it is valid UTF-8 (and not UTF-16), else None."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
-        root = etree.fromstring(data, _PARSER)
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return data
+
+
+def _parse_utf8(data: bytes):
+    if b"\x00" in data:
+        data = data.replace(b"\x00", b"")
+    while data.startswith(b"\xef\xbb\xbf"):   # repeated BOMs
+        data = data[3:]
+    if not data.strip():
+        return None
+    try:
+        return etree.fromstring(data, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
-    return root
 
 
 def to_element_type_error(html) -> bool:
