@@ -104,7 +104,7 @@ XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_
 
 BODY_PROPS = frozenset(("articlebody", "text", "articletext"))
 # Element kinds for the walk, looked up once per tag name.
-K_INLINE, K_BLOCK, K_SKIP, K_BR, K_LINK, K_IMG, K_PRE, K_ROOT = range(8)
+K_INLINE, K_BLOCK, K_SKIP, K_BR, K_LINK, K_IMG, K_PRE = range(7)
 _PLAIN_STATE = (False, 0, (), 0)   # an element that changed no walk state
 
 
@@ -132,8 +132,6 @@ def _tag_info(tag) -> tuple:
         kind = K_LINK
     elif name == "img":
         kind = K_IMG
-    elif name == "html":
-        kind = K_ROOT
     else:
         kind = K_INLINE
     info = (kind, TAG_FLAGS.get(name, 0))
@@ -561,7 +559,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                     cue = cue_cache.get((idv, cls))
                     if cue is None:
                         cue = _class_cues(idv, cls)
-                    if cue[2] and not include_comments and kind != K_ROOT and el.tag not in COMMENT_SAFE_TAGS:
+                    if cue[2] and not include_comments and el.tag not in COMMENT_SAFE_TAGS:
                         walker.skip_subtree()
                         stack.append(None)
                         continue
@@ -619,11 +617,11 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                     if src:
                         images.append((len(texts), src.strip(), el.get("alt") or "", el.get("width"),
                                        el.get("height")))
-                elif kind == K_ROOT and page.lang is None:
-                    page.lang = el.get("lang")
                 stack.append((False, cur_flags, cur_tokens, own & flag_link))
                 cur_flags |= own
                 cur_tokens = tokens
+            # Text and tail handling is written out three times on purpose:
+            # a helper call per element would cost more than the rest of the walk.
             text = el.text
             if text:
                 if text.isspace():
