@@ -1,0 +1,294 @@
+"""Overview-page detection: pages whose purpose is to lead to other pages.
+
+Home, section, tag and archive pages, search results, shop listings and
+forum boards have no main text of their own, only a list of teasers. The
+starting point is TextSweeper (Lang et al.): the *net* text length (text
+minus link text, teaser links such as "Read more" counted as links) of the
+best text-to-tag-ratio region is small on such pages. Net text alone fails
+on blog front pages that show full posts, welcome texts on small home pages,
+articles with large link rails and very short news items, so page-level
+evidence is combined in a small learned model (shipped as JSON, evaluated
+with numpy like the block model): net text of the region and its share,
+repeated teaser cards, linked headings, teaser phrases, paragraph
+statistics, link densities, og:type and JSON-LD @type, and the URL's shape.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from . import ttr
+from .model import Model, ModelError, load_model
+from .page import Page, build_page, to_element
+
+#: Net text length (characters) below which TextSweeper calls a page an overview.
+DEFAULT_NET_TEXT_THRESHOLD = 1500
+
+TEASER_RE = re.compile(
+    r"^(?:read more|more|continue reading|read the (?:full )?(?:story|article|post)|full story|"
+    r"weiterlesen|mehr|lire la suite|en savoir plus|leer más|seguir leyendo|leggi (?:tutto|di più)|"
+    r"lees meer|czytaj dalej|ler mais|подробнее|続きを読む)\W*$|(?:\.\.\.|…)\s*$",
+    re.IGNORECASE,
+)
+DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
+LISTING_PATH_RE = re.compile(
+    r"/(?:tag|tags|category|categories|categorie|kategorie|rubrik|section|sections|topics?|archive|"
+    r"archives|author|page|search|label|labels|forum|forums|board|shop|collections?|products)(?:/|$)",
+    re.IGNORECASE,
+)
+ARTICLE_TYPES = frozenset(("article", "newsarticle", "blogposting", "reportagenewsarticle", "report",
+                           "techarticle", "scholarlyarticle", "analysisnewsarticle", "opinionnewsarticle",
+                           "liveblogposting", "recipe", "howto", "review", "socialmediaposting"))
+LISTING_TYPES = frozenset(("collectionpage", "itemlist", "searchresultspage", "website", "blog",
+                           "profilepage", "offercatalog"))
+
+FEATURE_NAMES = (
+    "log_net_region", "log_net_page", "region_share", "ld_page", "ld_region", "log_blocks",
+    "log_chars", "long_paras", "long_para_run", "long_para_share", "linked_headings",
+    "linked_heading_share", "headings", "teaser_phrases", "card_groups", "card_items",
+    "link_blocks_share", "short_link_blocks", "og_article", "og_website", "ld_article", "ld_listing",
+    "has_body_jsonld", "url_depth", "url_root", "url_date", "url_listing", "url_page_param",
+    "url_slug_words", "url_ends_slash", "url_has_id", "url_known", "heading_density",
+    "article_tag_count", "h1_count",
+)
+
+
+@dataclass
+class OverviewVerdict:
+    """Whether a page is an overview page, and why."""
+
+    is_overview: bool
+    net_text_length: int     # net text of TextSweeper's best region (characters)
+    threshold: int           # the net-text threshold in force (TextSweeper's rule)
+    score: float             # 0..1, higher = more overview-like; is_overview == score >= 0.5
+    reason: str
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def page_evidence(page: Page, url: str | None = None) -> dict:
+    """Page-level evidence for the overview model (FEATURE_NAMES order)."""
+    n = len(page)
+    chars = np.asarray(page.chars, float)
+    links = np.asarray(page.link_chars, float)
+    texts, tags = page.texts, page.tags
+    teaser = np.fromiter((len(t) < 80 and TEASER_RE.search(t) is not None for t in texts), bool, n)
+    # Teaser phrases are links in spirit even when not marked up as links.
+    links = np.where(teaser, chars, links)
+    net = np.maximum(chars - links, 0)
+    region, region_net = ttr.best_region(page)
+    if region >= 0:
+        first, last = page.node_first[region], page.node_last[region]
+        region_chars = chars[first:last].sum()
+        region_links = links[first:last].sum()
+        region_net = float(np.maximum(chars[first:last] - links[first:last], 0).sum())
+    else:
+        region_chars, region_links, region_net = chars.sum(), links.sum(), float(net.sum())
+    ld = links / np.maximum(chars, 1)
+    long_para = (chars >= 200) & (ld < 0.2)
+    run = best = 0
+    for v in long_para:
+        run = run + 1 if v else 0
+        best = max(best, run)
+    headings = np.fromiter((t in ("h1", "h2", "h3", "h4", "h5", "h6") for t in tags), bool, n)
+    linked_heads = headings & (ld >= 0.8)
+    link_block = ld >= 0.8
+    cards, card_items = _teaser_cards(page, ld)
+    og_type = (page.og.get("type") or "").lower()
+    ld_types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
+    url_f = url_features(url)
+    total = max(chars.sum(), 1)
+    values = {
+        "log_net_region": math.log1p(region_net),
+        "log_net_page": math.log1p(float(net.sum())),
+        "region_share": region_net / max(float(net.sum()), 1),
+        "ld_page": float(links.sum() / total),
+        "ld_region": float(region_links / max(region_chars, 1)),
+        "log_blocks": math.log1p(n),
+        "log_chars": math.log1p(total),
+        "long_paras": float(long_para.sum()),
+        "long_para_run": float(best),
+        "long_para_share": float(chars[long_para].sum() / total),
+        "linked_headings": float(linked_heads.sum()),
+        "linked_heading_share": float(linked_heads.sum() / max(headings.sum(), 1)),
+        "headings": float(headings.sum()),
+        "teaser_phrases": float(teaser.sum()),
+        "card_groups": float(cards),
+        "card_items": float(card_items),
+        "link_blocks_share": float(link_block.sum() / max(n, 1)),
+        "short_link_blocks": float((link_block & (chars < 60)).sum() / max(n, 1)),
+        "og_article": float(og_type == "article"),
+        "og_website": float(og_type in ("website", "blog", "product.group")),
+        "ld_article": float(bool(ld_types & ARTICLE_TYPES)),
+        "ld_listing": float(bool(ld_types & LISTING_TYPES) and not ld_types & ARTICLE_TYPES),
+        "has_body_jsonld": float(len(page.jsonld.get("articleBody", "")) > 200),
+        **url_f,
+        "heading_density": float(headings.sum() / max(long_para.sum(), 1)),
+        "article_tag_count": float(sum(1 for t in page.node_tags if t == "article")),
+        "h1_count": float(sum(1 for t in tags if t == "h1")),
+    }
+    return values
+
+
+def url_features(url: str | None) -> dict:
+    """The URL's shape: depth, root, date, listing words, page parameter, slug words."""
+    out = {"url_depth": 0.0, "url_root": 0.0, "url_date": 0.0, "url_listing": 0.0,
+           "url_page_param": 0.0, "url_slug_words": 0.0, "url_ends_slash": 0.0, "url_has_id": 0.0,
+           "url_known": 0.0}
+    if not url:
+        return out
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return out
+    path = parts.path or "/"
+    segments = [s for s in path.split("/") if s]
+    last = segments[-1] if segments else ""
+    slug = re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", last)
+    out.update(
+        url_known=1.0,
+        url_depth=float(len(segments)),
+        url_root=float(not segments and not parts.query),
+        url_date=float(DATE_PATH_RE.search(path) is not None),
+        url_listing=float(LISTING_PATH_RE.search(path) is not None),
+        url_page_param=float(bool(re.search(r"(?:^|&)(?:page|p|paged|start|offset)=\d", parts.query))
+                             or bool(re.search(r"/page/\d+", path))),
+        url_slug_words=float(len([w for w in re.split(r"[-_]+", slug) if w.isalpha()])),
+        url_ends_slash=float(path.endswith("/")),
+        url_has_id=float(bool(re.search(r"\d{4,}", last))),
+    )
+    return out
+
+
+def _teaser_cards(page: Page, ld: np.ndarray) -> tuple[int, int]:
+    """Groups of >= 3 sibling nodes with the same tag and classes that each hold a link.
+
+    Teaser lists repeat one card template (heading link, short text) under a
+    common parent; article bodies repeat bare <p>s without links.
+    """
+    groups: dict = {}
+    parents, ntags, ntokens = page.node_parents, page.node_tags, page.node_tokens
+    first, last = page.node_first, page.node_last
+    link_chars = page.link_chars
+    for i, parent in enumerate(parents):
+        if parent < 0 or last[i] <= first[i] or ntags[i] in ("p", "br", "td", "tr"):
+            continue
+        has_link = any(link_chars[b] > 0 for b in range(first[i], min(last[i], first[i] + 8)))
+        if not has_link:
+            continue
+        key = (parent, ntags[i], ntokens[i])
+        groups[key] = groups.get(key, 0) + 1
+    big = [c for c in groups.values() if c >= 3]
+    return len(big), sum(big)
+
+
+def heuristic_score(values: dict, threshold: int) -> float:
+    """TextSweeper's rule as a score: net text of the best region against the threshold."""
+    net = math.expm1(values["log_net_region"])
+    return float(1.0 / (1.0 + math.exp((net - threshold) / (0.25 * threshold))))
+
+
+class OverviewDetector:
+    """Decides whether a page is an overview page.
+
+    ``threshold`` is TextSweeper's net-text threshold in characters; it is
+    reported in every verdict, and with ``model=False`` it is the whole rule.
+    ``model``: None for the shipped overview model, a path to a model JSON
+    file, or False for the plain TextSweeper rule. ``cutoff`` is the score at
+    or above which a page is an overview (0.5 by default).
+    """
+
+    def __init__(self, threshold: int = DEFAULT_NET_TEXT_THRESHOLD, model=None, cutoff: float = 0.5):
+        if threshold <= 0:
+            raise ValueError("threshold must be a positive number of characters")
+        self.threshold = int(threshold)
+        self.cutoff = float(cutoff)
+        self.model = _load_overview_model(model)
+
+    def detect(self, html, url: str | None = None) -> OverviewVerdict:
+        """Verdict for `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes."""
+        try:
+            root = to_element(html)
+            page = build_page(root, base_url=url)
+        except TypeError:
+            raise
+        except Exception as exc:   # noqa: BLE001 - bad input: no verdict, not a crash
+            return OverviewVerdict(False, 0, self.threshold, 0.0, f"unreadable page ({exc!r})")
+        return self.detect_page(page, url)
+
+    def detect_page(self, page: Page, url: str | None = None) -> OverviewVerdict:
+        if not len(page):
+            return OverviewVerdict(False, 0, self.threshold, 0.0, "no text: not judged")
+        values = page_evidence(page, url)
+        net = int(round(math.expm1(values["log_net_region"])))
+        if self.model is None:
+            score = heuristic_score(values, self.threshold)
+            how = "net-text rule"
+        else:
+            X = np.array([[values[name] for name in self.model.feature_names]])
+            score = float(self.model.predict_proba(X)[0])
+            how = "model"
+        is_overview = score >= self.cutoff
+        return OverviewVerdict(is_overview, net, self.threshold, round(score, 4),
+                               _reason(values, net, self.threshold, is_overview, how))
+
+
+def _reason(values: dict, net: int, threshold: int, is_overview: bool, how: str) -> str:
+    parts = [f"net text {net} chars {'<' if net < threshold else '>='} {threshold}"]
+    if values["card_items"]:
+        parts.append(f"{int(values['card_items'])} teaser cards")
+    if values["linked_headings"]:
+        parts.append(f"{int(values['linked_headings'])} linked headings")
+    if values["long_paras"]:
+        parts.append(f"{int(values['long_paras'])} long paragraphs")
+    if values["ld_article"] or values["og_article"]:
+        parts.append("marked up as an article")
+    if values["url_listing"] or values["url_root"]:
+        parts.append("listing-like URL")
+    verdict = "overview" if is_overview else "not an overview"
+    return f"{verdict} ({how}): " + ", ".join(parts)
+
+
+def _load_overview_model(model) -> Model | None:
+    if model is False:
+        return None
+    if isinstance(model, Model):
+        return model
+    if model is None:
+        if not resources.files("scrapy_boilerplate").joinpath("models/overview.json").is_file():
+            return None
+        model = resources.files("scrapy_boilerplate").joinpath("models/overview.json")
+        loaded = load_model(str(model))
+    else:
+        loaded = load_model(model)
+    missing = [f for f in loaded.feature_names if f not in FEATURE_NAMES]
+    if missing:
+        raise ModelError(f"overview model uses unknown evidence: {', '.join(missing)}")
+    return loaded
+
+
+_default_lock = threading.Lock()
+_default: OverviewDetector | None = None
+
+
+def default_detector() -> OverviewDetector:
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                _default = OverviewDetector()
+    return _default
+
+
+def detect_overview(html, url: str | None = None, **options) -> OverviewVerdict:
+    """Is this an overview page (home, section, tag, archive, listing)? See `OverviewDetector`."""
+    detector = OverviewDetector(**options) if options else default_detector()
+    return detector.detect(html, url=url)
