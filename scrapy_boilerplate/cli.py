@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="train a block model on datasets with gold text or snippets")
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
     p.add_argument("--output", "-o", required=True, help="where to write the model (JSON)")
+    p.add_argument("--overview", action="store_true",
+                   help="train the overview-page model from the pages' labels instead of the block model")
     return parser
 
 
@@ -116,7 +118,13 @@ def cmd_train(args) -> int:
     pages = load_datasets([Path(d) for d in args.datasets])
     command = "scrapy-boilerplate " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     names = [Path(d).name for d in args.datasets]
-    model = train(pages, command, names, log=lambda m: print(m, file=sys.stderr))
+    log = lambda m: print(m, file=sys.stderr)  # noqa: E731
+    if args.overview:
+        from .training.overview import train_overview
+
+        model = train_overview(pages, command, names, log=log)
+    else:
+        model = train(pages, command, names, log=log)
     model.save(args.output)
     print(f"model written to {args.output}", file=sys.stderr)
     return 0

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import ttr
 from .model import Model, ModelError, load_model
-from .page import Page, build_page, to_element
+from .page import FLAG, Page, build_page, to_element
 
 #: Net text length (characters) below which TextSweeper calls a page an overview.
 DEFAULT_NET_TEXT_THRESHOLD = 1500
@@ -37,6 +37,9 @@ TEASER_RE = re.compile(
     r"lees meer|czytaj dalej|ler mais|подробнее|続きを読む)\W*$|(?:\.\.\.|…)\s*$",
     re.IGNORECASE,
 )
+PRICE_RE = re.compile(r"(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|\$|£|kr|zł|руб))", re.IGNORECASE)
+SHORT_DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|"
+                           r"aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b", re.IGNORECASE)
 DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
 LISTING_PATH_RE = re.compile(
     r"/(?:tag|tags|category|categories|categorie|kategorie|rubrik|section|sections|topics?|archive|"
@@ -56,7 +59,9 @@ FEATURE_NAMES = (
     "link_blocks_share", "short_link_blocks", "og_article", "og_website", "ld_article", "ld_listing",
     "has_body_jsonld", "url_depth", "url_root", "url_date", "url_listing", "url_page_param",
     "url_slug_words", "url_ends_slash", "url_has_id", "url_known", "heading_density",
-    "article_tag_count", "h1_count",
+    "article_tag_count", "h1_count", "headline_links", "headline_link_share", "price_blocks",
+    "date_blocks", "log_max_net_block", "card_link_chars", "img_per_block", "max_card_group",
+    "repeated_link_nodes", "price_share", "card_net_chars",
 )
 
 
@@ -67,7 +72,7 @@ class OverviewVerdict:
     is_overview: bool
     net_text_length: int     # net text of TextSweeper's best region (characters)
     threshold: int           # the net-text threshold in force (TextSweeper's rule)
-    score: float             # 0..1, higher = more overview-like; is_overview == score >= 0.5
+    score: float             # 0..1, higher = more overview-like; is_overview == score >= the cutoff
     reason: str
 
     def to_dict(self) -> dict:
@@ -101,7 +106,10 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     headings = np.fromiter((t in ("h1", "h2", "h3", "h4", "h5", "h6") for t in tags), bool, n)
     linked_heads = headings & (ld >= 0.8)
     link_block = ld >= 0.8
-    cards, card_items = _teaser_cards(page, ld)
+    cards, card_items, card_link_chars, max_group, repeated, card_net = _teaser_cards(page, ld)
+    headline_links = (links >= 25) & (ld >= 0.6) & (chars < 200)
+    price = np.fromiter((c < 60 and PRICE_RE.search(t) is not None for t, c in zip(texts, chars)), bool, n)
+    dates = np.fromiter((c < 60 and SHORT_DATE_RE.search(t) is not None for t, c in zip(texts, chars)), bool, n)
     og_type = (page.og.get("type") or "").lower()
     ld_types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
     url_f = url_features(url)
@@ -134,6 +142,17 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
         "heading_density": float(headings.sum() / max(long_para.sum(), 1)),
         "article_tag_count": float(sum(1 for t in page.node_tags if t == "article")),
         "h1_count": float(sum(1 for t in tags if t == "h1")),
+        "headline_links": math.log1p(float(headline_links.sum())),
+        "headline_link_share": float(headline_links.sum() / max(n, 1)),
+        "price_blocks": math.log1p(float(price.sum())),
+        "date_blocks": math.log1p(float(dates.sum())),
+        "log_max_net_block": math.log1p(float(net.max()) if n else 0.0),
+        "card_link_chars": float(card_link_chars),
+        "img_per_block": len(page.images) / max(n, 1),
+        "max_card_group": math.log1p(max_group),
+        "repeated_link_nodes": math.log1p(repeated),
+        "price_share": float(price.sum() / max(n, 1)),
+        "card_net_chars": math.log1p(card_net),
     }
     return values
 
@@ -168,26 +187,47 @@ def url_features(url: str | None) -> dict:
     return out
 
 
-def _teaser_cards(page: Page, ld: np.ndarray) -> tuple[int, int]:
-    """Groups of >= 3 sibling nodes with the same tag and classes that each hold a link.
+def _teaser_cards(page: Page, ld: np.ndarray) -> tuple:
+    """Groups of >= 3 sibling nodes with the same tag and classes, each holding a headline-like link.
 
-    Teaser lists repeat one card template (heading link, short text) under a
-    common parent; article bodies repeat bare <p>s without links.
+    Teaser lists repeat one card template (a linked headline of some length,
+    maybe a short text) under a common parent; menus repeat short links and
+    article bodies repeat bare <p>s without links. Returns (groups, cards in
+    groups, mean link characters per card, the largest group, the most
+    repeated card signature anywhere on the page, mean net text per card:
+    teasers are short, forum posts are long).
     """
     groups: dict = {}
+    signatures: dict = {}
+    # Prefix sums: a card's characters and link characters in O(1).
+    acc_chars = np.concatenate(([0], np.cumsum(page.chars)))
+    acc_links = np.concatenate(([0], np.cumsum(page.link_chars)))
     parents, ntags, ntokens = page.node_parents, page.node_tags, page.node_tokens
     first, last = page.node_first, page.node_last
-    link_chars = page.link_chars
+    link_chars, nav = page.link_chars, FLAG["nav"]
     for i, parent in enumerate(parents):
-        if parent < 0 or last[i] <= first[i] or ntags[i] in ("p", "br", "td", "tr"):
+        if parent < 0 or last[i] <= first[i] or ntags[i] in ("p", "td", "tr") or page.node_flags[i] & nav:
             continue
-        has_link = any(link_chars[b] > 0 for b in range(first[i], min(last[i], first[i] + 8)))
-        if not has_link:
+        end = min(last[i], first[i] + 8)
+        longest_link = max(link_chars[first[i]:end])
+        if longest_link < 15:
             continue
         key = (parent, ntags[i], ntokens[i])
-        groups[key] = groups.get(key, 0) + 1
-    big = [c for c in groups.values() if c >= 3]
-    return len(big), sum(big)
+        count, total, net = groups.get(key, (0, 0, 0))
+        card_chars = acc_chars[last[i]] - acc_chars[first[i]]
+        card_links = acc_links[last[i]] - acc_links[first[i]]
+        groups[key] = (count + 1, total + sum(link_chars[first[i]:end]), net + card_chars - card_links)
+        # The same card template anywhere on the page (grids split over several rows).
+        if ntokens[i]:
+            sig = (ntags[i], ntokens[i])
+            signatures[sig] = signatures.get(sig, 0) + 1
+    big = [g for g in groups.values() if g[0] >= 3]
+    items = sum(c for c, _, _ in big)
+    max_group = max((c for c, _, _ in big), default=0)
+    repeated = max(signatures.values(), default=0)
+    mean_link = sum(t for _, t, _ in big) / items if items else 0.0
+    mean_net = sum(max(x, 0) for _, _, x in big) / items if items else 0.0
+    return len(big), items, mean_link, max_group, repeated, mean_net
 
 
 def heuristic_score(values: dict, threshold: int) -> float:
@@ -203,15 +243,19 @@ class OverviewDetector:
     reported in every verdict, and with ``model=False`` it is the whole rule.
     ``model``: None for the shipped overview model, a path to a model JSON
     file, or False for the plain TextSweeper rule. ``cutoff`` is the score at
-    or above which a page is an overview (0.5 by default).
+    or above which a page is an overview: by default the one stored with the
+    model (chosen in cross-validation to flag at most 5 % of articles), 0.5
+    for the plain rule.
     """
 
-    def __init__(self, threshold: int = DEFAULT_NET_TEXT_THRESHOLD, model=None, cutoff: float = 0.5):
+    def __init__(self, threshold: int = DEFAULT_NET_TEXT_THRESHOLD, model=None, cutoff: float | None = None):
         if threshold <= 0:
             raise ValueError("threshold must be a positive number of characters")
         self.threshold = int(threshold)
-        self.cutoff = float(cutoff)
         self.model = _load_overview_model(model)
+        if cutoff is None:
+            cutoff = self.model.decode.get("cutoff", 0.5) if self.model is not None else 0.5
+        self.cutoff = float(cutoff)
 
     def detect(self, html, url: str | None = None) -> OverviewVerdict:
         """Verdict for `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes."""
