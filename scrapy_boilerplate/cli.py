@@ -24,6 +24,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=FORMATS, default="text")
     _add_model_options(p)
 
+    p = sub.add_parser("overview", help="is each page an overview page? verdict, score, reason per file")
+    p.add_argument("sources", nargs="+", metavar="FILE",
+                   help="HTML files (.gz too), http(s) URLs, or - for standard input")
+    p.add_argument("--url", help="the page's URL (its shape is evidence); only with one FILE")
+    p.add_argument("--model", help="an overview model JSON file (default: the shipped overview model)")
+    p.add_argument("--no-model", action="store_true", help="the plain net-text rule (TextSweeper)")
+    p.add_argument("--threshold", type=int, default=1500,
+                   help="net-text threshold in characters (the whole rule with --no-model)")
+    p.add_argument("--cutoff", type=float, help="score at or above which a page is an overview "
+                                                "(default: the model's own)")
+    p.add_argument("--json", action="store_true", help="one JSON object per file and line")
+
     p = sub.add_parser("evaluate", help="score the extractor on datasets (DESIGN.md metrics)")
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
     p.add_argument("--split", choices=("auto", "all", "validation", "train"), default="auto",
@@ -90,6 +102,37 @@ def cmd_extract(args) -> int:
     return 0
 
 
+def cmd_overview(args) -> int:
+    """One line per file: PATH, overview|article-like, score, net text length, reason (tab-separated)."""
+    import gzip
+
+    from .core.overview import OverviewDetector
+
+    if args.url and len(args.sources) > 1:
+        raise ValueError("--url names one page: give a single FILE with it")
+    detector = OverviewDetector(threshold=args.threshold, model=False if args.no_model else args.model,
+                                cutoff=args.cutoff)
+    status = 0
+    for source in args.sources:
+        try:
+            data, url = _read_source(source, args.url)
+            if data[:2] == b"\x1f\x8b":   # the datasets' .html.gz files
+                data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            # One unreadable file must not hide the verdicts on the others.
+            print(f"scrapy-boilerplate: error: {source}: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        verdict = detector.detect(data, url=url)
+        if args.json:
+            print(json.dumps({"path": source, "url": url, **verdict.to_dict()}, ensure_ascii=False))
+        else:
+            label = "overview" if verdict.is_overview else "article-like"
+            print(f"{source}\t{label}\t{verdict.score:.4f}\t{verdict.net_text_length}\t{verdict.reason}")
+        sys.stdout.flush()
+    return status
+
+
 def cmd_evaluate(args) -> int:
     from .training.evaluate import evaluate_datasets
 
@@ -138,7 +181,8 @@ def main(argv=None) -> int:
 
         print(__version__)
         return 0
-    handlers = {"extract": cmd_extract, "evaluate": cmd_evaluate, "bench": cmd_bench, "train": cmd_train}
+    handlers = {"extract": cmd_extract, "overview": cmd_overview, "evaluate": cmd_evaluate,
+                "bench": cmd_bench, "train": cmd_train}
     if args.command not in handlers:
         parser.print_help()
         return 2

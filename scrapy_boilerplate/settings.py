@@ -43,6 +43,12 @@ MAX_BODY_SIZE = "BOILERPLATE_MAX_BODY_SIZE"
 OVERVIEW_ACTION = "BOILERPLATE_OVERVIEW_ACTION"
 # Net text length (characters) at or above which a page counts as an article.
 OVERVIEW_THRESHOLD = "BOILERPLATE_OVERVIEW_THRESHOLD"
+# Overview model: None = the shipped one, a path to a model JSON file, False = the net-text rule alone.
+OVERVIEW_MODEL = "BOILERPLATE_OVERVIEW_MODEL"
+# Score (0..1) at or above which a page is an overview; None: the model's own cutoff (0.5 for the rule).
+OVERVIEW_CUTOFF = "BOILERPLATE_OVERVIEW_CUTOFF"
+# With action "drop", also drop start requests (meta "is_start_request") found to be overviews.
+OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
 
 # Per-site template block store: None (off), "memory" or a redis:// URL.
 TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
@@ -66,6 +72,9 @@ DEFAULTS = {
     MAX_BODY_SIZE: 8 * 1024 * 1024,
     OVERVIEW_ACTION: "follow",
     OVERVIEW_THRESHOLD: 1500,
+    OVERVIEW_MODEL: None,
+    OVERVIEW_CUTOFF: None,
+    OVERVIEW_DROP_START: False,
     TEMPLATE_STORE: None,
 }
 
@@ -75,7 +84,9 @@ OVERVIEW_ACTIONS = ("follow", "drop", "flag", "off")
 # Request.meta keys (all values are plain booleans, so requests stay picklable).
 # False: do not extract for items from this request's response.
 META_EXTRACT = "boilerplate_extract"
-# False: do not classify this response as overview/article.
+# False: do not classify this response as overview/article. True: classify it even when
+# it is not an HtmlResponse (any 2xx text response) and, with action "drop", drop it even
+# when it is a start request.
 META_OVERVIEW = "boilerplate_overview"
 
 # response.flags marker set by OverviewMiddleware.

@@ -1,0 +1,101 @@
+"""Time overview detection on top of the parse Scrapy already did.
+
+In a crawl, OverviewMiddleware calls ``OverviewDetector.detect(response.selector)``:
+the page is parsed once (parsel, lxml) and the spider reuses that parse. So
+what detection adds to a crawl is the time of ``detect`` given an
+already-parsed ``parsel.Selector``; this script prints it beside the parse
+time of the same pages, on one core, in one process.
+
+    python benchmarks/overview_speed.py [DATASET_DIR...] [--limit N] [--no-model] [--json]
+
+Without DATASET_DIR it times ../shared/datasets/overview-dev and wcxb-dev.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from parsel import Selector
+
+# Let the script run from a checkout without installing the package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scrapy_boilerplate.core.overview import OverviewDetector  # noqa: E402
+from scrapy_boilerplate.core.page import build_page, to_element  # noqa: E402
+from scrapy_boilerplate.training.datasets import load_dataset  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+DEFAULT_SETS = [SHARED / "overview-dev", SHARED / "wcxb-dev"]
+BUDGET_MS = 2.0  # issue 3: detection under 2 ms per page on top of the parse
+
+
+def time_dataset(path: Path, detector: OverviewDetector, limit: int | None = None) -> dict:
+    pages = load_dataset(path)[:limit] if limit else load_dataset(path)
+    if not pages:
+        raise ValueError(f"{path}: no pages to time")
+    # Decode as Scrapy does before parsing (response.text); decoding is not timed.
+    docs = [(p.read_html().decode("utf-8", "replace"), p.url) for p in pages]
+    detector.detect(Selector(text=docs[0][0]), url=docs[0][1])  # warm-up: caches filled
+    parse_ms, detect_ms, walk_ms = [], [], []
+    for text, url in docs:
+        start = time.perf_counter()
+        selector = Selector(text=text)  # what response.selector builds
+        parse_ms.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        detector.detect(selector, url=url)
+        detect_ms.append((time.perf_counter() - start) * 1000)
+        # The share of detect spent in the page walk (the rest: evidence and model).
+        start = time.perf_counter()
+        build_page(to_element(selector), base_url=url)
+        walk_ms.append((time.perf_counter() - start) * 1000)
+    parse, detect, walk = np.array(parse_ms), np.array(detect_ms), np.array(walk_ms)
+    return {
+        "dataset": path.name,
+        "pages": len(docs),
+        "model": "net-text rule" if detector.model is None else "model",
+        "parse_median_ms": float(np.median(parse)),
+        "parse_p90_ms": float(np.percentile(parse, 90)),
+        "detect_median_ms": float(np.median(detect)),
+        "detect_p90_ms": float(np.percentile(detect, 90)),
+        "detect_max_ms": float(detect.max()),
+        "walk_median_ms": float(np.median(walk)),
+        "walk_p90_ms": float(np.percentile(walk, 90)),
+        "under_budget": float((detect < BUDGET_MS).mean()),
+        "detect_x_parse": float(detect.sum() / parse.sum()),
+    }
+
+
+def format_result(r: dict) -> str:
+    return (f"{r['dataset']}: {r['pages']} pages ({r['model']}); "
+            f"detect on a parsed Selector: median {r['detect_median_ms']:.2f} ms, "
+            f"p90 {r['detect_p90_ms']:.2f} ms, max {r['detect_max_ms']:.1f} ms, "
+            f"{r['under_budget']:.0%} under {BUDGET_MS:g} ms "
+            f"(of which the page walk: median {r['walk_median_ms']:.2f} ms, p90 {r['walk_p90_ms']:.2f} ms); "
+            f"parse (parsel/lxml): median {r['parse_median_ms']:.2f} ms, p90 {r['parse_p90_ms']:.2f} ms; "
+            f"detect = {r['detect_x_parse']:.2f}x the parse in total")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
+    parser.add_argument("--limit", type=int, help="time at most N pages per dataset")
+    parser.add_argument("--no-model", action="store_true", help="the plain net-text rule")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    detector = OverviewDetector(model=False) if args.no_model else OverviewDetector()
+    results = [time_dataset(path, detector, args.limit) for path in args.datasets or DEFAULT_SETS]
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        for r in results:
+            print(format_result(r))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""Scrapy middlewares of scrapy_boilerplate.
+
+See docs/overview.md for the overview components: every setting, meta key
+and stat, and why OverviewMiddleware sits where it does.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse, TextResponse
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+
+from . import settings as bp
+from .core.overview import OverviewDetector
+
+if TYPE_CHECKING:
+    # typing.Self requires Python 3.11
+    from typing_extensions import Self
+
+    from scrapy import Request
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+
+
+logger = logging.getLogger(__name__)
+
+
+def _setting(settings: BaseSettings, name: str) -> Any:
+    # Defaults come from scrapy_boilerplate.settings, so the components also
+    # work when listed by hand, without the add-on.
+    return settings.get(name, bp.DEFAULTS[name])
+
+
+def overview_action(settings: BaseSettings) -> str:
+    """The BOILERPLATE_OVERVIEW_ACTION in force; a typo is an error, not another action."""
+    if not settings.getbool(bp.ENABLED, bp.DEFAULTS[bp.ENABLED]):
+        return "off"
+    action = str(_setting(settings, bp.OVERVIEW_ACTION) or "off").strip().lower()
+    if action not in bp.OVERVIEW_ACTIONS:
+        raise ValueError(f"{bp.OVERVIEW_ACTION} must be one of {', '.join(bp.OVERVIEW_ACTIONS)}, "
+                         f"not {action!r}")
+    return action
+
+
+def overview_detector(settings: BaseSettings) -> OverviewDetector:
+    """An OverviewDetector built from the BOILERPLATE_OVERVIEW_* settings."""
+    model = _setting(settings, bp.OVERVIEW_MODEL)
+    # From the command line (-s) False arrives as a string.
+    if model is False or str(model).strip().lower() in ("false", "0", "rule"):
+        model = False
+    elif not model:
+        model = None
+    cutoff = _setting(settings, bp.OVERVIEW_CUTOFF)
+    return OverviewDetector(
+        threshold=settings.getint(bp.OVERVIEW_THRESHOLD, bp.DEFAULTS[bp.OVERVIEW_THRESHOLD]),
+        model=model,
+        # None (or ""): the cutoff stored with the model.
+        cutoff=float(cutoff) if cutoff not in (None, "") else None,
+    )
+
+
+class OverviewMiddleware:
+    """Downloader middleware that finds overview pages (home, section, tag,
+    archive, search and listing pages) and adds "overview" to their
+    ``response.flags``.
+
+    With BOILERPLATE_OVERVIEW_ACTION = "drop" it ignores them instead
+    (IgnoreRequest), except for start requests unless asked. It must sit
+    below HttpCompressionMiddleware (590) and MetaRefreshMiddleware (580), so
+    that it judges the decompressed body of the final page (570 by default).
+    """
+
+    def __init__(self, crawler: Crawler):
+        settings = crawler.settings
+        self.action: str = overview_action(settings)
+        if self.action == "off":
+            raise NotConfigured
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.detector = overview_detector(settings)
+        self.max_body_size: int = settings.getint(bp.MAX_BODY_SIZE, bp.DEFAULTS[bp.MAX_BODY_SIZE])
+        self.drop_start: bool = settings.getbool(
+            bp.OVERVIEW_DROP_START, bp.DEFAULTS[bp.OVERVIEW_DROP_START])
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        # None: the default; True: force (judge any text response, drop even a start
+        # request); False: skip.
+        forced = request.meta.get(bp.META_OVERVIEW)
+        if forced is False:
+            self._skip("meta", response, "skipped by request meta")
+            return response
+        if not 200 <= response.status < 300:
+            # Errors and unfollowed redirects are HttpErrorMiddleware's business.
+            return response
+        if not isinstance(response, HtmlResponse) and not (forced and isinstance(response, TextResponse)):
+            self._skip("non_html", response, f"not HTML ({type(response).__name__})")
+            return response
+        if not response.body:
+            self._skip("empty", response, "empty body")
+            return response
+        if self.max_body_size and len(response.body) > self.max_body_size:
+            self._skip("too_large", response,
+                       f"body of {len(response.body)} bytes is over {bp.MAX_BODY_SIZE}="
+                       f"{self.max_body_size}", level=logging.WARNING)
+            return response
+
+        try:
+            # response.selector is cached on the response: the spider reuses this parse.
+            # A forced non-HTML response is parsed from its text as HTML.
+            page = response.selector if isinstance(response, HtmlResponse) else response.text
+            verdict = self.detector.detect(page, url=response.url)
+        except Exception:
+            # A bug or an unexpected page must not cost the page or stop the crawl.
+            self.stats.inc_value("boilerplate/overview/errors")
+            logger.warning("Overview detection failed on %(response)s; passed on unchanged",
+                           {"response": response}, exc_info=True,
+                           extra={"spider": self.crawler.spider})
+            return response
+        self.stats.inc_value("boilerplate/overview/checked")
+        if not verdict.is_overview:
+            return response
+
+        self.stats.inc_value("boilerplate/overview/pages")
+        # Appended in place: response.replace() would build a new response
+        # without the cached selector, and the spider would parse again.
+        response.flags.append(bp.OVERVIEW_FLAG)
+        if self.action == "drop" and (forced or self.drop_start or not request.meta.get("is_start_request")):
+            self.stats.inc_value("boilerplate/overview/dropped")
+            # Scrapy logs nothing for an IgnoreRequest without errback.
+            logger.debug("Dropped overview page %(response)s (score %(score).2f): %(reason)s",
+                         {"response": response, "score": verdict.score, "reason": verdict.reason},
+                         extra={"spider": self.crawler.spider})
+            raise IgnoreRequest(f"Overview page {response.url}: {verdict.reason}")
+        logger.debug("Overview page %(response)s (score %(score).2f): %(reason)s",
+                     {"response": response, "score": verdict.score, "reason": verdict.reason},
+                     extra={"spider": self.crawler.spider})
+        return response
+
+    def _skip(self, why: str, response: Response, message: str, level: int = logging.DEBUG) -> None:
+        self.stats.inc_value(f"boilerplate/overview/skipped/{why}")
+        logger.log(level, "Not checked for overview, %(message)s: %(response)s",
+                   {"message": message, "response": response}, extra={"spider": self.crawler.spider})
+
+
+class OverviewLinksOnlyMiddleware(BaseSpiderMiddleware):
+    """Spider middleware that drops the items a callback yields from a
+    response flagged "overview" and keeps its requests, so spiders (and
+    CrawlSpider rules) keep following the links of overview pages.
+
+    Active with BOILERPLATE_OVERVIEW_ACTION "follow" and "drop" (where the
+    start pages that are not dropped still lead to the rest of the site).
+    """
+
+    def __init__(self, crawler: Crawler):
+        super().__init__(crawler)
+        # "flag" leaves the items to the spider; "off" flags nothing.
+        if overview_action(crawler.settings) not in ("follow", "drop"):
+            raise NotConfigured
+        self.stats = crawler.stats
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        # response: None for items from start(), a Failure for errback output.
+        if bp.OVERVIEW_FLAG in getattr(response, "flags", ()):
+            self.stats.inc_value("boilerplate/overview/items_dropped")
+            logger.debug("Dropped an item from overview page %(response)s",
+                         {"response": response}, extra={"spider": self.crawler.spider})
+            return None
+        return item

@@ -1,0 +1,177 @@
+"""Real crawls of a small site of real pages on 127.0.0.1, for each BOILERPLATE_OVERVIEW_ACTION.
+
+The site and the spiders (a CrawlSpider with rules and a plain spider) are in
+tests/overview_site.py; the crawls run together in one child process
+(tests/overview_crawl.py), with Scrapy's default reactor, download handlers
+and middlewares, OverviewMiddleware at 570 and OverviewLinksOnlyMiddleware at 800.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from overview_site import serve_site, shared_pages_missing
+
+TESTS = Path(__file__).resolve().parent
+
+ARTICLES = {"/2020/01/first-article.html", "/2020/01/second-article.html",
+            "/2020/01/third-article.html", "/2020/02/fourth-article.html"}
+OVERVIEWS = {"/", "/news/", "/news/archive/"}
+# Not judged (JSON, empty, over BOILERPLATE_MAX_BODY_SIZE): pass through, items kept.
+PASSED_ON = {"/feed", "/empty.html", "/big.html"}
+HOME_LINKS = 9
+ONLY_VIA_NEWS = "/2020/02/fourth-article.html"
+
+SPIDERS = ("plain", "crawl")
+CRAWLS = {
+    **{f"{action}-{spider}": {"spider": spider, "settings": {"BOILERPLATE_OVERVIEW_ACTION": action}}
+       for action in ("follow", "drop", "flag", "off") for spider in SPIDERS},
+    "drop-start-setting": {"spider": "plain", "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop",
+                                                           "BOILERPLATE_OVERVIEW_DROP_START": True}},
+    "drop-start-meta": {"spider": "plain", "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop"},
+                        "kwargs": {"link_meta": json.dumps({"/": {"boilerplate_overview": True}})}},
+    "drop-news-skipped": {"spider": "plain", "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop"},
+                          "kwargs": {"link_meta": json.dumps({"/news/": {"boilerplate_overview": False}})}},
+}
+
+
+@pytest.fixture(scope="module")
+def crawls():
+    if reason := shared_pages_missing():
+        pytest.skip(reason)
+    with serve_site() as base_url:
+        done = subprocess.run([sys.executable, str(TESTS / "overview_crawl.py"), base_url, json.dumps(CRAWLS)],
+                              capture_output=True, text=True, timeout=300, cwd=TESTS)
+    assert done.returncode == 0, done.stderr[-5000:]
+    results = json.loads(done.stdout)
+    for name, result in results.items():
+        result["base_url"] = base_url
+        assert result["stats"].get("finish_reason") == "finished", (name, done.stderr[-5000:])
+        # Neither the pages nor the middlewares may cost an error anywhere in the crawl.
+        assert "log_count/ERROR" not in result["stats"], (name, done.stderr[-5000:])
+    return results
+
+
+class Outcome:
+    """One crawl, with paths instead of URLs."""
+
+    def __init__(self, result: dict):
+        cut = len(result["base_url"])
+        self.items = sorted(item["url"][cut:] for item in result["items"])
+        self.responses = {r["url"][cut:]: r for r in result["responses"]}
+        self.stats = {k: v for k, v in result["stats"].items() if k.startswith("boilerplate/")}
+        self.all_stats = result["stats"]
+        self.log = result["log"]
+        self.cut = cut
+
+    def flagged(self) -> set:
+        return {path for path, r in self.responses.items() if "overview" in r["flags"]}
+
+    def requests_from(self, path: str) -> list:
+        return [url[self.cut:] for url in self.responses[path]["requests"]]
+
+    def items_from(self, path: str) -> list:
+        return [url[self.cut:] for url in self.responses[path]["items"]]
+
+
+def outcome(crawls, name) -> Outcome:
+    return Outcome(crawls[name])
+
+
+SKIPPED = {"boilerplate/overview/skipped/non_html": 1, "boilerplate/overview/skipped/empty": 1,
+           "boilerplate/overview/skipped/too_large": 1}
+
+
+@pytest.mark.parametrize("spider", SPIDERS)
+def test_follow_keeps_links_drops_items_of_overview_pages(crawls, spider):
+    o = outcome(crawls, f"follow-{spider}")
+    assert o.items == sorted(ARTICLES | PASSED_ON)
+    assert o.flagged() == OVERVIEWS
+    for path in OVERVIEWS:
+        assert o.items_from(path) == []
+    # The overview pages' links were followed: all of the home page's, and the
+    # article only the section page links to was crawled.
+    assert len(o.requests_from("/")) == HOME_LINKS
+    assert o.requests_from("/news/") == [ONLY_VIA_NEWS]
+    assert ONLY_VIA_NEWS in o.responses
+    assert o.stats == {"boilerplate/overview/checked": len(OVERVIEWS | ARTICLES),
+                       "boilerplate/overview/pages": len(OVERVIEWS),
+                       "boilerplate/overview/items_dropped": len(OVERVIEWS), **SKIPPED}
+
+
+@pytest.mark.parametrize("spider", SPIDERS)
+def test_drop_ignores_overview_pages_but_the_start_page(crawls, spider):
+    o = outcome(crawls, f"drop-{spider}")
+    # The section page and the blog front page never reach the spider, so the
+    # article only the section page links to is never found.
+    assert o.items == sorted(ARTICLES - {ONLY_VIA_NEWS} | PASSED_ON)
+    assert set(o.responses) == {"/", "/missing.html"} | ARTICLES - {ONLY_VIA_NEWS} | PASSED_ON
+    # The start page is kept for its links, its items dropped as with "follow".
+    assert o.flagged() == {"/"}
+    assert o.items_from("/") == [] and len(o.requests_from("/")) == HOME_LINKS
+    assert o.stats == {"boilerplate/overview/checked": 3 + 3,
+                       "boilerplate/overview/pages": 3,
+                       "boilerplate/overview/dropped": 2,
+                       "boilerplate/overview/items_dropped": 1, **SKIPPED}
+    dropped = sorted(msg for level, msg in o.log if msg.startswith("Dropped overview page"))
+    assert len(dropped) == 2 and "/news/>" in dropped[0] and "/news/archive/>" in dropped[1]
+    assert all(level == "DEBUG" for level, msg in o.log if msg.startswith("Dropped overview page"))
+
+
+@pytest.mark.parametrize("spider", SPIDERS)
+def test_flag_marks_overview_pages_and_keeps_everything(crawls, spider):
+    o = outcome(crawls, f"flag-{spider}")
+    assert o.items == sorted(ARTICLES | OVERVIEWS | PASSED_ON)
+    assert o.flagged() == OVERVIEWS
+    assert o.items_from("/news/") == ["/news/"]
+    assert o.stats == {"boilerplate/overview/checked": 7, "boilerplate/overview/pages": 3, **SKIPPED}
+
+
+@pytest.mark.parametrize("spider", SPIDERS)
+def test_off_changes_nothing(crawls, spider):
+    o = outcome(crawls, f"off-{spider}")
+    assert o.items == sorted(ARTICLES | OVERVIEWS | PASSED_ON)
+    assert o.flagged() == set() and o.stats == {} and o.log == []
+
+
+def test_crawl_sees_final_decompressed_pages(crawls):
+    o = outcome(crawls, "follow-plain")
+    # gzip-compressed pages were judged after HttpCompressionMiddleware: the
+    # section page (gzip) is flagged, the first article (gzip) is not.
+    assert o.all_stats["httpcompression/response_count"] == 2
+    assert "/news/" in o.flagged() and "/2020/01/first-article.html" not in o.flagged()
+    # The meta-refresh stub (/go/archive.html) went to MetaRefreshMiddleware first
+    # and was never judged: "checked" counts only the 3 overview pages and 4 articles,
+    # and the 301 target was judged as the article it is.
+    assert "/go/archive.html" not in o.responses and "/news/archive/" in o.flagged()
+    assert "/2020/01/third-article.html" in o.items
+
+
+def test_too_large_page_is_logged(crawls):
+    o = outcome(crawls, "drop-plain")
+    [warning] = [msg for level, msg in o.log if level == "WARNING"]
+    assert "BOILERPLATE_MAX_BODY_SIZE" in warning and "/big.html" in warning
+
+
+@pytest.mark.parametrize("name", ["drop-start-setting", "drop-start-meta"])
+def test_start_page_dropped_when_asked(crawls, name):
+    o = outcome(crawls, name)
+    assert o.items == [] and o.responses == {}
+    assert o.stats == {"boilerplate/overview/checked": 1, "boilerplate/overview/pages": 1,
+                       "boilerplate/overview/dropped": 1}
+    assert o.all_stats["downloader/request_count"] == 1
+
+
+def test_meta_false_skips_one_page(crawls):
+    o = outcome(crawls, "drop-news-skipped")
+    # /news/ was requested with boilerplate_overview=False: neither judged nor
+    # dropped, so its item is kept and its article reached.
+    assert "/news/" in o.items and ONLY_VIA_NEWS in o.items
+    assert "/news/" not in o.flagged()
+    assert o.stats["boilerplate/overview/skipped/meta"] == 1
+    assert o.stats["boilerplate/overview/dropped"] == 1   # the blog front page still is
