@@ -40,44 +40,55 @@ def time_dataset(path: Path, detector: OverviewDetector, limit: int | None = Non
         raise ValueError(f"{path}: no pages to time")
     # Decode as Scrapy does before parsing (response.text); decoding is not timed.
     docs = [(p.read_html().decode("utf-8", "replace"), p.url) for p in pages]
-    detector.detect(Selector(text=docs[0][0]), url=docs[0][1])  # warm-up: caches filled
-    parse_ms, detect_ms, walk_ms = [], [], []
+    detector.detect(Selector(text=docs[0][0]), url=docs[0][1])  # warm-up: model loaded
+    parse_ms, first_ms = [], []
     for text, url in docs:
         start = time.perf_counter()
         selector = Selector(text=text)  # what response.selector builds
         parse_ms.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         detector.detect(selector, url=url)
-        detect_ms.append((time.perf_counter() - start) * 1000)
-        # The share of detect spent in the page walk (the rest: evidence and model).
+        first_ms.append((time.perf_counter() - start) * 1000)
+    # Second pass on new parses of the same pages: the walk's per-class-name
+    # caches are warm, as on a site crawl where the templates repeat.
+    again_ms, walk_ms = [], []
+    for text, url in docs:
+        selector = Selector(text=text)
         start = time.perf_counter()
-        build_page(to_element(selector), base_url=url)
+        detector.detect(selector, url=url)
+        again_ms.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        build_page(to_element(selector), base_url=url)   # the walk alone; the rest is evidence + model
         walk_ms.append((time.perf_counter() - start) * 1000)
-    parse, detect, walk = np.array(parse_ms), np.array(detect_ms), np.array(walk_ms)
+    parse, first, again, walk = (np.array(x) for x in (parse_ms, first_ms, again_ms, walk_ms))
     return {
         "dataset": path.name,
         "pages": len(docs),
         "model": "net-text rule" if detector.model is None else "model",
         "parse_median_ms": float(np.median(parse)),
         "parse_p90_ms": float(np.percentile(parse, 90)),
-        "detect_median_ms": float(np.median(detect)),
-        "detect_p90_ms": float(np.percentile(detect, 90)),
-        "detect_max_ms": float(detect.max()),
+        "detect_median_ms": float(np.median(first)),
+        "detect_p90_ms": float(np.percentile(first, 90)),
+        "detect_max_ms": float(first.max()),
+        "under_budget": float((first < BUDGET_MS).mean()),
+        "detect_x_parse": float(first.sum() / parse.sum()),
+        "warm_median_ms": float(np.median(again)),
+        "warm_p90_ms": float(np.percentile(again, 90)),
+        "warm_under_budget": float((again < BUDGET_MS).mean()),
         "walk_median_ms": float(np.median(walk)),
         "walk_p90_ms": float(np.percentile(walk, 90)),
-        "under_budget": float((detect < BUDGET_MS).mean()),
-        "detect_x_parse": float(detect.sum() / parse.sum()),
     }
 
 
 def format_result(r: dict) -> str:
-    return (f"{r['dataset']}: {r['pages']} pages ({r['model']}); "
-            f"detect on a parsed Selector: median {r['detect_median_ms']:.2f} ms, "
+    return (f"{r['dataset']}: {r['pages']} pages ({r['model']})\n"
+            f"  parse (parsel Selector): median {r['parse_median_ms']:.2f} ms, p90 {r['parse_p90_ms']:.2f} ms\n"
+            f"  detect on the parsed Selector, first sight: median {r['detect_median_ms']:.2f} ms, "
             f"p90 {r['detect_p90_ms']:.2f} ms, max {r['detect_max_ms']:.1f} ms, "
-            f"{r['under_budget']:.0%} under {BUDGET_MS:g} ms "
-            f"(of which the page walk: median {r['walk_median_ms']:.2f} ms, p90 {r['walk_p90_ms']:.2f} ms); "
-            f"parse (parsel/lxml): median {r['parse_median_ms']:.2f} ms, p90 {r['parse_p90_ms']:.2f} ms; "
-            f"detect = {r['detect_x_parse']:.2f}x the parse in total")
+            f"{r['under_budget']:.0%} under {BUDGET_MS:g} ms, {r['detect_x_parse']:.2f}x the parse in total\n"
+            f"  detect again (warm caches, as templates repeat): median {r['warm_median_ms']:.2f} ms, "
+            f"p90 {r['warm_p90_ms']:.2f} ms, {r['warm_under_budget']:.0%} under {BUDGET_MS:g} ms; "
+            f"of which the page walk: median {r['walk_median_ms']:.2f} ms, p90 {r['walk_p90_ms']:.2f} ms")
 
 
 def main(argv=None) -> int:

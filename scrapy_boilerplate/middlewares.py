@@ -7,6 +7,7 @@ and stat, and why OverviewMiddleware sits where it does.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -116,7 +117,9 @@ class OverviewMiddleware:
             # response.selector is cached on the response: the spider reuses this parse.
             # A forced non-HTML response is parsed from its text as HTML.
             page = response.selector if isinstance(response, HtmlResponse) else response.text
+            start = time.perf_counter()
             verdict = self.detector.detect(page, url=response.url)
+            seconds = time.perf_counter() - start
         except Exception:
             # A bug or an unexpected page must not cost the page or stop the crawl.
             self.stats.inc_value("boilerplate/overview/errors")
@@ -125,6 +128,9 @@ class OverviewMiddleware:
                            extra={"spider": self.crawler.spider})
             return response
         self.stats.inc_value("boilerplate/overview/checked")
+        # Detection alone; the parse is counted where the spider would have parsed anyway.
+        self.stats.inc_value("boilerplate/overview/seconds_total", seconds)
+        self.stats.max_value("boilerplate/overview/seconds_max", seconds)
         if not verdict.is_overview:
             return response
 

@@ -55,7 +55,9 @@ def html_response(body: bytes, path: str = "/page.html", *, cls=HtmlResponse, st
 
 
 def stats(mw) -> dict:
-    return {k: v for k, v in mw.crawler.stats.get_stats().items() if k.startswith("boilerplate/")}
+    """The boilerplate/ counters (not the timings)."""
+    return {k: v for k, v in mw.crawler.stats.get_stats().items()
+            if k.startswith("boilerplate/") and "/seconds_" not in k}
 
 
 # -- configuration ------------------------------------------------------------------------------
@@ -143,6 +145,16 @@ def test_overview_page_is_flagged_and_its_parse_kept_for_the_spider(pages):
     assert response._cached_selector is not None
     assert out.selector is response._cached_selector
     assert stats(mw) == {"boilerplate/overview/checked": 1, "boilerplate/overview/pages": 1}
+
+
+def test_detection_time_is_counted(pages):
+    mw = make_mw()
+    for path in (OVERVIEW_PATH, ARTICLE_PATH):
+        response = html_response(pages[path], path)
+        mw.process_response(response.request, response)
+    total = mw.crawler.stats.get_value("boilerplate/overview/seconds_total")
+    most = mw.crawler.stats.get_value("boilerplate/overview/seconds_max")
+    assert 0 < most < total < 5
 
 
 def test_article_passes_unflagged(pages):
