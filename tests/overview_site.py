@@ -166,8 +166,11 @@ class RecordingSpiderMixin:
 
     @staticmethod
     def page_item(response):
+        # Was the page already parsed when the callback got it (OverviewMiddleware's parse,
+        # cached by response.selector)? Then the css() below reuses it.
+        parse_reused = getattr(response, "_cached_selector", None) is not None
         title = response.css("title::text").get() if isinstance(response, HtmlResponse) else None
-        return {"url": response.url, "title": (title or "").strip()}
+        return {"url": response.url, "title": (title or "").strip(), "parse_reused": parse_reused}
 
 
 class SitePlainSpider(RecordingSpiderMixin, scrapy.Spider):

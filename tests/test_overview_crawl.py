@@ -141,6 +141,15 @@ def test_off_changes_nothing(crawls, spider):
     assert o.flagged() == set() and o.stats == {} and o.log == []
 
 
+@pytest.mark.parametrize("spider", SPIDERS)
+def test_spider_reuses_the_middlewares_parse(crawls, spider):
+    cut = len(crawls[f"flag-{spider}"]["base_url"])
+    reused = {i["url"][cut:]: i["parse_reused"] for i in crawls[f"flag-{spider}"]["items"]}
+    assert reused == {**{path: True for path in ARTICLES | OVERVIEWS}, **{path: False for path in PASSED_ON}}
+    # Without the middleware, nothing is parsed before the callback.
+    assert not any(i["parse_reused"] for i in crawls[f"off-{spider}"]["items"])
+
+
 def test_crawl_sees_final_decompressed_pages(crawls):
     o = outcome(crawls, "follow-plain")
     # gzip-compressed pages were judged after HttpCompressionMiddleware: the
