@@ -9,7 +9,28 @@ from .core.overview import OverviewDetector, OverviewVerdict, detect_overview
 
 __version__ = "0.1.0"
 
+# The Scrapy components, imported on first use: `import scrapy_boilerplate`
+# (the core) must not import Scrapy.
+_SCRAPY_COMPONENTS = {
+    "Addon": "addon",
+    "MainContentPipeline": "pipelines",
+    "OverviewMiddleware": "middlewares",
+    "OverviewLinksOnlyMiddleware": "middlewares",
+    "ItemResponseMiddleware": "middlewares",
+}
+
 __all__ = [
     "Extraction", "Extractor", "Model", "ModelError", "OverviewDetector", "OverviewVerdict",
-    "detect_overview", "extract", "load_model", "__version__",
+    "detect_overview", "extract", "load_model", "__version__", *_SCRAPY_COMPONENTS,
 ]
+
+
+def __getattr__(name: str):
+    module = _SCRAPY_COMPONENTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -180,3 +180,29 @@ class OverviewLinksOnlyMiddleware(BaseSpiderMiddleware):
                          {"response": response}, extra={"spider": self.crawler.spider})
             return None
         return item
+
+
+class ItemResponseMiddleware(BaseSpiderMiddleware):
+    """Spider middleware that remembers which response each item was yielded
+    from, for MainContentPipeline (item pipelines are not told).
+
+    It must be the spider middleware closest to the engine (10 by default), so
+    that it only sees items that do reach the item pipelines: every item it
+    records ends with an item_scraped, item_dropped or item_error signal, and
+    the entry goes then at the latest (see pipelines.ItemSources).
+    """
+
+    def __init__(self, crawler: Crawler):
+        super().__init__(crawler)
+        if not crawler.settings.getbool(bp.ENABLED, bp.DEFAULTS[bp.ENABLED]):
+            raise NotConfigured
+        from .pipelines import item_sources
+
+        self.sources = item_sources(crawler)
+        self.sources.middleware_enabled = True
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        # Items from start() have no response (None), those of an errback a Failure.
+        if response is not None and hasattr(response, "flags"):
+            self.sources.record(item, response)
+        return item

@@ -1,0 +1,43 @@
+"""The add-on: ``ADDONS = {"scrapy_boilerplate.Addon": 0}`` enables everything."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import settings as bp
+from .middlewares import ItemResponseMiddleware, OverviewLinksOnlyMiddleware, OverviewMiddleware
+from .pipelines import MainContentPipeline
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+# Component priorities. OverviewMiddleware sits below MetaRefreshMiddleware (580)
+# and HttpCompressionMiddleware (590), so that it judges the final, decompressed
+# page. ItemResponseMiddleware is the spider middleware closest to the engine
+# (below StartSpiderMiddleware, 25), so it only records items that reach the item
+# pipelines; OverviewLinksOnlyMiddleware drops items before it sees them.
+COMPONENTS = (
+    ("DOWNLOADER_MIDDLEWARES", OverviewMiddleware, 570),
+    ("SPIDER_MIDDLEWARES", OverviewLinksOnlyMiddleware, 100),
+    ("SPIDER_MIDDLEWARES", ItemResponseMiddleware, 10),
+    ("ITEM_PIPELINES", MainContentPipeline, 100),
+)
+
+
+class Addon:
+    """Enables the overview middlewares and the main-content pipeline, and
+    stores the BOILERPLATE_* defaults at "addon" priority, so that values from
+    a project's settings.py or a spider's custom_settings win.
+
+    A component the user already lists (as a class or an import path, under
+    any name it can be imported by) keeps the user's priority; with
+    BOILERPLATE_ENABLED = False the add-on changes nothing.
+    """
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        if not settings.getbool(bp.ENABLED, bp.DEFAULTS[bp.ENABLED]):
+            return
+        for name, value in bp.DEFAULTS.items():
+            settings.set(name, value, priority="addon")
+        for setting, cls, priority in COMPONENTS:
+            settings.setdefault_in_component_priority_dict(setting, cls, priority)

@@ -1,0 +1,148 @@
+"""``scrapy boilerplate URL|FILE``: the main content of one page and its overview verdict.
+
+Like ``scrapy fetch``, a URL is downloaded by Scrapy with the project's
+settings (user agent, proxies, cookies, middlewares), so what it prints is
+what a crawl with the same settings would put into an item.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from argparse import Namespace  # noqa: TC003
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request, Spider
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from scrapy.http import HtmlResponse, TextResponse
+from scrapy.utils.datatypes import SequenceExclude
+from w3lib.url import is_url
+
+from . import settings as bp
+from .core.extractor import Extraction, Extractor
+from .core.overview import OverviewVerdict
+
+if TYPE_CHECKING:
+    from argparse import ArgumentParser
+    from collections.abc import AsyncIterator
+
+    from scrapy.settings import BaseSettings
+
+FORMATS = ("text", "markdown", "html", "json")
+
+
+class Command(ScrapyCommand):
+    requires_project = False
+    default_settings = {"LOG_LEVEL": "WARNING"}
+
+    def syntax(self) -> str:
+        return "[options] <url|file>"
+
+    def short_desc(self) -> str:
+        return "Print the main content of a page and whether it is an overview page"
+
+    def long_desc(self) -> str:
+        return ("Download a URL with Scrapy (or read a local HTML file) and print its main "
+                "content, as MainContentPipeline would write it into an item, and the verdict "
+                "of OverviewMiddleware. BOILERPLATE_* settings apply; the options override them.")
+
+    def add_options(self, parser: ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--format", choices=FORMATS, default="text",
+                            help="what to print of the extraction (default: text)")
+        parser.add_argument("--url", help="the page's URL when reading a file (resolves image links)")
+        parser.add_argument("--include-title", action="store_true", default=None)
+        parser.add_argument("--include-captions", action="store_true", default=None)
+        parser.add_argument("--include-comments", action="store_true", default=None)
+        parser.add_argument("--favor", choices=("balanced", "precision", "recall"))
+        parser.add_argument("--no-redirect", action="store_true",
+                            help="do not follow HTTP redirects")
+
+    def run(self, args: list[str], opts: Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("give one URL or one HTML file")
+        source = args[0]
+        settings = self.settings
+        path = Path(source)
+        if path.is_file():
+            html = path.read_bytes()
+            self.report(html, opts.url, opts, settings)
+            return
+        if not is_url(source):
+            raise UsageError(f"{source!r} is neither a file nor an http(s) URL")
+        self.fetch(source, opts)
+
+    def fetch(self, url: str, opts: Namespace) -> None:
+        command = self
+        # Judged here, so that an OverviewMiddleware set to "drop" in the project
+        # does not hide the page from this command.
+        meta: dict[str, Any] = {bp.META_OVERVIEW: False}
+        if opts.no_redirect:
+            meta["handle_httpstatus_all"] = True
+        else:
+            meta["handle_httpstatus_list"] = SequenceExclude(range(300, 400))
+
+        class BoilerplateCommandSpider(Spider):
+            name = "boilerplate_command"
+
+            async def start(self) -> AsyncIterator[Any]:
+                yield Request(url, meta=meta, dont_filter=True, callback=self.parse,
+                              errback=self.failed)
+
+            def parse(self, response):
+                if not isinstance(response, TextResponse):
+                    print(f"Not a text response ({type(response).__name__}): {response.url}",
+                          file=sys.stderr)
+                    command.exitcode = 1
+                    return
+                if not 200 <= response.status < 300:
+                    print(f"Note: HTTP status {response.status}", file=sys.stderr)
+                page = response.selector if isinstance(response, HtmlResponse) else response.text
+                command.report(page, response.url, opts, self.crawler.settings)
+
+            def failed(self, failure):
+                print(f"Cannot download {url}: {failure.value!r}", file=sys.stderr)
+                command.exitcode = 1
+
+        assert self.crawler_process is not None
+        self.crawler_process.crawl(BoilerplateCommandSpider)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1
+
+    def report(self, page, url: str | None, opts: Namespace, settings: BaseSettings) -> None:
+        from .middlewares import overview_detector
+
+        extraction = extractor_from_settings(settings, opts).extract(page, url=url)
+        verdict = overview_detector(settings).detect(page, url=url)
+        sys.stdout.write(render(extraction, verdict, url, opts.format))
+
+
+def extractor_from_settings(settings: BaseSettings, opts: Namespace | None = None) -> Extractor:
+    """An Extractor with the BOILERPLATE_* options; command-line options win."""
+    def option(name: str, setting: str, getter) -> Any:
+        value = getattr(opts, name, None) if opts is not None else None
+        return value if value is not None else getter(setting, bp.DEFAULTS[setting])
+
+    return Extractor(
+        settings.get(bp.MODEL) or None,
+        include_title=option("include_title", bp.INCLUDE_TITLE, settings.getbool),
+        include_captions=option("include_captions", bp.INCLUDE_CAPTIONS, settings.getbool),
+        include_comments=option("include_comments", bp.INCLUDE_COMMENTS, settings.getbool),
+        favor=option("favor", bp.FAVOR, settings.get),
+    )
+
+
+def render(extraction: Extraction, verdict: OverviewVerdict, url: str | None, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps({"url": url, "overview": verdict.to_dict(),
+                           "extraction": extraction.to_dict()}, ensure_ascii=False, indent=2) + "\n"
+    body = {"text": extraction.text, "markdown": extraction.markdown, "html": extraction.html}[fmt]
+    kind = "yes" if verdict.is_overview else "no"
+    lines = [f"Overview page: {kind} (score {verdict.score:.2f}; {verdict.reason})",
+             f"Title: {extraction.title or ''}", ""]
+    if not body:
+        lines.append("(no main content found)")
+    return "\n".join(lines) + "\n" + (body + "\n" if body else "")

@@ -1,0 +1,427 @@
+"""Item pipeline writing the main content of each item's page into the item.
+
+``MainContentPipeline`` needs to know which response an item was yielded
+from, which Scrapy does not tell item pipelines. ``ItemResponseMiddleware``
+(a spider middleware in :mod:`scrapy_boilerplate.middlewares`) records it in
+an :class:`ItemSources` registry shared through the crawler; the pipeline
+takes the entry back, and the ``item_scraped``/``item_dropped``/``item_error``
+signals clear whatever is left, so nothing outlives the item's processing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import time
+import weakref
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter, is_item
+from scrapy import Item, signals
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Response
+from scrapy.utils.asyncio import is_asyncio_available
+from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.response import get_base_url
+from twisted.internet.defer import Deferred
+
+from . import settings as bp
+from .core.extractor import Extraction, Extractor
+from .executors import extract_text_timed, extract_timed, in_worker, init_worker
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+# Worker pools that may break (a worker process dies) before "process" falls back to "inline".
+MAX_POOL_BREAKS = 3
+
+# Item fields the pipeline can write: (setting name, Extraction attribute, value when nothing).
+OUTPUTS = (
+    (bp.TEXT_FIELD, "text", ""),
+    (bp.TITLE_FIELD, "title", None),
+    (bp.MARKDOWN_FIELD, "markdown", ""),
+    (bp.CLEAN_HTML_FIELD, "html", ""),
+    (bp.IMAGES_FIELD, "images", []),
+)
+
+
+def _setting(settings: BaseSettings, name: str) -> Any:
+    # Defaults from scrapy_boilerplate.settings, so the components work without the add-on.
+    return settings.get(name, bp.DEFAULTS[name])
+
+
+def _getbool(settings: BaseSettings, name: str) -> bool:
+    return settings.getbool(name, bp.DEFAULTS[name])
+
+
+# --- which response an item came from ------------------------------------------------------
+
+class ItemSources:
+    """In-flight items and the responses they were yielded from.
+
+    Keyed by ``id(item)`` (dicts cannot be weakly referenced); each entry holds
+    the item itself, so the id cannot be reused while the entry exists. Each
+    recorded item ends with exactly one of item_scraped/item_dropped/item_error
+    for its response; when a response has none left pending, its entries go,
+    including those of items an earlier pipeline replaced by new objects.
+    """
+
+    def __init__(self, crawler: Crawler):
+        self._items: dict[int, tuple[Any, Response]] = {}
+        # response -> [items pending, ids recorded]; responses hash by identity.
+        self._pending: dict[Response, list] = {}
+        crawler.signals.connect(self._item_done, signal=signals.item_scraped)
+        crawler.signals.connect(self._item_done, signal=signals.item_dropped)
+        crawler.signals.connect(self._item_done, signal=signals.item_error)
+        crawler.signals.connect(self.clear, signal=signals.spider_closed)
+        self.middleware_enabled = False
+
+    def record(self, item: Any, response: Response) -> None:
+        entry = self._pending.setdefault(response, [0, set()])
+        entry[0] += 1
+        entry[1].add(id(item))
+        self._items[id(item)] = (item, response)
+
+    def pop(self, item: Any) -> Response | None:
+        """The response `item` came from (None if unknown), forgetting the item."""
+        entry = self._items.pop(id(item), None)
+        return entry[1] if entry is not None and entry[0] is item else None
+
+    def _item_done(self, response=None, **kwargs) -> None:
+        entry = self._pending.get(response)
+        if entry is None:
+            return
+        entry[0] -= 1
+        if entry[0] <= 0:
+            del self._pending[response]
+            for key in entry[1]:
+                if (found := self._items.get(key)) is not None and found[1] is response:
+                    del self._items[key]
+
+    def clear(self, **kwargs) -> None:
+        self._items.clear()
+        self._pending.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_sources: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def item_sources(crawler: Crawler) -> ItemSources:
+    """The crawler's ItemSources, shared by the middleware and the pipeline."""
+    sources = _sources.get(crawler)
+    if sources is None:
+        sources = _sources[crawler] = ItemSources(crawler)
+    return sources
+
+
+# --- waiting for extractions ------------------------------------------------------------
+
+async def _wait(future: Future) -> Any:
+    """Await a concurrent.futures.Future under any reactor (or none)."""
+    if future.done():
+        return future.result()
+    if is_asyncio_available():
+        return await asyncio.wrap_future(future)
+    from twisted.internet import reactor
+
+    d: Deferred = Deferred()
+
+    def done(f: Future) -> None:
+        error = f.exception()
+        reactor.callFromThread(d.errback if error else d.callback, error or f.result())
+
+    future.add_done_callback(done)
+    return await maybe_deferred_to_future(d)
+
+
+def _failed_future(exc: BaseException) -> Future:
+    future: Future = Future()
+    future.set_exception(exc)
+    return future
+
+
+# --- the pipeline -----------------------------------------------------------------------
+
+class MainContentPipeline:
+    """Writes the main content of each item's page into the item.
+
+    The page is the response the item was yielded from (extracted once, however
+    many items it yields), or the HTML in the field named by BOILERPLATE_HTML_FIELD.
+    A failure never loses the item: it goes on with an empty text field, and the
+    failure is logged with the URL and counted.
+    """
+
+    def __init__(self, crawler: Crawler):
+        settings = crawler.settings
+        if not _getbool(settings, bp.ENABLED):
+            raise NotConfigured
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.sources = item_sources(crawler)
+        self.outputs = [(name, field, attr, empty) for name, attr, empty in OUTPUTS
+                        if (field := _setting(settings, name))]
+        self.html_field: str | None = _setting(settings, bp.HTML_FIELD) or None
+        self.html_field_remove = _getbool(settings, bp.HTML_FIELD_REMOVE)
+        self.max_body_size = settings.getint(bp.MAX_BODY_SIZE, bp.DEFAULTS[bp.MAX_BODY_SIZE])
+        self.executor = str(_setting(settings, bp.EXECUTOR)).strip().lower()
+        if self.executor not in bp.EXECUTORS:
+            raise ValueError(f"{bp.EXECUTOR} must be one of {', '.join(bp.EXECUTORS)}, "
+                             f"not {self.executor!r}")
+        workers = _setting(settings, bp.EXECUTOR_WORKERS)
+        self.workers = int(workers) if workers else max(1, min(4, os.cpu_count() or 1))
+        self.model = _setting(settings, bp.MODEL) or None
+        self.options = {
+            "include_title": _getbool(settings, bp.INCLUDE_TITLE),
+            "include_captions": _getbool(settings, bp.INCLUDE_CAPTIONS),
+            "include_comments": _getbool(settings, bp.INCLUDE_COMMENTS),
+            "favor": _setting(settings, bp.FAVOR),
+        }
+        # Load the model now: a bad path or favor value is a configuration error
+        # that should stop the crawl before it starts, not empty every item.
+        self.extractor = Extractor(self.model, **self.options)
+        self.pool: ThreadPoolExecutor | ProcessPoolExecutor | None = None
+        # response -> Future of (Extraction, seconds): one extraction per response.
+        self._by_response: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # Item classes already checked: class -> (outputs it can hold, whether some are missing).
+        self._outputs_by_class: dict[type, tuple[list, bool]] = {}
+        self._unwritable: set[type] = set()
+        self._warned_no_source = False
+        self._pool_breaks = 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def close_spider(self, spider=None) -> None:
+        if self.pool is not None:
+            # Every item is done by now; do not make the reactor wait for worker exits.
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    async def process_item(self, item: Any, spider=None) -> Any:
+        try:
+            return await self._process(item)
+        except Exception:   # noqa: BLE001 - a bug here must not cost the item
+            self.stats.inc_value("boilerplate/errors")
+            logger.exception("MainContentPipeline failed on an item; it goes on unchanged",
+                             extra={"spider": self.crawler.spider})
+            return item
+
+    async def _process(self, item: Any) -> Any:
+        response = self.sources.pop(item)
+        if not is_item(item):
+            return item
+        if response is not None and _meta(response).get(bp.META_EXTRACT) is False:
+            self.stats.inc_value("boilerplate/items_skipped")
+            return item
+        adapter = ItemAdapter(item)
+        outputs = self._outputs_for(item)
+        html = self._html_from_field(adapter)
+        url = response.url if response is not None else None
+
+        if html is not None:
+            future, owner = self._submit_html(html, url), True
+        elif response is None:
+            self._no_source(item)
+            return self._write(adapter, outputs, None)
+        elif not isinstance(response, HtmlResponse):
+            self.stats.inc_value("boilerplate/items_not_html")
+            logger.debug("Not extracted, not HTML (%(type)s): %(response)s",
+                         {"type": type(response).__name__, "response": response},
+                         extra={"spider": self.crawler.spider})
+            return self._write(adapter, outputs, None)
+        else:
+            future, owner = self._submit_response(response)
+        if future is None:
+            return self._write(adapter, outputs, None)
+
+        try:
+            extraction, seconds = await _wait(future)
+        except Exception as exc:   # noqa: BLE001 - the item must go on whatever failed
+            if owner:
+                self.stats.inc_value("boilerplate/errors")
+                logger.warning("Main-content extraction failed for %(url)s: %(error)r; the item "
+                               "goes on with an empty %(field)s",
+                               {"url": url or "an item's HTML field", "error": exc,
+                                "field": self.outputs[0][1] if self.outputs else "field"},
+                               exc_info=logger.isEnabledFor(logging.DEBUG),
+                               extra={"spider": self.crawler.spider})
+                if isinstance(exc, BrokenExecutor):
+                    self._replace_broken_pool()
+            return self._write(adapter, outputs, None)
+        if owner:
+            self.stats.inc_value("boilerplate/pages_extracted")
+            self.stats.inc_value("boilerplate/extract_seconds_total", seconds)
+            self.stats.max_value("boilerplate/extract_seconds_max", seconds)
+            if not extraction.text:
+                self.stats.inc_value("boilerplate/empty_extractions")
+                logger.debug("No main content found on %(url)s", {"url": url},
+                             extra={"spider": self.crawler.spider})
+        self.stats.inc_value("boilerplate/items_enriched")
+        return self._write(adapter, outputs, extraction)
+
+    # -- where the HTML comes from --
+
+    def _html_from_field(self, adapter: ItemAdapter) -> str | bytes | None:
+        if not self.html_field or self.html_field not in adapter:
+            return None
+        html = adapter.get(self.html_field)
+        if self.html_field_remove:
+            # Mappings (dict, scrapy.Item) lose the key; a dataclass or attrs field is cleared.
+            if isinstance(adapter.item, dict | Item) or adapter.get_field_names_from_class(
+                    type(adapter.item)) is None:
+                del adapter[self.html_field]
+            else:
+                adapter[self.html_field] = None
+        if not html:
+            return None
+        if isinstance(html, memoryview | bytearray):
+            html = bytes(html)
+        if not isinstance(html, str | bytes):
+            self.stats.inc_value("boilerplate/html_field_invalid")
+            logger.warning("Item field %(field)s holds %(type)s, not HTML text; ignored",
+                           {"field": self.html_field, "type": type(html).__name__},
+                           extra={"spider": self.crawler.spider})
+            return None
+        return html
+
+    def _too_large(self, size: int, url: str | None) -> bool:
+        if self.max_body_size and size > self.max_body_size:
+            self.stats.inc_value("boilerplate/body_too_large")
+            logger.warning("Not extracted, %(size)d bytes is over %(setting)s=%(limit)d: %(url)s",
+                           {"size": size, "setting": bp.MAX_BODY_SIZE, "limit": self.max_body_size,
+                            "url": url or "an item's HTML field"},
+                           extra={"spider": self.crawler.spider})
+            return True
+        return False
+
+    def _submit_response(self, response: HtmlResponse) -> tuple[Future | None, bool]:
+        """The extraction of `response`, started if this is its first item."""
+        future = self._by_response.get(response)
+        if future is not None:
+            return future, False
+        if self._too_large(len(response.body), response.url):
+            return None, False
+        # A parse the spider (or OverviewMiddleware) already made is reused. The
+        # private attribute is read so that "thread" and "process" do not parse
+        # in the reactor thread when nobody has parsed yet.
+        selector = getattr(response, "_cached_selector", None)
+        if self.executor == "inline" or (self.executor == "thread" and selector is not None):
+            future = self._run(extract_timed, response.selector, response.url)
+        else:
+            future = self._run(extract_text_timed, response.text, response.url,
+                               get_base_url(response))
+        self._by_response[response] = future
+        return future, True
+
+    def _submit_html(self, html: str | bytes, url: str | None) -> Future | None:
+        if self._too_large(len(html), url):
+            return None
+        return self._run(extract_timed, html, url)
+
+    def _run(self, func, *args) -> Future:
+        """`func(extractor, *args)` with the configured executor; never raises."""
+        try:
+            if self.executor == "inline":
+                future: Future = Future()
+                future.set_result(func(self.extractor, *args))
+                return future
+            if self.pool is None:
+                self.pool = (ThreadPoolExecutor(self.workers, thread_name_prefix="boilerplate")
+                             if self.executor == "thread" else self._process_pool())
+            if self.executor == "thread":
+                return self.pool.submit(func, self.extractor, *args)
+            return self.pool.submit(in_worker, func, *args)
+        except Exception as exc:   # noqa: BLE001 - reported by the waiting item
+            return _failed_future(exc)
+
+    def _process_pool(self) -> ProcessPoolExecutor:
+        # "spawn": forking a process that runs a reactor and threads is unsafe.
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=init_worker, initargs=(self.model, self.options))
+
+    def _replace_broken_pool(self) -> None:
+        # A worker process died (crash, out of memory): the pool refuses all work after that.
+        # ProcessPoolExecutor has no public "is broken" test; _broken is set with the error.
+        if self.executor != "process" or self.pool is None or not getattr(self.pool, "_broken", True):
+            return
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = None
+        self._pool_breaks += 1
+        if self._pool_breaks < MAX_POOL_BREAKS:
+            logger.warning("An extraction worker process died; starting new workers",
+                           extra={"spider": self.crawler.spider})
+            return
+        # Workers that keep dying (e.g. a script without an ``if __name__ == "__main__":``
+        # guard, which "spawn" re-runs) would fail every item: extract here instead.
+        self.executor = "inline"
+        logger.error("Extraction worker processes died %(n)d times; %(setting)s=\"process\" "
+                     "is given up for this crawl, extraction runs inline",
+                     {"n": self._pool_breaks, "setting": bp.EXECUTOR},
+                     extra={"spider": self.crawler.spider})
+
+    def _no_source(self, item: Any) -> None:
+        self.stats.inc_value("boilerplate/items_without_response")
+        if not self.sources.middleware_enabled and not self._warned_no_source:
+            self._warned_no_source = True
+            logger.warning("%(cls)s items reach MainContentPipeline without their response: "
+                           "enable scrapy_boilerplate.middlewares.ItemResponseMiddleware in "
+                           "SPIDER_MIDDLEWARES (the add-on does), or set %(setting)s",
+                           {"cls": type(item).__name__, "setting": bp.HTML_FIELD},
+                           extra={"spider": self.crawler.spider})
+
+    # -- writing the item --
+
+    def _outputs_for(self, item: Any) -> list:
+        """The configured outputs `item`'s class can hold; one error per class for the others."""
+        cls = type(item)
+        known = self._outputs_by_class.get(cls)
+        if known is None:
+            names = ItemAdapter.get_field_names_from_class(cls)
+            outputs = [o for o in self.outputs if names is None or o[1] in names]
+            for setting, field, _, _ in self.outputs:
+                if names is not None and field not in names:
+                    logger.error("%(cls)s has no field %(field)r, which %(setting)s names: add "
+                                 "the field to the item class or change the setting; %(cls)s "
+                                 "items go on without it",
+                                 {"cls": cls.__qualname__, "field": field, "setting": setting},
+                                 extra={"spider": self.crawler.spider})
+            known = self._outputs_by_class[cls] = (outputs, len(outputs) < len(self.outputs))
+        outputs, missing = known
+        if missing:
+            self.stats.inc_value("boilerplate/field_missing")
+        return outputs
+
+    def _write(self, adapter: ItemAdapter, outputs: list, extraction: Extraction | None) -> Any:
+        for setting, field, attr, empty in outputs:
+            value = getattr(extraction, attr) if extraction is not None else empty
+            try:
+                adapter[field] = list(value) if isinstance(value, list) else value
+            except Exception as exc:   # noqa: BLE001 - e.g. a frozen dataclass; keep the item
+                cls = type(adapter.item)
+                if cls not in self._unwritable:
+                    self._unwritable.add(cls)
+                    logger.error("Cannot write %(field)r (%(setting)s) into %(cls)s items: "
+                                 "%(error)r; they go on unchanged",
+                                 {"field": field, "setting": setting, "cls": cls.__qualname__,
+                                  "error": exc}, extra={"spider": self.crawler.spider})
+                self.stats.inc_value("boilerplate/field_missing")
+                break
+        return adapter.item
+
+
+def _meta(response: Response) -> dict:
+    # response.meta raises AttributeError when the response is not tied to a request.
+    request = getattr(response, "request", None)
+    return request.meta if request is not None else {}
