@@ -40,6 +40,16 @@ TEASER_RE = re.compile(
 PRICE_RE = re.compile(r"(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|\$|£|kr|zł|руб))", re.IGNORECASE)
 SHORT_DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|"
                            r"aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b", re.IGNORECASE)
+# Interface text of lists: sorting, filters, result counts, paging, forum columns.
+LISTING_UI_RE = re.compile(
+    r"^(?:sort(?:ed)? by|filter|filters|refine|results?|showing \d|\d+ (?:results|items|products|articles|posts)|"
+    r"page \d+ of|next(?: page)?\W*$|previous(?: page)?\W*$|older (?:posts|entries)|newer (?:posts|entries)|"
+    r"load more|view all|see all|show more|add to (?:cart|basket|bag)|quick view|topics?$|replies$|views$|"
+    r"last post|threads?$|weiter|zurück|suivant|précédent|siguiente|anterior|alle anzeigen|mehr laden)",
+    re.IGNORECASE,
+)
+PAGINATION_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "nav-links",
+                               "numbers", "loadmore", "load", "infinite"))
 DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
 LISTING_PATH_RE = re.compile(
     r"/(?:tag|tags|category|categories|categorie|kategorie|rubrik|section|sections|topics?|archive|"
@@ -61,7 +71,7 @@ FEATURE_NAMES = (
     "url_slug_words", "url_ends_slash", "url_has_id", "url_known", "heading_density",
     "article_tag_count", "h1_count", "headline_links", "headline_link_share", "price_blocks",
     "date_blocks", "log_max_net_block", "card_link_chars", "img_per_block", "max_card_group",
-    "repeated_link_nodes", "price_share", "card_net_chars",
+    "repeated_link_nodes", "price_share", "card_net_chars", "listing_ui", "pagination",
 )
 
 
@@ -110,6 +120,8 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     headline_links = (links >= 25) & (ld >= 0.6) & (chars < 200)
     price = np.fromiter((c < 60 and PRICE_RE.search(t) is not None for t, c in zip(texts, chars)), bool, n)
     dates = np.fromiter((c < 60 and SHORT_DATE_RE.search(t) is not None for t, c in zip(texts, chars)), bool, n)
+    listing_ui = np.fromiter((c < 60 and LISTING_UI_RE.search(t) is not None for t, c in zip(texts, chars)), bool, n)
+    pagination = np.fromiter((not PAGINATION_TOKENS.isdisjoint(chain) for chain in page.tokens), bool, n)
     og_type = (page.og.get("type") or "").lower()
     ld_types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
     url_f = url_features(url)
@@ -153,6 +165,8 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
         "repeated_link_nodes": math.log1p(repeated),
         "price_share": float(price.sum() / max(n, 1)),
         "card_net_chars": math.log1p(card_net),
+        "listing_ui": math.log1p(float(listing_ui.sum())),
+        "pagination": math.log1p(float(pagination.sum())),
     }
     return values
 
