@@ -37,6 +37,13 @@ CRAWLS = {
                         "kwargs": {"link_meta": json.dumps({"/": {"boilerplate_overview": True}})}},
     "drop-news-skipped": {"spider": "plain", "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop"},
                           "kwargs": {"link_meta": json.dumps({"/news/": {"boilerplate_overview": False}})}},
+    # The one-line activation instead of components listed by hand (the add-on also
+    # brings MainContentPipeline).
+    "addon-crawl": {"spider": "crawl", "settings": {
+        "ADDONS": {"scrapy_boilerplate.Addon": 0},
+        "DOWNLOADER_MIDDLEWARES": {},
+        "SPIDER_MIDDLEWARES": {"overview_site.RecorderMiddleware": 5},
+    }},
 }
 
 
@@ -148,6 +155,18 @@ def test_spider_reuses_the_middlewares_parse(crawls, spider):
     assert reused == {**{path: True for path in ARTICLES | OVERVIEWS}, **{path: False for path in PASSED_ON}}
     # Without the middleware, nothing is parsed before the callback.
     assert not any(i["parse_reused"] for i in crawls[f"off-{spider}"]["items"])
+
+
+def test_addon_enables_follow(crawls):
+    o = outcome(crawls, "addon-crawl")
+    follow = outcome(crawls, "follow-crawl")
+    assert o.items == follow.items == sorted(ARTICLES | PASSED_ON)
+    assert o.flagged() == OVERVIEWS
+    assert {k: v for k, v in o.stats.items() if k.startswith("boilerplate/overview/")} == follow.stats
+    # The pipeline enriched the articles the overview middlewares let through.
+    cut = len(crawls["addon-crawl"]["base_url"])
+    assert all(item.get("main_text") for item in crawls["addon-crawl"]["items"]
+               if item["url"][cut:] in ARTICLES)
 
 
 def test_crawl_sees_final_decompressed_pages(crawls):
