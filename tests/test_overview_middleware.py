@@ -167,21 +167,22 @@ def test_article_passes_unflagged(pages):
 
 def test_flags_agree_with_detect_overview_on_shared_pages():
     """On real pages of both shared sets, the middleware flags exactly what detect_overview calls an overview."""
-    pages = (load_shared_pages("overview-dev", 60, where=lambda p: p.label in ("overview", "article"))
-             + load_shared_pages("wcxb-dev", 40, where=lambda p: p.label in ("overview", "article")))
+    def wanted(page):
+        return page.url and page.label in ("overview", "article")
+
+    pages = load_shared_pages("overview-dev", 60, where=wanted) + load_shared_pages("wcxb-dev", 40, where=wanted)
     mw = make_mw(BOILERPLATE_OVERVIEW_ACTION="flag")
-    checked = flagged = 0
+    flagged = 0
     for page in pages:
         body = page.read_html()
+        # The core decodes the bytes itself; the middleware reads Scrapy's decoding
+        # (response.text). They must agree on these pages.
         verdict = detect_overview(body, url=page.url)
-        if abs(verdict.score - mw.detector.cutoff) < 0.2:
-            continue   # near the cutoff, Scrapy's and the core's encoding sniffing may tip it
         response = HtmlResponse(page.url, body=body, request=Request(page.url))
         out = mw.process_response(response.request, response)
         assert ("overview" in out.flags) == verdict.is_overview, (page.id, verdict)
-        checked += 1
         flagged += verdict.is_overview
-    assert checked >= 50 and 10 <= flagged <= checked - 10, (checked, flagged)
+    assert 10 <= flagged <= len(pages) - 10, (len(pages), flagged)
 
 
 # -- drop ------------------------------------------------------------------------------------------
