@@ -15,6 +15,7 @@ tree handed in by the caller (Scrapy's ``response.selector``) stays intact.
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import logging
 import re
@@ -333,6 +334,17 @@ def to_element(html):
 
 _CUE_CACHE: dict = {}
 _UNIT_CACHE: dict = {}
+
+
+def _evict_oldest(cache: dict) -> None:
+    """Forget the older half of a full cache (dicts keep insertion order).
+
+    Emptying it instead would make every page after the limit pay for the
+    class names of the whole web again, while the common ones ("menu-item",
+    "entry-content") are exactly what stays useful.
+    """
+    for key in list(itertools.islice(cache, len(cache) // 2)):
+        del cache[key]
 _KEY_CACHE: dict = {}
 
 
@@ -350,7 +362,7 @@ def _key_bits(key: str) -> int:
         if BODY_PROP_RE.search(key):
             bits |= FLAG["body_prop"]
         if len(_KEY_CACHE) > 200_000:
-            _KEY_CACHE.clear()
+            _evict_oldest(_KEY_CACHE)
         _KEY_CACHE[key] = bits
     return bits
 
@@ -376,7 +388,7 @@ def _unit_cues(unit: str) -> tuple:
             bits |= FLAG["comment"]
         cue = (bits, tuple(t for t in parts if 1 < len(t) < 25), comment)
         if len(_UNIT_CACHE) > 200_000:   # bounded: a long crawl sees many sites
-            _UNIT_CACHE.clear()
+            _evict_oldest(_UNIT_CACHE)
         _UNIT_CACHE[unit] = cue
     return cue
 
@@ -397,7 +409,7 @@ def _class_cues(idv, cls) -> tuple:
             comment = comment or c
         cue = (bits, tokens, comment)
         if len(_CUE_CACHE) > 100_000:
-            _CUE_CACHE.clear()
+            _evict_oldest(_CUE_CACHE)
         _CUE_CACHE[key] = cue
     return cue
 
