@@ -15,7 +15,6 @@ tree handed in by the caller (Scrapy's ``response.selector``) stays intact.
 from __future__ import annotations
 
 import codecs
-import itertools
 import json
 import logging
 import re
@@ -332,20 +331,49 @@ def to_element(html):
     return parse_html(html)
 
 
-_CUE_CACHE: dict = {}
-_UNIT_CACHE: dict = {}
+class BoundedCache:
+    """A dict-like cache of at most about 2 x `limit` entries, approximately LRU.
 
-
-def _evict_oldest(cache: dict) -> None:
-    """Forget the older half of a full cache (dicts keep insertion order).
-
-    Emptying it instead would make every page after the limit pay for the
-    class names of the whole web again, while the common ones ("menu-item",
-    "entry-content") are exactly what stays useful.
+    Two generations: new entries go into the young one; when it is full it
+    becomes the old one and the previous old one is forgotten. An entry found
+    in the old generation moves back into the young one, so names in use
+    ("menu-item", "entry-content") survive while one-off names (hashes, ids)
+    age out. Emptying the cache instead would make every later page pay for
+    the class names of the whole web again.
     """
-    for key in list(itertools.islice(cache, len(cache) // 2)):
-        del cache[key]
-_KEY_CACHE: dict = {}
+
+    __slots__ = ("limit", "young", "old")
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.young: dict = {}
+        self.old: dict = {}
+
+    def get(self, key):
+        value = self.young.get(key)
+        if value is None:
+            value = self.old.get(key)
+            if value is not None:
+                self.put(key, value)
+        return value
+
+    def put(self, key, value) -> None:
+        if len(self.young) >= self.limit:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+    def clear(self) -> None:
+        self.young.clear()
+        self.old.clear()
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+
+_CUE_CACHE = BoundedCache(50_000)
+_UNIT_CACHE = BoundedCache(100_000)
+_KEY_CACHE = BoundedCache(100_000)
 
 
 def _key_bits(key: str) -> int:
@@ -354,16 +382,14 @@ def _key_bits(key: str) -> int:
     if bits is None:
         bits = 0
         if GATE_RE.search(key) is None:   # most tokens hold no cue: one scan instead of twelve
-            _KEY_CACHE[key] = 0
+            _KEY_CACHE.put(key, 0)
             return 0
         for bit, rx in CUE_RES:
             if rx.search(key):
                 bits |= bit
         if BODY_PROP_RE.search(key):
             bits |= FLAG["body_prop"]
-        if len(_KEY_CACHE) > 200_000:
-            _evict_oldest(_KEY_CACHE)
-        _KEY_CACHE[key] = bits
+        _KEY_CACHE.put(key, bits)
     return bits
 
 
@@ -387,9 +413,7 @@ def _unit_cues(unit: str) -> tuple:
         if comment:
             bits |= FLAG["comment"]
         cue = (bits, tuple(t for t in parts if 1 < len(t) < 25), comment)
-        if len(_UNIT_CACHE) > 200_000:   # bounded: a long crawl sees many sites
-            _evict_oldest(_UNIT_CACHE)
-        _UNIT_CACHE[unit] = cue
+        _UNIT_CACHE.put(unit, cue)
     return cue
 
 
@@ -408,9 +432,7 @@ def _class_cues(idv, cls) -> tuple:
             tokens += t
             comment = comment or c
         cue = (bits, tokens, comment)
-        if len(_CUE_CACHE) > 100_000:
-            _evict_oldest(_CUE_CACHE)
-        _CUE_CACHE[key] = cue
+        _CUE_CACHE.put(key, cue)
     return cue
 
 
