@@ -282,3 +282,15 @@ def test_readability_pages(dataset_pages):
     pages = dataset_pages("readability", 20, where=lambda p: p.gold_path)
     assert len(pages) == 20
     assert average_f1(pages) > 0.85
+
+
+def test_extract_page_reuses_a_walk_and_equals_extract():
+    from scrapy_boilerplate import Extractor
+    from scrapy_boilerplate.core.page import build_page, parse_html
+
+    html = fixture_bytes("article_en")
+    extractor = Extractor()
+    page = build_page(parse_html(html))
+    assert extractor.extract_page(page).text == extractor.extract(html).text
+    with pytest.raises(TypeError):
+        extractor.extract_page(page, colour="red")

@@ -90,12 +90,7 @@ class Extractor:
 
     def extract(self, html, url: str | None = None, **options) -> Extraction:
         """Main content of `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes."""
-        opts = {**self.options, **options}
-        unknown = set(opts) - set(self.options)
-        if unknown:
-            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
-        if opts["favor"] not in FAVOR_SHIFT:
-            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {opts['favor']!r}")
+        opts = self._options(options)
         if not isinstance(html, str | bytes | bytearray | memoryview) and to_element_type_error(html):
             raise TypeError(f"extract() takes str, bytes, a parsel Selector or an lxml element, "
                             f"not {type(html).__name__}")
@@ -110,6 +105,29 @@ class Extractor:
         except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
             logger.warning("extraction failed for %s: %r", url or "page", exc, exc_info=logger.isEnabledFor(logging.DEBUG))
             return Extraction()
+
+    def extract_page(self, page: Page, url: str | None = None, **options) -> Extraction:
+        """Main content of an already walked page (`core.page.build_page`).
+
+        Lets a caller that walked the tree once for overview detection reuse
+        the walk. The page must have been built with the same
+        `include_comments` setting as this extraction uses.
+        """
+        opts = self._options(options)
+        try:
+            return self._extract_page(page, url, opts)
+        except Exception as exc:   # noqa: BLE001 - same contract as extract()
+            logger.warning("extraction failed for %s: %r", url or "page", exc)
+            return Extraction()
+
+    def _options(self, options: dict) -> dict:
+        opts = {**self.options, **options}
+        unknown = set(opts) - set(self.options)
+        if unknown:
+            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        if opts["favor"] not in FAVOR_SHIFT:
+            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {opts['favor']!r}")
+        return opts
 
     def block_probabilities(self, page: Page) -> np.ndarray:
         if self.model is None:
