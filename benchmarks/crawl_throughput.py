@@ -74,7 +74,10 @@ def serve(datasets: list[str], limit: int, ready) -> None:
         def log_message(self, *args):
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 128   # the default 5 drops connections under load
+
+    httpd = Server(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
     ready.send((httpd.server_address[1], len(pages)))
     httpd.serve_forever()

@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import time
 import weakref
-from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter, is_item
@@ -30,7 +30,7 @@ from twisted.internet.defer import Deferred
 
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
-from .executors import extract_text_timed, extract_timed, in_worker, init_worker
+from .executors import WorkerPool, extract_text_timed, extract_timed, in_worker, init_worker
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -40,8 +40,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# Worker pools that may break (a worker process dies) before "process" falls back to "inline".
-MAX_POOL_BREAKS = 3
+# Worker pools that may die one after the other, with no extraction done in between,
+# before "process" gives up (workers that cannot start: a bad model file...).
+MAX_BREAKS_IN_A_ROW = 5
 
 # Item fields the pipeline can write: (setting name, Extraction attribute, value when nothing).
 OUTPUTS = (
@@ -95,10 +96,13 @@ class ItemSources:
         entry = self._items.pop(id(item), None)
         return entry[1] if entry is not None and entry[0] is item else None
 
-    def _item_done(self, response=None, **kwargs) -> None:
+    def _item_done(self, item=None, response=None, **kwargs) -> None:
         entry = self._pending.get(response)
         if entry is None:
             return
+        found = self._items.get(id(item))
+        if found is not None and found[0] is item:
+            del self._items[id(item)]
         entry[0] -= 1
         if entry[0] <= 0:
             del self._pending[response]
@@ -190,24 +194,32 @@ class MainContentPipeline:
         # Load the model now: a bad path or favor value is a configuration error
         # that should stop the crawl before it starts, not empty every item.
         self.extractor = Extractor(self.model, **self.options)
-        self.pool: ThreadPoolExecutor | ProcessPoolExecutor | None = None
-        # response -> Future of (Extraction, seconds): one extraction per response.
+        self.pool: ThreadPoolExecutor | WorkerPool | None = None
+        # response -> Future of (Extraction, seconds), or None when not extracted:
+        # one extraction per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         # Item classes already checked: class -> (outputs it can hold, whether some are missing).
         self._outputs_by_class: dict[type, tuple[list, bool]] = {}
         self._unwritable: set[type] = set()
         self._warned_no_source = False
-        self._pool_breaks = 0
+        self._breaks_logged = 0
+        if self.executor == "process" and getattr(multiprocessing.current_process(), "_inheriting", False):
+            # "spawn" starts workers by importing the __main__ module again: a script
+            # that starts its crawl unguarded would crawl again in every worker.
+            raise RuntimeError(f'{bp.EXECUTOR}="process": a worker process is running the crawl '
+                               'script again; start the crawl under if __name__ == "__main__":')
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
     def close_spider(self, spider=None) -> None:
-        if self.pool is not None:
-            # Every item is done by now; do not make the reactor wait for worker exits.
+        if isinstance(self.pool, WorkerPool):
+            self.pool.shutdown()
+        elif self.pool is not None:
+            # Every item is done by now; do not make the reactor wait for thread exits.
             self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+        self.pool = None
 
     async def process_item(self, item: Any, spider=None) -> Any:
         try:
@@ -246,20 +258,29 @@ class MainContentPipeline:
         if future is None:
             return self._write(adapter, outputs, None)
 
-        try:
-            extraction, seconds = await _wait(future)
-        except Exception as exc:   # noqa: BLE001 - the item must go on whatever failed
-            if owner:
-                self.stats.inc_value("boilerplate/errors")
-                logger.warning("Main-content extraction failed for %(url)s: %(error)r; the item "
-                               "goes on with an empty %(field)s",
-                               {"url": url or "an item's HTML field", "error": exc,
-                                "field": self.outputs[0][1] if self.outputs else "field"},
-                               exc_info=logger.isEnabledFor(logging.DEBUG),
-                               extra={"spider": self.crawler.spider})
-                if isinstance(exc, BrokenExecutor):
-                    self._replace_broken_pool()
-            return self._write(adapter, outputs, None)
+        for attempt in (1, 2):
+            try:
+                extraction, seconds = await _wait(future)
+                break
+            except Exception as exc:   # noqa: BLE001 - the item must go on whatever failed
+                if isinstance(exc, BrokenExecutor) and attempt == 1:
+                    # A worker died and took the extractions running beside it along:
+                    # once more, alone in a new pool (the page that killed it fails again).
+                    self._check_pool()
+                    if html is not None:
+                        future = self._submit_html(html, url, solo=True)
+                    else:
+                        future, owner = self._submit_response(response, retry_of=future)
+                    continue
+                if owner:
+                    self.stats.inc_value("boilerplate/errors")
+                    logger.warning("Main-content extraction failed for %(url)s: %(error)r; the "
+                                   "item goes on with an empty %(field)s",
+                                   {"url": url or "an item's HTML field", "error": exc,
+                                    "field": self.outputs[0][1] if self.outputs else "field"},
+                                   exc_info=logger.isEnabledFor(logging.DEBUG),
+                                   extra={"spider": self.crawler.spider})
+                return self._write(adapter, outputs, None)
         if owner:
             self.stats.inc_value("boilerplate/pages_extracted")
             self.stats.inc_value("boilerplate/extract_seconds_total", seconds)
@@ -306,69 +327,72 @@ class MainContentPipeline:
             return True
         return False
 
-    def _submit_response(self, response: HtmlResponse) -> tuple[Future | None, bool]:
-        """The extraction of `response`, started if this is its first item."""
-        future = self._by_response.get(response)
-        if future is not None:
-            return future, False
-        if self._too_large(len(response.body), response.url):
+    def _submit_response(self, response: HtmlResponse,
+                         retry_of: Future | None = None) -> tuple[Future | None, bool]:
+        """The extraction of `response`, started if this is its first item (or, with
+        `retry_of`, if that failed attempt is still the latest)."""
+        if response in self._by_response:
+            cached = self._by_response[response]
+            if retry_of is None or cached is not retry_of:
+                return cached, False
+        if retry_of is None and self._too_large(len(response.body), response.url):
+            self._by_response[response] = None   # logged and counted once per response
             return None, False
         # A parse the spider (or OverviewMiddleware) already made is reused. The
         # private attribute is read so that "thread" and "process" do not parse
         # in the reactor thread when nobody has parsed yet.
         selector = getattr(response, "_cached_selector", None)
+        solo = retry_of is not None
         if self.executor == "inline" or (self.executor == "thread" and selector is not None):
-            future = self._run(extract_timed, response.selector, response.url)
+            future = self._run(extract_timed, response.selector, response.url, solo=solo)
         else:
             future = self._run(extract_text_timed, response.text, response.url,
-                               get_base_url(response))
+                               get_base_url(response), solo=solo)
         self._by_response[response] = future
         return future, True
 
-    def _submit_html(self, html: str | bytes, url: str | None) -> Future | None:
-        if self._too_large(len(html), url):
+    def _submit_html(self, html: str | bytes, url: str | None, solo: bool = False) -> Future | None:
+        if not solo and self._too_large(len(html), url):
             return None
-        return self._run(extract_timed, html, url)
+        return self._run(extract_timed, html, url, solo=solo)
 
-    def _run(self, func, *args) -> Future:
-        """`func(extractor, *args)` with the configured executor; never raises."""
+    def _run(self, func, *args, solo: bool = False) -> Future:
+        """`func(extractor, *args)` with the configured executor; never raises.
+
+        `solo`: a retry after a worker died, run alone (WorkerPool.submit)."""
         try:
+            if self.executor == "off":
+                raise RuntimeError("extraction worker processes keep dying")
             if self.executor == "inline":
                 future: Future = Future()
                 future.set_result(func(self.extractor, *args))
                 return future
             if self.pool is None:
                 self.pool = (ThreadPoolExecutor(self.workers, thread_name_prefix="boilerplate")
-                             if self.executor == "thread" else self._process_pool())
+                             if self.executor == "thread" else
+                             WorkerPool(self.workers, init_worker, (self.model, self.options)))
             if self.executor == "thread":
                 return self.pool.submit(func, self.extractor, *args)
-            return self.pool.submit(in_worker, func, *args)
+            return self.pool.submit(in_worker, func, *args, solo=solo)
         except Exception as exc:   # noqa: BLE001 - reported by the waiting item
             return _failed_future(exc)
 
-    def _process_pool(self) -> ProcessPoolExecutor:
-        # "spawn": forking a process that runs a reactor and threads is unsafe.
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=init_worker, initargs=(self.model, self.options))
-
-    def _replace_broken_pool(self) -> None:
-        # A worker process died (crash, out of memory): the pool refuses all work after that.
-        # ProcessPoolExecutor has no public "is broken" test; _broken is set with the error.
-        if self.executor != "process" or self.pool is None or not getattr(self.pool, "_broken", True):
+    def _check_pool(self) -> None:
+        """After a worker died: log it, and give up on workers that keep dying."""
+        pool = self.pool
+        if not isinstance(pool, WorkerPool) or pool.breaks == self._breaks_logged:
             return
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        self.pool = None
-        self._pool_breaks += 1
-        if self._pool_breaks < MAX_POOL_BREAKS:
-            logger.warning("An extraction worker process died; starting new workers",
+        self._breaks_logged = pool.breaks
+        if pool.breaks_in_a_row < MAX_BREAKS_IN_A_ROW:
+            logger.warning("An extraction worker process died; new workers take over",
                            extra={"spider": self.crawler.spider})
             return
-        # Workers that keep dying (e.g. a script without an ``if __name__ == "__main__":``
-        # guard, which "spawn" re-runs) would fail every item: extract here instead.
-        self.executor = "inline"
-        logger.error("Extraction worker processes died %(n)d times; %(setting)s=\"process\" "
-                     "is given up for this crawl, extraction runs inline",
-                     {"n": self._pool_breaks, "setting": bp.EXECUTOR},
+        # Never fall back to extracting here: what kills a worker would kill the crawl.
+        pool.shutdown()
+        self.pool, self.executor = None, "off"
+        logger.error("Extraction worker processes died %(n)d times in a row; no more "
+                     "extraction in this crawl (items go on with an empty %(field)s)",
+                     {"n": pool.breaks_in_a_row, "field": self.outputs[0][1] if self.outputs else "field"},
                      extra={"spider": self.crawler.spider})
 
     def _no_source(self, item: Any) -> None:
