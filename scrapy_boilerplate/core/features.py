@@ -135,33 +135,19 @@ def dense_features(page: Page) -> np.ndarray:
     # boilerpipe's text density: words per 80-column line, the last partial line left out
     td = np.where(chars > 80, 80 * words / np.maximum(chars, 1), words)
 
-    sentences = np.fromiter((count_sentences(t) for t in texts), float, n)
-    commas = np.fromiter((t.count(",") + t.count("،") + t.count("、") for t in texts), float, n)
-    punct = np.fromiter((t.count(".") + t.count("|") + t.count("»") + t.count("·") for t in texts), float, n)
-    heads = [t[:200] for t in texts]
-    digits = np.fromiter((len(DIGIT_RE.findall(h)) for h in heads), float, n)
-    upper = np.fromiter((len(UPPER_RE.findall(h)) for h in heads), float, n)
-    head_len = np.maximum(np.fromiter((len(h) for h in heads), float, n), 1)
-    # Sets of lower-cased words: stopword share and metadata overlaps in C-level set operations.
-    block_sets = [frozenset(WORD_RE.findall(t.lower())) for t in texts]
-    stop = np.fromiter((len(s & STOPWORDS) for s in block_sets), float, n) / np.maximum(
-        np.fromiter((len(s) for s in block_sets), float, n), 1)
-    cue_start = np.fromiter((CUE_START_RE.match(t) is not None for t in texts), float, n)
-    end_marker = np.fromiter((len(t) < 60 and END_MARKER_RE.match(t) is not None for t in texts), float, n)
-    ends_colon = np.fromiter((t.endswith(":") for t in texts), float, n)
-    has_date = np.fromiter((d > 0 and len(t) < 120 and DATE_RE.search(t) is not None
-                            for t, d in zip(texts, digits)), float, n)
-    counts = Counter(texts)
-    dup = np.fromiter((counts[t] > 1 for t in texts), float, n)
-
     title_words = _word_set(page.main_title)
-    desc_words = _word_set(page.og.get("description") or page.og.get("description"))
+    desc_words = _word_set(page.og.get("description"))
     body_words = _word_set(page.jsonld.get("articleBody"))
-    title_sim = np.fromiter((_jaccard(s, title_words) for s in block_sets), float, n)
-    is_title = (title_sim >= 0.6) & (chars < 300)
-    desc_sim = np.fromiter((_cover(s, desc_words) for s in block_sets), float, n)
-    body_overlap = np.fromiter((_cover(s, body_words) for s in block_sets), float, n)
     has_body = float(len(body_words) > 20)
+    counts = Counter(texts)
+    # One pass over the block texts for every string statistic (one Python
+    # loop instead of a dozen): sets of lower-cased words give the stopword
+    # share and the metadata overlaps as C-level set operations.
+    stats = np.array([_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
+    (sentences, commas, punct, digits, upper, head_len, stop, cue_start, end_marker, ends_colon,
+     has_date, dup, title_sim, desc_sim, body_overlap) = stats.T
+    head_len = np.maximum(head_len, 1)
+    is_title = (title_sim >= 0.6) & (chars < 300)
 
     tag_counts = np.asarray(page.tag_counts, float)
     lttr_raw, lttr_s, lttr_d = ttr.block_ttr(chars, tag_counts)
@@ -252,6 +238,32 @@ def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
     if not vocabulary:
         return dense
     return np.hstack([dense, token_features(page, vocabulary)])
+
+
+def _text_stats(t: str, counts: Counter, title_words, desc_words, body_words) -> tuple:
+    """The string statistics of one block, in the order dense_features unpacks them."""
+    head = t[:200]
+    n_digits = len(DIGIT_RE.findall(head))
+    words = frozenset(WORD_RE.findall(t.lower()))
+    n_words = len(words)
+    short = len(t)
+    return (
+        count_sentences(t),
+        t.count(",") + t.count("،") + t.count("、"),
+        t.count(".") + t.count("|") + t.count("»") + t.count("·"),
+        n_digits,
+        len(UPPER_RE.findall(head)),
+        len(head),
+        len(words & STOPWORDS) / n_words if n_words else 0.0,
+        CUE_START_RE.match(t) is not None,
+        short < 60 and END_MARKER_RE.match(t) is not None,
+        t.endswith(":"),
+        n_digits > 0 and short < 120 and DATE_RE.search(t) is not None,
+        counts[t] > 1,
+        _jaccard(words, title_words),
+        _cover(words, desc_words),
+        _cover(words, body_words),
+    )
 
 
 def _ancestor_max(parents, score: np.ndarray) -> np.ndarray:
