@@ -23,6 +23,13 @@ def extract_timed(extractor: Extractor, html, url: str | None) -> tuple[Extracti
     return result, time.perf_counter() - start
 
 
+def extract_page_timed(extractor: Extractor, page, url: str | None) -> tuple[Extraction, float]:
+    """`extractor.extract_page(page)`, from a walk already made, and the seconds it took."""
+    start = time.perf_counter()
+    result = extractor.extract_page(page, url=url)
+    return result, time.perf_counter() - start
+
+
 def extract_text_timed(extractor: Extractor, text: str, url: str | None,
                        base_url: str | None) -> tuple[Extraction, float]:
     """Parse `text` exactly as Scrapy's ``response.selector`` does, then extract.

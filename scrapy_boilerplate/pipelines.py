@@ -30,7 +30,9 @@ from twisted.internet.defer import Deferred
 
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
-from .executors import WorkerPool, extract_text_timed, extract_timed, in_worker, init_worker
+from .executors import (WorkerPool, extract_page_timed, extract_text_timed, extract_timed,
+                        in_worker, init_worker)
+from .pages import cached_page, response_page
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -191,6 +193,8 @@ class MainContentPipeline:
             "include_comments": _getbool(settings, bp.INCLUDE_COMMENTS),
             "favor": _setting(settings, bp.FAVOR),
         }
+        # The walk pages.py shares skips comments: usable unless comments are wanted.
+        self.walk_shared = not self.options["include_comments"]
         # Load the model now: a bad path or favor value is a configuration error
         # that should stop the crawl before it starts, not empty every item.
         self.extractor = Extractor(self.model, **self.options)
@@ -338,12 +342,17 @@ class MainContentPipeline:
         if retry_of is None and self._too_large(len(response.body), response.url):
             self._by_response[response] = None   # logged and counted once per response
             return None, False
-        # A parse the spider (or OverviewMiddleware) already made is reused. The
-        # private attribute is read so that "thread" and "process" do not parse
-        # in the reactor thread when nobody has parsed yet.
+        # Reuse what the spider or OverviewMiddleware already did: the walk of the
+        # page (pages.py), else Scrapy's parse. The private attribute is read so that
+        # "thread" and "process" do not parse in the reactor thread when nobody has.
+        page = cached_page(response) if self.walk_shared else None
         selector = getattr(response, "_cached_selector", None)
         solo = retry_of is not None
-        if self.executor == "inline" or (self.executor == "thread" and selector is not None):
+        if self.executor == "inline" and self.walk_shared:
+            future = self._run(_extract_response, response)
+        elif self.executor != "process" and page is not None:
+            future = self._run(extract_page_timed, page, response.url)
+        elif self.executor == "inline" or (self.executor == "thread" and selector is not None):
             future = self._run(extract_timed, response.selector, response.url, solo=solo)
         else:
             future = self._run(extract_text_timed, response.text, response.url,
@@ -443,6 +452,17 @@ class MainContentPipeline:
                 self.stats.inc_value("boilerplate/field_missing")
                 break
         return adapter.item
+
+
+def _extract_response(extractor: Extractor, response: HtmlResponse) -> tuple[Extraction, float]:
+    """Inline: extract from the response's shared walk, made here if nobody made it yet."""
+    start = time.perf_counter()
+    try:
+        page = response_page(response)
+    except Exception:   # noqa: BLE001 - extract() turns bad input into an empty result
+        return extract_timed(extractor, response.selector, response.url)
+    result = extractor.extract_page(page, url=response.url)
+    return result, time.perf_counter() - start
 
 
 def _meta(response: Response) -> dict:

@@ -29,18 +29,18 @@ from pipeline_site import PagesSpider
 from scrapy_boilerplate.core.extractor import Extractor
 from scrapy_boilerplate.pipelines import item_sources
 
-_extract = Extractor.extract
+def _failing(method):
+    def extract_or_fail(self, html, url=None, **options):
+        if url and "/fail/" in url:
+            if multiprocessing.parent_process() is not None:
+                os._exit(3)
+            raise RuntimeError("extraction failed on purpose")
+        return method(self, html, url=url, **options)
+    return extract_or_fail
 
 
-def _extract_or_fail(self, html, url=None, **options):
-    if url and "/fail/" in url:
-        if multiprocessing.parent_process() is not None:
-            os._exit(3)
-        raise RuntimeError("extraction failed on purpose")
-    return _extract(self, html, url=url, **options)
-
-
-Extractor.extract = _extract_or_fail
+Extractor.extract = _failing(Extractor.extract)
+Extractor.extract_page = _failing(Extractor.extract_page)
 
 BASE_SETTINGS = {
     "LOG_LEVEL": "INFO",

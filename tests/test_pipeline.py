@@ -162,13 +162,15 @@ def test_extraction_options_come_from_settings():
 
 def test_many_items_from_one_response_are_extracted_once(monkeypatch):
     calls = []
-    original = Extractor.extract
 
-    def counting(self, html, url=None, **options):
-        calls.append(url)
-        return original(self, html, url=url, **options)
+    def counting(method):
+        def extract(self, html, url=None, **options):
+            calls.append(url)
+            return method(self, html, url=url, **options)
+        return extract
 
-    monkeypatch.setattr(Extractor, "extract", counting)
+    monkeypatch.setattr(Extractor, "extract", counting(Extractor.extract))
+    monkeypatch.setattr(Extractor, "extract_page", counting(Extractor.extract_page))
     h = Harness()
     resp = response()
     items = h.run([{"n": n} for n in range(5)], resp)
@@ -332,6 +334,7 @@ def broken_extract(self, html, url=None, **options):
 @pytest.mark.parametrize("executor", ["inline", "thread"])
 def test_a_failing_extraction_keeps_the_items(monkeypatch, caplog, executor):
     monkeypatch.setattr(Extractor, "extract", broken_extract)
+    monkeypatch.setattr(Extractor, "extract_page", broken_extract)
     h = Harness(BOILERPLATE_EXECUTOR=executor)
     with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
         items = h.run([{"n": 1}, {"n": 2}], response())
@@ -516,3 +519,58 @@ def test_items_from_a_failure_or_start_are_not_recorded():
 def test_sources_are_per_crawler():
     a, b = make_crawler(), make_crawler()
     assert item_sources(a) is item_sources(a) is not item_sources(b)
+
+
+# -- one walk per response, shared with OverviewMiddleware (pages.py) ------------------------
+
+def count_walks(monkeypatch) -> list:
+    import scrapy_boilerplate.core.extractor as extractor_module
+    import scrapy_boilerplate.pages as pages_module
+
+    walks = []
+
+    def counting(build):
+        def build_page(root, **kwargs):
+            walks.append(root)
+            return build(root, **kwargs)
+        return build_page
+
+    monkeypatch.setattr(pages_module, "build_page", counting(pages_module.build_page))
+    monkeypatch.setattr(extractor_module, "build_page", counting(extractor_module.build_page))
+    return walks
+
+
+@pytest.mark.parametrize("executor", ["inline", "thread"])
+def test_a_walk_made_for_overview_detection_is_reused(monkeypatch, executor):
+    from scrapy_boilerplate.pages import response_page
+
+    walks = count_walks(monkeypatch)
+    h = Harness(BOILERPLATE_EXECUTOR=executor)
+    resp = response()
+    response_page(resp)   # what OverviewMiddleware does with the response
+    (item,) = h.run([{}], resp)
+    assert len(walks) == 1
+    assert item["main_text"] == expected_text()
+
+
+def test_inline_extraction_walks_once_and_leaves_the_walk_for_others(monkeypatch):
+    from scrapy_boilerplate.pages import cached_page
+
+    walks = count_walks(monkeypatch)
+    h = Harness()
+    resp = response()
+    h.run([{}, {}], resp)
+    assert len(walks) == 1 and cached_page(resp) is not None
+
+
+def test_comments_wanted_means_a_walk_of_its_own(monkeypatch):
+    from scrapy_boilerplate.pages import response_page
+
+    walks = count_walks(monkeypatch)
+    h = Harness(BOILERPLATE_INCLUDE_COMMENTS=True)
+    resp = response()
+    response_page(resp)
+    (item,) = h.run([{}], resp)
+    assert len(walks) == 2
+    assert item["main_text"] == extract(resp.selector, url=resp.url, include_comments=True).text
+    assert "Who pays for the maintenance" in item["main_text"]   # a comment of the page
