@@ -12,7 +12,9 @@ following every link of the site (the pages' own links to other sites are
 extracted and filtered out, as on a real site), yielding an item with the URL
 and the <title> of each page. ``--spider minimal`` follows only the listing
 links (the least work a spider can do, so the add-on's share is largest).
-Pages per second = 200 responses / the crawl's elapsed_time_seconds.
+Pages per second = 200 responses / the crawl's elapsed_time_seconds. Reactor
+lag = how late a 5 ms timer fires: how long the reactor thread was kept busy
+at a time (what BOILERPLATE_EXECUTOR changes).
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ def load_pages(datasets: list[str], limit: int) -> list[bytes]:
     return pages
 
 
-def serve(datasets: list[str], limit: int, ready) -> None:
-    """Server process: listing pages /list/N and the pages /p/N.html."""
+def serve(datasets: list[str], limit: int, ready, delay: float = 0.0) -> None:
+    """Server process: listing pages /list/N and the pages /p/N.html, each after `delay` s."""
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     pages = load_pages(datasets, limit)
@@ -63,6 +65,8 @@ def serve(datasets: list[str], limit: int, ready) -> None:
         protocol_version = "HTTP/1.1"
 
         def do_GET(self):  # noqa: N802
+            if delay:
+                time.sleep(delay)   # a network round trip and a server's own work
             body = routes.get(self.path)
             self.send_response(200 if body is not None else 404)
             body = body if body is not None else b"not found"
@@ -83,9 +87,41 @@ def serve(datasets: list[str], limit: int, ready) -> None:
     httpd.serve_forever()
 
 
+class ReactorLag:
+    """How late a 5 ms timer fires during the crawl: how long the reactor was kept busy."""
+
+    INTERVAL = 0.005
+
+    def __init__(self):
+        self.late: list[float] = []
+        self.call = None
+
+    def start(self) -> None:
+        from twisted.internet.task import LoopingCall
+
+        self.last = time.perf_counter()
+        self.call = LoopingCall(self.tick)
+        self.call.start(self.INTERVAL, now=False)
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        self.late.append(max(0.0, now - self.last - self.INTERVAL))
+        self.last = now
+
+    def stop(self) -> None:
+        if self.call is not None and self.call.running:
+            self.call.stop()
+
+    def summary(self) -> dict:
+        late = sorted(self.late) or [0.0]
+        return {"p50": 1000 * late[len(late) // 2], "p99": 1000 * late[int(len(late) * 0.99)],
+                "max": 1000 * late[-1]}
+
+
 def run_crawl(base: str, settings: dict, spider: str) -> dict:
     """One crawl in this process; returns its figures."""
     import scrapy
+    from scrapy import signals
     from scrapy.crawler import CrawlerProcess
     from scrapy.linkextractors import LinkExtractor
     from scrapy.spiders import CrawlSpider, Rule
@@ -129,6 +165,9 @@ def run_crawl(base: str, settings: dict, spider: str) -> dict:
                               "TELNETCONSOLE_ENABLED": False, **settings})
     crawler = process.create_crawler(
         ThroughputCrawlSpider if spider == "crawl" else ThroughputMinimalSpider)
+    lag = ReactorLag()
+    crawler.signals.connect(lag.start, signal=signals.spider_opened)
+    crawler.signals.connect(lag.stop, signal=signals.spider_closed)
     process.crawl(crawler)
     process.start()
     stats = crawler.stats.get_stats()
@@ -136,6 +175,7 @@ def run_crawl(base: str, settings: dict, spider: str) -> dict:
     elapsed = stats["elapsed_time_seconds"]
     return {"pages": pages, "items": len(items), "items_with_text": sum(items),
             "seconds": elapsed, "pages_per_second": pages / elapsed,
+            "reactor_lag_ms": lag.summary(),
             "boilerplate": {k: v for k, v in stats.items() if k.startswith("boilerplate/")}}
 
 
@@ -158,6 +198,8 @@ def main() -> None:
                         help="crawl: a CrawlSpider following every link (default); minimal: "
                              "listing links only, one CSS query per page")
     parser.add_argument("--concurrency", type=int, default=16, help="CONCURRENT_REQUESTS")
+    parser.add_argument("--server-delay-ms", type=float, default=0.0,
+                        help="answer each request after this delay (a slow network; default 0)")
     parser.add_argument("--settings", default="{}", help="extra Scrapy settings (JSON) for both crawls")
     parser.add_argument("--run-crawl", metavar="BASE_URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -170,7 +212,8 @@ def main() -> None:
         if not (Path(folder) / "pages.jsonl").is_file():
             raise SystemExit(f"no dataset at {folder} (expected pages.jsonl); pass DATASET_DIR")
     receive, send = multiprocessing.Pipe(duplex=False)
-    server = multiprocessing.Process(target=serve, args=(args.datasets, args.pages, send), daemon=True)
+    server = multiprocessing.Process(target=serve, daemon=True,
+                                     args=(args.datasets, args.pages, send, args.server_delay_ms / 1000))
     server.start()
     port, served = receive.recv()
     base = f"http://127.0.0.1:{port}"
@@ -189,14 +232,23 @@ def main() -> None:
     ratio = with_addon["pages_per_second"] / without["pages_per_second"]
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, {served} real pages + listings from {', '.join(args.datasets)}, "
-          f"spider={args.spider}, CONCURRENT_REQUESTS={args.concurrency}, executor={args.executor}")
+          f"spider={args.spider}, CONCURRENT_REQUESTS={args.concurrency}, executor={args.executor}, "
+          f"server delay {args.server_delay_ms:g} ms")
     print(f"without the add-on: {without['pages']} pages in {without['seconds']:.2f} s = "
-          f"{without['pages_per_second']:.1f} pages/s ({without['items']} items)")
+          f"{without['pages_per_second']:.1f} pages/s ({without['items']} items); "
+          f"reactor lag p99 {without['reactor_lag_ms']['p99']:.0f} ms, "
+          f"max {without['reactor_lag_ms']['max']:.0f} ms")
     print(f"with the add-on:    {with_addon['pages']} pages in {with_addon['seconds']:.2f} s = "
           f"{with_addon['pages_per_second']:.1f} pages/s ({with_addon['items']} items, "
-          f"{with_addon['items_with_text']} with main_text)")
+          f"{with_addon['items_with_text']} with main_text); "
+          f"reactor lag p99 {with_addon['reactor_lag_ms']['p99']:.0f} ms, "
+          f"max {with_addon['reactor_lag_ms']['max']:.0f} ms")
     print(f"ratio: {ratio:.0%} (target: at least 70%)")
     bp = with_addon["boilerplate"]
+    if bp.get("boilerplate/overview/checked"):
+        print(f"overview detection: {bp['boilerplate/overview/checked']} pages, "
+              f"{bp['boilerplate/overview/seconds_total']:.2f} s in total, "
+              f"max {bp['boilerplate/overview/seconds_max'] * 1000:.0f} ms")
     if bp.get("boilerplate/pages_extracted"):
         print(f"extraction: {bp['boilerplate/pages_extracted']} pages, "
               f"{bp['boilerplate/extract_seconds_total']:.2f} s in total, "
