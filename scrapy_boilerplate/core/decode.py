@@ -20,6 +20,7 @@ DEFAULT_PARAMS = {
     "size_weight": 0.5,        # how much longer blocks weigh in the Viterbi emissions
     "min_segment_share": 0.15, # segments below this share of the main body's mass ...
     "max_gap": 12,             # ... are kept only within this many blocks of a kept one
+    "min_probability": 0.0,    # blocks below this are never filled in as part of a content run
 }
 
 FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.8, "recall": -0.8}
@@ -70,6 +71,10 @@ def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "ba
     # A long block's probability is evidence about more text: weigh it up a little.
     log_odds *= 1.0 + p["size_weight"] * np.log1p(chars / 100.0)
     mask = viterbi(log_odds, p["switch_penalty"])
+    if p["min_probability"] > 0:
+        # Gap filling is for short sentences the model is unsure about, not for
+        # blocks it is sure are boilerplate ("Advertisement" inside the body).
+        mask &= proba >= p["min_probability"]
     mask = _drop_far_segments(mask, chars, p["min_segment_share"], p["max_gap"])
     _keep_headings(mask, page)
     _trim_tail(mask, page)

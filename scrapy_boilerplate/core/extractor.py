@@ -249,7 +249,7 @@ def _join_markdown(parts: list) -> str:
 
 
 def _content_images(page: Page, mask, base) -> list:
-    """Absolute URLs of images inside the kept content (between kept blocks)."""
+    """Absolute URLs of images inside the kept content (from the first to the last kept block)."""
     if not mask.any() or not page.images:
         return []
     first, last = np.flatnonzero(mask)[[0, -1]]
@@ -258,8 +258,10 @@ def _content_images(page: Page, mask, base) -> list:
     for index, src, _alt, width, height in page.images:
         if not (first <= index <= last + 1):
             continue
-        near = (index < n and mask[index]) or (index > 0 and mask[index - 1])
-        if not near or src.startswith("data:") or _tiny(width) or _tiny(height):
+        # Inside the content span, unless it sits in a link block that is not content
+        # (a teaser thumbnail between two parts of the body).
+        in_teaser = index < n and not mask[index] and page.link_chars[index] >= 0.8 * page.chars[index]
+        if in_teaser or src.startswith("data:") or _tiny(width) or _tiny(height):
             continue
         absolute = urljoin(base, src) if base else src
         if absolute not in seen:

@@ -40,6 +40,7 @@ DECODE_GRID = {
     "size_weight": [0.0, 0.5],
     "min_segment_share": [0.05, 0.2],
     "max_gap": [4, 12],
+    "min_probability": [0.0, 0.15, 0.3],
 }
 
 
