@@ -74,7 +74,9 @@ def test_items_carry_the_clean_text_of_their_page(items):
 def test_in_article_boilerplate_is_left_out(items):
     for item in items:
         text = item["main_text"]
-        assert "Advertisement" not in text and "Topics:" not in text and "\nBy " not in text
+        assert "Advertisement" not in text and "Riverside Motors" not in text
+        assert "Courier Plus" not in text
+        assert "Topics:" not in text and "\nBy " not in text
 
 
 def test_start_url_crawls_another_site(tmp_path):
