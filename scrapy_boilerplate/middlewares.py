@@ -16,6 +16,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from . import settings as bp
 from .core.overview import OverviewDetector
+from .pages import response_page
 
 if TYPE_CHECKING:
     # typing.Self requires Python 3.11
@@ -114,11 +115,16 @@ class OverviewMiddleware:
             return response
 
         try:
-            # response.selector is cached on the response: the spider reuses this parse.
-            # A forced non-HTML response is parsed from its text as HTML.
-            page = response.selector if isinstance(response, HtmlResponse) else response.text
-            start = time.perf_counter()
-            verdict = self.detector.detect(page, url=response.url)
+            if isinstance(response, HtmlResponse):
+                # response.selector is cached on the response: the spider reuses this
+                # parse, and the walk of it is kept for MainContentPipeline (pages.py).
+                response.selector
+                start = time.perf_counter()
+                verdict = self.detector.detect_page(response_page(response), url=response.url)
+            else:
+                # A forced non-HTML response is parsed from its text as HTML.
+                start = time.perf_counter()
+                verdict = self.detector.detect(response.text, url=response.url)
             seconds = time.perf_counter() - start
         except Exception:
             # A bug or an unexpected page must not cost the page or stop the crawl.

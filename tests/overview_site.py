@@ -37,6 +37,13 @@ from scrapy.http import HtmlResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
 
+
+class _Server(ThreadingHTTPServer):
+    # The default listen backlog of 5 drops connections when several crawls
+    # start at once, and the client's TCP retries then stall a crawl.
+    request_queue_size = 128
+
+
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 # path -> (overview-dev id, is an overview page); ids picked for clear-cut verdicts.
@@ -132,7 +139,7 @@ def serve_site():
         def log_message(self, *args):   # keep test output clean
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = _Server(("127.0.0.1", 0), Handler)
     base_url = f"http://127.0.0.1:{server.server_address[1]}"
     site.update(build_site(base_url))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
