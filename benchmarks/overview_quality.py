@@ -1,0 +1,103 @@
+"""Overview-page detection quality, site-grouped cross-validation, beside simple baselines.
+
+    python benchmarks/overview_quality.py [DATASET_DIR...]
+
+On the labelled pages of the given sets (default: ../shared/datasets/overview-dev and wcxb-dev),
+prints the overview-class precision, recall, F1, accuracy and the share of articles (and of other
+single items) flagged, for:
+
+- the overview model, out-of-fold (5 folds grouped by site; the cutoff chosen on the out-of-fold
+  scores for the best F1 with at most 5 % of articles flagged, as `train --overview` does);
+- TextSweeper's plain rule, net text of the best region below the default 1500 characters, and
+  below the best threshold for this data (chosen on all pages: an optimistic baseline);
+- whole-page link density above 0.4;
+- Readability.js's isProbablyReaderable check (re-implemented on lxml): not readerable = overview.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scrapy_boilerplate.core.overview import DEFAULT_NET_TEXT_THRESHOLD, FEATURE_NAMES  # noqa: E402
+from scrapy_boilerplate.core.page import parse_html  # noqa: E402
+from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
+from scrapy_boilerplate.training.overview import (  # noqa: E402
+    choose_cutoff, classification_report, collect_evidence, fmt_report, out_of_fold_scores,
+)
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+UNLIKELY = re.compile(r"-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|"
+                      r"footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|"
+                      r"skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|"
+                      r"yom-remote", re.I)
+MAYBE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
+
+
+def is_probably_readerable(html: bytes, min_content_length: int = 140, min_score: float = 20) -> bool:
+    """Readability.js `isProbablyReaderable`: sum of sqrt(len - 140) over visible paragraphs > 20."""
+    root = parse_html(html)
+    if root is None:
+        return False
+    nodes = root.xpath("//p | //pre | //article | //div[br]")
+    score = 0.0
+    for node in nodes:
+        style = (node.get("style") or "").replace(" ", "").lower()
+        if "display:none" in style or node.get("hidden") is not None:
+            continue
+        match = f"{node.get('class') or ''} {node.get('id') or ''}"
+        if UNLIKELY.search(match) and not MAYBE.search(match):
+            continue
+        if node.tag == "p" and node.getparent() is not None and node.getparent().tag == "li":
+            continue
+        length = len(" ".join("".join(node.itertext()).split()))
+        if length < min_content_length:
+            continue
+        score += math.sqrt(length - min_content_length)
+        if score > min_score:
+            return True
+    return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("datasets", nargs="*", type=Path,
+                        default=[SHARED / "overview-dev", SHARED / "wcxb-dev"])
+    args = parser.parse_args()
+    pages = load_datasets(args.datasets)
+    labelled = [p for p in pages if p.label in ("overview", "article", "other")]
+    X, y, labels, sites, ids = collect_evidence(labelled)
+    by_id = {f"{p.dataset}/{p.id}": p for p in labelled}
+    datasets = np.array([i.split("/")[0] for i in ids])
+
+    rows = {}
+    scores = out_of_fold_scores(X, y, sites)
+    cutoff = choose_cutoff(scores, y, labels)
+    rows[f"overview model (CV, cutoff {cutoff:.2f})"] = scores >= cutoff
+    net = np.expm1(X[:, FEATURE_NAMES.index("log_net_region")])
+    rows[f"TextSweeper net text < {DEFAULT_NET_TEXT_THRESHOLD}"] = net < DEFAULT_NET_TEXT_THRESHOLD
+    best = max((classification_report(net < t, y, labels)["f1"], t) for t in range(100, 5001, 100))
+    rows[f"TextSweeper net text < {best[1]} (best on these pages)"] = net < best[1]
+    rows["page link density > 0.4"] = X[:, FEATURE_NAMES.index("ld_page")] > 0.4
+    rows["not isProbablyReaderable (Readability.js)"] = np.array(
+        [not is_probably_readerable(by_id[i].read_html()) for i in ids])
+
+    print(f"{len(y)} labelled pages ({int(y.sum())} overview, {int((labels == 'article').sum())} article, "
+          f"{int((labels == 'other').sum())} other) from {len(set(sites))} sites")
+    for name in [str(p.name) for p in args.datasets] + ["all"]:
+        mask = np.ones(len(y), bool) if name == "all" else datasets == name
+        print(f"\n== {name}: {int(mask.sum())} pages")
+        for method, pred in rows.items():
+            print(f"{method:55s} {fmt_report(classification_report(pred[mask], y[mask], labels[mask]))}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
