@@ -363,3 +363,15 @@ def test_bounded_cache_keeps_entries_in_use_and_forgets_one_offs():
         assert cache.get("menu-item") == 1   # in use: survives every generation change
     assert len(cache) <= 6
     assert cache.get("hash-0") is None       # a one-off name aged out
+
+
+@pytest.mark.parametrize("name", [
+    "readmore", "hentry", "adslot", "ads", "topad", "navbar", "nav", "tags", "wpcaption", "postcontent",
+    "sidebarleft", "xyzzy", "elementorwidget", "photoinfo", "mostread", "categories", "cmp", "dfp",
+])
+def test_cue_gate_lets_through_every_name_a_cue_matches(name):
+    # The gate only skips work: it must pass every name on which some cue regex would match.
+    from scrapy_boilerplate.core.page import BODY_PROP_RE, CUE_RES, GATE_RE
+
+    if any(rx.search(name) for _, rx in CUE_RES) or BODY_PROP_RE.search(name):
+        assert GATE_RE.search(name), name

@@ -93,9 +93,43 @@ COMMENT_RE = re.compile(
 )
 BODY_PROP_RE = re.compile(r"^(?:articlebody|entrycontent|postcontent|postbody|storybody|articlecontent|"
                           r"maincontent|posttext|contentbody|articletext|storytext|entrybody)$")
-# Any cue anywhere in a class name with its separators removed (anchors dropped: a superset).
-GATE_RE = re.compile("|".join(f"(?:{p})" for p in list(CUE_PATTERNS.values()) + [BODY_PROP_RE.pattern])
-                     .replace("^", "").replace("$", ""))
+
+
+def _required_literals(patterns) -> list[str]:
+    """A literal that every match of each alternative contains (the cue patterns are plain words
+    with optional characters, anchors and word boundaries only)."""
+    literals = set()
+    for pattern in patterns:
+        body = pattern.removeprefix("^(?:").removesuffix(")$")
+        for alt in body.split("|"):
+            alt = re.sub(r"\\b|\^|\$|\(\?:|\)", "", alt)
+            alt = re.sub(r".\?", "", alt)      # an optional character is not required
+            if alt:
+                literals.add(alt)
+    return sorted(literals)
+
+
+def _contains_any_regex(words) -> str:
+    """A trie-shaped regex matching any of `words` as a substring: far faster than a flat alternation."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = True
+
+    def build(node) -> str:
+        if "" in node:          # a word ends here: its prefix is enough for "contains"
+            return ""
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items())]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return build(trie)
+
+
+# Matches every name in which some cue could match (the cues' required literals, as a trie):
+# names and tokens without any cue, the great majority, cost one fast scan.
+GATE_RE = re.compile(_contains_any_regex(_required_literals(list(CUE_PATTERNS.values()) + [BODY_PROP_RE.pattern])))
 COMMENT_WORDS = ("omment", "disqus", "respond", "repl", "discussion", "talkback")
 TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
 META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
