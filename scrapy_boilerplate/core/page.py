@@ -412,7 +412,9 @@ _KEY_CACHE = BoundedCache(100_000)
 
 def _key_bits(key: str) -> int:
     """Cue bits of one lower-case token or joined token pair; cached (tokens repeat across sites)."""
-    bits = _KEY_CACHE.get(key)
+    bits = _KEY_CACHE.young.get(key)
+    if bits is None:
+        bits = _KEY_CACHE.get(key)
     if bits is None:
         bits = 0
         if GATE_RE.search(key) is None:   # most tokens hold no cue: one scan instead of twelve
@@ -434,15 +436,17 @@ def _unit_cues(unit: str) -> tuple:
     ("read-more" -> "read", "more", "readmore"), so the regexes run once per
     distinct token rather than once per distinct class name.
     """
-    cue = _UNIT_CACHE.get(unit)
+    cue = _UNIT_CACHE.young.get(unit) or _UNIT_CACHE.get(unit)
     if cue is None:
         text = unit.lower()
         parts = [t for t in TOKEN_SPLIT_RE.split(text) if t]
         bits = 0
         # One unanchored scan of the whole name first: most names hold no cue at all.
         if GATE_RE.search("".join(parts)) is not None:
+            known = _KEY_CACHE.young
             for key in parts + [a + b for a, b in zip(parts, parts[1:])]:
-                bits |= _key_bits(key)
+                key_bits = known.get(key)
+                bits |= key_bits if key_bits is not None else _key_bits(key)
         comment = any(w in text for w in COMMENT_WORDS) and COMMENT_RE.search(text) is not None
         if comment:
             bits |= FLAG["comment"]
@@ -454,7 +458,7 @@ def _unit_cues(unit: str) -> tuple:
 def _class_cues(idv, cls) -> tuple:
     """Cues of an element's id and class names combined; cached per (id, class) pair."""
     key = (idv, cls)
-    cue = _CUE_CACHE.get(key)
+    cue = _CUE_CACHE.young.get(key) or _CUE_CACHE.get(key)
     if cue is None:
         bits, tokens, comment = 0, (), False
         units = cls.split() if cls else []
@@ -576,7 +580,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
 
     n_elements = 0                  # start tags seen so far (subtree tag counts by difference)
     node_start: list = []           # n_elements when each open node started
-    cue_cache = _CUE_CACHE
+    cue_young = _CUE_CACHE.young   # the hot path looks here first, at dict speed
     if page.lang is None:
         page.lang = root.getroottree().getroot().get("lang")
     # Comments and processing instructions come as their own events (only in
@@ -627,7 +631,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                 cls = el.get("class") if "class" in keys else None
                 idv = el.get("id") if "id" in keys else None
                 if cls or idv:
-                    cue = cue_cache.get((idv, cls))
+                    cue = cue_young.get((idv, cls))
                     if cue is None:
                         cue = _class_cues(idv, cls)
                     if cue[2] and not include_comments and el.tag not in COMMENT_SAFE_TAGS:
