@@ -294,3 +294,14 @@ def test_extract_page_reuses_a_walk_and_equals_extract():
     assert extractor.extract_page(page).text == extractor.extract(html).text
     with pytest.raises(TypeError):
         extractor.extract_page(page, colour="red")
+
+
+@pytest.mark.parametrize("text, is_byline", [
+    ("By Tom Hale · 2 March 2026", True), ("by Jane Doe and John Smith", True), ("Von Max Muster", True),
+    ("By contrast, the council said no.", False), ("By 2030 the city will have ten parks.", False),
+    ("By the time we arrived, it was late.", False),
+])
+def test_byline_pattern(text, is_byline):
+    from scrapy_boilerplate.core.extractor import BYLINE_RE
+
+    assert bool(BYLINE_RE.match(text)) is is_byline

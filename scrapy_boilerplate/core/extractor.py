@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html as html_lib
 import logging
+import re
 import threading
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
@@ -19,6 +20,12 @@ from .unsupervised import cluster_probabilities
 logger = logging.getLogger(__name__)
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+# "By Jane Doe", "Von Max Muster · 3. März": a byline word, then capitalised names, then the end
+# or a separator (a date may follow). "By contrast, ..." or "By 2030 ..." are not bylines.
+BYLINE_RE = re.compile(
+    r"^(?i:by|von|par|por|di|door|av|af|przez|od)\s+(?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s*){1,4}"
+    r"(?:$|[·|•,–—/-]|\band\b|\bund\b|\bet\b|\by\b)"
+)
 #: Pages with at most this much text keep all their non-link text when the model selects nothing.
 SMALL_PAGE_CHARS = 1000
 
@@ -142,9 +149,12 @@ class Extractor:
         proba = self.block_probabilities(page)
         params = self.model.decode if self.model is not None else None
         mask = select_blocks(page, proba, params, opts)
-        # The headline is not main content (it is `title`; include_title puts it first).
+        # The headline is not main content (it is `title`; include_title puts it first),
+        # and neither is a byline ("By Jane Doe · 2 March 2026"): no gold set keeps them.
         for i in np.flatnonzero(mask):
             if page.tags[i] == "h1" and page.texts[i] in (title, page.main_title):
+                mask[i] = False
+            elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
                 mask[i] = False
         return _render(page, mask, proba, title, url, opts["include_title"])
 
