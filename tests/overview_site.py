@@ -28,7 +28,7 @@ import json
 import re
 import threading
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import scrapy
@@ -36,13 +36,7 @@ from scrapy import signals
 from scrapy.http import HtmlResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
-
-
-class _Server(ThreadingHTTPServer):
-    # The default listen backlog of 5 drops connections when several crawls
-    # start at once, and the client's TCP retries then stall a crawl.
-    request_queue_size = 128
-
+from server import BackloggedHTTPServer
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
@@ -139,7 +133,7 @@ def serve_site():
         def log_message(self, *args):   # keep test output clean
             pass
 
-    server = _Server(("127.0.0.1", 0), Handler)
+    server = BackloggedHTTPServer(("127.0.0.1", 0), Handler)
     base_url = f"http://127.0.0.1:{server.server_address[1]}"
     site.update(build_site(base_url))
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -46,7 +46,7 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-class _Server(ThreadingHTTPServer):
+class BackloggedHTTPServer(ThreadingHTTPServer):
     # The default backlog of 5 drops connections when several crawls start at once,
     # and TCP then retries after 1, 3, 7... seconds: crawls stall for minutes.
     request_queue_size = 128
@@ -56,7 +56,7 @@ class LoopbackServer:
     def __init__(self, routes: dict | None = None):
         self.routes: dict = dict(routes or {})
         self.requests: list[str] = []
-        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        self._httpd = BackloggedHTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.daemon_threads = True
         self._httpd.owner = self
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
