@@ -763,7 +763,7 @@ def _node_text_totals(page: Page) -> None:
 
 def _read_head(head, page: Page) -> None:
     """Title, Open Graph tags, JSON-LD and the base URL from <head>."""
-    for el in head.iter("title", "meta", "script", "base", "link"):
+    for el in head.iter("title", "meta", "script", "base"):
         tag = el.tag
         if tag == "title":
             if page.title is None and el.text:

@@ -109,7 +109,7 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
     scores = out_of_fold_scores(X, y, sites)
     cutoff = choose_cutoff(scores, y, labels)
     report = classification_report(scores >= cutoff, y, labels)
-    log(f"site-grouped {FOLDS}-fold CV at cutoff {cutoff}: " + _fmt(report))
+    log(f"site-grouped {FOLDS}-fold CV at cutoff {cutoff}: " + fmt_report(report))
     clf = _fit(X, y)
     import sklearn
 
@@ -127,10 +127,6 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
     return model
 
 
-def _fmt(r: dict) -> str:
+def fmt_report(r: dict) -> str:
     return (f"P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.3f} acc {r['accuracy']:.3f}, "
             f"articles flagged {r['articles_flagged']:.3f}, others flagged {r['others_flagged']:.3f}")
-
-
-def fmt_report(r: dict) -> str:
-    return _fmt(r)
