@@ -56,6 +56,23 @@ LISTING_PATH_RE = re.compile(
     r"archives|author|page|search|label|labels|forum|forums|board|shop|collections?|products)(?:/|$)",
     re.IGNORECASE,
 )
+# Path shapes of single items on common platforms: shop products (Shopify /products/x, Amazon
+# /dp/x), forum threads (phpBB viewtopic.php, vBulletin showthread.php, XenForo /threads/x,
+# Discourse /t/x), Q&A and wiki pages, galleries and videos.
+ITEM_PATH_RE = re.compile(
+    r"(?:/|^)(?:products?|dp|item|items|thread|threads|t|topic|viewtopic\.php|showthread\.php|questions|"
+    r"qa|wiki|p|listing|video|watch|gallery)(?:/|$|\.)",
+    re.IGNORECASE,
+)
+ITEM_QUERY_RE = re.compile(r"(?:^|&)(?:t|p|id|topic|thread)=\d")
+# A listing word as the last path segment: /blog/, /news, /category/, /collections/.
+LISTING_END_RE = re.compile(
+    r"/(?:tag|tags|category|categories|categorie|kategorie|rubrik|section|sections|topics|archive|"
+    r"archives|author|page|search|label|labels|forums?|boards?|collections?|c|browse|departments?|shop|"
+    r"catalog|list|blog|news)/?$",
+    re.IGNORECASE,
+)
+LISTING_QUERY_RE = re.compile(r"(?:^|&)(?:sort|order|filter|q|query|s|category|cat)=")
 ARTICLE_TYPES = frozenset(("article", "newsarticle", "blogposting", "reportagenewsarticle", "report",
                            "techarticle", "scholarlyarticle", "analysisnewsarticle", "opinionnewsarticle",
                            "liveblogposting", "recipe", "howto", "review", "socialmediaposting"))
@@ -72,6 +89,7 @@ FEATURE_NAMES = (
     "article_tag_count", "h1_count", "headline_links", "headline_link_share", "price_blocks",
     "date_blocks", "log_max_net_block", "card_link_chars", "img_per_block", "max_card_group",
     "repeated_link_nodes", "price_share", "card_net_chars", "listing_ui", "pagination",
+    "url_item", "url_listing_end", "url_listing_query",
 )
 
 
@@ -172,10 +190,10 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
 
 
 def url_features(url: str | None) -> dict:
-    """The URL's shape: depth, root, date, listing words, page parameter, slug words."""
+    """The URL's shape: depth, root, date, listing words, page parameter, slug words, item paths."""
     out = {"url_depth": 0.0, "url_root": 0.0, "url_date": 0.0, "url_listing": 0.0,
            "url_page_param": 0.0, "url_slug_words": 0.0, "url_ends_slash": 0.0, "url_has_id": 0.0,
-           "url_known": 0.0}
+           "url_known": 0.0, "url_item": 0.0, "url_listing_end": 0.0, "url_listing_query": 0.0}
     if not url:
         return out
     try:
@@ -197,6 +215,9 @@ def url_features(url: str | None) -> dict:
         url_slug_words=float(len([w for w in re.split(r"[-_]+", slug) if w.isalpha()])),
         url_ends_slash=float(path.endswith("/")),
         url_has_id=float(bool(re.search(r"\d{4,}", last))),
+        url_item=float(ITEM_PATH_RE.search(path) is not None or ITEM_QUERY_RE.search(parts.query) is not None),
+        url_listing_end=float(LISTING_END_RE.search(path) is not None),
+        url_listing_query=float(LISTING_QUERY_RE.search(parts.query) is not None),
     )
     return out
 
