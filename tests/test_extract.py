@@ -305,3 +305,41 @@ def test_byline_pattern(text, is_byline):
     from scrapy_boilerplate.core.extractor import BYLINE_RE
 
     assert bool(BYLINE_RE.match(text)) is is_byline
+
+
+def _fixture_with(old: bytes, new: bytes, name: str = "article_en") -> bytes:
+    html = fixture_bytes(name)
+    assert old in html
+    return html.replace(old, new, 1)
+
+
+def test_a_page_wide_caption_class_on_body_does_not_empty_the_extraction(extracted):
+    # Themes put options such as "caption-dark" on <body>: a cue there would mark every block.
+    html = _fixture_with(b"<body", b'<body class="single-post caption-dark"')
+    result = extract(html)
+    assert result.text == extracted["article_en"].text
+    assert PAGES["article_en"]["caption"] not in result.text
+
+
+def test_taxonomy_classes_of_a_post_are_not_cues():
+    from scrapy_boilerplate.core.page import FLAG, build_page, parse_html
+
+    # WordPress's post_class(): the post's tags and categories become classes.
+    html = (b'<html><body><article class="post-90871 tag-creditshelf category-comments">'
+            b"<p>" + b"Creditshelf and finleap plan to work together on loans. " * 6 + b"</p>"
+            b"</article></body></html>")
+    page = build_page(parse_html(html))
+    assert page.texts and not page.flags[0] & (FLAG["caption"] | FLAG["comment"])
+    assert "creditshelf" not in page.tokens[0]
+    assert extract(html).text.startswith("Creditshelf and finleap")
+
+
+def test_captions_are_kept_when_they_would_be_most_of_the_content():
+    body = "".join(f"<p>Paragraph {i} of the story tells what happened in the valley that year, "
+                   f"and why the river changed its course after the storm.</p>" for i in range(8))
+    plain = extract(f"<html><body><div>{body}</div></body></html>")
+    # A caption cue on the wrapper of the whole text: it cannot be a caption.
+    wrapped = extract(f'<html><body><div class="photo-info">{body}</div></body></html>')
+    for i in range(2, 8):
+        assert f"Paragraph {i} of the story" in plain.text
+        assert f"Paragraph {i} of the story" in wrapped.text

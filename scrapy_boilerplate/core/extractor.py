@@ -28,6 +28,8 @@ BYLINE_RE = re.compile(
 )
 #: Pages with at most this much text keep all their non-link text when the model selects nothing.
 SMALL_PAGE_CHARS = 1000
+#: Caption-flagged blocks are dropped only while they are less than this share of the content.
+CAPTION_MAX_SHARE = 0.5
 
 
 @dataclass
@@ -172,8 +174,13 @@ def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
         first, last = np.flatnonzero(mask)[[0, -1]]
         span[first:last + 1] = True
         captions = (flags & FLAG["caption"]) > 0
-        # Captions are not main content by default (all gold sets agree).
-        mask = mask & ~captions if not opts.get("include_captions") else mask | (captions & span)
+        if opts.get("include_captions"):
+            mask = mask | (captions & span)
+        elif chars[mask & captions].sum() < CAPTION_MAX_SHARE * chars[mask].sum():
+            # Captions are not main content by default (all gold sets agree). When they
+            # would be most of the content, the cue came from a wrapper ("caption-dark"
+            # on <body>, a "tag-creditshelf" class), not from captions: keep it all.
+            mask = mask & ~captions
     if opts.get("include_comments"):
         mask = mask | ((flags & FLAG["comment"]) > 0)
     return mask

@@ -132,6 +132,9 @@ def _contains_any_regex(words) -> str:
 GATE_RE = re.compile(_contains_any_regex(_required_literals(list(CUE_PATTERNS.values()) + [BODY_PROP_RE.pattern])))
 COMMENT_WORDS = ("omment", "disqus", "respond", "repl", "discussion", "talkback")
 TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
+# Classes that WordPress (post_class, body_class) and similar systems derive from a post's
+# taxonomy and id: tag-*, category-*, post-1234, postid-1234, page-id-12.
+TAXONOMY_CLASS_RE = re.compile(r"(?:tag|category|post_tag|postid|page-id)-|post-\d+$", re.IGNORECASE)
 META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
 XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.:-]+)""", re.I)
 
@@ -437,6 +440,11 @@ def _unit_cues(unit: str) -> tuple:
     distinct token rather than once per distinct class name.
     """
     cue = _UNIT_CACHE.young.get(unit) or _UNIT_CACHE.get(unit)
+    if cue is None and TAXONOMY_CLASS_RE.match(unit):
+        # The post's own tags and categories ("tag-creditshelf", "category-comments")
+        # are words of the site's authors, not of its template.
+        cue = (0, (), False)
+        _UNIT_CACHE.put(unit, cue)
     if cue is None:
         text = unit.lower()
         parts = [t for t in TOKEN_SPLIT_RE.split(text) if t]
@@ -638,7 +646,10 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                         walker.skip_subtree()
                         stack.append(None)
                         continue
-                    own |= cue[0]
+                    if cue[0] and el.tag != "body" and el.tag != "html":
+                        # Page-wide classes ("single-post", "caption-dark") would mark
+                        # every block alike: they tell nothing about any one block.
+                        own |= cue[0]
                     own_tokens = cue[1]
                     if own_tokens:
                         tokens = (own_tokens + cur_tokens)[:12]
