@@ -76,8 +76,6 @@ def test_in_article_ad_label_and_byline_are_left_out(items):
         assert "\nBy " not in text and not text.startswith("By ")
 
 
-@pytest.mark.xfail(strict=True, reason="extraction core: the in-article ad texts and the 'Topics:' "
-                   "line inside <article> are kept (a known weakness of the core)")
 def test_in_article_ads_and_topics_line_are_left_out(items):
     for item in items:
         text = item["main_text"]

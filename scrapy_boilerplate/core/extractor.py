@@ -169,6 +169,8 @@ def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
         # A tiny page has no boilerplate to speak of: its non-link text is the content.
         mask = np.asarray(page.link_chars) < chars / 2
     flags = np.asarray(page.flags)
+    # The text of an ad unit is its click-through link, even in the middle of an article.
+    mask &= ~(((flags & FLAG["ad"]) > 0) & (np.asarray(page.link_chars) >= 0.9 * chars))
     if mask.any():
         span = np.zeros_like(mask)
         first, last = np.flatnonzero(mask)[[0, -1]]
