@@ -19,6 +19,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from lxml import etree
 
@@ -562,8 +563,12 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                 text = "".join(pending).strip("\n")
                 if not text.strip():
                     text = ""
+                n_words = count_words(text)
             else:
-                text = " ".join("".join(pending).split())
+                parts = "".join(pending).split()
+                text = " ".join(parts)
+                # count_words(text) without splitting the text a second time
+                n_words = len(parts) if text.isascii() else count_words(text)
             pending.clear()
             if text:
                 if len(texts) >= MAX_BLOCKS:
@@ -576,7 +581,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                     depths.append(depth)
                     n_chars_text = len(text)
                     chars.append(n_chars_text)
-                    words.append(count_words(text))
+                    words.append(n_words)
                     lc = min(pend_link, n_chars_text)
                     link_chars_l.append(lc)
                     links_l.append(pend_links)
@@ -760,16 +765,12 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
 
 def _node_text_totals(page: Page) -> None:
     """Fill per-node character and link-character totals from the blocks they hold."""
-    chars, link = page.chars, page.link_chars
     # Prefix sums make each node's total one subtraction.
-    acc_c = [0]
-    acc_l = [0]
-    for c, lc in zip(chars, link):
-        acc_c.append(acc_c[-1] + c)
-        acc_l.append(acc_l[-1] + lc)
-    for i, (first, last) in enumerate(zip(page.node_first, page.node_last)):
-        page.node_chars[i] = acc_c[last] - acc_c[first]
-        page.node_link_chars[i] = acc_l[last] - acc_l[first]
+    acc_c = list(accumulate(page.chars, initial=0))
+    acc_l = list(accumulate(page.link_chars, initial=0))
+    first, last = page.node_first, page.node_last
+    page.node_chars[:] = [acc_c[b] - acc_c[a] for a, b in zip(first, last)]
+    page.node_link_chars[:] = [acc_l[b] - acc_l[a] for a, b in zip(first, last)]
 
 
 def _read_head(head, page: Page) -> None:
