@@ -132,6 +132,7 @@ def _contains_any_regex(words) -> str:
 # names and tokens without any cue, the great majority, cost one fast scan.
 GATE_RE = re.compile(_contains_any_regex(_required_literals(list(CUE_PATTERNS.values()) + [BODY_PROP_RE.pattern])))
 COMMENT_WORDS = ("omment", "disqus", "respond", "repl", "discussion", "talkback")
+COMMENT_WORDS_RE = re.compile("|".join(COMMENT_WORDS))   # a cheap test before COMMENT_RE
 TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
 # Classes that WordPress (post_class, body_class) and similar systems derive from a post's
 # taxonomy and id: tag-*, category-*, post-1234, postid-1234, page-id-12.
@@ -448,18 +449,19 @@ def _unit_cues(unit: str) -> tuple:
         _UNIT_CACHE.put(unit, cue)
     if cue is None:
         text = unit.lower()
-        parts = [t for t in TOKEN_SPLIT_RE.split(text) if t]
+        parts = TOKEN_SPLIT_RE.split(text)   # may hold empty strings
         bits = 0
         # One unanchored scan of the whole name first: most names hold no cue at all.
         if GATE_RE.search("".join(parts)) is not None:
+            parts = [t for t in parts if t]
             known = _KEY_CACHE.young
             for key in parts + [a + b for a, b in zip(parts, parts[1:])]:
                 key_bits = known.get(key)
                 bits |= key_bits if key_bits is not None else _key_bits(key)
-        comment = any(w in text for w in COMMENT_WORDS) and COMMENT_RE.search(text) is not None
+        comment = COMMENT_WORDS_RE.search(text) is not None and COMMENT_RE.search(text) is not None
         if comment:
             bits |= FLAG["comment"]
-        cue = (bits, tuple(t for t in parts if 1 < len(t) < 25), comment)
+        cue = (bits, tuple([t for t in parts if 1 < len(t) < 25]), comment)
         _UNIT_CACHE.put(unit, cue)
     return cue
 
@@ -473,8 +475,9 @@ def _class_cues(idv, cls) -> tuple:
         units = cls.split() if cls else []
         if idv:
             units.append(idv)
+        known = _UNIT_CACHE.young
         for unit in units[:16]:
-            b, t, c = _unit_cues(unit)
+            b, t, c = known.get(unit) or _unit_cues(unit)
             bits |= b
             tokens += t
             comment = comment or c
