@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# This checkout's package, not another installed one (the crawls run this script again).
+sys.path.insert(0, str(HERE.parent))
 DEFAULT_DATASETS = [HERE.parent.parent / "shared" / "datasets" / "wcxb-dev"]
 PER_LISTING = 50
 

@@ -202,6 +202,8 @@ class MainContentPipeline:
         # response -> Future of (Extraction, seconds), or None when not extracted:
         # one extraction per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # Futures of retries after a worker died: their failure is final.
+        self._retries: weakref.WeakSet = weakref.WeakSet()
         # Item classes already checked: class -> (outputs it can hold, whether some are missing).
         self._outputs_by_class: dict[type, tuple[list, bool]] = {}
         self._unwritable: set[type] = set()
@@ -267,10 +269,12 @@ class MainContentPipeline:
                 extraction, seconds = await _wait(future)
                 break
             except Exception as exc:   # noqa: BLE001 - the item must go on whatever failed
-                if isinstance(exc, BrokenExecutor) and attempt == 1:
+                if isinstance(exc, BrokenExecutor):
+                    self._check_pool()
+                if isinstance(exc, BrokenExecutor) and future not in self._retries:
                     # A worker died and took the extractions running beside it along:
                     # once more, alone in a new pool (the page that killed it fails again).
-                    self._check_pool()
+                    # Not after a retry, even one that another item of this page started.
                     if html is not None:
                         future = self._submit_html(html, url, solo=True)
                     else:
@@ -357,13 +361,18 @@ class MainContentPipeline:
         else:
             future = self._run(extract_text_timed, response.text, response.url,
                                get_base_url(response), solo=solo)
+        if solo:
+            self._retries.add(future)
         self._by_response[response] = future
         return future, True
 
     def _submit_html(self, html: str | bytes, url: str | None, solo: bool = False) -> Future | None:
         if not solo and self._too_large(len(html), url):
             return None
-        return self._run(extract_timed, html, url, solo=solo)
+        future = self._run(extract_timed, html, url, solo=solo)
+        if solo:
+            self._retries.add(future)
+        return future
 
     def _run(self, func, *args, solo: bool = False) -> Future:
         """`func(extractor, *args)` with the configured executor; never raises.

@@ -458,6 +458,38 @@ def test_process_executor_recovers_from_a_dead_worker(caplog):
     assert sum("extraction failed" in m for m in messages) == 1
 
 
+def test_an_item_arriving_after_the_retry_does_not_retry_again(caplog):
+    """The second item of a page that kills its worker comes after the first item's retry
+    failed: that failure is final, not a first one (no third worker killed, one error)."""
+    h = Harness(BOILERPLATE_EXECUTOR="process", BOILERPLATE_EXECUTOR_WORKERS=2)
+    original = WorkerPool.submit
+
+    def submit(self, func, *args, solo=False):
+        if any(isinstance(arg, str) and "KILL-THE-WORKER" in arg for arg in args):
+            return original(self, os._exit, 3, solo=solo)
+        return original(self, func, *args, solo=solo)
+
+    WorkerPool.submit = submit
+    try:
+        bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
+        with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
+            async def go():
+                out = []
+                for n in (1, 2):   # one after the other
+                    h.middleware.get_processed_item(item := {"n": n}, bad)
+                    out.append(await h.pipeline.process_item(item))
+                return out
+            items = asyncio.run(go())
+    finally:
+        WorkerPool.submit = original
+        h.pipeline.close_spider()
+    assert items == [{"n": 1, "main_text": ""}, {"n": 2, "main_text": ""}]
+    assert h.stats == {"boilerplate/errors": 1}
+    messages = [r.getMessage() for r in caplog.records]
+    assert sum("worker process died" in m for m in messages) == 2
+    assert sum("extraction failed" in m for m in messages) == 1
+
+
 def test_spawned_worker_refuses_to_rerun_an_unguarded_crawl_script(monkeypatch):
     import multiprocessing
 
