@@ -70,7 +70,13 @@ class Harness:
         try:
             return asyncio.run(go())
         finally:
-            self.pipeline.close_spider()
+            self.close()
+
+    def close(self) -> None:
+        """What the end of a crawl does: close_spider, then spider_closed stops the workers."""
+        self.pipeline.close_spider()
+        if self.pipeline.workers is not None:
+            self.pipeline.workers.close()
 
     @property
     def stats(self) -> dict:
@@ -368,7 +374,8 @@ def test_executors_give_the_inline_result(executor):
     assert [item["main_text"] for item in items] == [expected_text(p) for p in ARTICLES for _ in (1, 2)]
     assert h.stats == {"boilerplate/pages_extracted": len(ARTICLES),
                        "boilerplate/items_enriched": 2 * len(ARTICLES)}
-    assert h.pipeline.pool is None   # close_spider shut it down
+    # close_spider shut the threads down, spider_closed the worker processes
+    assert h.pipeline.pool is None and (h.pipeline.workers is None or h.pipeline.workers.pool is None)
 
 
 def test_thread_executor_does_not_parse_in_the_reactor_thread():
@@ -449,7 +456,7 @@ def test_process_executor_recovers_from_a_dead_worker(caplog):
             items = asyncio.run(go())
     finally:
         WorkerPool.submit = original
-        h.pipeline.close_spider()
+        h.close()
     assert items[0]["main_text"] == ""
     assert [item["main_text"] for item in items[1:]] == [expected_text(p) for p in ARTICLES[2:]]
     assert h.stats["boilerplate/errors"] == 1
