@@ -83,7 +83,8 @@ class CrawlWorkers:
             # that starts its crawl unguarded would crawl again in every worker.
             raise RuntimeError(f'{bp.EXECUTOR}="process": a worker process is running the crawl '
                                'script again; start the crawl under if __name__ == "__main__":')
-        self.crawler = crawler
+        # Weakly: this object lives in _workers, keyed by the crawler.
+        self._crawler = weakref.ref(crawler)
         self.workers = worker_count(crawler.settings)
         # Set by MainContentPipeline: (model, options), and whether the middleware's
         # tasks should extract too (not when items bring their own HTML).
@@ -142,7 +143,7 @@ class CrawlWorkers:
         self._breaks_logged = pool.breaks
         if pool.breaks_in_a_row < MAX_BREAKS_IN_A_ROW:
             logger.warning("A scrapy_boilerplate worker process died; new workers take over",
-                           extra={"spider": self.crawler.spider})
+                           extra={"spider": self._spider()})
             return
         # Never fall back to the reactor thread: what kills a worker would kill the crawl.
         pool.shutdown()
@@ -150,7 +151,11 @@ class CrawlWorkers:
         logger.error("scrapy_boilerplate worker processes died %(n)d times in a row; no more "
                      "overview detection or extraction in this crawl (responses pass on "
                      "unjudged, items go on with empty fields)",
-                     {"n": pool.breaks_in_a_row}, extra={"spider": self.crawler.spider})
+                     {"n": pool.breaks_in_a_row}, extra={"spider": self._spider()})
+
+    def _spider(self):
+        crawler = self._crawler()
+        return crawler.spider if crawler is not None else None
 
     def close(self, **kwargs) -> None:
         if self.pool is not None:

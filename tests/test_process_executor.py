@@ -14,6 +14,7 @@ import inspect
 import logging
 import operator
 import os
+import weakref
 
 import pytest
 from scrapy import Request, Spider
@@ -27,6 +28,7 @@ from scrapy_boilerplate import detect_overview, extract
 from scrapy_boilerplate.executors import WorkerPool, judge_page
 from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewMiddleware
 from scrapy_boilerplate.pipelines import MainContentPipeline
+from scrapy_boilerplate.workers import _workers, crawl_workers
 
 SITE = "http://127.0.0.1:8000"
 PROCESS = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}
@@ -272,3 +274,12 @@ def test_process_with_overview_off_still_extracts_in_workers(crawl):
         pipeline.workers.close()
     assert item["main_text"] == inline_text(ARTICLES[0])
     assert pipeline.workers.detector is None
+
+
+def test_the_workers_registry_does_not_keep_the_crawler_alive():
+    crawler = get_crawler(Spider, PROCESS)
+    assert crawl_workers(crawler) is crawl_workers(crawler)
+    ref = weakref.ref(crawler)
+    del crawler
+    gc.collect()
+    assert ref() is None and len(_workers) == 0
