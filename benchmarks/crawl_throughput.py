@@ -1,7 +1,7 @@
 """Crawl throughput with and without scrapy_boilerplate, on real pages served on loopback.
 
     python benchmarks/crawl_throughput.py [DATASET_DIR...] [--pages 600] [--executor inline]
-        [--concurrency 16] [--settings JSON]
+        [--workers N] [--concurrency 16] [--settings JSON]
 
 A server process serves the pages (raw bytes as stored, decompressed) from
 memory on 127.0.0.1, behind listing pages of 50 links each. The same spider
@@ -12,6 +12,9 @@ following every link of the site (the pages' own links to other sites are
 extracted and filtered out, as on a real site), yielding an item with the URL
 and the <title> of each page. ``--spider minimal`` follows only the listing
 links (the least work a spider can do, so the add-on's share is largest).
+``--executor`` sets BOILERPLATE_EXECUTOR, which both components read (with
+"process", OverviewMiddleware's worker task also extracts for the pipeline);
+``--workers`` sets BOILERPLATE_EXECUTOR_WORKERS (default: the add-on's default).
 Pages per second = 200 responses / the crawl's elapsed_time_seconds. Reactor
 lag = how late a 5 ms timer fires: how long the reactor thread was kept busy
 at a time (what BOILERPLATE_EXECUTOR changes).
@@ -25,12 +28,15 @@ import multiprocessing
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# This checkout's package, not another installed one (the crawls run this script again).
+sys.path.insert(0, str(HERE.parent))
 DEFAULT_DATASETS = [HERE.parent.parent / "shared" / "datasets" / "wcxb-dev"]
 PER_LISTING = 50
 
@@ -179,6 +185,20 @@ def run_crawl(base: str, settings: dict, spider: str) -> dict:
             "boilerplate": {k: v for k, v in stats.items() if k.startswith("boilerplate/")}}
 
 
+def cpu_seconds() -> tuple[float | None, float]:
+    """(CPU seconds the whole machine has been busy, None off Linux; CPU seconds of this
+    process and its waited-for children): their growth apart = other processes' work."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(n) for n in stat.readline().split()[1:9]]
+        busy = (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")   # not idle, iowait
+    except OSError:
+        busy = None
+    own = sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                  resource.getrusage(resource.RUSAGE_CHILDREN)))
+    return busy, own
+
+
 def crawl_in_subprocess(base: str, settings: dict, spider: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--run-crawl", base, "--spider", spider,
                           "--settings", json.dumps(settings)],
@@ -194,6 +214,8 @@ def main() -> None:
     parser.add_argument("datasets", nargs="*", default=[str(d) for d in DEFAULT_DATASETS])
     parser.add_argument("--pages", type=int, default=600)
     parser.add_argument("--executor", default="inline", choices=("inline", "thread", "process"))
+    parser.add_argument("--workers", type=int, default=None,
+                        help="BOILERPLATE_EXECUTOR_WORKERS (default: None, the number of CPUs, at most 4)")
     parser.add_argument("--spider", default="crawl", choices=("crawl", "minimal"),
                         help="crawl: a CrawlSpider following every link (default); minimal: "
                              "listing links only, one CSS query per page")
@@ -211,6 +233,8 @@ def main() -> None:
     for folder in args.datasets:
         if not (Path(folder) / "pages.jsonl").is_file():
             raise SystemExit(f"no dataset at {folder} (expected pages.jsonl); pass DATASET_DIR")
+    load_before = os.getloadavg()[0]   # the machine may be shared: say how busy it was
+    busy_before, own_before = cpu_seconds()
     receive, send = multiprocessing.Pipe(duplex=False)
     server = multiprocessing.Process(target=serve, daemon=True,
                                      args=(args.datasets, args.pages, send, args.server_delay_ms / 1000))
@@ -222,9 +246,13 @@ def main() -> None:
     try:
         without = crawl_in_subprocess(base, common, args.spider)
         with_addon = crawl_in_subprocess(base, {**common, "ADDONS": {"scrapy_boilerplate.Addon": 0},
-                                                "BOILERPLATE_EXECUTOR": args.executor}, args.spider)
+                                                "BOILERPLATE_EXECUTOR": args.executor,
+                                                "BOILERPLATE_EXECUTOR_WORKERS": args.workers},
+                                         args.spider)
     finally:
         server.terminate()
+        server.join()
+    busy_after, own_after = cpu_seconds()
 
     for crawl in (without, with_addon):
         if crawl["pages"] < served:
@@ -233,7 +261,8 @@ def main() -> None:
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, {served} real pages + listings from {', '.join(args.datasets)}, "
           f"spider={args.spider}, CONCURRENT_REQUESTS={args.concurrency}, executor={args.executor}, "
-          f"server delay {args.server_delay_ms:g} ms")
+          f"workers={args.workers or f'default ({max(1, min(4, os.cpu_count() or 1))})'}, server delay {args.server_delay_ms:g} ms, "
+          f"load average before {load_before:.2f}")
     print(f"without the add-on: {without['pages']} pages in {without['seconds']:.2f} s = "
           f"{without['pages_per_second']:.1f} pages/s ({without['items']} items); "
           f"reactor lag p99 {without['reactor_lag_ms']['p99']:.0f} ms, "
@@ -244,13 +273,18 @@ def main() -> None:
           f"reactor lag p99 {with_addon['reactor_lag_ms']['p99']:.0f} ms, "
           f"max {with_addon['reactor_lag_ms']['max']:.0f} ms")
     print(f"ratio: {ratio:.0%} (target: at least 70%)")
+    if busy_before is not None:
+        others = (busy_after - busy_before) - (own_after - own_before)
+        print(f"CPU: this benchmark {own_after - own_before:.1f} s, other processes {max(0.0, others):.1f} s "
+              f"meanwhile (more than about 1 s: the figures above are disturbed)")
     bp = with_addon["boilerplate"]
+    where = " (in the workers)" if args.executor == "process" else ""
     if bp.get("boilerplate/overview/checked"):
-        print(f"overview detection: {bp['boilerplate/overview/checked']} pages, "
+        print(f"overview detection{where}: {bp['boilerplate/overview/checked']} pages, "
               f"{bp['boilerplate/overview/seconds_total']:.2f} s in total, "
               f"max {bp['boilerplate/overview/seconds_max'] * 1000:.0f} ms")
     if bp.get("boilerplate/pages_extracted"):
-        print(f"extraction: {bp['boilerplate/pages_extracted']} pages, "
+        print(f"extraction{where}: {bp['boilerplate/pages_extracted']} pages, "
               f"{bp['boilerplate/extract_seconds_total']:.2f} s in total, "
               f"max {bp['boilerplate/extract_seconds_max'] * 1000:.0f} ms")
     print(json.dumps({"without": without, "with": with_addon, "ratio": ratio}), file=sys.stderr)

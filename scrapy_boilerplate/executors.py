@@ -1,4 +1,5 @@
-"""Extraction calls that MainContentPipeline runs inline, in threads or in worker processes.
+"""Extraction calls that MainContentPipeline runs inline, in threads or in worker processes,
+and the whole per-page job (overview detection and extraction) of BOILERPLATE_EXECUTOR = "process".
 
 This module imports no Scrapy: worker processes import it to unpickle the
 function they run, and should start fast.
@@ -14,6 +15,8 @@ from collections import deque
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 
 from .core.extractor import Extraction, Extractor
+from .core.overview import OverviewDetector, OverviewVerdict
+from .core.page import build_page
 
 
 def extract_timed(extractor: Extractor, html, url: str | None) -> tuple[Extraction, float]:
@@ -44,13 +47,17 @@ def extract_text_timed(extractor: Extractor, text: str, url: str | None,
     return result, time.perf_counter() - start
 
 
-# The worker process's extractor, built once by init_worker.
+# The worker process's extractor and overview detector, built once by init_worker.
 _extractor: Extractor | None = None
+_detector: OverviewDetector | None = None
 
 
-def init_worker(model, options: dict) -> None:
-    global _extractor
-    _extractor = Extractor(model, **options)
+def init_worker(model, options: dict | None, detector: dict | None = None) -> None:
+    """Build the worker's Extractor(model, **options) and OverviewDetector(**detector);
+    None for either: this crawl has no use for it (its component is not enabled)."""
+    global _extractor, _detector
+    _extractor = Extractor(model, **options) if options is not None else None
+    _detector = OverviewDetector(**detector) if detector is not None else None
 
 
 def in_worker(func, *args) -> tuple[Extraction, float]:
@@ -58,6 +65,42 @@ def in_worker(func, *args) -> tuple[Extraction, float]:
     result, seconds = func(_extractor, *args)
     result.blocks = []   # per-block debugging detail: not worth pickling back
     return result, seconds
+
+
+def judge_page(text: str, url: str, base_url: str, html: bool,
+               extract: str) -> tuple[OverviewVerdict, Extraction | None, float, float]:
+    """OverviewMiddleware's and MainContentPipeline's work on one page, in one worker task.
+
+    `text` is parsed once, exactly as Scrapy's ``response.selector`` parses it,
+    and walked once, as ``pages.response_page`` walks it; overview detection and
+    extraction both use that walk, so the results are those of "inline".
+    `html` False: a response that is not HTML but judged on request (meta), read
+    as the middleware reads it inline. `extract`: "no"; "yes"; or "articles",
+    not for an overview page, whose items are dropped anyway.
+
+    Returns (verdict, Extraction or None, detection seconds, extraction seconds),
+    timed like "inline" times them: the parse is not counted.
+    """
+    from parsel import Selector
+
+    if not html:
+        start = time.perf_counter()
+        verdict = _detector.detect(text, url=url)
+        return verdict, None, time.perf_counter() - start, 0.0
+    selector = Selector(text=text, type="html", base_url=base_url)
+    start = time.perf_counter()
+    page = build_page(selector.root, base_url=url)
+    verdict = _detector.detect_page(page, url=url)
+    detected = time.perf_counter()
+    if extract == "no" or _extractor is None or (extract == "articles" and verdict.is_overview):
+        return verdict, None, detected - start, 0.0
+    if _extractor.options["include_comments"]:
+        # The shared walk skips comments: extraction that keeps them walks again.
+        result = _extractor.extract(selector, url=url)
+    else:
+        result = _extractor.extract_page(page, url=url)
+    result.blocks = []   # per-block debugging detail: not worth pickling back
+    return verdict, result, detected - start, time.perf_counter() - detected
 
 
 class WorkerPool:

@@ -15,10 +15,13 @@ from scrapy.http import HtmlResponse, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from . import settings as bp
-from .core.overview import OverviewDetector
+from .core.overview import OverviewDetector, OverviewVerdict
 from .pages import response_page
+from .workers import CrawlWorkers, crawl_workers
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     # typing.Self requires Python 3.11
     from typing_extensions import Self
 
@@ -48,8 +51,9 @@ def overview_action(settings: BaseSettings) -> str:
     return action
 
 
-def overview_detector(settings: BaseSettings) -> OverviewDetector:
-    """An OverviewDetector built from the BOILERPLATE_OVERVIEW_* settings."""
+def overview_detector_options(settings: BaseSettings) -> dict:
+    """OverviewDetector keyword arguments from the BOILERPLATE_OVERVIEW_* settings (plain
+    data, so that worker processes can build the same detector)."""
     model = _setting(settings, bp.OVERVIEW_MODEL)
     # From the command line (-s) False arrives as a string.
     if model is False or str(model).strip().lower() in ("false", "0", "rule"):
@@ -57,12 +61,17 @@ def overview_detector(settings: BaseSettings) -> OverviewDetector:
     elif not model:
         model = None
     cutoff = _setting(settings, bp.OVERVIEW_CUTOFF)
-    return OverviewDetector(
-        threshold=settings.getint(bp.OVERVIEW_THRESHOLD, bp.DEFAULTS[bp.OVERVIEW_THRESHOLD]),
-        model=model,
+    return {
+        "threshold": settings.getint(bp.OVERVIEW_THRESHOLD, bp.DEFAULTS[bp.OVERVIEW_THRESHOLD]),
+        "model": model,
         # None (or ""): the cutoff stored with the model.
-        cutoff=float(cutoff) if cutoff not in (None, "") else None,
-    )
+        "cutoff": float(cutoff) if cutoff not in (None, "") else None,
+    }
+
+
+def overview_detector(settings: BaseSettings) -> OverviewDetector:
+    """An OverviewDetector built from the BOILERPLATE_OVERVIEW_* settings."""
+    return OverviewDetector(**overview_detector_options(settings))
 
 
 class OverviewMiddleware:
@@ -74,6 +83,9 @@ class OverviewMiddleware:
     (IgnoreRequest), except for start requests unless asked. It must sit
     below HttpCompressionMiddleware (590) and MetaRefreshMiddleware (580), so
     that it judges the decompressed body of the final page (570 by default).
+
+    With BOILERPLATE_EXECUTOR = "process" the page is judged in a worker process,
+    which also extracts its main content for MainContentPipeline (workers.py).
     """
 
     def __init__(self, crawler: Crawler):
@@ -83,16 +95,22 @@ class OverviewMiddleware:
             raise NotConfigured
         self.crawler = crawler
         self.stats = crawler.stats
-        self.detector = overview_detector(settings)
+        options = overview_detector_options(settings)
+        # Built here also in "process": a bad model file stops the crawl before it starts.
+        self.detector = OverviewDetector(**options)
         self.max_body_size: int = settings.getint(bp.MAX_BODY_SIZE, bp.DEFAULTS[bp.MAX_BODY_SIZE])
         self.drop_start: bool = settings.getbool(
             bp.OVERVIEW_DROP_START, bp.DEFAULTS[bp.OVERVIEW_DROP_START])
+        self.workers: CrawlWorkers | None = None
+        if str(_setting(settings, bp.EXECUTOR)).strip().lower() == "process":
+            self.workers = crawl_workers(crawler)
+            self.workers.detector = options
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
-    def process_response(self, request: Request, response: Response) -> Response:
+    def process_response(self, request: Request, response: Response) -> Response | Awaitable[Response]:
         # None: the default; True: force (judge any text response, drop even a start
         # request); False: skip.
         forced = request.meta.get(bp.META_OVERVIEW)
@@ -113,6 +131,9 @@ class OverviewMiddleware:
                        f"body of {len(response.body)} bytes is over {bp.MAX_BODY_SIZE}="
                        f"{self.max_body_size}", level=logging.WARNING)
             return response
+        if self.workers is not None:
+            # A coroutine, which Scrapy awaits: the reactor goes on meanwhile.
+            return self._judge_in_worker(request, response, forced)
 
         try:
             if isinstance(response, HtmlResponse):
@@ -128,13 +149,31 @@ class OverviewMiddleware:
             seconds = time.perf_counter() - start
         except Exception:
             # A bug or an unexpected page must not cost the page or stop the crawl.
-            self.stats.inc_value("boilerplate/overview/errors")
-            logger.warning("Overview detection failed on %(response)s; passed on unchanged",
-                           {"response": response}, exc_info=True,
-                           extra={"spider": self.crawler.spider})
+            self._failed(response)
             return response
+        return self._act(request, response, verdict, seconds, forced)
+
+    async def _judge_in_worker(self, request: Request, response: TextResponse, forced: bool | None) -> Response:
+        html = isinstance(response, HtmlResponse)
+        if not (html and self.workers.extract_responses) or request.meta.get(bp.META_EXTRACT) is False:
+            extract = "no"
+        elif self.action in ("follow", "drop"):
+            extract = "articles"   # an overview page's items are dropped: no extraction for them
+        else:
+            extract = "yes"
+        try:
+            verdict, seconds = await self.workers.judge(response, html, extract)
+        except Exception:
+            # A worker that died twice on this page, or an error in the task.
+            self._failed(response)
+            return response
+        return self._act(request, response, verdict, seconds, forced)
+
+    def _act(self, request: Request, response: Response, verdict: OverviewVerdict, seconds: float,
+             forced: bool | None) -> Response:
         self.stats.inc_value("boilerplate/overview/checked")
-        # Detection alone; the parse is counted where the spider would have parsed anyway.
+        # Detection alone (in "process", as timed in the worker); the parse is counted
+        # where the spider would have parsed anyway.
         self.stats.inc_value("boilerplate/overview/seconds_total", seconds)
         self.stats.max_value("boilerplate/overview/seconds_max", seconds)
         if not verdict.is_overview:
@@ -155,6 +194,11 @@ class OverviewMiddleware:
                      {"response": response, "score": verdict.score, "reason": verdict.reason},
                      extra={"spider": self.crawler.spider})
         return response
+
+    def _failed(self, response: Response) -> None:
+        self.stats.inc_value("boilerplate/overview/errors")
+        logger.warning("Overview detection failed on %(response)s; passed on unchanged",
+                       {"response": response}, exc_info=True, extra={"spider": self.crawler.spider})
 
     def _skip(self, why: str, response: Response, message: str, level: int = logging.DEBUG) -> None:
         self.stats.inc_value(f"boilerplate/overview/skipped/{why}")

@@ -10,10 +10,7 @@ signals clear whatever is left, so nothing outlives the item's processing.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import multiprocessing
-import os
 import time
 import weakref
 from concurrent.futures import BrokenExecutor, Future, ThreadPoolExecutor
@@ -23,16 +20,13 @@ from itemadapter import ItemAdapter, is_item
 from scrapy import Item, signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response
-from scrapy.utils.asyncio import is_asyncio_available
-from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.response import get_base_url
-from twisted.internet.defer import Deferred
 
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
-from .executors import (WorkerPool, extract_page_timed, extract_text_timed, extract_timed,
-                        in_worker, init_worker)
+from .executors import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .pages import cached_page, response_page
+from .workers import CrawlWorkers, crawl_workers, failed_future, wait, worker_count
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -41,10 +35,6 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
-
-# Worker pools that may die one after the other, with no extraction done in between,
-# before "process" gives up (workers that cannot start: a bad model file...).
-MAX_BREAKS_IN_A_ROW = 5
 
 # Item fields the pipeline can write: (setting name, Extraction attribute, value when nothing).
 OUTPUTS = (
@@ -131,32 +121,6 @@ def item_sources(crawler: Crawler) -> ItemSources:
     return sources
 
 
-# --- waiting for extractions ------------------------------------------------------------
-
-async def _wait(future: Future) -> Any:
-    """Await a concurrent.futures.Future under any reactor (or none)."""
-    if future.done():
-        return future.result()
-    if is_asyncio_available():
-        return await asyncio.wrap_future(future)
-    from twisted.internet import reactor
-
-    d: Deferred = Deferred()
-
-    def done(f: Future) -> None:
-        error = f.exception()
-        reactor.callFromThread(d.errback if error else d.callback, error or f.result())
-
-    future.add_done_callback(done)
-    return await maybe_deferred_to_future(d)
-
-
-def _failed_future(exc: BaseException) -> Future:
-    future: Future = Future()
-    future.set_exception(exc)
-    return future
-
-
 # --- the pipeline -----------------------------------------------------------------------
 
 class MainContentPipeline:
@@ -184,8 +148,7 @@ class MainContentPipeline:
         if self.executor not in bp.EXECUTORS:
             raise ValueError(f"{bp.EXECUTOR} must be one of {', '.join(bp.EXECUTORS)}, "
                              f"not {self.executor!r}")
-        workers = _setting(settings, bp.EXECUTOR_WORKERS)
-        self.workers = int(workers) if workers else max(1, min(4, os.cpu_count() or 1))
+        self.thread_count = worker_count(settings)
         self.model = _setting(settings, bp.MODEL) or None
         self.options = {
             "include_title": _getbool(settings, bp.INCLUDE_TITLE),
@@ -198,29 +161,30 @@ class MainContentPipeline:
         # Load the model now: a bad path or favor value is a configuration error
         # that should stop the crawl before it starts, not empty every item.
         self.extractor = Extractor(self.model, **self.options)
-        self.pool: ThreadPoolExecutor | WorkerPool | None = None
+        self.pool: ThreadPoolExecutor | None = None   # "thread"
+        self.workers: CrawlWorkers | None = None     # "process"
+        if self.executor == "process":
+            self.workers = crawl_workers(crawler)
+            self.workers.extractor = (self.model, self.options)
+            # OverviewMiddleware's tasks extract too, unless items bring their own HTML.
+            self.workers.extract_responses = not self.html_field
         # response -> Future of (Extraction, seconds), or None when not extracted:
         # one extraction per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # Futures of retries after a worker died: their failure is final.
+        self._retries: weakref.WeakSet = weakref.WeakSet()
         # Item classes already checked: class -> (outputs it can hold, whether some are missing).
         self._outputs_by_class: dict[type, tuple[list, bool]] = {}
         self._unwritable: set[type] = set()
         self._warned_no_source = False
-        self._breaks_logged = 0
-        if self.executor == "process" and getattr(multiprocessing.current_process(), "_inheriting", False):
-            # "spawn" starts workers by importing the __main__ module again: a script
-            # that starts its crawl unguarded would crawl again in every worker.
-            raise RuntimeError(f'{bp.EXECUTOR}="process": a worker process is running the crawl '
-                               'script again; start the crawl under if __name__ == "__main__":')
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
     def close_spider(self, spider=None) -> None:
-        if isinstance(self.pool, WorkerPool):
-            self.pool.shutdown()
-        elif self.pool is not None:
+        # The worker processes of "process" stop at spider_closed (workers.py).
+        if self.pool is not None:
             # Every item is done by now; do not make the reactor wait for thread exits.
             self.pool.shutdown(wait=False, cancel_futures=True)
         self.pool = None
@@ -264,13 +228,15 @@ class MainContentPipeline:
 
         for attempt in (1, 2):
             try:
-                extraction, seconds = await _wait(future)
+                extraction, seconds = await wait(future)
                 break
             except Exception as exc:   # noqa: BLE001 - the item must go on whatever failed
-                if isinstance(exc, BrokenExecutor) and attempt == 1:
+                if isinstance(exc, BrokenExecutor) and self.workers is not None:
+                    self.workers.check_pool()
+                if isinstance(exc, BrokenExecutor) and future not in self._retries:
                     # A worker died and took the extractions running beside it along:
                     # once more, alone in a new pool (the page that killed it fails again).
-                    self._check_pool()
+                    # Not after a retry, even one that another item of this page started.
                     if html is not None:
                         future = self._submit_html(html, url, solo=True)
                     else:
@@ -342,6 +308,13 @@ class MainContentPipeline:
         if retry_of is None and self._too_large(len(response.body), response.url):
             self._by_response[response] = None   # logged and counted once per response
             return None, False
+        if self.workers is not None and retry_of is None:
+            # Extracted already, in OverviewMiddleware's task for this response.
+            done = self.workers.take_extraction(response)
+            if done is not None:
+                future = self._by_response[response] = Future()
+                future.set_result(done)
+                return future, True
         # Reuse what the spider or OverviewMiddleware already did: the walk of the
         # page (pages.py), else Scrapy's parse. The private attribute is read so that
         # "thread" and "process" do not parse in the reactor thread when nobody has.
@@ -357,52 +330,35 @@ class MainContentPipeline:
         else:
             future = self._run(extract_text_timed, response.text, response.url,
                                get_base_url(response), solo=solo)
+        if solo:
+            self._retries.add(future)
         self._by_response[response] = future
         return future, True
 
     def _submit_html(self, html: str | bytes, url: str | None, solo: bool = False) -> Future | None:
         if not solo and self._too_large(len(html), url):
             return None
-        return self._run(extract_timed, html, url, solo=solo)
+        future = self._run(extract_timed, html, url, solo=solo)
+        if solo:
+            self._retries.add(future)
+        return future
 
     def _run(self, func, *args, solo: bool = False) -> Future:
         """`func(extractor, *args)` with the configured executor; never raises.
 
         `solo`: a retry after a worker died, run alone (WorkerPool.submit)."""
+        if self.workers is not None:
+            return self.workers.submit(in_worker, func, *args, solo=solo)
         try:
-            if self.executor == "off":
-                raise RuntimeError("extraction worker processes keep dying")
             if self.executor == "inline":
                 future: Future = Future()
                 future.set_result(func(self.extractor, *args))
                 return future
             if self.pool is None:
-                self.pool = (ThreadPoolExecutor(self.workers, thread_name_prefix="boilerplate")
-                             if self.executor == "thread" else
-                             WorkerPool(self.workers, init_worker, (self.model, self.options)))
-            if self.executor == "thread":
-                return self.pool.submit(func, self.extractor, *args)
-            return self.pool.submit(in_worker, func, *args, solo=solo)
+                self.pool = ThreadPoolExecutor(self.thread_count, thread_name_prefix="boilerplate")
+            return self.pool.submit(func, self.extractor, *args)
         except Exception as exc:   # noqa: BLE001 - reported by the waiting item
-            return _failed_future(exc)
-
-    def _check_pool(self) -> None:
-        """After a worker died: log it, and give up on workers that keep dying."""
-        pool = self.pool
-        if not isinstance(pool, WorkerPool) or pool.breaks == self._breaks_logged:
-            return
-        self._breaks_logged = pool.breaks
-        if pool.breaks_in_a_row < MAX_BREAKS_IN_A_ROW:
-            logger.warning("An extraction worker process died; new workers take over",
-                           extra={"spider": self.crawler.spider})
-            return
-        # Never fall back to extracting here: what kills a worker would kill the crawl.
-        pool.shutdown()
-        self.pool, self.executor = None, "off"
-        logger.error("Extraction worker processes died %(n)d times in a row; no more "
-                     "extraction in this crawl (items go on with an empty %(field)s)",
-                     {"n": pool.breaks_in_a_row, "field": self.outputs[0][1] if self.outputs else "field"},
-                     extra={"spider": self.crawler.spider})
+            return failed_future(exc)
 
     def _no_source(self, item: Any) -> None:
         self.stats.inc_value("boilerplate/items_without_response")

@@ -1,5 +1,6 @@
 """Shared paths and helpers for the test suite."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,10 @@ import pytest
 from scrapy_boilerplate.training.datasets import load_dataset
 
 TESTS = Path(__file__).resolve().parent
+# Crawls, commands and worker processes run in child processes: they must import this
+# checkout's package, not another one installed in the environment (an editable install
+# of another working tree, a release).
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS.parent), os.environ.get("PYTHONPATH")]))
 FIXTURES = TESTS / "fixtures"
 # CI clones the repository next to ../shared, which holds the development datasets.
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"

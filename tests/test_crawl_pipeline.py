@@ -40,6 +40,7 @@ def crawl_specs(jobdir: Path) -> dict:
     specs = {kind: {"settings": {**ADDON, **ALL_FIELDS}, "kwargs": {"item_type": kind}}
              for kind in TYPED}
     specs.update({
+        "inline": {"settings": ADDON},
         "thread": {"settings": {**ADDON, "BOILERPLATE_EXECUTOR": "thread"}},
         "process": {"settings": {**ADDON, "BOILERPLATE_EXECUTOR": "process",
                                  "BOILERPLATE_EXECUTOR_WORKERS": 2}},
@@ -195,6 +196,29 @@ def test_oversized_and_non_html_pages_pass_through(crawls, site, name):
 def errors(result: dict) -> list:
     # Not the log_count/ERROR stat: it counts the records of every crawl in the process.
     return [message for level, message in result["log"] if level in ("ERROR", "CRITICAL")]
+
+
+def test_process_gives_what_inline_gives(crawls, site):
+    """The same crawl with "inline" and "process" (one worker task per page: overview
+    detection and extraction): the same items, the same main_text, the same verdicts."""
+    server, _ = site
+    inline, process = crawls["inline"], crawls["process"]
+
+    def texts(result):
+        return sorted((path_of(item, server), item["n"], item["main_text"]) for item in result["items"])
+
+    assert texts(process) == texts(inline)
+    assert len(texts(inline)) > 20
+    same = ("boilerplate/overview/pages", "boilerplate/overview/items_dropped",
+            "boilerplate/pages_extracted", "boilerplate/items_enriched", "boilerplate/errors")
+    assert {k: process["stats"].get(k) for k in same} == {k: inline["stats"].get(k) for k in same}
+    # But for FAIL, which kills its worker in "process" (twice: then the response is passed
+    # on unjudged, and the pipeline tries on its own) and fails extraction only inline.
+    assert process["stats"]["boilerplate/overview/checked"] == inline["stats"]["boilerplate/overview/checked"] - 1
+    assert process["stats"]["boilerplate/overview/errors"] == 1
+    assert "boilerplate/overview/errors" not in inline["stats"]
+    failed = [m for level, m in process["log"] if level == "WARNING" and "Overview detection failed" in m]
+    assert len(failed) == 1 and server.url(FAIL) in failed[0]
 
 
 def test_jobdir_requests_stay_picklable(crawls):

@@ -45,6 +45,11 @@ CRAWLS = {
         "SPIDER_MIDDLEWARES": {"overview_site.RecorderMiddleware": 5},
     }},
 }
+# The same crawls judged (and with the add-on extracted) in worker processes.
+PROCESS = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}
+PROCESS_CRAWLS = ("follow-crawl", "drop-plain", "flag-plain", "addon-crawl")
+CRAWLS.update({f"{name}-process": {**CRAWLS[name], "settings": {**CRAWLS[name]["settings"], **PROCESS}}
+               for name in PROCESS_CRAWLS})
 
 
 @pytest.fixture(scope="module")
@@ -167,6 +172,31 @@ def test_addon_enables_follow(crawls):
     cut = len(crawls["addon-crawl"]["base_url"])
     assert all(item.get("main_text") for item in crawls["addon-crawl"]["items"]
                if item["url"][cut:] in ARTICLES)
+
+
+@pytest.mark.parametrize("name", PROCESS_CRAWLS)
+def test_process_executor_gives_the_inline_outcome(crawls, name):
+    inline, process = outcome(crawls, name), outcome(crawls, f"{name}-process")
+    assert process.items == inline.items and process.flagged() == inline.flagged()
+    assert {path: r["items"] for path, r in process.responses.items()} == \
+        {path: r["items"] for path, r in inline.responses.items()}
+    def counters(o):
+        return {k: v for k, v in o.stats.items() if "seconds" not in k}
+
+    assert counters(process) == counters(inline)
+    # The same verdicts, scores and reasons (logged for each overview page).
+    assert sorted(process.log) == sorted(inline.log)
+    assert any("(score " in msg for _, msg in inline.log)
+
+    def items(name):
+        # The workers parsed the pages: the spider's parse is its own.
+        return sorted([{k: v for k, v in item.items() if k != "parse_reused"}
+                       for item in crawls[name]["items"]], key=lambda item: item["url"])
+
+    assert items(f"{name}-process") == items(name)
+    assert not any(item["parse_reused"] for item in crawls[f"{name}-process"]["items"])
+    if name.startswith("addon"):
+        assert sum(bool(item.get("main_text")) for item in crawls[f"{name}-process"]["items"]) >= len(ARTICLES)
 
 
 def test_crawl_sees_final_decompressed_pages(crawls):

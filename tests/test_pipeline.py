@@ -70,7 +70,13 @@ class Harness:
         try:
             return asyncio.run(go())
         finally:
-            self.pipeline.close_spider()
+            self.close()
+
+    def close(self) -> None:
+        """What the end of a crawl does: close_spider, then spider_closed stops the workers."""
+        self.pipeline.close_spider()
+        if self.pipeline.workers is not None:
+            self.pipeline.workers.close()
 
     @property
     def stats(self) -> dict:
@@ -368,7 +374,8 @@ def test_executors_give_the_inline_result(executor):
     assert [item["main_text"] for item in items] == [expected_text(p) for p in ARTICLES for _ in (1, 2)]
     assert h.stats == {"boilerplate/pages_extracted": len(ARTICLES),
                        "boilerplate/items_enriched": 2 * len(ARTICLES)}
-    assert h.pipeline.pool is None   # close_spider shut it down
+    # close_spider shut the threads down, spider_closed the worker processes
+    assert h.pipeline.pool is None and (h.pipeline.workers is None or h.pipeline.workers.pool is None)
 
 
 def test_thread_executor_does_not_parse_in_the_reactor_thread():
@@ -449,12 +456,44 @@ def test_process_executor_recovers_from_a_dead_worker(caplog):
             items = asyncio.run(go())
     finally:
         WorkerPool.submit = original
-        h.pipeline.close_spider()
+        h.close()
     assert items[0]["main_text"] == ""
     assert [item["main_text"] for item in items[1:]] == [expected_text(p) for p in ARTICLES[2:]]
     assert h.stats["boilerplate/errors"] == 1
     messages = [r.getMessage() for r in caplog.records]
     assert any("worker process died" in m for m in messages)
+    assert sum("extraction failed" in m for m in messages) == 1
+
+
+def test_an_item_arriving_after_the_retry_does_not_retry_again(caplog):
+    """The second item of a page that kills its worker comes after the first item's retry
+    failed: that failure is final, not a first one (no third worker killed, one error)."""
+    h = Harness(BOILERPLATE_EXECUTOR="process", BOILERPLATE_EXECUTOR_WORKERS=2)
+    original = WorkerPool.submit
+
+    def submit(self, func, *args, solo=False):
+        if any(isinstance(arg, str) and "KILL-THE-WORKER" in arg for arg in args):
+            return original(self, os._exit, 3, solo=solo)
+        return original(self, func, *args, solo=solo)
+
+    WorkerPool.submit = submit
+    try:
+        bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
+        with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
+            async def go():
+                out = []
+                for n in (1, 2):   # one after the other
+                    h.middleware.get_processed_item(item := {"n": n}, bad)
+                    out.append(await h.pipeline.process_item(item))
+                return out
+            items = asyncio.run(go())
+    finally:
+        WorkerPool.submit = original
+        h.pipeline.close_spider()
+    assert items == [{"n": 1, "main_text": ""}, {"n": 2, "main_text": ""}]
+    assert h.stats == {"boilerplate/errors": 1}
+    messages = [r.getMessage() for r in caplog.records]
+    assert sum("worker process died" in m for m in messages) == 2
     assert sum("extraction failed" in m for m in messages) == 1
 
 
