@@ -7,6 +7,7 @@ in tests/test_crawl_pipeline.py.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import gc
 import logging
@@ -432,9 +433,9 @@ def test_worker_pool_solo_task_runs_alone():
         pool.shutdown()
 
 
-def test_process_executor_recovers_from_a_dead_worker(caplog):
-    """A worker that dies costs only its own page: the others are retried in new workers."""
-    h = Harness(BOILERPLATE_EXECUTOR="process", BOILERPLATE_EXECUTOR_WORKERS=2)
+@contextlib.contextmanager
+def workers_die_on_marked_pages():
+    """Worker tasks of pages holding "KILL-THE-WORKER" end their worker process (os._exit)."""
     original = WorkerPool.submit
 
     def submit(self, func, *args, solo=False):
@@ -444,18 +445,27 @@ def test_process_executor_recovers_from_a_dead_worker(caplog):
 
     WorkerPool.submit = submit
     try:
-        bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
-        good = [response(path) for path in ARTICLES[2:]]
-        with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
-            async def go():
-                for resp in [bad, *good]:
-                    h.middleware.get_processed_item(item := {"url": resp.url}, resp)
-                    pending.append((item, h.pipeline.process_item(item)))
-                return await asyncio.gather(*(coro for _, coro in pending))
-            pending: list = []
-            items = asyncio.run(go())
+        yield
     finally:
         WorkerPool.submit = original
+
+
+def test_process_executor_recovers_from_a_dead_worker(caplog):
+    """A worker that dies costs only its own page: the others are retried in new workers."""
+    h = Harness(BOILERPLATE_EXECUTOR="process", BOILERPLATE_EXECUTOR_WORKERS=2)
+    try:
+        with workers_die_on_marked_pages():
+            bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
+            good = [response(path) for path in ARTICLES[2:]]
+            with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
+                async def go():
+                    for resp in [bad, *good]:
+                        h.middleware.get_processed_item(item := {"url": resp.url}, resp)
+                        pending.append((item, h.pipeline.process_item(item)))
+                    return await asyncio.gather(*(coro for _, coro in pending))
+                pending: list = []
+                items = asyncio.run(go())
+    finally:
         h.close()
     assert items[0]["main_text"] == ""
     assert [item["main_text"] for item in items[1:]] == [expected_text(p) for p in ARTICLES[2:]]
@@ -469,26 +479,18 @@ def test_an_item_arriving_after_the_retry_does_not_retry_again(caplog):
     """The second item of a page that kills its worker comes after the first item's retry
     failed: that failure is final, not a first one (no third worker killed, one error)."""
     h = Harness(BOILERPLATE_EXECUTOR="process", BOILERPLATE_EXECUTOR_WORKERS=2)
-    original = WorkerPool.submit
-
-    def submit(self, func, *args, solo=False):
-        if any(isinstance(arg, str) and "KILL-THE-WORKER" in arg for arg in args):
-            return original(self, os._exit, 3, solo=solo)
-        return original(self, func, *args, solo=solo)
-
-    WorkerPool.submit = submit
     try:
-        bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
-        with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
-            async def go():
-                out = []
-                for n in (1, 2):   # one after the other
-                    h.middleware.get_processed_item(item := {"n": n}, bad)
-                    out.append(await h.pipeline.process_item(item))
-                return out
-            items = asyncio.run(go())
+        with workers_die_on_marked_pages():
+            bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
+            with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
+                async def go():
+                    out = []
+                    for n in (1, 2):   # one after the other
+                        h.middleware.get_processed_item(item := {"n": n}, bad)
+                        out.append(await h.pipeline.process_item(item))
+                    return out
+                items = asyncio.run(go())
     finally:
-        WorkerPool.submit = original
         h.pipeline.close_spider()
     assert items == [{"n": 1, "main_text": ""}, {"n": 2, "main_text": ""}]
     assert h.stats == {"boilerplate/errors": 1}
