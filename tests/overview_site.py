@@ -26,9 +26,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import threading
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import scrapy
@@ -36,7 +34,7 @@ from scrapy import signals
 from scrapy.http import HtmlResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
-from server import BackloggedHTTPServer
+from server import LoopbackServer
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
@@ -116,34 +114,12 @@ def build_site(base_url: str) -> dict[str, tuple[int, dict, bytes]]:
 @contextmanager
 def serve_site():
     """Serve build_site() on 127.0.0.1 (a free port) in a thread; yields the base URL."""
-    site: dict = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            status, headers, body = site.get(self.path, (404, {}, b""))
-            if headers.get("Content-Encoding") == "gzip" and "gzip" not in self.headers.get("Accept-Encoding", ""):
-                status, headers, body = 406, {}, b""
-            self.send_response(status)
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):   # keep test output clean
-            pass
-
-    server = BackloggedHTTPServer(("127.0.0.1", 0), Handler)
-    base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    site.update(build_site(base_url))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with LoopbackServer() as server:
+        base_url = server.url("")
+        # The pages link to absolute URLs of the site: built once the port is known.
+        server.routes.update({path: (status, body, headers)
+                              for path, (status, headers, body) in build_site(base_url).items()})
         yield base_url
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 # ---- spiders -------------------------------------------------------------

@@ -5,8 +5,9 @@
 
 Routes map a path (with its query string, if any) to a body, or to (body, headers)
 or (status, body, headers). Bodies are served as they are; a route's headers
-replace the default ``Content-Type: text/html; charset=utf-8``. Requests for
-unknown paths get a 404. The server runs in a daemon thread, so a test crawling
+replace the default ``Content-Type: text/html; charset=utf-8``. A gzip-encoded
+route answers 406 to a client that does not accept gzip. Requests for unknown
+paths get a 404. The server runs in a daemon thread, so a test crawling
 it in-process shares the GIL with it; the benchmark runs it in another process.
 """
 
@@ -35,6 +36,9 @@ class _Handler(BaseHTTPRequestHandler):
             status, (body, headers) = 200, route
         else:
             status, body, headers = route
+        if headers.get("Content-Encoding") == "gzip" and "gzip" not in self.headers.get("Accept-Encoding", ""):
+            # As a real server would: no compressed body for a client that cannot read it.
+            status, body, headers = 406, b"", {}
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
