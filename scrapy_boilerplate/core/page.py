@@ -447,7 +447,7 @@ def _unit_cues(unit: str) -> tuple:
         # are words of the site's authors, not of its template.
         cue = (0, (), False)
         _UNIT_CACHE.put(unit, cue)
-    if cue is None:
+    elif cue is None:
         text = unit.lower()
         parts = TOKEN_SPLIT_RE.split(text)   # may hold empty strings
         bits = 0

@@ -182,7 +182,7 @@ def _mean(values: Iterable[float | None]) -> float | None:
     return sum(kept) / len(kept) if kept else None
 
 
-def _f1_from(precision: float | None, recall: float | None) -> float | None:
+def f1_from(precision: float | None, recall: float | None) -> float | None:
     if precision is None or recall is None:
         return None
     if precision + recall == 0:
@@ -237,7 +237,7 @@ def summarize(
         "pages": len(results),
         "precision": precision,
         "recall": recall,
-        "f1": _f1_from(precision, recall),
+        "f1": f1_from(precision, recall),
         "f1_ci": bootstrap_f1_ci(results, bootstrap, seed),
         "bow_f1": _mean(r.bow_f1 for r in results),
         "lcs_f1": _mean(r.lcs_f1 for r in results),

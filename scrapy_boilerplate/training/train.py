@@ -26,7 +26,7 @@ from ..core.model import Model, TreeEnsemble
 from ..core.page import build_page, parse_html
 from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
-from .metrics import shingle_scores, snippet_scores
+from .metrics import f1_from, shingle_scores, snippet_scores
 
 SEED = 20261121
 HGB_PARAMS = {"max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 24, "max_depth": 6,
@@ -183,7 +183,7 @@ def to_model(clf, vocabulary, X_check, decode_params, meta) -> Model:
     return model
 
 
-def page_f1(data: list[PageData], probas: list[np.ndarray], params: dict) -> float:
+def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict) -> float:
     """The decoder's tuning score: shingle F1 on the gold pages and, on the pages that only
     have snippets, the F1 of the `with` share (found) and the `without` share (left out),
     weighted by their numbers of pages."""
@@ -204,26 +204,22 @@ def page_f1(data: list[PageData], probas: list[np.ndarray], params: dict) -> flo
             if left_out is not None:
                 without_shares.append(left_out)
     n_gold, n_snippet = len(recalls), max(len(with_shares), len(without_shares))
-    gold_f1 = _f1(np.mean(precisions) if precisions else 0.0, np.mean(recalls) if recalls else 0.0)
-    snippet_f1 = _f1(np.mean(with_shares) if with_shares else 1.0,
+    gold_f1 = f1_from(np.mean(precisions) if precisions else 0.0, np.mean(recalls) if recalls else 0.0)
+    snippet_f1 = f1_from(np.mean(with_shares) if with_shares else 1.0,
                      np.mean(without_shares) if without_shares else 1.0)
     return (n_gold * gold_f1 + n_snippet * snippet_f1) / max(n_gold + n_snippet, 1)
-
-
-def _f1(p: float, r: float) -> float:
-    return float(2 * p * r / (p + r)) if p + r else 0.0
 
 
 def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> dict:
     """Coordinate search over DECODE_GRID, starting from the defaults (cheap and deterministic)."""
     params = dict(DEFAULT_PARAMS)
-    best = page_f1(data, probas, params)
+    best = tuning_score(data, probas, params)
     log(f"decoder: defaults, tuning score {best:.4f}")
     for _round in range(2):
         for key, values in DECODE_GRID.items():
             for value in values:
                 trial = {**params, key: value}
-                score = page_f1(data, probas, trial)
+                score = tuning_score(data, probas, trial)
                 if score > best + 1e-4:
                     best, params = score, trial
         log(f"decoder: after round {_round + 1} tuning score {best:.4f} with {params}")
