@@ -208,7 +208,11 @@ def test_process_gives_what_inline_gives(crawls, site):
         return sorted((path_of(item, server), item["n"], item["main_text"]) for item in result["items"])
 
     assert texts(process) == texts(inline)
-    assert len(texts(inline)) > 20
+    # Not a trivially empty crawl: every page of our own site gave items (and, with
+    # ../shared/datasets beside the checkout, the real pages too).
+    assert set(ARTICLES + [GZ]) <= {path for path, _, _ in texts(inline)}
+    if real_pages():
+        assert len(texts(inline)) > 20
     same = ("boilerplate/overview/pages", "boilerplate/overview/items_dropped",
             "boilerplate/pages_extracted", "boilerplate/items_enriched", "boilerplate/errors")
     assert {k: process["stats"].get(k) for k in same} == {k: inline["stats"].get(k) for k in same}
