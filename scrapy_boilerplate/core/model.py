@@ -17,6 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
+from . import speedups
+
+_compiled = speedups.load("_trees")
+
 FORMAT = "scrapy-boilerplate-model"
 FORMAT_VERSION = 1
 
@@ -86,6 +90,14 @@ class TreeEnsemble:
         n = X.shape[0]
         if n == 0 or len(self._roots) == 0:
             return np.full(n, self.baseline)
+        if _compiled is not None:
+            return _compiled.raw_scores(np.ascontiguousarray(X, dtype=float), self._feat, self._thr,
+                                        self._child, self._val, self._roots, self.baseline)
+        return self.raw_scores_numpy(X)
+
+    def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
+        """`raw_scores` in numpy alone: all (row, tree) walks advance one level at a time."""
+        n = X.shape[0]
         flat = np.ascontiguousarray(X, dtype=float).ravel()
         offsets = (np.arange(n, dtype=np.intp) * X.shape[1])[:, None]
         node = np.broadcast_to(self._roots, (n, len(self._roots)))

@@ -1,0 +1,23 @@
+"""Builds the optional compiled speed-ups; everything else is declared in setup.cfg.
+
+The extensions are optional: where they cannot be built (no C compiler, no
+Cython), the package installs and works with the pure-Python code paths,
+which give the same results, only slower.
+"""
+
+from setuptools import setup
+
+try:
+    from Cython.Build import cythonize
+    from setuptools import Extension
+except ImportError:   # no build tools: a pure-Python install
+    ext_modules = []
+else:
+    ext_modules = cythonize(
+        [Extension("scrapy_boilerplate.core._trees", ["scrapy_boilerplate/core/_trees.pyx"],
+                   optional=True)],
+        compiler_directives={"language_level": "3"},
+        quiet=True,
+    )
+
+setup(ext_modules=ext_modules)
