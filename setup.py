@@ -8,6 +8,7 @@ which give the same results, only slower.
 from setuptools import setup
 
 try:
+    import lxml
     from Cython.Build import cythonize
     from setuptools import Extension
 except ImportError:   # no build tools: a pure-Python install
@@ -15,7 +16,10 @@ except ImportError:   # no build tools: a pure-Python install
 else:
     ext_modules = cythonize(
         [Extension("scrapy_boilerplate.core._trees", ["scrapy_boilerplate/core/_trees.pyx"],
-                   optional=True)],
+                   optional=True),
+         # reads lxml's C nodes: needs lxml's headers (lxml ships them)
+         Extension("scrapy_boilerplate.core._walk", ["scrapy_boilerplate/core/_walk.pyx"],
+                   include_dirs=lxml.get_include(), optional=True)],
         compiler_directives={"language_level": "3"},
         quiet=True,
     )

@@ -23,6 +23,7 @@ from itertools import accumulate
 
 from lxml import etree
 
+from . import speedups
 from .textstats import count_words
 
 logger = logging.getLogger(__name__)
@@ -144,7 +145,7 @@ XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_
 BODY_PROPS = frozenset(("articlebody", "text", "articletext"))
 # Element kinds for the walk, looked up once per tag name.
 K_INLINE, K_BLOCK, K_SKIP, K_BR, K_LINK, K_IMG, K_PRE = range(7)
-_PLAIN_STATE = (False, 0, (), 0)   # an element that changed no walk state
+_PLAIN_STATE = (0, 0, (), 0)   # an element that changed no walk state
 
 
 def _clean_tag(tag) -> str:
@@ -531,20 +532,37 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
 
 def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
     page = Page(base_url=base_url)
-    hidden_skipped = 0
     if root is None:
         return page, 0
+    page.lang = root.getroottree().getroot().get("lang")
+    walk_blocks = _compiled.walk_blocks if _compiled is not None else _walk_blocks
+    hidden_skipped, limit_hit = walk_blocks(root, page, include_comments, skip_hidden)
+    if limit_hit:
+        page.truncated = True
+        logger.warning("page has more than %d blocks; the rest is ignored", MAX_BLOCKS)
+    _node_text_totals(page)
+    return page, hidden_skipped
+
+
+def _walk_blocks(root, page: Page, include_comments: bool, skip_hidden: bool) -> tuple:
+    """Fill `page`'s blocks, nodes, images and metadata; return (hidden elements skipped, limit hit).
+
+    The reference implementation: `_walk.pyx` is its compiled twin over
+    libxml2's nodes and must give the same Page.
+    """
+    hidden_skipped = 0
     # Unbound locals: this loop is the hot path of the whole extractor.
     texts, tags, nodes, depths = page.texts, page.tags, page.nodes, page.depths
     chars, words, link_chars_l = page.chars, page.words, page.link_chars
     links_l, tag_counts, flags_l, tokens_l = page.links, page.tag_counts, page.flags, page.tokens
     n_tags, n_parents, n_depths = page.node_tags, page.node_parents, page.node_depths
-    n_first, n_last, n_chars, n_link = page.node_first, page.node_last, page.node_chars, page.node_link_chars
+    n_first, n_last = page.node_first, page.node_last
     n_tagc, n_flags, n_tokens = page.node_tag_counts, page.node_flags, page.node_tokens
     images, og, jsonld = page.images, page.og, page.jsonld
     flag_link, flag_body = FLAG["link"], FLAG["body_prop"]
 
-    # Per open element: (is_block, flags, node index, tokens-chain, in_pre)
+    # Per open element: None (skipped), _PLAIN_STATE (nothing to restore), or
+    # (block kind or 0, parent's flags, parent's tokens, is a link)
     stack = []
     pending: list[str] = []         # text pieces of the open block
     pend_link = 0                   # characters of link text in the open block
@@ -597,8 +615,6 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
     n_elements = 0                  # start tags seen so far (subtree tag counts by difference)
     node_start: list = []           # n_elements when each open node started
     cue_young = _CUE_CACHE.young   # the hot path looks here first, at dict speed
-    if page.lang is None:
-        page.lang = root.getroottree().getroot().get("lang")
     # Comments and processing instructions come as their own events (only in
     # trees handed in by the caller; our parser drops them): their tails are text.
     walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
@@ -663,13 +679,13 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                         tokens = (own_tokens + cur_tokens)[:12]
             if kind == K_INLINE:
                 if own or own_tokens:
-                    stack.append((False, cur_flags, cur_tokens, 0))
+                    stack.append((0, cur_flags, cur_tokens, 0))
                     cur_flags |= own
                     cur_tokens = tokens
                 else:
                     stack.append(_PLAIN_STATE)   # nothing to restore at its end
             elif kind == K_BLOCK or kind == K_PRE:
-                stack.append((True, cur_flags, cur_tokens, 0))
+                stack.append((kind, cur_flags, cur_tokens, 0))
                 if pending:
                     flush()
                 else:
@@ -681,8 +697,6 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                 n_depths.append(depth)
                 n_first.append(len(texts))
                 n_last.append(len(texts))
-                n_chars.append(0)
-                n_link.append(0)
                 n_tagc.append(0)
                 n_flags.append(cur_flags | own)
                 n_tokens.append(own_tokens)
@@ -711,7 +725,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                     if src:
                         images.append((len(texts), src.strip(), el.get("alt") or "", el.get("width"),
                                        el.get("height")))
-                stack.append((False, cur_flags, cur_tokens, own & flag_link))
+                stack.append((0, cur_flags, cur_tokens, own & flag_link))
                 cur_flags |= own
                 cur_tokens = tokens
             # Text and tail handling is written out three times on purpose:
@@ -729,10 +743,10 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
         else:  # end
             state = stack.pop()
             if state is not None and state is not _PLAIN_STATE:
-                is_block, parent_flags, parent_tokens, was_link = state
+                block_kind, parent_flags, parent_tokens, was_link = state
                 if was_link:
                     link_depth -= 1
-                if is_block:
+                if block_kind:
                     # Flush before restoring the parent's flags: the text belongs to this element.
                     if pending:
                         flush()
@@ -742,7 +756,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
                     n_last[node] = len(texts)
                     n_tagc[node] = n_elements - node_start.pop() + 1
                     depth -= 1
-                    if pre_depth and TAG_INFO.get(el.tag, (0,))[0] == K_PRE:
+                    if block_kind == K_PRE:
                         pre_depth -= 1
                 cur_flags, cur_tokens = parent_flags, parent_tokens
             tail = el.tail
@@ -759,11 +773,7 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
             if limit_hit:
                 break
     flush()
-    if limit_hit:
-        page.truncated = True
-        logger.warning("page has more than %d blocks; the rest is ignored", MAX_BLOCKS)
-    _node_text_totals(page)
-    return page, hidden_skipped
+    return hidden_skipped, limit_hit
 
 
 def _node_text_totals(page: Page) -> None:
@@ -798,3 +808,7 @@ def _read_head(head, page: Page) -> None:
         elif tag == "base":
             if page.base_url is None and el.get("href"):
                 page.base_url = el.get("href")
+
+
+# Last, as it imports this module's helpers: the compiled twin of _walk_blocks, or None.
+_compiled = speedups.load("_walk")

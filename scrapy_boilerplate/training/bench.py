@@ -12,6 +12,7 @@ import tracemalloc
 import numpy as np
 from lxml import etree
 
+from ..core import speedups
 from .datasets import load_dataset
 from .train import progress
 
@@ -54,6 +55,7 @@ def bench_dataset(path, extractor, limit: int | None = None, page_type: str | No
         "x_lxml": float(ext.sum() / parse.sum()),
         "largest_page_kb": len(largest) / 1024,
         "peak_python_mb": peak / 1024 / 1024,
+        "compiled": sorted(name for name, used in speedups.available().items() if used),
     }
 
 
@@ -61,4 +63,5 @@ def format_bench(name: str, r: dict) -> str:
     return (f"{name}: {r['pages']} pages, median {r['median_ms']:.2f} ms, p90 {r['p90_ms']:.2f} ms, "
             f"{r['pages_per_s']:.0f} pages/s, total {r['total_s']:.2f} s = {r['x_lxml']:.1f}x lxml's parse "
             f"(lxml median {r['lxml_median_ms']:.2f} ms); peak Python heap {r['peak_python_mb']:.1f} MB "
-            f"on the largest page ({r['largest_page_kb']:.0f} KB)")
+            f"on the largest page ({r['largest_page_kb']:.0f} KB); compiled modules: "
+            f"{', '.join(r['compiled']) or 'none (pure Python)'}")

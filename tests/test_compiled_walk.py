@@ -1,0 +1,152 @@
+"""The compiled walk (core/_walk.pyx) against its reference, page._walk_blocks.
+
+Both must give the same Page, field by field, on real pages, on trees
+parsed by others (parsel keeps comments), on odd trees built by hand, and
+the same class-name cues on any class string.
+"""
+
+import dataclasses
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+from parsel import Selector
+
+from scrapy_boilerplate.core import page as P
+from scrapy_boilerplate.core import speedups
+
+from conftest import FIXTURE_NAMES, fixture_bytes, load_shared_pages
+
+compiled = P._compiled
+needs_compiled = pytest.mark.skipif(
+    compiled is None, reason="the compiled walk is not built (no C compiler at install time, "
+                             "or SCRAPY_BOILERPLATE_PURE_PYTHON is set)")
+FIELDS = [f.name for f in dataclasses.fields(P.Page)]
+
+
+def assert_same_walk(root, include_comments=False, skip_hidden=True):
+    reference, fast = P.Page(), P.Page()
+    expected = P._walk_blocks(root, reference, include_comments, skip_hidden)
+    got = compiled.walk_blocks(root, fast, include_comments, skip_hidden)
+    assert got == expected
+    for name in FIELDS:
+        assert getattr(fast, name) == getattr(reference, name), f"Page.{name} differs"
+    return fast
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+@pytest.mark.parametrize("include_comments, skip_hidden", [(False, True), (True, False)])
+def test_same_page_on_fixtures(name, include_comments, skip_hidden):
+    page = assert_same_walk(P.parse_html(fixture_bytes(name)), include_comments, skip_hidden)
+    assert len(page.texts) > 10
+
+
+@needs_compiled
+@pytest.mark.parametrize("dataset", ["wcxb-dev", "readability", "trafilatura-eval", "overview-dev"])
+def test_same_page_on_real_pages(dataset):
+    for item in load_shared_pages(dataset, 60):
+        root = P.parse_html(item.read_html())
+        if root is not None:
+            assert_same_walk(root)
+            assert_same_walk(root, include_comments=True, skip_hidden=False)
+
+
+@needs_compiled
+def test_same_page_on_parsel_trees_with_comments():
+    # Scrapy's response.selector: lxml.html's parser, comments kept in the tree.
+    html = fixture_bytes("article_en").decode("utf-8").replace("</p>", "<!-- c --> tail</p>", 5)
+    root = Selector(text=html).root
+    assert root.xpath("count(//comment())") >= 5
+    assert_same_walk(root)
+    assert_same_walk(root.xpath("//body")[0])   # a sub-element as root: its tail is read too
+
+
+ODD_PAGES = [
+    # CDATA, comments and processing instructions between text, entities, namespaces
+    b"<?xml version='1.0'?><html xmlns='http://www.w3.org/1999/xhtml'><body><p>a<![CDATA[ b ]]>c"
+    b"<!-- x -->d<?pi x?>e &amp; f</p><svg:g xmlns:svg='http://www.w3.org/2000/svg'>s</svg:g>"
+    b"<div class='comments'>skipped</div><pre>  x\n  y</pre></body></html>",
+    # hidden things, bare attributes, dialogs, React's hidden segments
+    b"<div hidden>h</div><div hidden id='S:1'>shown</div><p aria-hidden='true'>no</p>"
+    b"<p style='display: none'>no</p><p role='dialog'>no</p><p role='main' itemprop='articleBody'>yes</p>",
+    # links, images, line breaks, head metadata and JSON-LD
+    b"<html><head><title>T</title><meta property='og:title' content='OG'>"
+    b"<script type='application/ld+json'>{\"@type\": \"NewsArticle\", \"headline\": \"H\"}</script>"
+    b"</head><body><p>x<br><br>y<br>z <a href='/a'>link <b>bold</b></a> tail"
+    b"<img data-src='/i.png' alt='A' width='2'><a>no href</a></p></body></html>",
+]
+
+
+@needs_compiled
+@pytest.mark.parametrize("html", ODD_PAGES)
+def test_same_page_on_odd_markup(html):
+    for root in (P.parse_html(html), etree.fromstring(html, etree.XMLParser(recover=True))):
+        if root is not None:
+            assert_same_walk(root)
+            assert_same_walk(root, include_comments=True, skip_hidden=False)
+
+
+@needs_compiled
+def test_same_page_on_built_trees():
+    root = etree.Element("div")
+    br = etree.SubElement(root, "br")
+    etree.SubElement(br, "span").text = "inside a br"   # no parser makes this
+    br.tail = "after"
+    root.append(etree.Comment("c"))
+    root[-1].tail = "comment tail"
+    root.append(etree.Entity("nbsp"))
+    root[-1].tail = "entity tail"
+    root.tail = "root tail"
+    assert_same_walk(root)
+
+
+@needs_compiled
+def test_same_page_at_the_block_limit(monkeypatch):
+    html = "<body>" + "".join(f"<p>block {i}</p><!-- c -->" for i in range(P.MAX_BLOCKS + 50)) + "</body>"
+    root = Selector(text=html).root
+    page = assert_same_walk(root)
+    assert len(page.texts) == P.MAX_BLOCKS
+
+
+@needs_compiled
+def test_deep_tree_does_not_recurse():
+    root = node = etree.Element("div")
+    for _ in range(20_000):   # built by hand: parsers cap the depth far below this
+        node = etree.SubElement(node, "div")
+    node.text = "deep"
+    page = assert_same_walk(root)
+    assert page.texts == ["deep"]
+
+
+class_names = st.lists(
+    st.one_of(
+        st.sampled_from(["comment-list", "comments", "tag-news", "post-123", "post-12a", "PostId-7",
+                         "read-more", "entry-content", "menu-item-33", "sidebar", "ad", "nav", "x"]),
+        st.text(alphabet="abcdeimnortsACM-_0123456789 \t\n\x1cé中", max_size=30),
+    ),
+    max_size=6,
+).map(" ".join)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(idv=st.one_of(st.none(), class_names), cls=st.one_of(st.none(), class_names))
+def test_same_cues_on_any_class_names(idv, cls):
+    for cache in (P._CUE_CACHE, P._UNIT_CACHE, P._KEY_CACHE):
+        cache.clear()
+    expected = P._class_cues(idv, cls)
+    for cache in (P._CUE_CACHE, P._UNIT_CACHE, P._KEY_CACHE):
+        cache.clear()
+    assert compiled.class_cues(idv, cls) == expected
+
+
+def test_pure_python_switch():
+    code = "from scrapy_boilerplate.core import page, model; print(page._compiled, model._compiled)"
+    env = {**os.environ, speedups.PURE_PYTHON_ENV: "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["None", "None"]
