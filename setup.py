@@ -14,8 +14,9 @@ except ImportError:   # no build tools: a pure-Python install
     ext_modules = []
 else:
     ext_modules = cythonize(
-        [Extension("scrapy_boilerplate.core._trees", ["scrapy_boilerplate/core/_trees.pyx"],
-                   optional=True)],
+        [Extension(f"scrapy_boilerplate.core.{name}", [f"scrapy_boilerplate/core/{name}.pyx"],
+                   optional=True)
+         for name in ("_trees", "_textstats")],
         compiler_directives={"language_level": "3"},
         quiet=True,
     )

@@ -26,7 +26,7 @@ from collections import Counter
 
 import numpy as np
 
-from . import ttr
+from . import speedups, ttr
 from .page import FLAG, FLAG_NAMES, Page
 from .stopwords import STOPWORDS
 from .textstats import count_sentences
@@ -59,6 +59,8 @@ DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b")
 WORD_RE = re.compile(r"\w+")
 DIGIT_RE = re.compile(r"\d")
 UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
+
+_compiled = speedups.load("_textstats")
 
 SHALLOW = ("lwords", "ld", "td")          # the values copied from neighbours
 OFFSETS = (-2, -1, 1, 2)
@@ -139,11 +141,7 @@ def dense_features(page: Page) -> np.ndarray:
     desc_words = _word_set(page.og.get("description"))
     body_words = _word_set(page.jsonld.get("articleBody"))
     has_body = float(len(body_words) > 20)
-    counts = Counter(texts)
-    # One pass over the block texts for every string statistic (one Python
-    # loop instead of a dozen): sets of lower-cased words give the stopword
-    # share and the metadata overlaps as C-level set operations.
-    stats = np.array([_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
+    stats = text_stats(texts, title_words, desc_words, body_words)
     (sentences, commas, punct, digits, upper, head_len, stop, cue_start, end_marker, ends_colon,
      has_date, dup, title_sim, desc_sim, body_overlap) = stats.T
     head_len = np.maximum(head_len, 1)
@@ -240,8 +238,24 @@ def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
     return np.hstack([dense, token_features(page, vocabulary)])
 
 
+def text_stats(texts: list, title_words: frozenset, desc_words: frozenset,
+               body_words: frozenset) -> np.ndarray:
+    """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
+    counts = Counter(texts)
+    if _compiled is not None:
+        return _compiled.text_stats(texts, counts, title_words, desc_words, body_words, STOPWORDS,
+                                    CUE_START_RE, END_MARKER_RE, DATE_RE)
+    # One pass over the block texts for every string statistic (one Python
+    # loop instead of a dozen): sets of lower-cased words give the stopword
+    # share and the metadata overlaps as C-level set operations.
+    return np.array([_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
+
+
 def _text_stats(t: str, counts: Counter, title_words, desc_words, body_words) -> tuple:
-    """The string statistics of one block, in the order dense_features unpacks them."""
+    """The string statistics of one block, in the order dense_features unpacks them.
+
+    The reference for the compiled _textstats.text_stats, which must give the same numbers.
+    """
     head = t[:200]
     n_digits = len(DIGIT_RE.findall(head))
     words = frozenset(WORD_RE.findall(t.lower()))

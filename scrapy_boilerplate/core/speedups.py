@@ -26,4 +26,4 @@ def load(name: str):
 
 def available() -> dict:
     """Which compiled modules are in use, by name (for `scrapy-boilerplate --version` and bug reports)."""
-    return {name: load(name) is not None for name in ("_trees",)}
+    return {name: load(name) is not None for name in ("_trees", "_textstats")}
