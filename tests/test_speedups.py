@@ -13,7 +13,7 @@ from conftest import FIXTURE_NAMES, fixture_bytes
 from scrapy_boilerplate.core import features, speedups
 from scrapy_boilerplate.core.page import build_page, parse_html
 
-pytestmark = pytest.mark.skipif(
+needs_compiled = pytest.mark.skipif(
     speedups.load("_textstats") is None,
     reason="scrapy_boilerplate.core._textstats is not built (no C compiler at install time, "
            f"or {speedups.PURE_PYTHON_ENV} is set)")
@@ -34,6 +34,7 @@ def test_pure_python_env_turns_the_speedups_off(monkeypatch):
     assert not any(speedups.available().values())
 
 
+@needs_compiled
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_dense_features_equal_on_fixtures(name):
     page = build_page(parse_html(fixture_bytes(name)))
@@ -41,6 +42,7 @@ def test_dense_features_equal_on_fixtures(name):
     np.testing.assert_array_equal(fast, slow)
 
 
+@needs_compiled
 def test_dense_features_equal_on_real_pages(dataset_pages):
     # All page types of the development set; pages in many languages.
     for item in dataset_pages("wcxb-dev", 150):
@@ -65,6 +67,7 @@ texts = st.lists(st.one_of(st.sampled_from(SPECIAL), st.sampled_from(WORDS), st.
                  max_size=40).map("".join)
 
 
+@needs_compiled
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_text_stats_equal_on_weird_texts(data):
