@@ -15,11 +15,12 @@ except ImportError:   # no build tools: a pure-Python install
     ext_modules = []
 else:
     ext_modules = cythonize(
-        [Extension("scrapy_boilerplate.core._trees", ["scrapy_boilerplate/core/_trees.pyx"],
-                   optional=True),
-         # reads lxml's C nodes: needs lxml's headers (lxml ships them)
-         Extension("scrapy_boilerplate.core._walk", ["scrapy_boilerplate/core/_walk.pyx"],
-                   include_dirs=lxml.get_include(), optional=True)],
+        [Extension(f"scrapy_boilerplate.core.{name}", [f"scrapy_boilerplate/core/{name}.pyx"],
+                   optional=True)
+         for name in ("_trees", "_textstats")]
+        # reads lxml's C nodes: needs lxml's headers (lxml ships them)
+        + [Extension("scrapy_boilerplate.core._walk", ["scrapy_boilerplate/core/_walk.pyx"],
+                     include_dirs=lxml.get_include(), optional=True)],
         compiler_directives={"language_level": "3"},
         quiet=True,
     )

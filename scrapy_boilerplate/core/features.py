@@ -17,6 +17,10 @@ Columns, in groups (names in ``dense_feature_names()``):
 * metadata overlaps: title, og:description, JSON-LD articleBody;
 * id/class tokens: binary presence of the tokens chosen at training time by
   Naive-Bayes log-odds (Yao & Zuo), held by the model.
+
+The string statistics run in the compiled _textstats module where it was
+built; _text_stats here is its reference twin (same values: the shipped
+model was trained on them).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from collections import Counter
 
 import numpy as np
 
-from . import ttr
+from . import speedups, ttr
 from .page import FLAG, FLAG_NAMES, Page
 from .stopwords import STOPWORDS
 from .textstats import count_sentences
@@ -60,6 +64,8 @@ WORD_RE = re.compile(r"\w+")
 DIGIT_RE = re.compile(r"\d")
 UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
 
+_compiled = speedups.load("_textstats")
+
 SHALLOW = ("lwords", "ld", "td")          # the values copied from neighbours
 OFFSETS = (-2, -1, 1, 2)
 
@@ -78,13 +84,20 @@ def dense_feature_names() -> list[str]:
     return names
 
 
-def _shift(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
-    out = np.full_like(values, fill)
+DENSE_NAMES = dense_feature_names()
+_COLUMN = {name: j for j, name in enumerate(DENSE_NAMES)}
+_TAG_COLUMN = {tag: TAG_COLUMNS.index(group) for tag, group in TAG_GROUPS.items()}
+_OTHER_TAG = TAG_COLUMNS.index("other")
+assert DENSE_NAMES[-len(FLAG_NAMES):] == [f"flag={f}" for f in FLAG_NAMES] and len(FLAG_NAMES) <= 32
+
+
+def _shift(values: np.ndarray, offset: int, fill: float, out: np.ndarray) -> None:
+    """out[i] = values[i + offset], `fill` past the ends."""
+    out[:] = fill
     if offset > 0:
         out[:-offset] = values[offset:]
     elif offset < 0:
         out[-offset:] = values[:offset]
-    return out
 
 
 def _word_set(text: str | None) -> frozenset:
@@ -93,57 +106,69 @@ def _word_set(text: str | None) -> frozenset:
     return frozenset(w.lower() for w in WORD_RE.findall(text))
 
 
-def region_scores(page: Page, commas: np.ndarray):
-    """Readability-style container scores per node (paragraph scores go to parent and grandparent)."""
-    n_nodes = len(page.node_tags)
-    score = np.zeros(n_nodes)
+class NodeArrays:
+    """A page's node lists as numpy arrays, converted once per page (each conversion costs
+    about as much as a numpy operation on the page)."""
+
+    def __init__(self, page: Page):
+        self.parents = np.asarray(page.node_parents)
+        self.first = np.asarray(page.node_first)
+        self.last = np.asarray(page.node_last)
+        self.flags = np.asarray(page.node_flags)
+        self.chars = np.asarray(page.node_chars, float)
+        self.link_chars = np.asarray(page.node_link_chars, float)
+
+
+def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, commas: np.ndarray):
+    """Readability-style container scores per node (paragraph scores go to parent and grandparent).
+
+    chars, owners and commas are per block: characters, owner node (-1: none), commas.
+    """
+    n_nodes = len(nodes.parents)
     if not n_nodes:
-        return score
-    chars = np.asarray(page.chars, float)
-    owners = np.asarray(page.nodes)
-    parents = np.asarray(page.node_parents)
+        return np.zeros(0)
+    parents = nodes.parents
     ok = (chars >= 25) & (owners >= 0)
     contrib = (1 + commas + np.minimum(chars / 100, 3))[ok]
-    own = owners[ok]
-    par = parents[own]
+    par = parents[owners[ok]]
     has_par = par >= 0
-    np.add.at(score, par[has_par], contrib[has_par])
-    grand = parents[par[has_par]]
+    par, contrib = par[has_par], contrib[has_par]
+    grand = parents[par]
     has_grand = grand >= 0
-    np.add.at(score, grand[has_grand], contrib[has_par][has_grand] / 2)
-    nflags = np.asarray(page.node_flags)
+    # One bincount over parents then grandparents: the same additions in the
+    # same order as np.add.at on each in turn, so the same sums.
+    score = np.bincount(np.concatenate((par, grand[has_grand])),
+                        weights=np.concatenate((contrib, contrib[has_grand] / 2)), minlength=n_nodes)
+    nflags = nodes.flags
     weight = 25.0 * (((nflags & (FLAG["positive"] | FLAG["body_prop"])) > 0).astype(float)
                      - ((nflags & (FLAG["negative"] | FLAG["comment"] | FLAG["related"])) > 0))
-    nchars = np.maximum(np.asarray(page.node_chars, float), 1)
-    ld = np.asarray(page.node_link_chars, float) / nchars
+    ld = nodes.link_chars / np.maximum(nodes.chars, 1)
     return np.where(score > 0, (score + weight) * (1 - ld), 0.0)
 
 
 def dense_features(page: Page) -> np.ndarray:
     """The dense feature matrix (n_blocks x len(dense_feature_names()))."""
     n = len(page)
-    names = dense_feature_names()
     if n == 0:
-        return np.zeros((0, len(names)))
+        return np.zeros((0, len(DENSE_NAMES)))
     texts = page.texts
     chars = np.asarray(page.chars, float)
     words = np.maximum(np.asarray(page.words, float), 1)
     link_chars = np.asarray(page.link_chars, float)
     links = np.asarray(page.links, float)
-    ld = link_chars / np.maximum(chars, 1)
+    owners = np.asarray(page.nodes)
+    nodes = NodeArrays(page)
+    some_chars = np.maximum(chars, 1)
+    ld = link_chars / some_chars
     lwords = np.log1p(words)
     # boilerpipe's text density: words per 80-column line, the last partial line left out
-    td = np.where(chars > 80, 80 * words / np.maximum(chars, 1), words)
+    td = np.where(chars > 80, 80 * words / some_chars, words)
 
     title_words = _word_set(page.main_title)
     desc_words = _word_set(page.og.get("description"))
     body_words = _word_set(page.jsonld.get("articleBody"))
     has_body = float(len(body_words) > 20)
-    counts = Counter(texts)
-    # One pass over the block texts for every string statistic (one Python
-    # loop instead of a dozen): sets of lower-cased words give the stopword
-    # share and the metadata overlaps as C-level set operations.
-    stats = np.array([_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
+    stats = text_stats(texts, title_words, desc_words, body_words)
     (sentences, commas, punct, digits, upper, head_len, stop, cue_start, end_marker, ends_colon,
      has_date, dup, title_sim, desc_sim, body_overlap) = stats.T
     head_len = np.maximum(head_len, 1)
@@ -152,66 +177,68 @@ def dense_features(page: Page) -> np.ndarray:
     tag_counts = np.asarray(page.tag_counts, float)
     lttr_raw, lttr_s, lttr_d = ttr.block_ttr(chars, tag_counts)
     rel_pos = np.arange(n) / max(n - 1, 1)
-    rel_char = (np.cumsum(chars) - chars) / max(chars.sum(), 1)
+    total_chars = chars.sum()
+    rel_char = (np.cumsum(chars) - chars) / max(total_chars, 1)
     depth = np.asarray(page.depths, float)
     long_blocks = depth[chars >= 200]
     modal = np.bincount(long_blocks.astype(int)).argmax() if len(long_blocks) else np.median(depth)
 
     # Containers: the Readability-style top candidate and TextSweeper's region.
-    node_score = region_scores(page, commas)
+    node_score = region_scores(nodes, chars, owners, commas)
     idx = np.arange(n)
-    owners = np.asarray(page.nodes)
-    in_top = np.zeros(n)
-    top_share = 0.0
-    dist_top = np.full(n, 1.0)
-    anc_score = np.zeros(n)
-    parent_share = np.zeros(n)
-    in_region = np.zeros(n)
-    if len(node_score) and node_score.max() > 0:
-        first = np.asarray(page.node_first)
-        last = np.asarray(page.node_last)
+    in_top = top_share = anc_score = parent_share = in_region = 0.0
+    dist_top = 1.0
+    best = node_score.max() if len(node_score) else 0.0
+    if best > 0:
+        first, last = nodes.first, nodes.last
         top = int(node_score.argmax())
         in_top = ((idx >= first[top]) & (idx < last[top])).astype(float)
-        total = max(chars.sum(), 1)
-        top_share = page.node_chars[top] / total
+        top_share = page.node_chars[top] / max(total_chars, 1)
         dist = np.where(idx < first[top], first[top] - idx, np.where(idx >= last[top], idx - last[top] + 1, 0))
         dist_top = np.minimum(dist / 20.0, 1.0)
         # best score among each block's ancestors, relative to the page's best
+        has_owner = owners >= 0
+        owner = np.maximum(owners, 0)
         anc = _ancestor_max(page.node_parents, node_score)
-        anc_score = np.where(owners >= 0, anc[np.maximum(owners, 0)], 0) / node_score.max()
-        net = np.asarray(page.node_chars, float) - np.asarray(page.node_link_chars, float)
-        parents = np.asarray(page.node_parents)
-        par = np.where(owners >= 0, parents[np.maximum(owners, 0)], -1)
-        parent_share = np.where(par >= 0, net[np.maximum(par, 0)], 0) / max(chars.sum() - link_chars.sum(), 1)
+        anc_score = np.where(has_owner, anc[owner], 0) / best
+        net = nodes.chars - nodes.link_chars
+        par = np.where(has_owner, nodes.parents[owner], -1)
+        parent_share = np.where(par >= 0, net[np.maximum(par, 0)], 0) / max(total_chars - link_chars.sum(), 1)
         region, _ = ttr.best_region(page)
         if region >= 0:
             in_region = ((idx >= first[region]) & (idx < last[region])).astype(float)
 
-    cols = [lwords, np.log1p(chars), td, ld, np.log1p(links), (ld > 0.9).astype(float),
-            words / sentences, np.log1p(sentences), np.log1p(commas), punct / np.maximum(chars, 1) * 10,
+    # One matrix filled column by column (scalars fill a whole column).
+    X = np.empty((n, len(DENSE_NAMES)))
+    cols = [lwords, np.log1p(chars), td, ld, np.log1p(links), ld > 0.9,
+            words / sentences, np.log1p(sentences), np.log1p(commas), punct / some_chars * 10,
             digits / head_len, upper / head_len, stop, cue_start, end_marker, ends_colon, has_date, dup,
-            is_title.astype(float), title_sim, desc_sim, body_overlap, np.full(n, has_body),
+            is_title, title_sim, desc_sim, body_overlap, has_body,
             np.log1p(lttr_raw), np.log1p(lttr_s), np.log1p(lttr_d),
             ttr.smooth(lwords, 1.0), ttr.smooth(lwords, 3.0), ttr.smooth(ld, 2.0),
-            rel_pos, rel_char, depth, depth - modal, np.full(n, np.log1p(n)),
-            in_top, np.full(n, top_share), anc_score, in_region, parent_share, dist_top]
+            rel_pos, rel_char, depth, depth - modal, np.log1p(n),
+            in_top, top_share, anc_score, in_region, parent_share, dist_top]
+    assert len(cols) == _COLUMN[f"{SHALLOW[0]}@{OFFSETS[0]:+d}"]   # X is not zeroed: every column is set
+    for j, values in enumerate(cols):
+        X[:, j] = values
     shallow = {"lwords": lwords, "ld": ld, "td": td}
     for o in OFFSETS:
         for k in SHALLOW:
-            cols.append(_shift(shallow[k], o, 0.0 if k != "ld" else 1.0))
-    prev_w = _shift(lwords, -1, 0.0)
-    next_w = _shift(lwords, 1, 0.0)
-    cols += [lwords - prev_w, lwords - next_w, td - _shift(td, -1, 0.0), ld - _shift(ld, -1, 1.0)]
-    tag_index = {t: i for i, t in enumerate(TAG_COLUMNS)}
-    tag_ids = np.fromiter((tag_index[TAG_GROUPS.get(t, "other")] for t in page.tags), int, n)
-    onehot = np.zeros((n, len(TAG_COLUMNS)))
-    onehot[idx, tag_ids] = 1
-    flags = np.asarray(page.flags, dtype=np.int64)
-    bits = ((flags[:, None] >> np.arange(len(FLAG_NAMES))) & 1).astype(float)
-    matrix = np.column_stack(cols + [onehot, bits])
-    assert matrix.shape[1] == len(names)
+            _shift(shallow[k], o, 1.0 if k == "ld" else 0.0, out=X[:, _COLUMN[f"{k}@{o:+d}"]])
+    X[:, _COLUMN["q_words_prev"]] = lwords - X[:, _COLUMN["lwords@-1"]]
+    X[:, _COLUMN["q_words_next"]] = lwords - X[:, _COLUMN["lwords@+1"]]
+    X[:, _COLUMN["q_td_prev"]] = td - X[:, _COLUMN["td@-1"]]
+    X[:, _COLUMN["q_ld_prev"]] = ld - X[:, _COLUMN["ld@-1"]]
+    tags = X[:, _COLUMN[f"tag={TAG_COLUMNS[0]}"]:_COLUMN[f"tag={TAG_COLUMNS[-1]}"] + 1]
+    tags[:] = 0
+    tags[idx, [_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]] = 1
+    # flag bits: the four little-endian bytes of each block's flags, unpacked low bit first
+    flags = np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4)
+    X[:, _COLUMN[f"flag={FLAG_NAMES[0]}"]:] = np.unpackbits(flags, axis=1, bitorder="little")[:, :len(FLAG_NAMES)]
     # The tree walker sends NaN left; keep every value finite instead.
-    return np.nan_to_num(matrix, copy=False, posinf=1e6, neginf=-1e6)
+    if not np.isfinite(X).all():
+        np.nan_to_num(X, copy=False, posinf=1e6, neginf=-1e6)
+    return X
 
 
 def token_features(page: Page, vocabulary: dict) -> np.ndarray:
@@ -240,8 +267,24 @@ def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
     return np.hstack([dense, token_features(page, vocabulary)])
 
 
+def text_stats(texts: list, title_words: frozenset, desc_words: frozenset,
+               body_words: frozenset) -> np.ndarray:
+    """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
+    counts = Counter(texts)
+    if _compiled is not None:
+        return _compiled.text_stats(texts, counts, title_words, desc_words, body_words, STOPWORDS,
+                                    CUE_START_RE, END_MARKER_RE, DATE_RE)
+    # One pass over the block texts for every string statistic (one Python
+    # loop instead of a dozen): sets of lower-cased words give the stopword
+    # share and the metadata overlaps as C-level set operations.
+    return np.array([_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
+
+
 def _text_stats(t: str, counts: Counter, title_words, desc_words, body_words) -> tuple:
-    """The string statistics of one block, in the order dense_features unpacks them."""
+    """The string statistics of one block, in the order dense_features unpacks them.
+
+    The reference for the compiled _textstats.text_stats, which must give the same numbers.
+    """
     head = t[:200]
     n_digits = len(DIGIT_RE.findall(head))
     words = frozenset(WORD_RE.findall(t.lower()))
@@ -268,11 +311,11 @@ def _text_stats(t: str, counts: Counter, title_words, desc_words, body_words) ->
 
 def _ancestor_max(parents, score: np.ndarray) -> np.ndarray:
     """max(score) over each node and its ancestors; nodes are in pre-order, parents first."""
-    out = score.copy()
+    out = score.tolist()   # a loop over a list: numpy's per-item access is several times slower
     for i, p in enumerate(parents):
         if p >= 0 and out[p] > out[i]:
             out[i] = out[p]
-    return out
+    return np.array(out)
 
 
 def _jaccard(a: frozenset, b: frozenset) -> float:

@@ -25,5 +25,5 @@ def load(name: str):
 
 
 def available() -> dict:
-    """Which compiled modules are in use, by name (for `scrapy-boilerplate --version` and bug reports)."""
-    return {name: load(name) is not None for name in ("_walk", "_trees")}
+    """Which compiled modules are in use, by name (printed by `scrapy-boilerplate bench`)."""
+    return {name: load(name) is not None for name in ("_walk", "_textstats", "_trees")}

@@ -14,14 +14,20 @@ the best ratio; the net text length of that region tells overview pages
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 
+@lru_cache(maxsize=None)
 def gaussian_kernel(sigma: float) -> np.ndarray:
+    """The normalised kernel (cached: a handful of sigmas, used for every page; read-only)."""
     radius = max(1, int(round(3 * sigma)))
     x = np.arange(-radius, radius + 1, dtype=float)
     k = np.exp(-(x * x) / (2 * sigma * sigma))
-    return k / k.sum()
+    k = k / k.sum()
+    k.flags.writeable = False
+    return k
 
 
 def smooth(values: np.ndarray, sigma: float) -> np.ndarray:

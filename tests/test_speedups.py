@@ -1,0 +1,81 @@
+"""The compiled speed-ups give exactly what their pure-Python twins give.
+
+The shipped model was trained on the pure-Python features, so "close" is
+not enough: every value must be equal.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURE_NAMES, fixture_bytes
+from scrapy_boilerplate.core import features, speedups
+from scrapy_boilerplate.core.page import build_page, parse_html
+
+needs_compiled = pytest.mark.skipif(
+    speedups.load("_textstats") is None,
+    reason="scrapy_boilerplate.core._textstats is not built (no C compiler at install time, "
+           f"or {speedups.PURE_PYTHON_ENV} is set)")
+
+
+def compiled_and_pure(fn, *args):
+    """fn(*args) with the compiled text statistics, then with the Python twin."""
+    fast = fn(*args)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(features, "_compiled", None)
+        slow = fn(*args)
+    return fast, slow
+
+
+def test_pure_python_env_turns_the_speedups_off(monkeypatch):
+    monkeypatch.setenv(speedups.PURE_PYTHON_ENV, "1")
+    assert speedups.load("_textstats") is None
+    assert not any(speedups.available().values())
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_dense_features_equal_on_fixtures(name):
+    page = build_page(parse_html(fixture_bytes(name)))
+    fast, slow = compiled_and_pure(features.dense_features, page)
+    np.testing.assert_array_equal(fast, slow)
+
+
+@needs_compiled
+def test_dense_features_equal_on_real_pages(dataset_pages):
+    # All page types of the development set; pages in many languages.
+    for item in dataset_pages("wcxb-dev", 150):
+        page = build_page(parse_html(item.read_html()))
+        fast, slow = compiled_and_pure(features.dense_features, page)
+        np.testing.assert_array_equal(fast, slow, err_msg=item.id)
+
+
+# Characters where a typed loop could part ways with `re` and str methods:
+# CJK, RTL, combining marks, digits and numerals of other scripts (\d is
+# decimal digits only, \w takes every alphanumeric), 'İ' (lower-cases to two
+# characters), the counted punctuation, upper case at the edges of UPPER_RE's
+# ranges, a lone surrogate.
+SPECIAL = list("İıßẞ_ \t\n.?!。,،、|»·:;-/()'\"©") + [
+    "漢", "字", "か", "한", "ا", "ل", "ع", "ש", "ל", "\u200f", "\u0301", "\u0307", "\u0308",
+    "٣", "۷", "७", "৫", "５", "²", "½", "Ⅻ", "〇", "A", "Z", "À", "Ö", "×", "Ø", "Þ", "ß",
+    "А", "Я", "а", "я", "Ё", "Ω", "\ud800",
+]
+WORDS = ["the", "and", "der", "und", "Read more", "Related", "Comments", "Share this",
+         "Photo:", "2023", "12.05.2021", "1999", "x_y", "İstanbul", "ΣΟΦΊΑ"]
+texts = st.lists(st.one_of(st.sampled_from(SPECIAL), st.sampled_from(WORDS), st.characters()),
+                 max_size=40).map("".join)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_text_stats_equal_on_weird_texts(data):
+    blocks = data.draw(st.lists(texts, min_size=1, max_size=6))
+    # long blocks (past the 200-character head) and repeated ones (dup_text)
+    blocks += [t * 30 for t in blocks[:2]] + blocks[:1]
+    meta = [features._word_set(" ".join(data.draw(st.lists(st.sampled_from(blocks + WORDS)))))
+            for _ in range(3)]
+    fast, slow = compiled_and_pure(features.text_stats, blocks, *meta)
+    assert fast.shape == slow.shape == (len(blocks), 15)
+    np.testing.assert_array_equal(fast, slow)
