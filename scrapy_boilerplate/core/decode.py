@@ -31,28 +31,30 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
     n = len(log_odds)
     if n == 0:
         return np.zeros(0, bool)
-    # score[s] = best total ending in state s; back[i, s] = previous state
-    back = np.zeros((n, 2), np.int8)
-    s0, s1 = 0.0, float(log_odds[0]) - switch_penalty / 2   # start outside content
+    # score[s] = best total ending in state s; back0/back1[i] = previous state
+    # (Python lists and floats: numpy's per-item access would cost several times more)
+    back0, back1 = [0] * n, [0] * n
+    odds = log_odds.tolist()
+    s0, s1 = 0.0, odds[0] - switch_penalty / 2   # start outside content
     for i in range(1, n):
-        e = float(log_odds[i])
-        stay0, from1 = s0, s1 - switch_penalty
-        if stay0 >= from1:
-            n0, back[i, 0] = stay0, 0
+        e = odds[i]
+        from1 = s1 - switch_penalty
+        from0 = s0 - switch_penalty
+        if s0 >= from1:
+            n0 = s0
         else:
-            n0, back[i, 0] = from1, 1
-        stay1, from0 = s1, s0 - switch_penalty
-        if stay1 >= from0:
-            n1, back[i, 1] = stay1 + e, 1
+            n0, back0[i] = from1, 1
+        if s1 >= from0:
+            n1, back1[i] = s1 + e, 1
         else:
-            n1, back[i, 1] = from0 + e, 0
+            n1 = from0 + e
         s0, s1 = n0, n1
-    labels = np.zeros(n, bool)
+    labels = [False] * n
     state = 1 if s1 - switch_penalty / 2 > s0 else 0
     for i in range(n - 1, -1, -1):
-        labels[i] = state
-        state = back[i, state]
-    return labels
+        labels[i] = state == 1
+        state = back1[i] if state else back0[i]
+    return np.array(labels, bool)
 
 
 def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "balanced") -> np.ndarray:

@@ -49,7 +49,27 @@ class Extraction:
     markdown: str = ""
     html: str = ""
     images: list = field(default_factory=list)
-    blocks: list = field(default_factory=list)
+    _blocks: list | None = field(default=None, repr=False, compare=False)
+    # (texts, tags, mask, probabilities) until `blocks` is first read: most callers never
+    # read it, and a Block per block of the page costs as much as decoding the page.
+    _block_source: tuple | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def blocks(self) -> list:
+        """Every block of the page with its tag, label and probability (for debugging)."""
+        if self._blocks is None:
+            self._blocks = []
+            if self._block_source is not None:
+                texts, tags, mask, proba = self._block_source
+                self._blocks = [Block(t, g, m, round(p, 4)) for t, g, m, p in
+                                zip(texts, tags, mask.tolist(), proba.tolist())]
+                self._block_source = None
+        return self._blocks
+
+    @blocks.setter
+    def blocks(self, value: list) -> None:
+        self._blocks = list(value)
+        self._block_source = None
 
     def __bool__(self) -> bool:
         return bool(self.text)
@@ -245,15 +265,13 @@ def _render(page: Page, mask, proba, title, url, include_title) -> Extraction:
             md.append(text)
     if in_list:
         html_parts.append("</ul>")
-    blocks = [Block(t, g, bool(m), round(float(p), 4))
-              for t, g, m, p in zip(page.texts, page.tags, mask, proba)]
     return Extraction(
         text="\n".join(texts),
         title=title,
         markdown=_join_markdown(md),
         html="\n".join(html_parts),
         images=_content_images(page, mask, base),
-        blocks=blocks,
+        _block_source=(page.texts, page.tags, mask, proba),
     )
 
 
