@@ -17,11 +17,15 @@ run once, either as a text or as the tail of the element, comment or
 processing instruction before it.
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Realloc
+from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_AsUTF8, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.string cimport strcmp, strlen, strncmp, strstr
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Document, _Element, elementFactory, import_lxml__etree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
+
+import numpy as np
 
 from . import page as P   # loaded at the end of page.py, so its names all exist
 
@@ -48,7 +52,34 @@ cdef enum:
 cdef long long FLAG_LINK = P.FLAG["link"]
 cdef long long FLAG_BODY = P.FLAG["body_prop"]
 cdef Py_ssize_t MAX_BLOCKS = P.MAX_BLOCKS
-cdef object PLAIN = P._PLAIN_STATE
+cdef object count_words = P.count_words
+cdef object ROLE_FLAGS = P.ROLE_FLAGS
+cdef object BODY_PROPS = P.BODY_PROPS
+cdef object COMMENT_SAFE_TAGS = P.COMMENT_SAFE_TAGS
+
+# One frame per open element: what to restore at its end (page.py pushes tuples).
+cdef enum:
+    FRAME_SKIPPED = 0     # subtree skipped: only its tail is read
+    FRAME_PLAIN = 1       # changed nothing
+    FRAME_RESTORE = 2     # restore the parent's flags and tokens (tokens: Walker.token_stack)
+
+cdef struct Frame:
+    int state
+    int block_kind        # K_BLOCK or K_PRE for block-level elements, else 0
+    bint was_link
+    long long parent_flags
+
+# Tag kinds by name pointer: libxml2 interns element names per document.
+cdef enum:
+    TAG_SLOTS = 256
+    TAG_SLOTS_USED = 192
+
+cdef struct TagSlot:
+    const_xmlChar* name
+    int kind
+    long long own
+    PyObject* tag         # borrowed: Walker.tag_objects holds the references
+    PyObject* node_tag
 
 
 cdef inline str _utf8(const_xmlChar* s):
@@ -208,7 +239,6 @@ cdef object _get(xmlNode* c, const char* wanted):
 cdef object UNIT_CACHE = P._UNIT_CACHE
 cdef object CUE_CACHE = P._CUE_CACHE
 cdef object KEY_CACHE = P._KEY_CACHE
-cdef object GATE_SEARCH = P.GATE_RE.search
 cdef object COMMENT_SEARCH = P.COMMENT_RE.search
 cdef long long FLAG_COMMENT = P.FLAG["comment"]
 cdef tuple NO_CUE = (0, (), False)
@@ -241,6 +271,69 @@ cdef int _cache_put(object cache, object key, object value) except -1:
         young = cache.young = {}
     young[key] = value
     return 0
+
+
+# Which cue categories could match a run of letters: a trie of the categories' required
+# literals (page._required_literals; those with other characters never occur in letters).
+# A category whose literals do not occur cannot match, so its regex is not run: one scan
+# instead of eleven regex searches per new name.
+cdef list CATEGORY_RES = [rx for _bit, rx in P.CUE_RES] + [P.BODY_PROP_RE]
+cdef list CATEGORY_BITS = [bit for bit, _rx in P.CUE_RES] + [P.FLAG["body_prop"]]
+
+
+def _literal_trie():
+    nexts, masks = [[0] * 26], [0]
+    for category, rx in enumerate(CATEGORY_RES):
+        for literal in P._required_literals([rx.pattern]):
+            if not (literal.isascii() and literal.isalpha() and literal.islower()):
+                continue
+            node = 0
+            for ch in literal:
+                k = ord(ch) - 97
+                if not nexts[node][k]:
+                    nexts.append([0] * 26)
+                    masks.append(0)
+                    nexts[node][k] = len(nexts) - 1
+                node = nexts[node][k]
+            masks[node] |= 1 << category
+    return np.asarray(nexts, np.int32), np.asarray(masks, np.int32)
+
+
+cdef int[:, ::1] TRIE_NEXT
+cdef int[::1] TRIE_MASK
+TRIE_NEXT, TRIE_MASK = _literal_trie()
+
+
+cdef int _categories(const char* s, Py_ssize_t n) noexcept:
+    """Bit i set when a literal of category i occurs in s (lower-case letters a-z)."""
+    cdef int mask = 0, node, k
+    cdef Py_ssize_t i, j
+    for i in range(n):
+        node = 0
+        for j in range(i, n):
+            k = s[j] - 97
+            if k < 0 or k >= 26:
+                break
+            node = TRIE_NEXT[node, k]
+            if node == 0:
+                break
+            mask |= TRIE_MASK[node]
+    return mask
+
+
+cdef object _key_bits(str key):
+    """page._key_bits for a run of lower-case letters (a name's token or two joined)."""
+    bits = _cache_get(KEY_CACHE, key)
+    if bits is not None:
+        return bits
+    cdef int mask = _categories(PyUnicode_AsUTF8(key), len(key)), category
+    bits = 0
+    if mask:
+        for category in range(len(CATEGORY_RES)):
+            if mask & (1 << category) and CATEGORY_RES[category].search(key) is not None:
+                bits |= CATEGORY_BITS[category]
+    _cache_put(KEY_CACHE, key, bits)
+    return bits
 
 
 cdef bint _taxonomy(const char* low, Py_ssize_t n) noexcept:
@@ -278,22 +371,26 @@ cdef tuple _unit_cues(str unit):
     if _taxonomy(low, n):
         _cache_put(UNIT_CACHE, unit, NO_CUE)
         return NO_CUE
-    # TOKEN_SPLIT_RE.split, without the empty strings: the runs of a-z
+    # TOKEN_SPLIT_RE.split, without the empty strings: the runs of a-z (and all of them joined)
     parts = []
+    cdef char joined[201]
+    cdef Py_ssize_t n_joined = 0
     i = 0
     while i < n:
         if c'a' <= low[i] <= c'z':
             start = i
             while i < n and c'a' <= low[i] <= c'z':
+                joined[n_joined] = low[i]
+                n_joined += 1
                 i += 1
             parts.append(PyUnicode_DecodeASCII(low + start, i - start, NULL))
         else:
             i += 1
     bits = 0
-    if parts and GATE_SEARCH("".join(parts)) is not None:
+    # GATE_RE.search("".join(parts)): does any cue literal occur?
+    if _categories(joined, n_joined):
         for key in parts + [a + b for a, b in zip(parts, parts[1:])]:
-            key_bits = _cache_get(KEY_CACHE, key)
-            bits |= key_bits if key_bits is not None else P._key_bits(key)
+            bits |= _key_bits(key)
     comment = False
     for i in range(6):
         if strstr(low, COMMENT_WORDS[i]) is not NULL:
@@ -330,8 +427,15 @@ cdef class _Walker:
     cdef object page
     cdef list texts, tags, nodes, depths, chars, words, link_chars, links, tag_counts, flags, tokens
     cdef list n_tags, n_parents, n_depths, n_first, n_last, n_tagc, n_flags, n_tokens
-    cdef list images, stack, pending, node_stack, node_start
-    cdef dict jsonld, tag_info, cue_young
+    cdef list images, pending, token_stack, tag_objects
+    cdef dict jsonld, cue_young
+    cdef Frame* frames
+    cdef Py_ssize_t n_frames, frames_size
+    cdef Py_ssize_t* node_stack       # open block-level nodes ([0] is -1: none)
+    cdef Py_ssize_t* node_start       # n_elements when each open node started
+    cdef Py_ssize_t n_open, open_size
+    cdef TagSlot tag_slots[TAG_SLOTS]
+    cdef int tag_slots_used
     cdef _Document doc
     cdef xmlNode* c_root
     cdef _Attrs attrs
@@ -355,12 +459,51 @@ cdef class _Walker:
         self.attrs = _Attrs()
         self.include_comments = include_comments
         self.skip_hidden = skip_hidden
-        self.stack, self.pending = [], []
-        self.node_stack, self.node_start = [-1], []
-        self.tag_info = {}
+        self.pending, self.token_stack, self.tag_objects = [], [], []
+        self.push_node(-1)
         self.cue_young = P._CUE_CACHE.young
         self.cur_flags = 0
         self.cur_tokens = ()
+
+    def __dealloc__(self):
+        PyMem_Free(self.frames)
+        PyMem_Free(self.node_stack)
+        PyMem_Free(self.node_start)
+
+    cdef Frame* push_frame(self, int state) except NULL:
+        cdef Frame* grown
+        if self.n_frames == self.frames_size:
+            self.frames_size = 2 * self.frames_size + 64
+            grown = <Frame*>PyMem_Realloc(self.frames, self.frames_size * sizeof(Frame))
+            if grown is NULL:
+                raise MemoryError()
+            self.frames = grown
+        cdef Frame* frame = &self.frames[self.n_frames]
+        self.n_frames += 1
+        frame.state = state
+        frame.block_kind = 0
+        frame.was_link = False
+        frame.parent_flags = self.cur_flags
+        if state == FRAME_RESTORE:
+            self.token_stack.append(self.cur_tokens)
+        return frame
+
+    cdef int push_node(self, Py_ssize_t node) except -1:
+        cdef Py_ssize_t* grown
+        if self.n_open == self.open_size:
+            self.open_size = 2 * self.open_size + 64
+            grown = <Py_ssize_t*>PyMem_Realloc(self.node_stack, self.open_size * sizeof(Py_ssize_t))
+            if grown is NULL:
+                raise MemoryError()
+            self.node_stack = grown
+            grown = <Py_ssize_t*>PyMem_Realloc(self.node_start, self.open_size * sizeof(Py_ssize_t))
+            if grown is NULL:
+                raise MemoryError()
+            self.node_start = grown
+        self.node_stack[self.n_open] = node
+        self.node_start[self.n_open] = self.n_elements
+        self.n_open += 1
+        return 0
 
     cdef int flush(self) except -1:
         cdef Py_ssize_t n_words, node, n_chars
@@ -369,17 +512,17 @@ cdef class _Walker:
                 text = "".join(self.pending).strip("\n")
                 if not text.strip():
                     text = ""
-                n_words = P.count_words(text)
+                n_words = count_words(text)
             else:
                 parts = "".join(self.pending).split()
                 text = " ".join(parts)
-                n_words = len(parts) if text.isascii() else P.count_words(text)
+                n_words = len(parts) if text.isascii() else count_words(text)
             self.pending.clear()
             if text:
                 if len(self.texts) >= MAX_BLOCKS:
                     self.limit_hit = True
                 else:
-                    node = self.node_stack[-1]
+                    node = self.node_stack[self.n_open - 1]
                     self.texts.append(text)
                     self.tags.append(self.n_tags[node] if node >= 0 else "html")
                     self.nodes.append(node)
@@ -418,25 +561,42 @@ cdef class _Walker:
                 self.br_run = 0
         return 0
 
-    cdef tuple info(self, xmlNode* c):
-        """(kind, own flag bits, el.tag, node tag) of an element, cached by its interned name."""
-        cdef size_t key = <size_t>c.name
-        info = self.tag_info.get(key) if c.ns is NULL else None
-        if info is None:
-            tag = _tag_name(c)
-            kind, own = P.TAG_INFO.get(tag) or P._tag_info(tag)
-            node_tag = tag if kind == K_PRE or tag in P.BLOCK_TAGS else P._clean_tag(tag)
-            info = (kind, own, tag, node_tag)
-            if c.ns is NULL:
-                self.tag_info[key] = info
-        return info
+    cdef TagSlot* info(self, xmlNode* c, TagSlot* scratch) except NULL:
+        """Kind, own flag bits, el.tag and node tag of an element, cached by its interned name."""
+        cdef size_t h = (<size_t>c.name >> 3) % TAG_SLOTS
+        cdef TagSlot* slot
+        if c.ns is NULL:
+            while True:
+                slot = &self.tag_slots[h]
+                if slot.name == c.name:
+                    return slot
+                if slot.name is NULL:
+                    break
+                h = (h + 1) % TAG_SLOTS
+        tag = _tag_name(c)
+        kind, own = P.TAG_INFO.get(tag) or P._tag_info(tag)
+        node_tag = tag if kind == K_PRE or tag in P.BLOCK_TAGS else P._clean_tag(tag)
+        self.tag_objects.append((tag, node_tag))   # keeps the slots' borrowed references alive
+        if c.ns is NULL and self.tag_slots_used < TAG_SLOTS_USED:
+            self.tag_slots_used += 1
+        else:
+            slot = scratch   # namespaced, or the table is full: not cached
+        slot.name = c.name
+        slot.kind = kind
+        slot.own = own
+        slot.tag = <PyObject*>tag
+        slot.node_tag = <PyObject*>node_tag
+        return slot
 
     cdef int start(self, xmlNode* c) except -1:
         """The walk's start event for element c; says what to do with its children."""
-        cdef int kind
-        cdef long long own
+        cdef TagSlot scratch
+        cdef TagSlot* info = self.info(c, &scratch)
+        cdef int kind = info.kind
+        cdef long long own = info.own
         cdef Py_ssize_t node
-        kind, own, tag, node_tag = self.info(c)
+        cdef Frame* frame
+        tag = <object>info.tag
         if kind == K_SKIP:
             if tag == "head":
                 P._read_head(elementFactory(self.doc, c), self.page)
@@ -444,7 +604,7 @@ cdef class _Walker:
                 text = _run_text(c.children)
                 if text and (_get(c, "type") or "").endswith("ld+json"):
                     P._read_jsonld(text, self.jsonld)
-            self.stack.append(None)
+            self.push_frame(FRAME_SKIPPED)
             return SKIP_SUBTREE
         self.n_elements += 1
         self.pend_tags += 1
@@ -456,15 +616,15 @@ cdef class _Walker:
             if attrs.special:
                 if self.skip_hidden and c is not self.c_root and attrs.is_hidden():
                     self.hidden_skipped += 1
-                    self.stack.append(None)
+                    self.push_frame(FRAME_SKIPPED)
                     return SKIP_SUBTREE
                 if attrs.role is not NULL:
                     role = _attr_value(attrs.role)
                     if role:
-                        own |= <long long>P.ROLE_FLAGS.get(role, 0)
+                        own |= <long long>ROLE_FLAGS.get(role, 0)
                 if attrs.itemprop is not NULL:
                     prop = _attr_value(attrs.itemprop)
-                    if prop and prop.lower() in P.BODY_PROPS:
+                    if prop and prop.lower() in BODY_PROPS:
                         own |= FLAG_BODY
             cls = _attr_value(attrs.cls) if attrs.cls is not NULL else None
             idv = _attr_value(attrs.idv) if attrs.idv is not NULL else None
@@ -472,8 +632,8 @@ cdef class _Walker:
                 cue = self.cue_young.get((idv, cls))
                 if cue is None:
                     cue = class_cues(idv, cls)
-                if cue[2] and not self.include_comments and tag not in P.COMMENT_SAFE_TAGS:
-                    self.stack.append(None)
+                if cue[2] and not self.include_comments and tag not in COMMENT_SAFE_TAGS:
+                    self.push_frame(FRAME_SKIPPED)
                     return SKIP_SUBTREE
                 if cue[0] and tag != "body" and tag != "html":
                     own |= <long long>cue[0]
@@ -484,29 +644,28 @@ cdef class _Walker:
             attrs.href = NULL
         if kind == K_INLINE:
             if own or own_tokens:
-                self.stack.append((0, self.cur_flags, self.cur_tokens, 0))
+                self.push_frame(FRAME_RESTORE)
                 self.cur_flags |= own
                 self.cur_tokens = tokens
             else:
-                self.stack.append(PLAIN)
+                self.push_frame(FRAME_PLAIN)
         elif kind == K_BLOCK or kind == K_PRE:
-            self.stack.append((kind, self.cur_flags, self.cur_tokens, 0))
+            self.push_frame(FRAME_RESTORE).block_kind = kind
             if self.pending:
                 self.flush()
             else:
                 self.pend_links = 0
             self.depth += 1
             node = len(self.n_tags)
-            self.n_tags.append(node_tag)
-            self.n_parents.append(self.node_stack[-1])
+            self.n_tags.append(<object>info.node_tag)
+            self.n_parents.append(self.node_stack[self.n_open - 1])
             self.n_depths.append(self.depth)
             self.n_first.append(len(self.texts))
             self.n_last.append(len(self.texts))
             self.n_tagc.append(0)
             self.n_flags.append(self.cur_flags | own)
             self.n_tokens.append(own_tokens)
-            self.node_stack.append(node)
-            self.node_start.append(self.n_elements)
+            self.push_node(node)
             if kind == K_PRE:
                 self.pre_depth += 1
             self.cur_flags |= own
@@ -517,7 +676,7 @@ cdef class _Walker:
             else:
                 self.pending.append("\n")
                 self.br_run += 1
-            self.stack.append(PLAIN)
+            self.push_frame(FRAME_PLAIN)
             return WALK_NO_TEXT
         else:
             if kind == K_LINK:
@@ -531,7 +690,7 @@ cdef class _Walker:
                 if src:
                     self.images.append((len(self.texts), src.strip(), _get(c, "alt") or "",
                                         _get(c, "width"), _get(c, "height")))
-            self.stack.append((0, self.cur_flags, self.cur_tokens, own & FLAG_LINK))
+            self.push_frame(FRAME_RESTORE).was_link = (own & FLAG_LINK) != 0
             self.cur_flags |= own
             self.cur_tokens = tokens
         return WALK_WITH_TEXT
@@ -539,26 +698,27 @@ cdef class _Walker:
     cdef int end(self, xmlNode* c) except -1:
         """The walk's end event for element c (its tail is read by the caller)."""
         cdef Py_ssize_t node
-        state = self.stack.pop()
-        if state is None or state is PLAIN:
+        self.n_frames -= 1
+        cdef Frame* frame = &self.frames[self.n_frames]
+        if frame.state != FRAME_RESTORE:
             return 0
-        block_kind, parent_flags, parent_tokens, was_link = state
-        if was_link:
+        if frame.was_link:
             self.link_depth -= 1
-        if block_kind:
+        if frame.block_kind:
             # Flush before restoring the parent's flags: the text belongs to this element.
             if self.pending:
                 self.flush()
             else:
                 self.pend_links = 0
-            node = self.node_stack.pop()
+            self.n_open -= 1
+            node = self.node_stack[self.n_open]
             self.n_last[node] = len(self.texts)
-            self.n_tagc[node] = self.n_elements - <Py_ssize_t>self.node_start.pop() + 1
+            self.n_tagc[node] = self.n_elements - self.node_start[self.n_open] + 1
             self.depth -= 1
-            if block_kind == K_PRE:
+            if frame.block_kind == K_PRE:
                 self.pre_depth -= 1
-        self.cur_flags = parent_flags
-        self.cur_tokens = parent_tokens
+        self.cur_flags = frame.parent_flags
+        self.cur_tokens = self.token_stack.pop()
         return 0
 
     cdef xmlNode* next_element(self, xmlNode* c) except? NULL:
