@@ -79,3 +79,31 @@ def test_text_stats_equal_on_weird_texts(data):
     fast, slow = compiled_and_pure(features.text_stats, blocks, *meta)
     assert fast.shape == slow.shape == (len(blocks), 15)
     np.testing.assert_array_equal(fast, slow)
+
+
+@st.composite
+def forests(draw):
+    """Parent lists in pre-order (a parent comes before its children; -1: a root) and scores."""
+    n = draw(st.integers(1, 60))
+    parents = [-1] + [draw(st.integers(-1, i - 1)) for i in range(1, n)]
+    scores = draw(st.lists(st.floats(-1e6, 1e6), min_size=n, max_size=n))
+    return parents, np.array(scores)
+
+
+@settings(max_examples=300, deadline=None)
+@given(forests())
+def test_ancestor_max_is_the_max_over_ancestors(forest):
+    parents, score = forest
+    expected = []
+    for i in range(len(parents)):
+        best, node = score[i], parents[i]
+        while node >= 0:
+            best, node = max(best, score[node]), parents[node]
+        expected.append(best)
+    assert features._ancestor_max(parents, score).tolist() == expected
+
+
+def test_ancestor_max_on_a_deep_chain():
+    n = 50_000
+    score = np.random.default_rng(0).random(n)
+    assert np.array_equal(features._ancestor_max([-1] + list(range(n - 1)), score), np.maximum.accumulate(score))

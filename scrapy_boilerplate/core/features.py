@@ -199,7 +199,7 @@ def dense_features(page: Page) -> np.ndarray:
         # best score among each block's ancestors, relative to the page's best
         has_owner = owners >= 0
         owner = np.maximum(owners, 0)
-        anc = _ancestor_max(page.node_parents, node_score)
+        anc = _ancestor_max(nodes.parents, node_score)
         anc_score = np.where(has_owner, anc[owner], 0) / best
         net = nodes.chars - nodes.link_chars
         par = np.where(has_owner, nodes.parents[owner], -1)
@@ -310,12 +310,20 @@ def _text_stats(t: str, counts: Counter, title_words, desc_words, body_words) ->
 
 
 def _ancestor_max(parents, score: np.ndarray) -> np.ndarray:
-    """max(score) over each node and its ancestors; nodes are in pre-order, parents first."""
-    out = score.tolist()   # a loop over a list: numpy's per-item access is several times slower
-    for i, p in enumerate(parents):
-        if p >= 0 and out[p] > out[i]:
-            out[i] = out[p]
-    return np.array(out)
+    """max(score) over each node and its ancestors (parents: index, or -1 for a root).
+
+    Pointer jumping: after step k every node holds the max over its 2**k - 1 nearest
+    ancestors, so a tree of depth d takes log2(d) numpy steps, not a Python loop per node.
+    """
+    parents = np.asarray(parents)
+    jump = np.where(parents >= 0, parents, np.arange(len(parents)))   # roots point to themselves
+    out = score
+    while True:
+        out = np.maximum(out, out[jump])
+        further = jump[jump]
+        if np.array_equal(further, jump):
+            return out
+        jump = further
 
 
 def _jaccard(a: frozenset, b: frozenset) -> float:
