@@ -91,6 +91,23 @@ def test_same_page_on_odd_markup(html):
             assert_same_walk(root, include_comments=True, skip_hidden=False)
 
 
+SPACES = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
+fragments = st.lists(st.one_of(
+    st.text(alphabet=SPACES + "ab é中ŉ\U0001f600", max_size=8),
+    st.sampled_from(["<a href='x'>", "</a>", "<p>", "</p>", "<br>", "<pre>", "</pre>", "<b>", "</b>",
+                     "<li>", "<div class='c'>", "</div>", "<!-- c -->", "<span>", "</span>"]),
+), max_size=25).map("".join)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(body=fragments)
+def test_same_page_on_any_whitespace_and_markup(body):
+    html = f"<html><body>{body}</body></html>"
+    assert_same_walk(P.parse_html(html))
+    assert_same_walk(Selector(text=html).root)
+
+
 @needs_compiled
 def test_same_page_on_built_trees():
     root = etree.Element("div")

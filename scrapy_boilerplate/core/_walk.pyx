@@ -20,7 +20,7 @@ processing instruction before it.
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_AsUTF8, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
-from libc.string cimport strcmp, strlen, strncmp, strstr
+from libc.string cimport memcpy, strcmp, strlen, strncmp, strstr
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Document, _Element, elementFactory, import_lxml__etree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
@@ -114,6 +114,37 @@ cdef inline bint _ascii_space(const_xmlChar* s) noexcept:
             return False
         p += 1
     return True
+
+
+cdef inline int _space_width(const unsigned char* p) noexcept:
+    """Bytes of the UTF-8 character at p when it is whitespace to str.split() / str.isspace(),
+    else 0 (Py_UNICODE_ISSPACE: ASCII 9-13, 28-32, U+0085, U+00A0, U+1680, U+2000-200A,
+    U+2028, U+2029, U+202F, U+205F, U+3000)."""
+    cdef unsigned char b = p[0]
+    if b < 0x80:
+        return 1 if (b == 32 or 9 <= b <= 13 or 28 <= b <= 31) else 0
+    if b == 0xC2:
+        return 2 if (p[1] == 0x85 or p[1] == 0xA0) else 0
+    if b == 0xE1:
+        return 3 if (p[1] == 0x9A and p[2] == 0x80) else 0
+    if b == 0xE2:
+        if p[1] == 0x80:
+            return 3 if (0x80 <= p[2] <= 0x8A or p[2] == 0xA8 or p[2] == 0xA9 or p[2] == 0xAF) else 0
+        return 3 if (p[1] == 0x81 and p[2] == 0x9F) else 0
+    if b == 0xE3:
+        return 3 if (p[1] == 0x80 and p[2] == 0x80) else 0
+    return 0
+
+
+cdef inline int _char_width(unsigned char b) noexcept:
+    """Bytes of the UTF-8 character that starts with byte b."""
+    if b < 0x80:
+        return 1
+    if b < 0xE0:
+        return 2
+    if b < 0xF0:
+        return 3
+    return 4
 
 
 cdef object _run_text(xmlNode* first):
@@ -427,7 +458,13 @@ cdef class _Walker:
     cdef object page
     cdef list texts, tags, nodes, depths, chars, words, link_chars, links, tag_counts, flags, tokens
     cdef list n_tags, n_parents, n_depths, n_first, n_last, n_tagc, n_flags, n_tokens
-    cdef list images, pending, token_stack, tag_objects
+    cdef list images, token_stack, tag_objects
+    # The open block's text as UTF-8, pieces appended as the Python walk appends them to
+    # its `pending` list: text is only decoded once per block, after collapsing whitespace.
+    cdef char* pending
+    cdef Py_ssize_t n_pending, pending_size
+    cdef char* collapsed
+    cdef Py_ssize_t collapsed_size
     cdef dict jsonld, cue_young
     cdef Frame* frames
     cdef Py_ssize_t n_frames, frames_size
@@ -459,13 +496,15 @@ cdef class _Walker:
         self.attrs = _Attrs()
         self.include_comments = include_comments
         self.skip_hidden = skip_hidden
-        self.pending, self.token_stack, self.tag_objects = [], [], []
+        self.token_stack, self.tag_objects = [], []
         self.push_node(-1)
         self.cue_young = P._CUE_CACHE.young
         self.cur_flags = 0
         self.cur_tokens = ()
 
     def __dealloc__(self):
+        PyMem_Free(self.pending)
+        PyMem_Free(self.collapsed)
         PyMem_Free(self.frames)
         PyMem_Free(self.node_stack)
         PyMem_Free(self.node_start)
@@ -505,19 +544,71 @@ cdef class _Walker:
         self.n_open += 1
         return 0
 
+    cdef int append(self, const char* data, Py_ssize_t n) except -1:
+        """Add n bytes to the open block's text."""
+        cdef char* grown
+        # (4 bytes to spare: the whitespace test may look up to 2 bytes past a cut character)
+        if self.n_pending + n + 4 > self.pending_size:
+            self.pending_size = 2 * (self.n_pending + n) + 256
+            grown = <char*>PyMem_Realloc(self.pending, self.pending_size)
+            if grown is NULL:
+                raise MemoryError()
+            self.pending = grown
+        memcpy(self.pending + self.n_pending, data, n)
+        self.n_pending += n
+        return 0
+
+    cdef str collapse(self, Py_ssize_t* n_words, bint* ascii):
+        """" ".join(pending.split()) and its number of words, in one pass over the bytes."""
+        cdef char* grown
+        if self.collapsed_size < self.n_pending:
+            self.collapsed_size = 2 * self.n_pending + 256
+            grown = <char*>PyMem_Realloc(self.collapsed, self.collapsed_size)
+            if grown is NULL:
+                raise MemoryError()
+            self.collapsed = grown
+        cdef const unsigned char* p = <const unsigned char*>self.pending
+        cdef Py_ssize_t i = 0, n = self.n_pending, out = 0, words = 0
+        cdef int w
+        cdef bint in_word = False
+        ascii[0] = True
+        while i < n:
+            w = _space_width(p + i)
+            if w:
+                in_word = False
+                i += w
+                continue
+            if not in_word:
+                if words:
+                    self.collapsed[out] = c' '
+                    out += 1
+                words += 1
+                in_word = True
+            w = _char_width(p[i])
+            if w > 1:
+                ascii[0] = False
+                if i + w > n:   # a cut character: the decoder replaces it
+                    w = n - i
+            memcpy(self.collapsed + out, p + i, w)
+            out += w
+            i += w
+        n_words[0] = words
+        return PyUnicode_DecodeUTF8(self.collapsed, out, "replace")
+
     cdef int flush(self) except -1:
         cdef Py_ssize_t n_words, node, n_chars
-        if self.pending:
+        cdef bint ascii
+        if self.n_pending:
             if self.pre_depth:
-                text = "".join(self.pending).strip("\n")
+                text = PyUnicode_DecodeUTF8(self.pending, self.n_pending, "replace").strip("\n")
                 if not text.strip():
                     text = ""
                 n_words = count_words(text)
             else:
-                parts = "".join(self.pending).split()
-                text = " ".join(parts)
-                n_words = len(parts) if text.isascii() else count_words(text)
-            self.pending.clear()
+                text = self.collapse(&n_words, &ascii)
+                if not ascii:
+                    n_words = count_words(text)
+            self.n_pending = 0
             if text:
                 if len(self.texts) >= MAX_BLOCKS:
                     self.limit_hit = True
@@ -540,25 +631,61 @@ cdef class _Walker:
         return 0
 
     cdef int add_text(self, xmlNode* first) except -1:
-        """The text or tail run starting at `first`, into the open block."""
+        """The text or tail run starting at `first`, into the open block (the Python walk's
+        `if text: if text.isspace(): ... else: ...`, on the run's bytes)."""
         cdef xmlNode* c = _text_or_skip(first)
+        cdef xmlNode* node
+        cdef const unsigned char* p
+        cdef Py_ssize_t i, n, total = 0, chars = 0, lead = 0, trail = 0
+        cdef int w
+        cdef bint space = True, seen_text = False
         if c is NULL:
             return 0
-        if not self.pre_depth and _ascii_space(c.content) and _text_or_skip(c.next) is NULL:
-            # Whitespace between tags: it only matters inside a text run.
-            if self.pending:
-                self.pending.append(" ")
+        # One pass: total bytes, whether all of it is whitespace, and the characters left
+        # after stripping whitespace at both ends (for the link text count).
+        node = c
+        while node is not NULL:
+            p = <const unsigned char*>node.content
+            if p is not NULL:
+                n = strlen(<const char*>p)
+                total += n
+                i = 0
+                while i < n:
+                    w = _space_width(p + i)
+                    if w:
+                        if seen_text:
+                            trail += 1
+                        else:
+                            lead += 1
+                    else:
+                        space = False
+                        seen_text = True
+                        trail = 0
+                        w = _char_width(p[i])
+                    chars += 1
+                    i += w
+            node = _text_or_skip(node.next)
+        if total == 0:
             return 0
-        text = _run_text(c)
-        if text:
-            if text.isspace():
-                if self.pending:
-                    self.pending.append(text if self.pre_depth else " ")
-            else:
-                self.pending.append(text)
-                if self.link_depth:
-                    self.pend_link += len(text.strip())
-                self.br_run = 0
+        if space:
+            # Whitespace between tags: it only matters inside a text run.
+            if self.n_pending:
+                if self.pre_depth:
+                    self.append_run(c)
+                else:
+                    self.append(" ", 1)
+            return 0
+        self.append_run(c)
+        if self.link_depth:
+            self.pend_link += chars - lead - trail
+        self.br_run = 0
+        return 0
+
+    cdef int append_run(self, xmlNode* c) except -1:
+        while c is not NULL:
+            if c.content is not NULL:
+                self.append(<const char*>c.content, strlen(<const char*>c.content))
+            c = _text_or_skip(c.next)
         return 0
 
     cdef TagSlot* info(self, xmlNode* c, TagSlot* scratch) except NULL:
@@ -651,7 +778,7 @@ cdef class _Walker:
                 self.push_frame(FRAME_PLAIN)
         elif kind == K_BLOCK or kind == K_PRE:
             self.push_frame(FRAME_RESTORE).block_kind = kind
-            if self.pending:
+            if self.n_pending:
                 self.flush()
             else:
                 self.pend_links = 0
@@ -671,10 +798,10 @@ cdef class _Walker:
             self.cur_flags |= own
             self.cur_tokens = tokens
         elif kind == K_BR:
-            if self.br_run and self.pending and not self.pre_depth:
+            if self.br_run and self.n_pending and not self.pre_depth:
                 self.flush()
             else:
-                self.pending.append("\n")
+                self.append("\n", 1)
                 self.br_run += 1
             self.push_frame(FRAME_PLAIN)
             return WALK_NO_TEXT
@@ -706,7 +833,7 @@ cdef class _Walker:
             self.link_depth -= 1
         if frame.block_kind:
             # Flush before restoring the parent's flags: the text belongs to this element.
-            if self.pending:
+            if self.n_pending:
                 self.flush()
             else:
                 self.pend_links = 0
