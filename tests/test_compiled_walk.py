@@ -6,6 +6,7 @@ the same class-name cues on any class string.
 """
 
 import dataclasses
+import logging
 import os
 import subprocess
 import sys
@@ -188,3 +189,13 @@ def test_pure_python_switch():
     env = {**os.environ, speedups.PURE_PYTHON_ENV: "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["None", "None"]
+
+
+def test_a_broken_compiled_module_falls_back(monkeypatch, caplog):
+    def broken(name):
+        raise AssertionError("built against another version")
+    monkeypatch.setattr(speedups.importlib, "import_module", broken)
+    monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)
+    with caplog.at_level(logging.WARNING, logger=speedups.logger.name):
+        assert speedups.load("_walk") is None
+    assert "failed to load; using its pure-Python twin" in caplog.text

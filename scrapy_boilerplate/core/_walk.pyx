@@ -136,6 +136,17 @@ cdef inline int _space_width(const unsigned char* p) noexcept:
     return 0
 
 
+# textstats.CJK_RE's ranges: scripts written without spaces count one word per two characters
+from .textstats import CJK_RE
+
+assert CJK_RE.pattern == r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+
+
+cdef inline bint _is_cjk(unsigned int cp) noexcept:
+    return (0x3040 <= cp <= 0x30FF or 0x3400 <= cp <= 0x4DBF or 0x4E00 <= cp <= 0x9FFF
+            or 0xF900 <= cp <= 0xFAFF)
+
+
 cdef inline int _char_width(unsigned char b) noexcept:
     """Bytes of the UTF-8 character that starts with byte b."""
     if b < 0x80:
@@ -457,7 +468,7 @@ cpdef tuple class_cues(idv, cls):
 cdef class _Walker:
     cdef object page
     cdef list texts, tags, nodes, depths, chars, words, link_chars, links, tag_counts, flags, tokens
-    cdef list n_tags, n_parents, n_depths, n_first, n_last, n_tagc, n_flags, n_tokens
+    cdef list n_tags, n_parents, n_depths, n_first, n_last, n_tagc, n_flags, n_tokens, n_chars, n_link
     cdef list images, token_stack, tag_objects
     # The open block's text as UTF-8, pieces appended as the Python walk appends them to
     # its `pending` list: text is only decoded once per block, after collapsing whitespace.
@@ -470,6 +481,9 @@ cdef class _Walker:
     cdef Py_ssize_t n_frames, frames_size
     cdef Py_ssize_t* node_stack       # open block-level nodes ([0] is -1: none)
     cdef Py_ssize_t* node_start       # n_elements when each open node started
+    cdef Py_ssize_t* node_start_chars # characters and link characters of the blocks
+    cdef Py_ssize_t* node_start_link  # before each open node (its totals by difference)
+    cdef Py_ssize_t total_chars, total_link
     cdef Py_ssize_t n_open, open_size
     cdef TagSlot tag_slots[TAG_SLOTS]
     cdef int tag_slots_used
@@ -490,6 +504,7 @@ cdef class _Walker:
         self.n_tags, self.n_parents, self.n_depths = page.node_tags, page.node_parents, page.node_depths
         self.n_first, self.n_last = page.node_first, page.node_last
         self.n_tagc, self.n_flags, self.n_tokens = page.node_tag_counts, page.node_flags, page.node_tokens
+        self.n_chars, self.n_link = page.node_chars, page.node_link_chars
         self.images, self.jsonld = page.images, page.jsonld
         self.doc = root._doc
         self.c_root = root._c_node
@@ -508,6 +523,8 @@ cdef class _Walker:
         PyMem_Free(self.frames)
         PyMem_Free(self.node_stack)
         PyMem_Free(self.node_start)
+        PyMem_Free(self.node_start_chars)
+        PyMem_Free(self.node_start_link)
 
     cdef Frame* push_frame(self, int state) except NULL:
         cdef Frame* grown
@@ -539,8 +556,18 @@ cdef class _Walker:
             if grown is NULL:
                 raise MemoryError()
             self.node_start = grown
+            grown = <Py_ssize_t*>PyMem_Realloc(self.node_start_chars, self.open_size * sizeof(Py_ssize_t))
+            if grown is NULL:
+                raise MemoryError()
+            self.node_start_chars = grown
+            grown = <Py_ssize_t*>PyMem_Realloc(self.node_start_link, self.open_size * sizeof(Py_ssize_t))
+            if grown is NULL:
+                raise MemoryError()
+            self.node_start_link = grown
         self.node_stack[self.n_open] = node
         self.node_start[self.n_open] = self.n_elements
+        self.node_start_chars[self.n_open] = self.total_chars
+        self.node_start_link[self.n_open] = self.total_link
         self.n_open += 1
         return 0
 
@@ -559,7 +586,7 @@ cdef class _Walker:
         return 0
 
     cdef str collapse(self, Py_ssize_t* n_words, bint* ascii):
-        """" ".join(pending.split()) and its number of words, in one pass over the bytes."""
+        """" ".join(pending.split()) and its textstats.count_words, in one pass over the bytes."""
         cdef char* grown
         if self.collapsed_size < self.n_pending:
             self.collapsed_size = 2 * self.n_pending + 256
@@ -568,8 +595,9 @@ cdef class _Walker:
                 raise MemoryError()
             self.collapsed = grown
         cdef const unsigned char* p = <const unsigned char*>self.pending
-        cdef Py_ssize_t i = 0, n = self.n_pending, out = 0, words = 0
+        cdef Py_ssize_t i = 0, n = self.n_pending, out = 0, words = 0, cjk = 0
         cdef int w
+        cdef unsigned int cp
         cdef bint in_word = False
         ascii[0] = True
         while i < n:
@@ -589,14 +617,18 @@ cdef class _Walker:
                 ascii[0] = False
                 if i + w > n:   # a cut character: the decoder replaces it
                     w = n - i
+                elif w == 3:
+                    cp = ((p[i] & 0x0F) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F)
+                    if _is_cjk(cp):
+                        cjk += 1
             memcpy(self.collapsed + out, p + i, w)
             out += w
             i += w
-        n_words[0] = words
+        n_words[0] = words + cjk // 2
         return PyUnicode_DecodeUTF8(self.collapsed, out, "replace")
 
     cdef int flush(self) except -1:
-        cdef Py_ssize_t n_words, node, n_chars
+        cdef Py_ssize_t n_words, node, n_chars, n_link
         cdef bint ascii
         if self.n_pending:
             if self.pre_depth:
@@ -606,8 +638,6 @@ cdef class _Walker:
                 n_words = count_words(text)
             else:
                 text = self.collapse(&n_words, &ascii)
-                if not ascii:
-                    n_words = count_words(text)
             self.n_pending = 0
             if text:
                 if len(self.texts) >= MAX_BLOCKS:
@@ -619,9 +649,12 @@ cdef class _Walker:
                     self.nodes.append(node)
                     self.depths.append(self.depth)
                     n_chars = len(text)
+                    n_link = min(self.pend_link, n_chars)
                     self.chars.append(n_chars)
                     self.words.append(n_words)
-                    self.link_chars.append(min(self.pend_link, n_chars))
+                    self.link_chars.append(n_link)
+                    self.total_chars += n_chars
+                    self.total_link += n_link
                     self.links.append(self.pend_links)
                     self.tag_counts.append(self.pend_tags)
                     self.flags.append(self.cur_flags)
@@ -790,6 +823,8 @@ cdef class _Walker:
             self.n_first.append(len(self.texts))
             self.n_last.append(len(self.texts))
             self.n_tagc.append(0)
+            self.n_chars.append(0)
+            self.n_link.append(0)
             self.n_flags.append(self.cur_flags | own)
             self.n_tokens.append(own_tokens)
             self.push_node(node)
@@ -841,6 +876,8 @@ cdef class _Walker:
             node = self.node_stack[self.n_open]
             self.n_last[node] = len(self.texts)
             self.n_tagc[node] = self.n_elements - self.node_start[self.n_open] + 1
+            self.n_chars[node] = self.total_chars - self.node_start_chars[self.n_open]
+            self.n_link[node] = self.total_link - self.node_start_link[self.n_open]
             self.depth -= 1
             if frame.block_kind == K_PRE:
                 self.pre_depth -= 1

@@ -146,8 +146,9 @@ def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, comm
     return np.where(score > 0, (score + weight) * (1 - ld), 0.0)
 
 
-def dense_features(page: Page) -> np.ndarray:
-    """The dense feature matrix (n_blocks x len(dense_feature_names()))."""
+def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
+    """The dense feature matrix (n_blocks x len(dense_feature_names())), written into `out`
+    when given (a float matrix of that shape, or a view of one)."""
     n = len(page)
     if n == 0:
         return np.zeros((0, len(DENSE_NAMES)))
@@ -209,7 +210,7 @@ def dense_features(page: Page) -> np.ndarray:
             in_region = ((idx >= first[region]) & (idx < last[region])).astype(float)
 
     # One matrix filled column by column (scalars fill a whole column).
-    X = np.empty((n, len(DENSE_NAMES)))
+    X = np.empty((n, len(DENSE_NAMES))) if out is None else out
     cols = [lwords, np.log1p(chars), td, ld, np.log1p(links), ld > 0.9,
             words / sentences, np.log1p(sentences), np.log1p(commas), punct / some_chars * 10,
             digits / head_len, upper / head_len, stop, cue_start, end_marker, ends_colon, has_date, dup,
@@ -241,10 +242,14 @@ def dense_features(page: Page) -> np.ndarray:
     return X
 
 
-def token_features(page: Page, vocabulary: dict) -> np.ndarray:
-    """Binary presence of the model's id/class tokens in each block's ancestor chain."""
+def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) -> np.ndarray:
+    """Binary presence of the model's id/class tokens in each block's ancestor chain
+    (written into `out` when given, a float matrix of n_blocks x len(vocabulary))."""
     n = len(page)
-    out = np.zeros((n, len(vocabulary)))
+    if out is None:
+        out = np.zeros((n, len(vocabulary)))
+    else:
+        out[:] = 0
     if not vocabulary or not n:
         return out
     cache: dict = {}
@@ -253,18 +258,23 @@ def token_features(page: Page, vocabulary: dict) -> np.ndarray:
         hits = cache.get(chain)
         if hits is None:
             hits = cache[chain] = list({vocabulary[t] for t in chain if t in vocabulary})
-        for j in hits:
-            rows.append(i)
-            cols.append(j)
+        if hits:
+            rows += [i] * len(hits)
+            cols += hits
     out[rows, cols] = 1
     return out
 
 
 def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
-    dense = dense_features(page)
+    """Dense features, then the token features of `vocabulary`, in one matrix."""
     if not vocabulary:
-        return dense
-    return np.hstack([dense, token_features(page, vocabulary)])
+        return dense_features(page)
+    n_dense = len(DENSE_NAMES)
+    X = np.empty((len(page), n_dense + len(vocabulary)))
+    if len(page):
+        dense_features(page, out=X[:, :n_dense])
+        token_features(page, vocabulary, out=X[:, n_dense:])
+    return X
 
 
 def text_stats(texts: list, title_words: frozenset, desc_words: frozenset,

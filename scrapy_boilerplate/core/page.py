@@ -540,7 +540,6 @@ def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
     if limit_hit:
         page.truncated = True
         logger.warning("page has more than %d blocks; the rest is ignored", MAX_BLOCKS)
-    _node_text_totals(page)
     return page, hidden_skipped
 
 
@@ -773,6 +772,7 @@ def _walk_blocks(root, page: Page, include_comments: bool, skip_hidden: bool) ->
             if limit_hit:
                 break
     flush()
+    _node_text_totals(page)
     return hidden_skipped, limit_hit
 
 

@@ -9,7 +9,10 @@ to anything but "" or "0" (to compare both, or to rule the compiled code out).
 from __future__ import annotations
 
 import importlib
+import logging
 import os
+
+logger = logging.getLogger(__name__)
 
 PURE_PYTHON_ENV = "SCRAPY_BOILERPLATE_PURE_PYTHON"
 
@@ -21,6 +24,10 @@ def load(name: str):
     try:
         return importlib.import_module(f"{__package__}.{name}")
     except ImportError:
+        return None   # not built: the normal case without a C compiler
+    except Exception:   # noqa: BLE001 - a broken build must not break the package
+        logger.warning("compiled module %s failed to load; using its pure-Python twin", name,
+                       exc_info=True)
         return None
 
 
