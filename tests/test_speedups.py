@@ -107,3 +107,15 @@ def test_ancestor_max_on_a_deep_chain():
     n = 50_000
     score = np.random.default_rng(0).random(n)
     assert np.array_equal(features._ancestor_max([-1] + list(range(n - 1)), score), np.maximum.accumulate(score))
+
+
+@pytest.mark.skipif(speedups.load("_trees") is None, reason="scrapy_boilerplate.core._trees is not built")
+def test_compiled_trees_score_as_numpy_does():
+    from scrapy_boilerplate.core.model import load_model
+
+    trees = load_model().trees
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, int(trees.feature.max()) + 1)) * rng.choice([0.1, 1, 100], size=(500, 1))
+    X[::7] = 0   # ties with thresholds at zero
+    # Sums are taken in another order (numpy: pairwise), so the last bits may differ.
+    np.testing.assert_allclose(trees.raw_scores(X), trees.raw_scores_numpy(X), rtol=0, atol=1e-12)

@@ -56,14 +56,17 @@ class TreeEnsemble:
         n_total = len(self.feature)
         feat, thr, child, val = [], [], [], []
         roots = []
+        steps = 0   # the deepest leaf: walks need this many steps, whatever `depth` says
         for root in self.roots.tolist():
             new_index = {root: len(feat)}
             order = [root]
+            level = {root: 0}
             feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
             k = 0
             while k < len(order):
                 old = order[k]
                 me = new_index[old]
+                steps = max(steps, level[old])
                 if self.feature[old] < 0 or not (0 <= self.left[old] < n_total):
                     child[me] = me
                     val[me] = float(self.value[old])
@@ -75,6 +78,7 @@ class TreeEnsemble:
                         if c in new_index:
                             raise ValueError("a tree node is reached twice (the tree has a cycle)")
                         new_index[c] = len(feat)
+                        level[c] = level[old] + 1
                         order.append(c)
                         feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
                 k += 1
@@ -84,6 +88,7 @@ class TreeEnsemble:
         self._child = np.asarray(child, np.intp)
         self._val = np.asarray(val, float)
         self._roots = np.asarray(roots, np.intp)
+        self._steps = steps
 
     def raw_scores(self, X: np.ndarray) -> np.ndarray:
         """Sum of leaf values over all trees. Features must be finite (NaN goes left)."""
@@ -92,7 +97,7 @@ class TreeEnsemble:
             return np.full(n, self.baseline)
         if _compiled is not None:
             return _compiled.raw_scores(np.ascontiguousarray(X, dtype=float), self._feat, self._thr,
-                                        self._child, self._val, self._roots, self.baseline)
+                                        self._child, self._val, self._roots, self.baseline, self._steps)
         return self.raw_scores_numpy(X)
 
     def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
@@ -102,7 +107,7 @@ class TreeEnsemble:
         offsets = (np.arange(n, dtype=np.intp) * X.shape[1])[:, None]
         node = np.broadcast_to(self._roots, (n, len(self._roots)))
         feat, thr, child = self._feat, self._thr, self._child
-        for _ in range(self.depth):
+        for _ in range(self._steps):
             node = child[node] + (flat[offsets + feat[node]] > thr[node])
         return self.baseline + self._val[node].sum(axis=1)
 
