@@ -343,3 +343,12 @@ def test_captions_are_kept_when_they_would_be_most_of_the_content():
     for i in range(2, 8):
         assert f"Paragraph {i} of the story" in plain.text
         assert f"Paragraph {i} of the story" in wrapped.text
+
+
+@pytest.mark.parametrize("texts", [[], [""], ["", ""], ["a<b", "c&d\"'"], ["x\x00y", "z"]])
+def test_escape_all_is_html_escape_of_each(texts):
+    import html
+
+    from scrapy_boilerplate.core.extractor import _escape_all
+
+    assert _escape_all(texts) == [html.escape(t) for t in texts]

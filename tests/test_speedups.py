@@ -119,3 +119,21 @@ def test_compiled_trees_score_as_numpy_does():
     X[::7] = 0   # ties with thresholds at zero
     # Sums are taken in another order (numpy: pairwise), so the last bits may differ.
     np.testing.assert_allclose(trees.raw_scores(X), trees.raw_scores_numpy(X), rtol=0, atol=1e-12)
+
+
+utf8_pieces = st.lists(st.one_of(
+    st.binary(max_size=12),
+    st.text(max_size=6).map(lambda t: t.encode("utf-8", "surrogatepass")),   # lone surrogates too
+    st.sampled_from([b"\xc0\x80", b"\xc2", b"\xe0\x9f\x80", b"\xed\xa0\x80", b"\xf0\x8f\xbf\xbf",
+                     b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xef\xbf\xbf", b"\xf4\x8f\xbf\xbf",
+                     b"abcdefgh" * 3]),
+), max_size=8).map(b"".join)
+
+
+@pytest.mark.skipif(speedups.load("_utf8") is None, reason="scrapy_boilerplate.core._utf8 is not built")
+@settings(max_examples=1000, deadline=None)
+@given(utf8_pieces)
+def test_compiled_utf8_check_agrees_with_python(data):
+    from scrapy_boilerplate.core import page
+
+    assert speedups.load("_utf8").is_utf8(data) == page._is_utf8(data)

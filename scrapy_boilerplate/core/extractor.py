@@ -236,10 +236,10 @@ def _render(page: Page, mask, proba, title, url, include_title) -> Extraction:
         md.append(f"# {title}")
         html_parts.append(f"<h1>{html_lib.escape(title)}</h1>")
     in_list = False
-    for i in kept:
-        text, tag = page.texts[i], page.tags[i]
+    kept = kept.tolist()
+    kept_texts = [page.texts[i] for i in kept]
+    for text, esc, tag in zip(kept_texts, _escape_all(kept_texts), [page.tags[i] for i in kept]):
         texts.append(text)
-        esc = html_lib.escape(text)
         if tag == "li":
             if not in_list:
                 html_parts.append("<ul>")
@@ -273,6 +273,14 @@ def _render(page: Page, mask, proba, title, url, include_title) -> Extraction:
         images=_content_images(page, mask, base),
         _block_source=(page.texts, page.tags, mask, proba),
     )
+
+
+def _escape_all(texts: list) -> list:
+    """[html.escape(t) for t in texts], in one call: joined by NUL, which no block holds."""
+    joined = "\x00".join(texts)
+    if joined.count("\x00") != max(len(texts) - 1, 0):
+        return [html_lib.escape(t) for t in texts]
+    return html_lib.escape(joined).split("\x00") if texts else []
 
 
 def _join_markdown(parts: list) -> str:

@@ -334,11 +334,16 @@ def _valid_utf8(data: bytes) -> bytes | None:
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    return data if (_utf8.is_utf8(data) if _utf8 is not None else _is_utf8(data)) else None
+
+
+def _is_utf8(data: bytes) -> bool:
+    """Valid UTF-8 as Python's strict decoder says (the reference for the compiled _utf8)."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return None
-    return data
+        return False
+    return True
 
 
 def _parse_utf8(data: bytes):
@@ -812,3 +817,4 @@ def _read_head(head, page: Page) -> None:
 
 # Last, as it imports this module's helpers: the compiled twin of _walk_blocks, or None.
 _compiled = speedups.load("_walk")
+_utf8 = speedups.load("_utf8")
