@@ -6,14 +6,18 @@ give the very same numbers (the shipped model was trained on them). The
 character counts are one typed loop over each text instead of a dozen
 str.count and re.findall calls; words are cut from t.lower() in a second
 loop with re's own character classes (\\w: Py_UNICODE_ISALNUM or "_";
-\\d: Py_UNICODE_ISDECIMAL), so the word set holds the same strings. The
+\\d: Py_UNICODE_ISDECIMAL), so they are the same words. The
 rare, anchored patterns (cue phrases, end markers, dates) still go through
 the caller's compiled regexes.
 """
 
 import numpy as np
 
-from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from cpython.ref cimport PyObject
+from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, PyUnicode_DATA,
+                              PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_READ)
+from libc.stdint cimport uint64_t
 
 cdef enum:
     N_STATS = 15   # columns, in the order of features._text_stats
@@ -40,22 +44,139 @@ cdef inline bint is_upper(Py_UCS4 ch):
             or (0x410 <= ch <= 0x42F))
 
 
-cdef set word_set(str lowered):
-    """set(re.findall(r"\\w+", lowered))"""
-    cdef set words = set()
-    cdef Py_ssize_t i = 0, start = -1
-    cdef Py_UCS4 ch
-    for ch in lowered:
-        if is_word_char(ch):
-            if start < 0:
-                start = i
-        elif start >= 0:
-            words.add(lowered[start:i])
-            start = -1
-        i += 1
-    if start >= 0:
-        words.add(lowered[start:i])
-    return words
+# Words are never made into strings: each word of t.lower() is hashed where it stands,
+# counted once per block in a small hash set (ties checked character by character, so
+# the counts are exact), and looked up in one table of the page's known words: the
+# stopwords, title, description and JSON-LD body words, with a bit for each set.
+cdef enum:
+    IN_STOP = 1
+    IN_TITLE = 2
+    IN_DESC = 4
+    IN_BODY = 8
+
+cdef struct Slot:
+    uint64_t hash
+    Py_ssize_t start      # the word: lowered[start:start + length] (seen set), or
+    Py_ssize_t length     # `word` (known-word table); length 0 marks an empty slot
+    int bits
+    PyObject* word        # borrowed: the caller's sets hold the strings
+
+
+cdef inline uint64_t _hash(int kind, const void* data, Py_ssize_t start, Py_ssize_t end) noexcept:
+    cdef uint64_t h = 1469598103934665603ULL   # FNV-1a over code points
+    cdef Py_ssize_t i
+    for i in range(start, end):
+        h = (h ^ <uint64_t>PyUnicode_READ(kind, <void*>data, i)) * 1099511628211ULL
+    return h
+
+
+cdef inline bint _same(int kind_a, const void* a, Py_ssize_t start_a, int kind_b, const void* b,
+                       Py_ssize_t start_b, Py_ssize_t length) noexcept:
+    cdef Py_ssize_t i
+    for i in range(length):
+        if PyUnicode_READ(kind_a, <void*>a, start_a + i) != PyUnicode_READ(kind_b, <void*>b, start_b + i):
+            return False
+    return True
+
+
+cdef class KnownWords:
+    """Open-addressing table: word -> which of the page's word sets hold it."""
+    cdef Slot* slots
+    cdef Py_ssize_t mask
+
+    def __init__(self, sets):
+        cdef Py_ssize_t total = sum(len(words) for words, _bit in sets), size = 16
+        while size < 2 * total:
+            size *= 2
+        self.slots = <Slot*>PyMem_Calloc(size, sizeof(Slot))
+        if self.slots is NULL:
+            raise MemoryError()
+        self.mask = size - 1
+        for words, bit in sets:
+            for word in words:
+                if len(word):
+                    self.add(word, bit)
+
+    def __dealloc__(self):
+        PyMem_Free(self.slots)
+
+    cdef void add(self, str word, int bit) noexcept:
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(word)
+        cdef int kind = PyUnicode_KIND(word)
+        cdef void* data = PyUnicode_DATA(word)
+        cdef uint64_t h = _hash(kind, data, 0, n)
+        cdef Py_ssize_t i = h & self.mask
+        cdef Slot* slot
+        while True:
+            slot = &self.slots[i]
+            if slot.length == 0:
+                slot.hash, slot.length, slot.bits, slot.word = h, n, bit, <PyObject*>word
+                return
+            if slot.hash == h and slot.length == n and _same(
+                    kind, data, 0, PyUnicode_KIND(<object>slot.word), PyUnicode_DATA(<object>slot.word), 0, n):
+                slot.bits |= bit
+                return
+            i = (i + 1) & self.mask
+
+    cdef int bits(self, uint64_t h, int kind, const void* data, Py_ssize_t start, Py_ssize_t n) noexcept:
+        cdef Py_ssize_t i = h & self.mask
+        cdef Slot* slot
+        while True:
+            slot = &self.slots[i]
+            if slot.length == 0:
+                return 0
+            if slot.hash == h and slot.length == n and _same(
+                    kind, data, start, PyUnicode_KIND(<object>slot.word), PyUnicode_DATA(<object>slot.word), 0, n):
+                return slot.bits
+            i = (i + 1) & self.mask
+
+
+cdef class SeenWords:
+    """The distinct words of one block: a reusable open-addressing set of (hash, place).
+    Only the slots a block used are cleared for the next (a long block must not make
+    every short one pay for clearing a large table)."""
+    cdef Slot* slots
+    cdef Py_ssize_t* used
+    cdef Py_ssize_t size, mask, n_used
+
+    def __dealloc__(self):
+        PyMem_Free(self.slots)
+        PyMem_Free(self.used)
+
+    cdef int reset(self, Py_ssize_t max_words) except -1:
+        cdef Py_ssize_t size = 16, k
+        while size < 2 * max_words:
+            size *= 2
+        if size > self.size:
+            PyMem_Free(self.slots)
+            PyMem_Free(self.used)
+            self.slots = <Slot*>PyMem_Calloc(size, sizeof(Slot))
+            self.used = <Py_ssize_t*>PyMem_Calloc(size, sizeof(Py_ssize_t))
+            if self.slots is NULL or self.used is NULL:
+                self.size = 0
+                raise MemoryError()
+            self.size = size
+            self.mask = size - 1
+        else:
+            for k in range(self.n_used):
+                self.slots[self.used[k]].length = 0
+        self.n_used = 0
+        return 0
+
+    cdef bint add(self, uint64_t h, int kind, const void* data, Py_ssize_t start, Py_ssize_t n) noexcept:
+        """True when the word is new in this block."""
+        cdef Py_ssize_t i = h & self.mask
+        cdef Slot* slot
+        while True:
+            slot = &self.slots[i]
+            if slot.length == 0:
+                slot.hash, slot.start, slot.length = h, start, n
+                self.used[self.n_used] = i
+                self.n_used += 1
+                return True
+            if slot.hash == h and slot.length == n and _same(kind, data, start, kind, data, slot.start, n):
+                return False
+            i = (i + 1) & self.mask
 
 
 def text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
@@ -66,7 +187,13 @@ def text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
     cdef Py_ssize_t n_words, n_stop, n_title, n_desc, n_body
     cdef Py_UCS4 ch, prev
     cdef str t
-    cdef set words
+    cdef Py_ssize_t start, length_low
+    cdef int kind, bits
+    cdef void* data
+    cdef uint64_t h
+    cdef KnownWords known = KnownWords([(stopwords, IN_STOP), (title_words, IN_TITLE),
+                                        (desc_words, IN_DESC), (body_words, IN_BODY)])
+    cdef SeenWords seen = SeenWords()
     cdef bint has_title = len(title_words) > 0, has_desc = len(desc_words) > 0
     cdef bint has_body = len(body_words) > 0
     out = np.zeros((n, N_STATS), dtype=np.float64)
@@ -98,18 +225,30 @@ def text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
         if length == 0 or prev == u"." or prev == u"!" or prev == u"?":
             ends += 1
 
-        words = word_set(t.lower())
-        n_words = len(words)
-        n_stop = n_title = n_desc = n_body = 0
-        for w in words:
-            if w in stopwords:
-                n_stop += 1
-            if has_title and w in title_words:
-                n_title += 1
-            if has_desc and w in desc_words:
-                n_desc += 1
-            if has_body and w in body_words:
-                n_body += 1
+        # the words of set(re.findall(r"\w+", t.lower())) against the known words
+        lowered = t.lower()
+        kind = PyUnicode_KIND(lowered)
+        data = PyUnicode_DATA(lowered)
+        length_low = PyUnicode_GET_LENGTH(lowered)
+        seen.reset(length_low // 2 + 1)
+        n_words = n_stop = n_title = n_desc = n_body = 0
+        i = 0
+        while i < length_low:
+            if not is_word_char(PyUnicode_READ(kind, data, i)):
+                i += 1
+                continue
+            start = i
+            while i < length_low and is_word_char(PyUnicode_READ(kind, data, i)):
+                i += 1
+            h = _hash(kind, data, start, i)
+            if seen.add(h, kind, data, start, i - start):
+                n_words += 1
+                bits = known.bits(h, kind, data, start, i - start)
+                if bits:
+                    n_stop += (bits & IN_STOP) != 0
+                    n_title += (bits & IN_TITLE) != 0
+                    n_desc += (bits & IN_DESC) != 0
+                    n_body += (bits & IN_BODY) != 0
 
         res[row, 0] = ends if ends > 1 else 1
         res[row, 1] = commas
