@@ -19,6 +19,7 @@ import math
 import re
 import threading
 from dataclasses import dataclass
+from itertools import accumulate
 from importlib import resources
 from urllib.parse import urlsplit
 
@@ -40,6 +41,7 @@ TEASER_RE = re.compile(
 PRICE_RE = re.compile(r"(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|\$|£|kr|zł|руб))", re.IGNORECASE)
 SHORT_DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|"
                            r"aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b", re.IGNORECASE)
+DIGIT_RE = re.compile(r"\d")
 # Interface text of lists: sorting, filters, result counts, paging, forum columns.
 LISTING_UI_RE = re.compile(
     r"^(?:sort(?:ed)? by|filter|filters|refine|results?|showing \d|\d+ (?:results|items|products|articles|posts)|"
@@ -113,7 +115,17 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     chars = np.asarray(page.chars, float)
     links = np.asarray(page.link_chars, float)
     texts, tags = page.texts, page.tags
-    teaser = np.fromiter((len(t) < 80 and TEASER_RE.search(t) is not None for t in texts), bool, n)
+    # The phrase patterns only count on short blocks: one pass over those.
+    teaser, price, dates, listing_ui = (np.zeros(n, bool) for _ in range(4))
+    for i, c in enumerate(page.chars):
+        if c < 80:
+            t = texts[i]
+            teaser[i] = TEASER_RE.search(t) is not None
+            if c < 60:
+                listing_ui[i] = LISTING_UI_RE.match(t) is not None
+                if DIGIT_RE.search(t) is not None:   # every price and date holds a digit
+                    price[i] = PRICE_RE.search(t) is not None
+                    dates[i] = SHORT_DATE_RE.search(t) is not None
     # Teaser phrases are links in spirit even when not marked up as links.
     links = np.where(teaser, chars, links)
     net = np.maximum(chars - links, 0)
@@ -128,7 +140,7 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     ld = links / np.maximum(chars, 1)
     long_para = (chars >= 200) & (ld < 0.2)
     run = best = 0
-    for v in long_para:
+    for v in long_para.tolist():
         run = run + 1 if v else 0
         best = max(best, run)
     headings = np.fromiter((t in ("h1", "h2", "h3", "h4", "h5", "h6") for t in tags), bool, n)
@@ -136,9 +148,6 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     link_block = ld >= 0.8
     cards, card_items, card_link_chars, max_group, repeated, card_net = _teaser_cards(page, ld)
     headline_links = (links >= 25) & (ld >= 0.6) & (chars < 200)
-    price = np.fromiter((c < 60 and PRICE_RE.search(t) is not None for t, c in zip(texts, chars)), bool, n)
-    dates = np.fromiter((c < 60 and SHORT_DATE_RE.search(t) is not None for t, c in zip(texts, chars)), bool, n)
-    listing_ui = np.fromiter((c < 60 and LISTING_UI_RE.search(t) is not None for t, c in zip(texts, chars)), bool, n)
     pagination = np.fromiter((not PAGINATION_TOKENS.isdisjoint(chain) for chain in page.tokens), bool, n)
     og_type = (page.og.get("type") or "").lower()
     ld_types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
@@ -235,26 +244,27 @@ def _teaser_cards(page: Page, ld: np.ndarray) -> tuple:
     groups: dict = {}
     signatures: dict = {}
     # Prefix sums: a card's characters and link characters in O(1).
-    acc_chars = np.concatenate(([0], np.cumsum(page.chars)))
-    acc_links = np.concatenate(([0], np.cumsum(page.link_chars)))
+    acc_chars = list(accumulate(page.chars, initial=0))
+    acc_links = list(accumulate(page.link_chars, initial=0))
     parents, ntags, ntokens = page.node_parents, page.node_tags, page.node_tokens
     first, last = page.node_first, page.node_last
     link_chars, nav = page.link_chars, FLAG["nav"]
-    for i, parent in enumerate(parents):
-        if parent < 0 or last[i] <= first[i] or ntags[i] in ("p", "td", "tr") or page.node_flags[i] & nav:
+    for parent, start, stop, tag, tokens, flags in zip(parents, first, last, ntags, ntokens, page.node_flags):
+        if parent < 0 or stop <= start:
             continue
-        end = min(last[i], first[i] + 8)
-        longest_link = max(link_chars[first[i]:end])
-        if longest_link < 15:
+        end = min(stop, start + 8)
+        head_links = acc_links[end] - acc_links[start]
+        # (no link of 15 characters among the first blocks when all their links sum to less)
+        if head_links < 15 or tag in ("p", "td", "tr") or flags & nav or max(link_chars[start:end]) < 15:
             continue
-        key = (parent, ntags[i], ntokens[i])
+        key = (parent, tag, tokens)
         count, total, net = groups.get(key, (0, 0, 0))
-        card_chars = acc_chars[last[i]] - acc_chars[first[i]]
-        card_links = acc_links[last[i]] - acc_links[first[i]]
-        groups[key] = (count + 1, total + sum(link_chars[first[i]:end]), net + card_chars - card_links)
+        card_chars = acc_chars[stop] - acc_chars[start]
+        card_links = acc_links[stop] - acc_links[start]
+        groups[key] = (count + 1, total + head_links, net + card_chars - card_links)
         # The same card template anywhere on the page (grids split over several rows).
-        if ntokens[i]:
-            sig = (ntags[i], ntokens[i])
+        if tokens:
+            sig = (tag, tokens)
             signatures[sig] = signatures.get(sig, 0) + 1
     big = [g for g in groups.values() if g[0] >= 3]
     items = sum(c for c, _, _ in big)
