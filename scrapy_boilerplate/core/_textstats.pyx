@@ -105,29 +105,23 @@ cdef class KnownWords:
         cdef int kind = PyUnicode_KIND(word)
         cdef void* data = PyUnicode_DATA(word)
         cdef uint64_t h = _hash(kind, data, 0, n)
-        cdef Py_ssize_t i = h & self.mask
-        cdef Slot* slot
-        while True:
-            slot = &self.slots[i]
-            if slot.length == 0:
-                slot.hash, slot.length, slot.bits, slot.word = h, n, bit, <PyObject*>word
-                return
-            if slot.hash == h and slot.length == n and _same(
-                    kind, data, 0, PyUnicode_KIND(<object>slot.word), PyUnicode_DATA(<object>slot.word), 0, n):
-                slot.bits |= bit
-                return
-            i = (i + 1) & self.mask
+        cdef Slot* slot = self.find(h, kind, data, 0, n)
+        if slot.length == 0:
+            slot.hash, slot.length, slot.word = h, n, <PyObject*>word
+        slot.bits |= bit
 
     cdef int bits(self, uint64_t h, int kind, const void* data, Py_ssize_t start, Py_ssize_t n) noexcept:
+        return self.find(h, kind, data, start, n).bits   # an empty slot holds no bits
+
+    cdef Slot* find(self, uint64_t h, int kind, const void* data, Py_ssize_t start, Py_ssize_t n) noexcept:
+        """The slot of the word data[start:start + n], or the empty slot where it would go."""
         cdef Py_ssize_t i = h & self.mask
         cdef Slot* slot
         while True:
             slot = &self.slots[i]
-            if slot.length == 0:
-                return 0
-            if slot.hash == h and slot.length == n and _same(
-                    kind, data, start, PyUnicode_KIND(<object>slot.word), PyUnicode_DATA(<object>slot.word), 0, n):
-                return slot.bits
+            if slot.length == 0 or (slot.hash == h and slot.length == n and _same(
+                    kind, data, start, PyUnicode_KIND(<object>slot.word), PyUnicode_DATA(<object>slot.word), 0, n)):
+                return slot
             i = (i + 1) & self.mask
 
 

@@ -2,13 +2,14 @@
 """Compiled twin of ``page._walk_blocks``: the same walk, over libxml2's nodes.
 
 ``page._walk_blocks`` is the reference and this module must give the same
-Page (tests/test_speedups.py compares both on real pages). The speed comes
-from reading lxml's C nodes directly: no Python proxy object per element,
-no iterwalk events, attributes read from the node's own list, and
-whitespace-only text between tags (most of a page's text nodes) seen
-without decoding it. Everything that is rare or stateful across pages
-(tag kinds, class-name cues and their caches, <head>, JSON-LD) is the
-Python module's own code, called from here.
+Page (tests/test_compiled_walk.py compares both, field by field). The speed
+comes from reading lxml's C nodes directly: no Python proxy object per
+element, no iterwalk events, attributes read from the node's own list, and
+a block's text gathered as UTF-8 bytes and decoded once, after collapsing
+its whitespace. Everything that is rare or stateful across pages (tag
+kinds, the class-name cue caches, <head>, JSON-LD) is the Python module's
+own code, called from here; ``unit_cues``, the uncached path of one class
+name's cues, is the twin of ``page._unit_cues`` and page.py calls it.
 
 How lxml's ``.text`` and ``.tail`` map onto nodes: an element's text is the
 run of text/CDATA nodes that starts its children, its tail the run right
@@ -276,10 +277,9 @@ cdef object _get(xmlNode* c, const char* wanted):
     return None
 
 
-# Class-name cues: page._class_cues and page._unit_cues are the reference. A page from
-# a site not seen before brings about 150 new class names, so the uncached path counts.
+# Class-name cues: page._unit_cues is the reference. A page from a site not seen before
+# brings about 150 new class names, so the uncached path counts.
 cdef object UNIT_CACHE = P._UNIT_CACHE
-cdef object CUE_CACHE = P._CUE_CACHE
 cdef object KEY_CACHE = P._KEY_CACHE
 cdef object COMMENT_SEARCH = P.COMMENT_RE.search
 cdef long long FLAG_COMMENT = P.FLAG["comment"]
@@ -393,7 +393,7 @@ cdef bint _taxonomy(const char* low, Py_ssize_t n) noexcept:
     return False
 
 
-cdef tuple _unit_cues(str unit):
+cpdef tuple unit_cues(str unit):
     """page._unit_cues, with its common steps in C for printable-ASCII names (the others go there)."""
     cue = _cache_get(UNIT_CACHE, unit)
     if cue is not None:
@@ -442,26 +442,6 @@ cdef tuple _unit_cues(str unit):
         bits |= FLAG_COMMENT
     cue = (bits, tuple([t for t in parts if len(t) > 1 and len(t) < 25]), comment)
     _cache_put(UNIT_CACHE, unit, cue)
-    return cue
-
-
-cpdef tuple class_cues(idv, cls):
-    """page._class_cues (cues of an element's id and classes, cached per pair)."""
-    key = (idv, cls)
-    cue = _cache_get(CUE_CACHE, key)
-    if cue is None:
-        bits, tokens, comment = 0, (), False
-        units = cls.split() if cls else []
-        if idv:
-            units.append(idv)
-        known = UNIT_CACHE.young
-        for unit in units[:16]:
-            b, t, c = known.get(unit) or _unit_cues(unit)
-            bits |= b
-            tokens += t
-            comment = comment or c
-        cue = (bits, tokens, comment)
-        _cache_put(CUE_CACHE, key, cue)
     return cue
 
 
@@ -791,7 +771,7 @@ cdef class _Walker:
             if cls or idv:
                 cue = self.cue_young.get((idv, cls))
                 if cue is None:
-                    cue = class_cues(idv, cls)
+                    cue = P._class_cues(idv, cls)
                 if cue[2] and not self.include_comments and tag not in COMMENT_SAFE_TAGS:
                     self.push_frame(FRAME_SKIPPED)
                     return SKIP_SUBTREE

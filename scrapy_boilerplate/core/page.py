@@ -482,8 +482,9 @@ def _class_cues(idv, cls) -> tuple:
         if idv:
             units.append(idv)
         known = _UNIT_CACHE.young
+        unit_cues = _unit_cues if _compiled is None else _compiled.unit_cues
         for unit in units[:16]:
-            b, t, c = known.get(unit) or _unit_cues(unit)
+            b, t, c = known.get(unit) or unit_cues(unit)
             bits |= b
             tokens += t
             comment = comment or c
