@@ -322,7 +322,7 @@ def parse_html(html) -> etree._Element | None:
     if "\x00" in text:
         text = text.replace("\x00", "")
     text = text.lstrip("\ufeff")
-    if not text.strip():
+    if not text or text.isspace():   # (not text.strip(), without copying the page)
         return None
     # Re-encode as UTF-8: lxml refuses str input with an XML encoding declaration.
     return _parse_utf8(text.encode("utf-8", errors="replace"))
@@ -351,7 +351,7 @@ def _parse_utf8(data: bytes):
         data = data.replace(b"\x00", b"")
     while data.startswith(b"\xef\xbb\xbf"):   # repeated BOMs
         data = data[3:]
-    if not data.strip():
+    if not data or data.isspace():   # (not data.strip(), without copying the page)
         return None
     try:
         return etree.fromstring(data, _PARSER)
