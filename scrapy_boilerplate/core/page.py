@@ -632,7 +632,7 @@ def _walk_blocks(root, page: Page, include_comments: bool, skip_hidden: bool) ->
                     pend_link += len(tail.strip())
                 br_run = 0
             elif tail and pending:
-                pending.append(" ")
+                pending.append(tail if pre_depth else " ")   # as for an element's tail
             continue
         if event == "start":
             info = TAG_INFO.get(el.tag)
