@@ -352,3 +352,14 @@ def test_escape_all_is_html_escape_of_each(texts):
     from scrapy_boilerplate.core.extractor import _escape_all
 
     assert _escape_all(texts) == [html.escape(t) for t in texts]
+
+
+def test_markdown_and_html_are_rendered_when_read_and_survive_pickling():
+    import pickle
+
+    result = extract(fixture_bytes("article_en"), include_title=True)
+    copy = pickle.loads(pickle.dumps(result))   # as worker processes send it back, before any read
+    assert result._markup is None
+    assert result.markdown.startswith("# ") and "<p>" in result.html
+    assert (copy.markdown, copy.html) == (result.markdown, result.html)
+    assert result.to_dict()["markdown"] == result.markdown

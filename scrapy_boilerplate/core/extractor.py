@@ -46,13 +46,31 @@ class Extraction:
 
     text: str = ""
     title: str | None = None
-    markdown: str = ""
-    html: str = ""
     images: list = field(default_factory=list)
+    # (kept texts, their tags, the title when it goes first) until `markdown` or `html` is
+    # first read: a crawl that stores only the text never pays for them.
+    _markup_source: tuple | None = field(default=None, repr=False, compare=False)
+    _markup: tuple | None = field(default=None, repr=False, compare=False)
     _blocks: list | None = field(default=None, repr=False, compare=False)
     # (texts, tags, mask, probabilities) until `blocks` is first read: most callers never
     # read it, and a Block per block of the page costs as much as decoding the page.
     _block_source: tuple | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def markdown(self) -> str:
+        """The content as Markdown (## subheadings, - list items, ``` code)."""
+        return self._rendered()[0]
+
+    @property
+    def html(self) -> str:
+        """The content as clean HTML (h2-h6, p, ul/li, pre, blockquote)."""
+        return self._rendered()[1]
+
+    def _rendered(self) -> tuple:
+        if self._markup is None:
+            self._markup = _markup(*self._markup_source) if self._markup_source else ("", "")
+            self._markup_source = None
+        return self._markup
 
     @property
     def blocks(self) -> list:
@@ -228,18 +246,27 @@ def _best_title(page: Page) -> str | None:
 
 
 def _render(page: Page, mask, proba, title, url, include_title) -> Extraction:
-    base = page.base_url or url
-    kept = np.flatnonzero(mask)
-    texts, md, html_parts = [], [], []
-    if include_title and title and not (len(kept) and page.texts[kept[0]] == title):
-        texts.append(title)
-        md.append(f"# {title}")
-        html_parts.append(f"<h1>{html_lib.escape(title)}</h1>")
+    kept = np.flatnonzero(mask).tolist()
+    texts = [page.texts[i] for i in kept]
+    tags = [page.tags[i] for i in kept]
+    lead = title if include_title and title and not (texts and texts[0] == title) else None
+    return Extraction(
+        text="\n".join([lead, *texts] if lead else texts),
+        title=title,
+        images=_content_images(page, mask, page.base_url or url),
+        _markup_source=(texts, tags, lead),
+        _block_source=(page.texts, page.tags, mask, proba),
+    )
+
+
+def _markup(texts: list, tags: list, lead: str | None) -> tuple:
+    """(Markdown, HTML) of the kept blocks, `lead` (the title) first when given."""
+    md, html_parts = [], []
+    if lead:
+        md.append(f"# {lead}")
+        html_parts.append(f"<h1>{html_lib.escape(lead)}</h1>")
     in_list = False
-    kept = kept.tolist()
-    kept_texts = [page.texts[i] for i in kept]
-    for text, esc, tag in zip(kept_texts, _escape_all(kept_texts), [page.tags[i] for i in kept]):
-        texts.append(text)
+    for text, esc, tag in zip(texts, _escape_all(texts), tags):
         if tag == "li":
             if not in_list:
                 html_parts.append("<ul>")
@@ -265,14 +292,7 @@ def _render(page: Page, mask, proba, title, url, include_title) -> Extraction:
             md.append(text)
     if in_list:
         html_parts.append("</ul>")
-    return Extraction(
-        text="\n".join(texts),
-        title=title,
-        markdown=_join_markdown(md),
-        html="\n".join(html_parts),
-        images=_content_images(page, mask, base),
-        _block_source=(page.texts, page.tags, mask, proba),
-    )
+    return _join_markdown(md), "\n".join(html_parts)
 
 
 def _escape_all(texts: list) -> list:
