@@ -180,6 +180,7 @@ def test_same_cues_on_real_class_names():
         roots += [P.parse_html(item.read_html()) for item in load_shared_pages("wcxb-dev", 80)]
     except pytest.skip.Exception:
         pass   # the fixtures alone still test something
+    with_cues = 50 if len(roots) > len(FIXTURE_NAMES) else 10
     units = set()
     for root in (r for r in roots if r is not None):
         for el in root.iter("*"):
@@ -187,7 +188,7 @@ def test_same_cues_on_real_class_names():
             if el.get("id"):
                 units.add(el.get("id"))
     expected = assert_same_unit_cues(sorted(units))
-    assert sum(bool(cue[0]) for cue in expected) > 50   # names with cues were among them
+    assert sum(bool(cue[0]) for cue in expected) > with_cues   # names with cues were among them
 
 
 def test_pure_python_switch():
