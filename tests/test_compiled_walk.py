@@ -206,3 +206,31 @@ def test_a_broken_compiled_module_falls_back(monkeypatch, caplog):
     with caplog.at_level(logging.WARNING, logger=speedups.logger.name):
         assert speedups.load("_walk") is None
     assert "failed to load; using its pure-Python twin" in caplog.text
+
+
+class _WrongWalk:
+    """A compiled walk that disagrees with the Python one (as one built for another lxml might)."""
+
+    @staticmethod
+    def walk_blocks(root, page, include_comments, skip_hidden):
+        result = P._walk_blocks(root, page, include_comments, skip_hidden)
+        page.texts[0] += "!"
+        return result
+
+
+class _BrokenWalk:
+    @staticmethod
+    def walk_blocks(root, page, include_comments, skip_hidden):
+        raise SystemError("bad struct layout")
+
+
+@pytest.mark.parametrize("fake, message", [(_WrongWalk, "gives another page"), (_BrokenWalk, "failed its check")])
+def test_a_compiled_walk_that_disagrees_is_not_used(fake, message, caplog):
+    with caplog.at_level(logging.WARNING, logger=P.logger.name):
+        assert P._checked_walk(fake) is None
+    assert message in caplog.text
+
+
+@needs_compiled
+def test_the_built_walk_passes_its_check():
+    assert P._checked_walk(compiled) is compiled

@@ -816,6 +816,43 @@ def _read_head(head, page: Page) -> None:
                 page.base_url = el.get("href")
 
 
-# Last, as it imports this module's helpers: the compiled twin of _walk_blocks, or None.
-_compiled = speedups.load("_walk")
+# A page that takes the walk through most of its branches (head metadata, JSON-LD, cues,
+# hidden and comment sections, links, images, line breaks, <pre>, CJK, odd whitespace).
+_CHECK_PAGE = """<html lang="en"><head><title>T</title><meta property="og:title" content="OG">
+<script type="application/ld+json">{"@type": "NewsArticle", "headline": "H"}</script></head>
+<body class="single"><nav class="menu"><a href="/">Home</a> <a href="/x">X</a></nav>
+<article class="entry-content post-1"><h1>Title</h1><p>One <b>two</b>\u00a0three<br><br>four
+<a href="/a">link <i>text</i></a> tail. \u4e2d\u6587\u5b57</p><div hidden>no</div>
+<figure><img src="/i.png" alt="A"><figcaption class="wp-caption">Cap</figcaption></figure>
+<pre>  a\n  b</pre><ul><li>x</li><li class="related">y</li></ul></article>
+<div id="comments">c</div><footer>F</footer></body></html>"""
+
+
+def _checked_walk(compiled):
+    """`compiled` when its walk gives the Python walk's Page on _CHECK_PAGE, else None.
+
+    The compiled walk reads lxml's C structures, built against the lxml of the build
+    machine: a different lxml must make it fall back, never give other pages.
+    """
+    if compiled is None:
+        return None
+    root = parse_html(_CHECK_PAGE)
+    expected, got = Page(), Page()
+    try:
+        same = (compiled.walk_blocks(root, got, False, True) == _walk_blocks(root, expected, False, True)
+                and all(getattr(got, f) == getattr(expected, f) for f in expected.__dataclass_fields__))
+    except Exception:   # noqa: BLE001 - a broken build must not break the package
+        logger.warning("the compiled walk failed its check; using the Python walk", exc_info=True)
+        return None
+    if not same:
+        logger.warning("the compiled walk gives another page than the Python walk (lxml %s); "
+                       "using the Python walk", ".".join(map(str, etree.LXML_VERSION)))
+        return None
+    return compiled
+
+
+# Last, as it imports this module's helpers: the compiled twin of _walk_blocks, or None
+# (None during its own check: _class_cues then uses the Python unit cues).
+_compiled = None
+_compiled = _checked_walk(speedups.load("_walk"))
 _utf8 = speedups.load("_utf8")
