@@ -9,23 +9,20 @@ with their response (weak keys); nothing is stored on the response itself.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 from .core.page import Page, build_page
+from .weakcache import WeakCache
 
 if TYPE_CHECKING:
     from scrapy.http import HtmlResponse
 
-_pages: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_pages = WeakCache(lambda response: build_page(response.selector.root, base_url=response.url))
 
 
 def response_page(response: HtmlResponse) -> Page:
     """The walked page of `response`, built once (comments skipped, as by default)."""
-    page = _pages.get(response)
-    if page is None:
-        page = _pages[response] = build_page(response.selector.root, base_url=response.url)
-    return page
+    return _pages(response)
 
 
 def cached_page(response) -> Page | None:

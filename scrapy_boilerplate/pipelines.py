@@ -26,6 +26,7 @@ from . import settings as bp
 from .core.extractor import Extraction, Extractor
 from .executors import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .pages import cached_page, response_page
+from .weakcache import WeakCache
 from .workers import CrawlWorkers, crawl_workers, failed_future, wait, worker_count
 
 if TYPE_CHECKING:
@@ -110,15 +111,8 @@ class ItemSources:
         return len(self._items)
 
 
-_sources: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def item_sources(crawler: Crawler) -> ItemSources:
-    """The crawler's ItemSources, shared by the middleware and the pipeline."""
-    sources = _sources.get(crawler)
-    if sources is None:
-        sources = _sources[crawler] = ItemSources(crawler)
-    return sources
+#: item_sources(crawler): the crawler's ItemSources, shared by the middleware and the pipeline.
+item_sources = WeakCache(ItemSources)
 
 
 # --- the pipeline -----------------------------------------------------------------------

@@ -26,6 +26,7 @@ from twisted.internet.defer import Deferred
 
 from . import settings as bp
 from .executors import WorkerPool, init_worker, judge_page
+from .weakcache import WeakCache
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -164,12 +165,6 @@ class CrawlWorkers:
         self._extractions.clear()
 
 
-_workers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def crawl_workers(crawler: Crawler) -> CrawlWorkers:
-    """The crawler's CrawlWorkers, shared by OverviewMiddleware and MainContentPipeline."""
-    workers = _workers.get(crawler)
-    if workers is None:
-        workers = _workers[crawler] = CrawlWorkers(crawler)
-    return workers
+#: crawl_workers(crawler): the crawler's CrawlWorkers, shared by OverviewMiddleware and
+#: MainContentPipeline.
+crawl_workers = WeakCache(CrawlWorkers)

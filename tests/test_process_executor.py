@@ -28,7 +28,7 @@ from scrapy_boilerplate import detect_overview, extract
 from scrapy_boilerplate.executors import WorkerPool, judge_page
 from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewMiddleware
 from scrapy_boilerplate.pipelines import MainContentPipeline
-from scrapy_boilerplate.workers import _workers, crawl_workers
+from scrapy_boilerplate.workers import crawl_workers
 
 SITE = "http://127.0.0.1:8000"
 PROCESS = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}
@@ -282,4 +282,4 @@ def test_the_workers_registry_does_not_keep_the_crawler_alive():
     ref = weakref.ref(crawler)
     del crawler
     gc.collect()
-    assert ref() is None and len(_workers) == 0
+    assert ref() is None and len(crawl_workers) == 0

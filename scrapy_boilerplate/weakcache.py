@@ -1,0 +1,33 @@
+"""One object per crawler or per response, shared by the components that need it.
+
+OverviewMiddleware and MainContentPipeline share a crawl's worker pool, its
+item-to-response records and each response's walked page. Each is built by
+the first component that asks and goes with its key (a weak reference):
+nothing is stored on the crawler or the response themselves.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, Callable
+
+
+class WeakCache:
+    """``cache(key)``: the value built by ``make(key)`` on first use, then the same one."""
+
+    def __init__(self, make: Callable[[Any], Any]):
+        self._make = make
+        self._values: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def __call__(self, key):
+        value = self._values.get(key)
+        if value is None:
+            value = self._values[key] = self._make(key)
+        return value
+
+    def get(self, key):
+        """The value already built for `key`, or None."""
+        return self._values.get(key)
+
+    def __len__(self) -> int:
+        return len(self._values)
