@@ -19,13 +19,14 @@ import math
 import re
 import threading
 from dataclasses import dataclass
-from itertools import accumulate
 from importlib import resources
+from itertools import accumulate
 from urllib.parse import urlsplit
 
 import numpy as np
 
 from . import ttr
+from .features import DIGIT_RE
 from .model import Model, ModelError, load_model
 from .page import FLAG, Page, build_page, to_element
 
@@ -41,7 +42,6 @@ TEASER_RE = re.compile(
 PRICE_RE = re.compile(r"(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|\$|£|kr|zł|руб))", re.IGNORECASE)
 SHORT_DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|"
                            r"aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b", re.IGNORECASE)
-DIGIT_RE = re.compile(r"\d")
 # Interface text of lists: sorting, filters, result counts, paging, forum columns.
 LISTING_UI_RE = re.compile(
     r"^(?:sort(?:ed)? by|filter|filters|refine|results?|showing \d|\d+ (?:results|items|products|articles|posts)|"

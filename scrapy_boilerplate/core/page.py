@@ -563,7 +563,7 @@ def _walk_blocks(root, page: Page, include_comments: bool, skip_hidden: bool) ->
     n_tags, n_parents, n_depths = page.node_tags, page.node_parents, page.node_depths
     n_first, n_last = page.node_first, page.node_last
     n_tagc, n_flags, n_tokens = page.node_tag_counts, page.node_flags, page.node_tokens
-    images, og, jsonld = page.images, page.og, page.jsonld
+    images, jsonld = page.images, page.jsonld
     flag_link, flag_body = FLAG["link"], FLAG["body_prop"]
 
     # Per open element: None (skipped), _PLAIN_STATE (nothing to restore), or
