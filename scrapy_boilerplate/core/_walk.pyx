@@ -105,18 +105,6 @@ cdef inline xmlNode* _text_or_skip(xmlNode* c) noexcept:
     return NULL
 
 
-cdef inline bint _ascii_space(const_xmlChar* s) noexcept:
-    """True when s is non-empty ASCII whitespace (what str.isspace() says of such text)."""
-    cdef const unsigned char* p = <const unsigned char*>s
-    if p is NULL or p[0] == 0:
-        return False
-    while p[0]:
-        if not (p[0] == 32 or 9 <= p[0] <= 13 or 28 <= p[0] <= 31):
-            return False
-        p += 1
-    return True
-
-
 cdef inline int _space_width(const unsigned char* p) noexcept:
     """Bytes of the UTF-8 character at p when it is whitespace to str.split() / str.isspace(),
     else 0 (Py_UNICODE_ISSPACE: ASCII 9-13, 28-32, U+0085, U+00A0, U+1680, U+2000-200A,

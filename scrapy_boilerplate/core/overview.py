@@ -146,7 +146,7 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     headings = np.fromiter((t in ("h1", "h2", "h3", "h4", "h5", "h6") for t in tags), bool, n)
     linked_heads = headings & (ld >= 0.8)
     link_block = ld >= 0.8
-    cards, card_items, card_link_chars, max_group, repeated, card_net = _teaser_cards(page, ld)
+    cards, card_items, card_link_chars, max_group, repeated, card_net = _teaser_cards(page)
     headline_links = (links >= 25) & (ld >= 0.6) & (chars < 200)
     pagination = np.fromiter((not PAGINATION_TOKENS.isdisjoint(chain) for chain in page.tokens), bool, n)
     og_type = (page.og.get("type") or "").lower()
@@ -231,7 +231,7 @@ def url_features(url: str | None) -> dict:
     return out
 
 
-def _teaser_cards(page: Page, ld: np.ndarray) -> tuple:
+def _teaser_cards(page: Page) -> tuple:
     """Groups of >= 3 sibling nodes with the same tag and classes, each holding a headline-like link.
 
     Teaser lists repeat one card template (a linked headline of some length,
