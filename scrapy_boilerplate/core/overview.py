@@ -10,7 +10,10 @@ articles with large link rails and very short news items, so page-level
 evidence is combined in a small learned model (shipped as JSON, evaluated
 with numpy like the block model): net text of the region and its share,
 repeated teaser cards, linked headings, teaser phrases, paragraph
-statistics, link densities, og:type and JSON-LD @type, and the URL's shape.
+statistics, link densities, og:type and JSON-LD @type, the URL's shape, and
+which common id/class tokens and short link words the page holds ("related",
+"pagination", "cart"; "share", "next", "price"): templates of listings and of
+articles use different components.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from bisect import bisect_right
 from dataclasses import dataclass
 from importlib import resources
 from itertools import accumulate
@@ -26,7 +30,6 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from . import ttr
-from .features import DIGIT_RE
 from .model import Model, ModelError, load_model
 from .page import FLAG, Page, build_page, to_element
 
@@ -50,6 +53,49 @@ LISTING_UI_RE = re.compile(
     r"last post|threads?$|weiter|zurück|suivant|précédent|siguiente|anterior|alle anzeigen|mehr laden)",
     re.IGNORECASE,
 )
+
+
+def _lines(pattern: re.Pattern) -> re.Pattern:
+    """The twin of a one-block pattern for _ShortBlocks: all blocks at once, in lower case.
+
+    One regex scan per page instead of one call per short block, on text
+    lower-cased once (IGNORECASE makes Python's re several times slower);
+    anchors and spaces stop at the newline between two blocks.
+    """
+    source = (pattern.pattern.replace(r"\W*$", r"[^\w\n]*$").replace(r"\s*$", r"[^\S\n]*$")
+              .replace(r"\s?", r"[^\S\n]?"))
+    return re.compile(source, (pattern.flags & ~re.IGNORECASE) | re.MULTILINE)
+
+
+TEASER_LINES = _lines(TEASER_RE)
+LISTING_UI_LINES = _lines(LISTING_UI_RE)
+PRICE_LINES = _lines(PRICE_RE)
+SHORT_DATE_LINES = _lines(SHORT_DATE_RE)
+
+
+class _ShortBlocks:
+    """Some blocks' texts, lower-cased and joined by newlines, for the _lines() patterns."""
+
+    def __init__(self, texts: list, blocks: list):
+        self.blocks, self.texts = blocks, texts
+        self.joined = "\n".join([texts[i] for i in blocks]).lower()
+        lines = self.joined.split("\n")
+        # A block with a newline of its own (rare) would be read as two: match block by block then.
+        self.one_by_one = len(lines) != len(blocks)
+        self.starts = list(accumulate((len(t) + 1 for t in lines), initial=0))
+
+    def matching(self, lines_re: re.Pattern) -> list:
+        """The blocks that hold a match of `lines_re`."""
+        if not self.blocks:
+            return []
+        if self.one_by_one:
+            one = re.compile(lines_re.pattern, lines_re.flags & ~re.MULTILINE)
+            return [i for i in self.blocks if one.search(self.texts[i].lower()) is not None]
+        starts = self.starts
+        hits = {bisect_right(starts, m.start()) - 1 for m in lines_re.finditer(self.joined)}
+        return [self.blocks[k] for k in sorted(hits)]
+
+
 PAGINATION_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "nav-links",
                                "numbers", "loadmore", "load", "infinite"))
 DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
@@ -80,6 +126,13 @@ ARTICLE_TYPES = frozenset(("article", "newsarticle", "blogposting", "reportagene
                            "liveblogposting", "recipe", "howto", "review", "socialmediaposting"))
 LISTING_TYPES = frozenset(("collectionpage", "itemlist", "searchresultspage", "website", "blog",
                            "profilepage", "offercatalog"))
+
+# Token evidence: a feature named NODE_TOKEN + t is 1 when some element's id or class holds token t;
+# LINK_WORD + w when the text of some short link holds word w. The training picks the tokens.
+NODE_TOKEN = "node:"
+LINK_WORD = "link:"
+LINK_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+SHORT_LINK_CHARS = 40   # a link block shorter than this is a menu, tag or paging link, not a headline
 
 FEATURE_NAMES = (
     "log_net_region", "log_net_page", "region_share", "ld_page", "ld_region", "log_blocks",
@@ -115,17 +168,15 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     chars = np.asarray(page.chars, float)
     links = np.asarray(page.link_chars, float)
     texts, tags = page.texts, page.tags
-    # The phrase patterns only count on short blocks: one pass over those.
-    teaser, price, dates, listing_ui = (np.zeros(n, bool) for _ in range(4))
-    for i, c in enumerate(page.chars):
-        if c < 80:
-            t = texts[i]
-            teaser[i] = TEASER_RE.search(t) is not None
-            if c < 60:
-                listing_ui[i] = LISTING_UI_RE.match(t) is not None
-                if DIGIT_RE.search(t) is not None:   # every price and date holds a digit
-                    price[i] = PRICE_RE.search(t) is not None
-                    dates[i] = SHORT_DATE_RE.search(t) is not None
+    # The phrase patterns only count on short blocks.
+    short80 = [i for i, c in enumerate(page.chars) if c < 80]
+    short60 = [i for i in short80 if page.chars[i] < 60]
+    teaser = np.zeros(n, bool)
+    teaser[_ShortBlocks(texts, short80).matching(TEASER_LINES)] = True
+    under60 = _ShortBlocks(texts, short60)
+    listing_ui = len(under60.matching(LISTING_UI_LINES))
+    price = len(under60.matching(PRICE_LINES))
+    dates = len(under60.matching(SHORT_DATE_LINES))
     # Teaser phrases are links in spirit even when not marked up as links.
     links = np.where(teaser, chars, links)
     net = np.maximum(chars - links, 0)
@@ -183,19 +234,61 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
         "h1_count": float(sum(1 for t in tags if t == "h1")),
         "headline_links": math.log1p(float(headline_links.sum())),
         "headline_link_share": float(headline_links.sum() / max(n, 1)),
-        "price_blocks": math.log1p(float(price.sum())),
-        "date_blocks": math.log1p(float(dates.sum())),
+        "price_blocks": math.log1p(price),
+        "date_blocks": math.log1p(dates),
         "log_max_net_block": math.log1p(float(net.max()) if n else 0.0),
         "card_link_chars": float(card_link_chars),
         "img_per_block": len(page.images) / max(n, 1),
         "max_card_group": math.log1p(max_group),
         "repeated_link_nodes": math.log1p(repeated),
-        "price_share": float(price.sum() / max(n, 1)),
+        "price_share": price / max(n, 1),
         "card_net_chars": math.log1p(card_net),
-        "listing_ui": math.log1p(float(listing_ui.sum())),
+        "listing_ui": math.log1p(listing_ui),
         "pagination": math.log1p(float(pagination.sum())),
     }
     return values
+
+
+def page_tokens(page: Page) -> tuple[set, set]:
+    """(id/class tokens of the page's elements, lower-case words of its short link blocks)."""
+    node_tokens = set()
+    for tokens in page.node_tokens:
+        if tokens:
+            node_tokens.update(tokens)
+    link_texts = [t for t, c, lc in zip(page.texts, page.chars, page.link_chars)
+                  if c < SHORT_LINK_CHARS and lc >= 0.8 * c]
+    words = set(LINK_WORD_RE.findall(" ".join(link_texts).lower()))
+    return node_tokens, words
+
+
+def is_token_feature(name: str) -> bool:
+    return name.startswith((NODE_TOKEN, LINK_WORD)) and len(name) > len(LINK_WORD)
+
+
+class EvidencePlan:
+    """Where each piece of evidence goes in a model's feature row (worked out once per model)."""
+
+    def __init__(self, feature_names):
+        self.size = len(feature_names)
+        self.dense = [(i, name) for i, name in enumerate(feature_names) if not is_token_feature(name)]
+        self.node_tokens = {name[len(NODE_TOKEN):]: i for i, name in enumerate(feature_names)
+                            if name.startswith(NODE_TOKEN)}
+        self.link_words = {name[len(LINK_WORD):]: i for i, name in enumerate(feature_names)
+                           if name.startswith(LINK_WORD)}
+
+    def row(self, page: Page, url: str | None) -> tuple[dict, np.ndarray]:
+        """(page evidence, the model's feature row): token features are 1 where the page has the token."""
+        values = page_evidence(page, url)
+        row = np.zeros(self.size)
+        for i, name in self.dense:
+            row[i] = values[name]
+        node_tokens, words = page_tokens(page)
+        for index, found in ((self.node_tokens, node_tokens), (self.link_words, words)):
+            # Loop over the smaller side: a page holds tens to hundreds of tokens.
+            hits = [index[t] for t in found if t in index] if len(found) < len(index) else \
+                [i for t, i in index.items() if t in found]
+            row[hits] = 1.0
+        return values, row
 
 
 def url_features(url: str | None) -> dict:
@@ -298,6 +391,7 @@ class OverviewDetector:
             raise ValueError("threshold must be a positive number of characters")
         self.threshold = int(threshold)
         self.model = _load_overview_model(model)
+        self.plan = EvidencePlan(self.model.feature_names) if self.model is not None else None
         if cutoff is None:
             cutoff = self.model.decode.get("cutoff", 0.5) if self.model is not None else 0.5
         self.cutoff = float(cutoff)
@@ -316,15 +410,15 @@ class OverviewDetector:
     def detect_page(self, page: Page, url: str | None = None) -> OverviewVerdict:
         if not len(page):
             return OverviewVerdict(False, 0, self.threshold, 0.0, "no text: not judged")
-        values = page_evidence(page, url)
-        net = int(round(math.expm1(values["log_net_region"])))
         if self.model is None:
+            values = page_evidence(page, url)
             score = heuristic_score(values, self.threshold)
             how = "net-text rule"
         else:
-            X = np.array([[values[name] for name in self.model.feature_names]])
-            score = float(self.model.predict_proba(X)[0])
+            values, row = self.plan.row(page, url)
+            score = float(self.model.predict_proba(row[None, :])[0])
             how = "model"
+        net = int(round(math.expm1(values["log_net_region"])))
         is_overview = score >= self.cutoff
         return OverviewVerdict(is_overview, net, self.threshold, round(score, 4),
                                _reason(values, net, self.threshold, is_overview, how))
@@ -358,7 +452,7 @@ def _load_overview_model(model) -> Model | None:
         loaded = load_model(str(model))
     else:
         loaded = load_model(model)
-    missing = [f for f in loaded.feature_names if f not in FEATURE_NAMES]
+    missing = [f for f in loaded.feature_names if f not in FEATURE_NAMES and not is_token_feature(f)]
     if missing:
         raise ModelError(f"overview model uses unknown evidence: {', '.join(missing)}")
     return loaded

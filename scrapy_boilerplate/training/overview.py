@@ -3,7 +3,11 @@
 Pages with a `label` (overview-dev; wcxb-dev, where the label follows the
 page type) become one row of page evidence each (core/overview.py). The
 model is a small HistGradientBoostingClassifier exported to the same JSON
-tree format as the block model. Evaluation is cross-validation grouped by
+tree format as the block model. Beside the dense evidence it sees 0/1 token
+features: the id/class tokens and short-link words found on enough distinct
+sites of the training data (a site's template counts once, so one big site
+cannot make its CSS names a feature); in cross-validation the tokens are
+chosen on the training folds only. Evaluation is cross-validation grouped by
 site, so no site is in a training and a test fold at once, and the cutoff is
 chosen on out-of-fold scores: the best overview F1 with at most 5 % of the
 articles flagged (a dropped article is lost data; a missed overview is only
@@ -14,25 +18,48 @@ from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..core.model import Model
-from ..core.overview import FEATURE_NAMES, page_evidence
+from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
 from ..core.page import build_page, parse_html
 from .datasets import DatasetPage
 from .train import export_trees, progress
 
 SEED = 20261122
-HGB_PARAMS = {"max_iter": 250, "learning_rate": 0.08, "max_leaf_nodes": 12, "max_depth": 4,
-              "min_samples_leaf": 15, "l2_regularization": 5.0}
+HGB_PARAMS = {"max_iter": 500, "learning_rate": 0.08, "max_leaf_nodes": 8, "max_depth": 4,
+              "min_samples_leaf": 20, "l2_regularization": 5.0}
+# A token becomes a feature when this share of the training sites has it (and at least MIN_SITES):
+# common enough to be a convention across sites rather than one template's CSS name.
+NODE_TOKEN_SITE_SHARE = 0.05
+LINK_WORD_SITE_SHARE = 0.035
+MIN_SITES = 5
 MAX_ARTICLE_FLAG_RATE = 0.05
 FOLDS = 5
 
 
-def collect_evidence(pages: list[DatasetPage]):
-    """(X, y, labels, sites, urls) for the labelled pages."""
-    rows, y, labels, sites, ids = [], [], [], [], []
+@dataclass
+class Evidence:
+    """One row per labelled page: dense evidence (FEATURE_NAMES order), tokens, label, site."""
+
+    X: np.ndarray
+    y: np.ndarray
+    labels: np.ndarray
+    sites: np.ndarray
+    ids: list
+    tokens: list   # per page: the set of prefixed token names it holds (NODE_TOKEN..., LINK_WORD...)
+
+    def subset(self, mask: np.ndarray) -> "Evidence":
+        index = np.flatnonzero(mask)
+        return Evidence(self.X[index], self.y[index], self.labels[index], self.sites[index],
+                        [self.ids[i] for i in index], [self.tokens[i] for i in index])
+
+
+def collect_evidence(pages: list[DatasetPage]) -> Evidence:
+    """The evidence of the labelled pages."""
+    rows, y, labels, sites, ids, tokens = [], [], [], [], [], []
     for n, dp in enumerate(pages, 1):
         progress(f"reading pages {n}/{len(pages)}")
         if dp.label not in ("overview", "article", "other"):
@@ -42,16 +69,55 @@ def collect_evidence(pages: list[DatasetPage]):
             continue
         values = page_evidence(page, dp.url)
         rows.append([values[name] for name in FEATURE_NAMES])
+        node_tokens, words = page_tokens(page)
+        tokens.append({NODE_TOKEN + t for t in node_tokens} | {LINK_WORD + w for w in words})
         y.append(int(dp.label == "overview"))
         labels.append(dp.label)
         sites.append(dp.site)
         ids.append(f"{dp.dataset}/{dp.id}")
     progress("")
-    return np.array(rows, float), np.array(y), np.array(labels), np.array(sites), ids
+    return Evidence(np.array(rows, float).reshape(-1, len(FEATURE_NAMES)), np.array(y, int),
+                    np.array(labels), np.array(sites), ids, tokens)
 
 
-def fold_of(site: str) -> int:
-    return int(hashlib.sha1(("fold:" + site).encode()).hexdigest(), 16) % FOLDS
+def choose_tokens(ev: Evidence) -> list[str]:
+    """Token features: id/class tokens (alphabetic, 3+ letters) and link words on enough sites."""
+    per_site: dict = {}
+    for site, tokens in zip(ev.sites, ev.tokens):
+        per_site.setdefault(site, set()).update(tokens)
+    counts: dict = {}
+    for tokens in per_site.values():
+        for t in tokens:
+            counts[t] = counts.get(t, 0) + 1
+    n_sites = len(per_site)
+    node_min = max(MIN_SITES, NODE_TOKEN_SITE_SHARE * n_sites)
+    link_min = max(MIN_SITES, LINK_WORD_SITE_SHARE * n_sites)
+    chosen = []
+    for t, n in counts.items():
+        if t.startswith(NODE_TOKEN):
+            name = t[len(NODE_TOKEN):]
+            if n >= node_min and len(name) > 2 and name.isalpha():
+                chosen.append(t)
+        elif n >= link_min:
+            chosen.append(t)
+    return sorted(chosen)
+
+
+def design(ev: Evidence, token_names: list[str]) -> np.ndarray:
+    """Dense evidence, then one 0/1 column per token feature."""
+    index = {t: i for i, t in enumerate(token_names)}
+    T = np.zeros((len(ev.y), len(token_names)))
+    for r, tokens in enumerate(ev.tokens):
+        for t in tokens:
+            i = index.get(t)
+            if i is not None:
+                T[r, i] = 1.0
+    return np.hstack([ev.X, T])
+
+
+def fold_of(site: str, salt: str = "fold") -> int:
+    """A site's fold: a hash, so a site keeps its fold when pages are added (other salts, other splits)."""
+    return int(hashlib.sha1(f"{salt}:{site}".encode()).hexdigest(), 16) % FOLDS
 
 
 def _fit(X, y):
@@ -64,13 +130,16 @@ def _fit(X, y):
     return clf
 
 
-def out_of_fold_scores(X, y, sites) -> np.ndarray:
-    folds = np.array([fold_of(s) for s in sites])
-    scores = np.zeros(len(y))
+def out_of_fold_scores(ev: Evidence, salt: str = "fold") -> np.ndarray:
+    """Scores of each page by a model trained (tokens chosen too) without its site's fold."""
+    folds = np.array([fold_of(s, salt) for s in ev.sites])
+    scores = np.zeros(len(ev.y))
     for k in range(FOLDS):
         test = folds == k
-        clf = _fit(X[~test], y[~test])
-        scores[test] = clf.predict_proba(X[test])[:, 1]
+        train = ev.subset(~test)
+        token_names = choose_tokens(train)
+        clf = _fit(design(train, token_names), train.y)
+        scores[test] = clf.predict_proba(design(ev.subset(test), token_names))[:, 1]
     return scores
 
 
@@ -104,20 +173,26 @@ def choose_cutoff(scores, y, labels, max_article_rate: float = MAX_ARTICLE_FLAG_
 
 def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], log=print):
     start = time.time()
-    X, y, labels, sites, _ = collect_evidence(pages)
-    log(f"labelled pages: {len(y)} ({int(y.sum())} overview) from {len(set(sites))} sites")
-    scores = out_of_fold_scores(X, y, sites)
+    ev = collect_evidence(pages)
+    y, labels = ev.y, ev.labels
+    log(f"labelled pages: {len(y)} ({int(y.sum())} overview) from {len(set(ev.sites))} sites")
+    scores = out_of_fold_scores(ev)
     cutoff = choose_cutoff(scores, y, labels)
     report = classification_report(scores >= cutoff, y, labels)
     log(f"site-grouped {FOLDS}-fold CV at cutoff {cutoff}: " + fmt_report(report))
+    token_names = choose_tokens(ev)
+    X = design(ev, token_names)
     clf = _fit(X, y)
     import sklearn
 
-    model = Model(feature_names=list(FEATURE_NAMES), vocabulary=[], trees=export_trees(clf),
+    model = Model(feature_names=list(FEATURE_NAMES) + token_names, vocabulary=[], trees=export_trees(clf),
                   decode={"cutoff": cutoff},
                   meta={"datasets": datasets, "command": command, "sklearn_version": sklearn.__version__,
                         "pages": int(len(y)), "overviews": int(y.sum()), "seed": SEED,
-                        "hgb_params": HGB_PARAMS, "cv": {k: round(v, 4) if isinstance(v, float) else v
+                        "hgb_params": HGB_PARAMS,
+                        "token_site_share": {"node": NODE_TOKEN_SITE_SHARE, "link": LINK_WORD_SITE_SHARE,
+                                             "min_sites": MIN_SITES},
+                        "cv": {k: round(v, 4) if isinstance(v, float) else v
                                                          for k, v in report.items()},
                         "trained_at": time.strftime("%Y-%m-%d")})
     expected = clf.predict_proba(X)[:, 1]

@@ -1,0 +1,166 @@
+"""The overview detector's core (core/overview.py) and its training (training/overview.py), on real pages."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from conftest import load_shared_pages
+from scrapy_boilerplate.core import overview
+from scrapy_boilerplate.core.model import ModelError, load_model
+from scrapy_boilerplate.core.overview import (
+    FEATURE_NAMES, LINK_WORD, NODE_TOKEN, EvidencePlan, OverviewDetector, detect_overview, page_evidence,
+    page_tokens,
+)
+from scrapy_boilerplate.core.page import build_page, parse_html
+from scrapy_boilerplate.training.overview import Evidence, choose_tokens, design, train_overview
+
+
+def labelled(page):
+    return page.url and page.label in ("overview", "article", "other")
+
+
+@pytest.fixture(scope="module")
+def real_pages():
+    """(dataset page, parsed Page) for a sample of labelled pages of both shared sets."""
+    pages = load_shared_pages("overview-dev", 40, where=labelled) + load_shared_pages("wcxb-dev", 40, where=labelled)
+    return [(p, build_page(parse_html(p.read_html()), base_url=p.url)) for p in pages]
+
+
+# -- evidence ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("one_block, lines", [
+    (overview.TEASER_RE, overview.TEASER_LINES),
+    (overview.LISTING_UI_RE, overview.LISTING_UI_LINES),
+    (overview.PRICE_RE, overview.PRICE_LINES),
+    (overview.SHORT_DATE_RE, overview.SHORT_DATE_LINES),
+])
+def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, one_block, lines):
+    """The patterns run once over the joined short blocks: same blocks as block by block."""
+    checked = 0
+    for _, page in real_pages:
+        short = [i for i, c in enumerate(page.chars) if c < 80]
+        # A newline inside a block and upper case must not change anything either.
+        texts = list(page.texts) + ["READ MORE\n…", "Sort by", "Price $ 12", "Jan 5 2024"]
+        short += range(len(page.texts), len(texts))
+        expected = [i for i in short if one_block.search(texts[i]) is not None]
+        assert overview._ShortBlocks(texts, short).matching(lines) == expected
+        checked += len(short)
+    assert checked > 1000
+
+
+def test_a_match_never_spans_two_blocks():
+    texts = ["price: $", "12 items", "Read the full", "story", "in Jan", "5 days"]
+    blocks = list(range(len(texts)))
+    short = overview._ShortBlocks(texts, blocks)
+    assert short.matching(overview.PRICE_LINES) == []
+    assert short.matching(overview.TEASER_LINES) == []
+    assert short.matching(overview.SHORT_DATE_LINES) == []
+    assert overview._ShortBlocks(texts, []).matching(overview.PRICE_LINES) == []
+
+
+def test_page_tokens_are_element_tokens_and_short_link_words(real_pages):
+    for _, page in real_pages:
+        node_tokens, words = page_tokens(page)
+        assert node_tokens == {t for tokens in page.node_tokens for t in tokens}
+        expected = set()
+        for text, c, lc in zip(page.texts, page.chars, page.link_chars):
+            if c < overview.SHORT_LINK_CHARS and lc >= 0.8 * c:
+                expected.update(re.findall(r"[^\W\d_]{2,}", text.lower()))
+        assert words == expected
+
+
+def test_evidence_is_deterministic_and_complete(real_pages):
+    for dp, page in real_pages[:10]:
+        values = page_evidence(page, dp.url)
+        assert set(values) == set(FEATURE_NAMES)
+        assert all(np.isfinite(v) for v in values.values())
+        assert values == page_evidence(page, dp.url)
+
+
+def test_plan_row_sets_exactly_the_tokens_of_the_page(real_pages):
+    names = list(FEATURE_NAMES) + [NODE_TOKEN + t for t in ("related", "pagination", "zzzz")] + \
+        [LINK_WORD + w for w in ("next", "share", "zzzz")]
+    plan = EvidencePlan(names)
+    for dp, page in real_pages:
+        values, row = plan.row(page, dp.url)
+        node_tokens, words = page_tokens(page)
+        for i, name in enumerate(names):
+            if name.startswith(NODE_TOKEN):
+                assert row[i] == (name[len(NODE_TOKEN):] in node_tokens)
+            elif name.startswith(LINK_WORD):
+                assert row[i] == (name[len(LINK_WORD):] in words)
+            else:
+                assert row[i] == values[name]
+
+
+# -- the shipped model ---------------------------------------------------------------------------------
+
+def test_shipped_model_uses_dense_and_token_evidence():
+    detector = OverviewDetector()
+    names = detector.model.feature_names
+    assert names[:len(FEATURE_NAMES)] == list(FEATURE_NAMES)
+    assert any(n.startswith(NODE_TOKEN) for n in names) and any(n.startswith(LINK_WORD) for n in names)
+    assert 0 < detector.cutoff < 1
+    cv = detector.model.meta["cv"]
+    assert cv["f1"] >= 0.85 and cv["articles_flagged"] <= 0.05
+
+
+def test_model_with_unknown_evidence_is_refused(tmp_path):
+    data = load_model_json()
+    data["feature_names"][0] = "weather_forecast"
+    path = tmp_path / "overview.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ModelError, match="unknown evidence: weather_forecast"):
+        OverviewDetector(model=str(path))
+    data["feature_names"][0] = NODE_TOKEN   # a prefix without a token
+    path.write_text(json.dumps(data))
+    with pytest.raises(ModelError, match="unknown evidence"):
+        OverviewDetector(model=str(path))
+
+
+def load_model_json() -> dict:
+    detector = OverviewDetector()
+    return detector.model.to_json()
+
+
+def test_shipped_model_agrees_with_the_labels_of_real_pages(real_pages):
+    """A regression guard: evidence that drifted from what the model was trained on shows here."""
+    right = 0
+    for dp, page in real_pages:
+        verdict = detect_overview(dp.read_html(), url=dp.url)
+        right += verdict.is_overview == (dp.label == "overview")
+        assert 0.0 <= verdict.score <= 1.0 and verdict.reason
+    assert right >= 0.9 * len(real_pages), (right, len(real_pages))
+
+
+# -- training -------------------------------------------------------------------------------------------
+
+def test_tokens_are_chosen_by_sites_not_pages():
+    """A token on every page of one big site is a template's name, not a convention."""
+    sites = [f"site{i}" for i in range(40)] + ["big"] * 60
+    tokens = [{NODE_TOKEN + "related", LINK_WORD + "next"} if i < 40 else set() for i in range(40)] + \
+        [{NODE_TOKEN + "bigsitecss", NODE_TOKEN + "related", LINK_WORD + "bigword"}] * 60
+    ev = Evidence(np.zeros((100, len(FEATURE_NAMES))), np.zeros(100, int), np.array(["article"] * 100),
+                  np.array(sites), [str(i) for i in range(100)], tokens)
+    chosen = choose_tokens(ev)
+    assert chosen == [LINK_WORD + "next", NODE_TOKEN + "related"]
+    X = design(ev, chosen)
+    assert X.shape == (100, len(FEATURE_NAMES) + 2)
+    assert X[:40, -2:].sum() == 80 and X[40:, -1].sum() == 60 and X[40:, -2].sum() == 0
+
+
+def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path):
+    pages = load_shared_pages("overview-dev", 150, where=labelled)
+    logs = []
+    model = train_overview(pages, "test", ["overview-dev"], log=logs.append)
+    assert any("site-grouped 5-fold CV" in line for line in logs)
+    path = tmp_path / "overview.json"
+    model.save(path)
+    loaded = load_model(path)
+    assert loaded.feature_names == model.feature_names
+    detector = OverviewDetector(model=str(path))
+    dp = pages[0]
+    verdict = detector.detect(dp.read_html(), url=dp.url)
+    assert verdict.score == pytest.approx(OverviewDetector(model=model).detect(dp.read_html(), url=dp.url).score)
