@@ -6,8 +6,9 @@ On the labelled pages of the given sets (default: ../shared/datasets/overview-de
 prints the overview-class precision, recall, F1, accuracy and the share of articles (and of other
 single items) flagged, for:
 
-- the overview model, out-of-fold (5 folds grouped by site; the cutoff chosen on the out-of-fold
-  scores for the best F1 with at most 5 % of articles flagged, as `train --overview` does);
+- the overview model, out-of-fold (5 folds grouped by site), on each of three site-to-fold
+  splits, at one cutoff chosen on the pooled out-of-fold scores for the best F1 with at most 5 %
+  of articles flagged, as `train --overview` does, and the three splits pooled;
 - TextSweeper's plain rule, net text of the best region below the default 1500 characters, and
   below the best threshold for this data (chosen on all pages: an optimistic baseline);
 - whole-page link density above 0.4;
@@ -30,7 +31,7 @@ from scrapy_boilerplate.core.overview import DEFAULT_NET_TEXT_THRESHOLD, FEATURE
 from scrapy_boilerplate.core.page import parse_html  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
 from scrapy_boilerplate.training.overview import (  # noqa: E402
-    choose_cutoff, classification_report, collect_evidence, fmt_report, out_of_fold_scores,
+    SPLITS, classification_report, collect_evidence, cross_validate, fmt_report,
 )
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -70,8 +71,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("datasets", nargs="*", type=Path,
                         default=[SHARED / "overview-dev", SHARED / "wcxb-dev"])
-    parser.add_argument("--extra-splits", nargs="*", default=["a", "b"], metavar="SALT",
-                        help="also cross-validate on these other site-to-fold splits (default: a b)")
     args = parser.parse_args()
     pages = load_datasets(args.datasets)
     labelled = [p for p in pages if p.label in ("overview", "article", "other")]
@@ -81,14 +80,12 @@ def main() -> int:
     datasets = np.array([i.split("/")[0] for i in ids])
 
     rows = {}
-    scores = out_of_fold_scores(ev)
-    cutoff = choose_cutoff(scores, y, labels)
-    rows[f"overview model (CV, cutoff {cutoff:.2f})"] = scores >= cutoff
-    # The same cross-validation on two other site-to-fold splits: how much the figure owes to the split.
-    for salt in args.extra_splits:
-        other = out_of_fold_scores(ev, salt)
-        cut = choose_cutoff(other, y, labels)
-        rows[f"overview model (CV split '{salt}', cutoff {cut:.2f})"] = other >= cut
+    # As `train --overview` does: CV on several site-to-fold splits, one cutoff on their pooled scores.
+    cutoff, _, _, all_scores = cross_validate(ev, log=lambda line: None)
+    for salt, scores in zip(SPLITS, all_scores):
+        rows[f"overview model (CV split '{salt}', cutoff {cutoff:.2f})"] = scores >= cutoff
+    # The splits pooled (a row k * pages long: the pages once per split).
+    rows[f"overview model ({len(SPLITS)} splits pooled)"] = np.concatenate(all_scores) >= cutoff
     net = np.expm1(X[:, FEATURE_NAMES.index("log_net_region")])
     rows[f"TextSweeper net text < {DEFAULT_NET_TEXT_THRESHOLD}"] = net < DEFAULT_NET_TEXT_THRESHOLD
     best = max((classification_report(net < t, y, labels)["f1"], t) for t in range(100, 5001, 100))
@@ -103,7 +100,10 @@ def main() -> int:
         mask = np.ones(len(y), bool) if name == "all" else datasets == name
         print(f"\n== {name}: {int(mask.sum())} pages")
         for method, pred in rows.items():
-            print(f"{method:55s} {fmt_report(classification_report(pred[mask], y[mask], labels[mask]))}")
+            k = len(pred) // len(y)
+            m = np.tile(mask, k)
+            report = classification_report(pred[m], np.tile(y, k)[m], np.tile(labels, k)[m])
+            print(f"{method:55s} {fmt_report(report)}")
     return 0
 
 

@@ -35,7 +35,7 @@ def real_pages():
     (overview.LISTING_UI_RE, overview.LISTING_UI_LINES),
     (overview.PRICE_RE, overview.PRICE_LINES),
     (overview.SHORT_DATE_RE, overview.SHORT_DATE_LINES),
-])
+], ids=["teaser", "listing_ui", "price", "date"])
 def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, one_block, lines):
     """The patterns run once over the joined short blocks: same blocks as block by block."""
     checked = 0
@@ -104,7 +104,7 @@ def test_shipped_model_uses_dense_and_token_evidence():
     assert any(n.startswith(NODE_TOKEN) for n in names) and any(n.startswith(LINK_WORD) for n in names)
     assert 0 < detector.cutoff < 1
     cv = detector.model.meta["cv"]
-    assert cv["f1"] >= 0.85 and cv["articles_flagged"] <= 0.05
+    assert cv["f1"] > 0.8 and cv["articles_flagged"] <= 0.05 and len(cv["f1_per_split"]) == 3
 
 
 def test_model_with_unknown_evidence_is_refused(tmp_path):
@@ -155,7 +155,7 @@ def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path):
     pages = load_shared_pages("overview-dev", 150, where=labelled)
     logs = []
     model = train_overview(pages, "test", ["overview-dev"], log=logs.append)
-    assert any("site-grouped 5-fold CV" in line for line in logs)
+    assert any("site-grouped 5-fold CV" in line for line in logs) and any("all splits at cutoff" in line for line in logs)
     path = tmp_path / "overview.json"
     model.save(path)
     loaded = load_model(path)

@@ -96,6 +96,7 @@ class _ShortBlocks:
         return [self.blocks[k] for k in sorted(hits)]
 
 
+HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 PAGINATION_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "nav-links",
                                "numbers", "loadmore", "load", "infinite"))
 DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
@@ -190,16 +191,13 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
         region_chars, region_links, region_net = chars.sum(), links.sum(), float(net.sum())
     ld = links / np.maximum(chars, 1)
     long_para = (chars >= 200) & (ld < 0.2)
-    run = best = 0
-    for v in long_para.tolist():
-        run = run + 1 if v else 0
-        best = max(best, run)
-    headings = np.fromiter((t in ("h1", "h2", "h3", "h4", "h5", "h6") for t in tags), bool, n)
+    best = _longest_run(long_para)
+    headings = np.fromiter(map(HEADING_TAGS.__contains__, tags), bool, n)
     linked_heads = headings & (ld >= 0.8)
     link_block = ld >= 0.8
     cards, card_items, card_link_chars, max_group, repeated, card_net = _teaser_cards(page)
     headline_links = (links >= 25) & (ld >= 0.6) & (chars < 200)
-    pagination = np.fromiter((not PAGINATION_TOKENS.isdisjoint(chain) for chain in page.tokens), bool, n)
+    pagination = n - sum(map(PAGINATION_TOKENS.isdisjoint, page.tokens))   # blocks inside a pager
     og_type = (page.og.get("type") or "").lower()
     ld_types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
     url_f = url_features(url)
@@ -230,8 +228,8 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
         "has_body_jsonld": float(len(page.jsonld.get("articleBody", "")) > 200),
         **url_f,
         "heading_density": float(headings.sum() / max(long_para.sum(), 1)),
-        "article_tag_count": float(sum(1 for t in page.node_tags if t == "article")),
-        "h1_count": float(sum(1 for t in tags if t == "h1")),
+        "article_tag_count": float(page.node_tags.count("article")),
+        "h1_count": float(tags.count("h1")),
         "headline_links": math.log1p(float(headline_links.sum())),
         "headline_link_share": float(headline_links.sum() / max(n, 1)),
         "price_blocks": math.log1p(price),
@@ -244,7 +242,7 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
         "price_share": price / max(n, 1),
         "card_net_chars": math.log1p(card_net),
         "listing_ui": math.log1p(listing_ui),
-        "pagination": math.log1p(float(pagination.sum())),
+        "pagination": math.log1p(pagination),
     }
     return values
 
@@ -289,6 +287,14 @@ class EvidencePlan:
                 [i for t, i in index.items() if t in found]
             row[hits] = 1.0
         return values, row
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """Length of the longest run of True in a boolean array."""
+    if not flags.any():
+        return 0
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.view(np.int8), [0]))))
+    return int((edges[1::2] - edges[::2]).max())
 
 
 def url_features(url: str | None) -> dict:
