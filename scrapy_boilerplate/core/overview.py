@@ -268,7 +268,9 @@ class EvidencePlan:
 
     def __init__(self, feature_names):
         self.size = len(feature_names)
-        self.dense = [(i, name) for i, name in enumerate(feature_names) if not is_token_feature(name)]
+        dense = [(i, name) for i, name in enumerate(feature_names) if not is_token_feature(name)]
+        self.dense_columns = [i for i, _ in dense]
+        self.dense_names = [name for _, name in dense]
         self.node_tokens = {name[len(NODE_TOKEN):]: i for i, name in enumerate(feature_names)
                             if name.startswith(NODE_TOKEN)}
         self.link_words = {name[len(LINK_WORD):]: i for i, name in enumerate(feature_names)
@@ -278,8 +280,7 @@ class EvidencePlan:
         """(page evidence, the model's feature row): token features are 1 where the page has the token."""
         values = page_evidence(page, url)
         row = np.zeros(self.size)
-        for i, name in self.dense:
-            row[i] = values[name]
+        row[self.dense_columns] = [values[name] for name in self.dense_names]
         node_tokens, words = page_tokens(page)
         for index, found in ((self.node_tokens, node_tokens), (self.link_words, words)):
             # Loop over the smaller side: a page holds tens to hundreds of tokens.
