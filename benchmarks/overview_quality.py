@@ -36,7 +36,7 @@ from scrapy_boilerplate.core.overview import (  # noqa: E402
 from scrapy_boilerplate.core.page import build_page, parse_html  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
 from scrapy_boilerplate.training.overview import (  # noqa: E402
-    SPLITS, choose_cutoff, classification_report, collect_evidence, fmt_report, out_of_fold_scores_on,
+    SPLITS, classification_report, collect_evidence, cross_validate, fmt_report,
 )
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -100,16 +100,14 @@ def main() -> int:
     # The same models also score the pages without their URLs, and with the URLs they declare.
     no_url = with_urls(ev, [None] * len(ids))
     declared = with_urls(ev, [own_url(build_page(parse_html(by_id[i].read_html()))) for i in ids])
-    runs = [out_of_fold_scores_on(ev, [ev, no_url, declared], salt) for salt in SPLITS]
-    k = len(SPLITS)
-    pooled = [np.concatenate([run[v] for run in runs]) for v in range(3)]
-    cutoff = choose_cutoff(pooled[0], np.tile(y, k), np.tile(labels, k))
-    for salt, run in zip(SPLITS, runs):
-        rows[f"overview model (CV split '{salt}', cutoff {cutoff:.2f})"] = run[0] >= cutoff
+    cv = cross_validate(ev, variants=(no_url, declared), log=lambda line: None)
+    cutoff = cv.cutoff
+    for salt, split in zip(SPLITS, cv.scores):
+        rows[f"overview model (CV split '{salt}', cutoff {cutoff:.2f})"] = split[0] >= cutoff
     # The splits pooled (rows k * pages long: the pages once per split).
-    rows[f"overview model ({k} splits pooled)"] = pooled[0] >= cutoff
-    rows["  the same, URLs withheld"] = pooled[1] >= cutoff
-    rows["  the same, the URL each page declares instead"] = pooled[2] >= cutoff
+    rows[f"overview model ({len(SPLITS)} splits pooled)"] = cv.pooled() >= cutoff
+    rows["  the same, URLs withheld"] = cv.pooled(1) >= cutoff
+    rows["  the same, the URL each page declares instead"] = cv.pooled(2) >= cutoff
     net = np.expm1(X[:, FEATURE_NAMES.index("log_net_region")])
     rows[f"TextSweeper net text < {DEFAULT_NET_TEXT_THRESHOLD}"] = net < DEFAULT_NET_TEXT_THRESHOLD
     best = max((classification_report(net < t, y, labels)["f1"], t) for t in range(100, 5001, 100))

@@ -164,7 +164,15 @@ class OverviewVerdict:
 
 
 def page_evidence(page: Page, url: str | None = None) -> dict:
-    """Page-level evidence for the overview model (FEATURE_NAMES order)."""
+    """Page-level evidence for the overview model (FEATURE_NAMES order).
+
+    Without `url` (None or ""), the URL the page declares stands in
+    (own_url): the URL's shape is strong evidence (site-grouped CV without
+    URLs: F1 0.70 and 5.9 % of the articles flagged; with the declared ones,
+    0.82 and 1.8 %).
+    """
+    if not url:
+        url = own_url(page)
     n = len(page)
     chars = np.asarray(page.chars, float)
     links = np.asarray(page.link_chars, float)
@@ -283,10 +291,7 @@ class EvidencePlan:
         row[self.dense_columns] = [values[name] for name in self.dense_names]
         node_tokens, words = page_tokens(page)
         for index, found in ((self.node_tokens, node_tokens), (self.link_words, words)):
-            # Loop over the smaller side: a page holds tens to hundreds of tokens.
-            hits = [index[t] for t in found if t in index] if len(found) < len(index) else \
-                [i for t, i in index.items() if t in found]
-            row[hits] = 1.0
+            row[[index[t] for t in found if t in index]] = 1.0
         return values, row
 
 
@@ -417,10 +422,6 @@ class OverviewDetector:
     def detect_page(self, page: Page, url: str | None = None) -> OverviewVerdict:
         if not len(page):
             return OverviewVerdict(False, 0, self.threshold, 0.0, "no text: not judged")
-        if url is None:
-            # The URL's shape is strong evidence: without it, take the URL the page gives itself
-            # (site-grouped CV without URLs: F1 0.70 and 5.9 % of articles flagged; with this, 0.82, 1.8 %).
-            url = own_url(page)
         if self.model is None:
             values = page_evidence(page, url)
             score = heuristic_score(values, self.threshold)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.model import Model
-from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, own_url, page_evidence, page_tokens
+from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
 from ..core.page import build_page, parse_html
 from .datasets import DatasetPage
 from .train import export_trees, progress
@@ -69,8 +69,7 @@ def collect_evidence(pages: list[DatasetPage]) -> Evidence:
         page = build_page(parse_html(dp.read_html()), base_url=dp.url)
         if not len(page):
             continue
-        url = dp.url or own_url(page)   # as OverviewDetector does for a page without URL
-        values = page_evidence(page, url)
+        values = page_evidence(page, dp.url)
         rows.append([values[name] for name in FEATURE_NAMES])
         node_tokens, words = page_tokens(page)
         tokens.append({NODE_TOKEN + t for t in node_tokens} | {LINK_WORD + w for w in words})
@@ -133,23 +132,20 @@ def _fit(X, y):
     return clf
 
 
-def out_of_fold_scores(ev: Evidence, salt: str = "fold") -> np.ndarray:
-    """Scores of each page by a model trained (tokens chosen too) without its site's fold."""
-    return out_of_fold_scores_on(ev, [ev], salt)[0]
-
-
-def out_of_fold_scores_on(ev: Evidence, variants: list, salt: str = "fold") -> list:
-    """Like out_of_fold_scores, trained on `ev`, scoring each of `variants`: the same pages with
-    other evidence (say, without their URLs). One score array per variant."""
+def out_of_fold_scores(ev: Evidence, salt: str = "fold", variants: tuple = ()) -> list:
+    """Scores of each page by a model trained (tokens chosen too) without its site's fold: for
+    `ev`, then for each of `variants`, the same pages with other evidence (say, without their
+    URLs) scored by the same models. One score array each."""
     folds = np.array([fold_of(s, salt) for s in ev.sites])
-    scores = [np.zeros(len(ev.y)) for _ in variants]
+    scored = [ev, *variants]
+    scores = [np.zeros(len(ev.y)) for _ in scored]
     for k in range(FOLDS):
         test = folds == k
         train = ev.subset(~test)
         token_names = choose_tokens(train)
         clf = _fit(design(train, token_names), train.y)
-        for variant, out in zip(variants, scores):
-            out[test] = clf.predict_proba(design(variant.subset(test), token_names))[:, 1]
+        for evidence, out in zip(scored, scores):
+            out[test] = clf.predict_proba(design(evidence.subset(test), token_names))[:, 1]
     return scores
 
 
@@ -181,22 +177,35 @@ def choose_cutoff(scores, y, labels, max_article_rate: float = MAX_ARTICLE_FLAG_
     return best_cut
 
 
-def cross_validate(ev: Evidence, splits=SPLITS, log=print) -> tuple[float, dict, list, list]:
-    """(cutoff, pooled report, report per split, out-of-fold scores per split): site-grouped CV
-    on several site-to-fold splits.
+@dataclass
+class CrossValidation:
+    cutoff: float     # one cutoff for all splits, chosen on their pooled out-of-fold scores
+    report: dict      # the splits pooled, at the cutoff
+    per_split: list   # a report per split, at the cutoff
+    scores: list      # per split: the out-of-fold scores of the evidence, then of each variant
 
-    One cutoff for all splits, chosen on their pooled out-of-fold scores: a
-    cutoff chosen per split fits that split's noise (the F1 of one split then
-    varies by +-0.01 with the split alone).
+    def pooled(self, variant: int = 0) -> np.ndarray:
+        """The out-of-fold scores of all splits end to end (0: the evidence; 1...: the variants)."""
+        return np.concatenate([split[variant] for split in self.scores])
+
+
+def cross_validate(ev: Evidence, splits=SPLITS, variants: tuple = (), log=print) -> CrossValidation:
+    """Site-grouped CV on several site-to-fold splits, with one cutoff for all of them.
+
+    The cutoff is chosen on the pooled out-of-fold scores: a cutoff chosen
+    per split fits that split's noise (the F1 of one split then varies by
+    +-0.01 with the split alone). `variants` (the same pages with other
+    evidence) are scored by the same models, for the caller to compare.
     """
-    all_scores = [out_of_fold_scores(ev, salt) for salt in splits]
-    k = len(all_scores)
-    pooled, y, labels = np.concatenate(all_scores), np.tile(ev.y, k), np.tile(ev.labels, k)
+    scores = [out_of_fold_scores(ev, salt, variants) for salt in splits]
+    k = len(splits)
+    y, labels = np.tile(ev.y, k), np.tile(ev.labels, k)
+    pooled = np.concatenate([split[0] for split in scores])
     cutoff = choose_cutoff(pooled, y, labels)
-    per_split = [classification_report(s >= cutoff, ev.y, ev.labels) for s in all_scores]
+    per_split = [classification_report(split[0] >= cutoff, ev.y, ev.labels) for split in scores]
     for salt, report in zip(splits, per_split):
         log(f"  split '{salt}': " + fmt_report(report))
-    return cutoff, classification_report(pooled >= cutoff, y, labels), per_split, all_scores
+    return CrossValidation(cutoff, classification_report(pooled >= cutoff, y, labels), per_split, scores)
 
 
 def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], log=print):
@@ -205,8 +214,9 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
     y = ev.y
     log(f"labelled pages: {len(y)} ({int(y.sum())} overview) from {len(set(ev.sites))} sites")
     log(f"site-grouped {FOLDS}-fold CV on {len(SPLITS)} site-to-fold splits:")
-    cutoff, report, per_split, _ = cross_validate(ev, log=log)
-    log(f"all splits at cutoff {cutoff}: " + fmt_report(report))
+    cv = cross_validate(ev, log=log)
+    cutoff = cv.cutoff
+    log(f"all splits at cutoff {cutoff}: " + fmt_report(cv.report))
     token_names = choose_tokens(ev)
     X = design(ev, token_names)
     clf = _fit(X, y)
@@ -222,8 +232,8 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
                         "hgb_params": HGB_PARAMS,
                         "token_site_share": {"node": NODE_TOKEN_SITE_SHARE, "link": LINK_WORD_SITE_SHARE,
                                              "min_sites": MIN_SITES},
-                        "cv": {**rounded(report), "folds": FOLDS, "splits": list(SPLITS),
-                               "f1_per_split": [round(r["f1"], 4) for r in per_split]},
+                        "cv": {**rounded(cv.report), "folds": FOLDS, "splits": list(SPLITS),
+                               "f1_per_split": [round(r["f1"], 4) for r in cv.per_split]},
                         "trained_at": time.strftime("%Y-%m-%d")})
     expected = clf.predict_proba(X)[:, 1]
     if not np.allclose(expected, model.predict_proba(X), atol=1e-9):
