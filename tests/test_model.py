@@ -126,6 +126,23 @@ def model_json(**changes) -> dict:
     return data
 
 
+VALID_LINEAR = {"coef": [2.0], "intercept": -1.0, "weight": 0.25}
+
+
+def test_linear_part_is_blended_with_the_trees_and_survives_a_round_trip(tmp_path):
+    path = tmp_path / "blend.json"
+    path.write_text(json.dumps(model_json(format_version=2, linear=VALID_LINEAR)))
+    blend = load_model(path)
+    x = np.array([0.0, 0.5, 0.7])
+    proba = blend.predict_proba(x[:, None])
+    trees = 1 / (1 + np.exp([1.0, 1.0, -1.0]))
+    linear = 1 / (1 + np.exp(-(2.0 * x - 1.0)))
+    np.testing.assert_allclose(proba, 0.75 * trees + 0.25 * linear)
+    again = Model.from_json(json.loads(json.dumps(blend.to_json())))
+    assert again.to_json()["format_version"] == 2
+    np.testing.assert_array_equal(again.predict_proba(x[:, None]), proba)
+
+
 def test_minimal_model_file_works(tmp_path):
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(model_json()))
@@ -140,13 +157,20 @@ def test_minimal_model_file_works(tmp_path):
     "not json at all",
     "[1, 2, 3]",
     json.dumps({"format": "some-other-tool", "trees": []}),
-    json.dumps(model_json(format_version=2)),
+    json.dumps(model_json(format_version=3)),
     json.dumps({k: v for k, v in model_json().items() if k != "trees"}),
     json.dumps(model_json(trees={**VALID_TREES, "threshold": "abc"})),
     json.dumps(model_json(feature_names=5)),
     json.dumps(model_json()).replace('"format"', '"formt"'),
+    json.dumps(model_json(format_version=2)),
+    json.dumps(model_json(linear=VALID_LINEAR)),
+    json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "coef": [1.0, 2.0]})),
+    json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "weight": 1.5})),
+    json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "intercept": float("nan")})),
+    json.dumps(model_json(format_version=2, linear={"coef": [1.0]})),
 ], ids=["empty", "text", "list", "other-format", "future-version", "no-trees", "bad-threshold",
-        "bad-feature-names", "renamed-key"])
+        "bad-feature-names", "renamed-key", "v2-without-linear", "v1-with-linear", "linear-wrong-length",
+        "linear-weight-above-1", "linear-nan", "linear-incomplete"])
 def test_damaged_or_foreign_json_raises_model_error(tmp_path, content):
     path = tmp_path / "model.json"
     path.write_text(content)

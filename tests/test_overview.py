@@ -131,6 +131,9 @@ def test_shipped_model_uses_dense_and_token_evidence():
     assert names[:len(FEATURE_NAMES)] == list(FEATURE_NAMES)
     assert any(n.startswith(NODE_TOKEN) for n in names) and any(n.startswith(LINK_WORD) for n in names)
     assert 0 < detector.cutoff < 1
+    # the trees blended with a linear part over the same row
+    assert detector.model.linear is not None and 0 < detector.model.linear.weight < 1
+    assert detector.model.linear.coef.shape == (len(names),)
     cv = detector.model.meta["cv"]
     assert cv["f1"] > 0.8 and cv["articles_flagged"] <= 0.05
     assert cv["splits"] == list(SPLITS) and len(cv["f1_per_split"]) == len(SPLITS)

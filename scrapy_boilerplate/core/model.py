@@ -2,9 +2,10 @@
 
 A model file holds a gradient-boosted tree ensemble (exported from
 scikit-learn's HistGradientBoostingClassifier at training time) as flat
-arrays, the feature names it expects, the id/class token vocabulary, the
-decoding parameters and where it came from (training sets, command,
-scikit-learn version). Loading it needs only ``json`` and numpy: no pickle,
+arrays, optionally a linear part blended with it (format version 2; the
+overview model has one), the feature names it expects, the id/class token
+vocabulary, the decoding parameters and where it came from (training sets,
+command, scikit-learn version). Loading it needs only ``json`` and numpy: no pickle,
 so it loads and predicts the same under any scikit-learn version, or none.
 """
 
@@ -22,7 +23,8 @@ from . import speedups
 _compiled = speedups.load("_trees")
 
 FORMAT = "scrapy-boilerplate-model"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 1          # trees only
+LINEAR_FORMAT_VERSION = 2   # trees blended with a linear part: older readers must refuse it
 
 
 class ModelError(ValueError):
@@ -151,12 +153,39 @@ class TreeEnsemble:
 
 
 @dataclass
+class LinearPart:
+    """A logistic model blended with the trees: p = (1 - weight) p_trees + weight p_linear."""
+
+    coef: np.ndarray    # one weight per feature, on the raw features (any scaling folded in)
+    intercept: float
+    weight: float       # 0..1
+
+    def to_json(self) -> dict:
+        return {"coef": self.coef.tolist(), "intercept": self.intercept, "weight": self.weight}
+
+    @classmethod
+    def from_json(cls, data: dict, n_features: int) -> "LinearPart":
+        coef = np.asarray(data["coef"], float)
+        intercept, weight = float(data["intercept"]), float(data["weight"])
+        if coef.shape != (n_features,):
+            raise ValueError(f"linear part has {coef.size} weights for {n_features} features")
+        if not (np.isfinite(coef).all() and np.isfinite(intercept) and 0.0 <= weight <= 1.0):
+            raise ValueError("linear part holds a non-finite number or a weight outside 0..1")
+        return cls(coef, intercept, weight)
+
+
+def _sigmoid(raw: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(raw, -30, 30)))
+
+
+@dataclass
 class Model:
     feature_names: list
     vocabulary: list                      # id/class tokens, in feature order after the dense ones
     trees: TreeEnsemble
     decode: dict = field(default_factory=dict)   # decoding parameters (threshold, transitions...)
     meta: dict = field(default_factory=dict)     # provenance: datasets, command, sklearn version...
+    linear: LinearPart | None = None
 
     @property
     def token_index(self) -> dict:
@@ -169,19 +198,25 @@ class Model:
         """Probability that each block (row) is main content."""
         if X.shape[1] != len(self.feature_names):
             raise ModelError(f"model expects {len(self.feature_names)} features, got {X.shape[1]}")
-        raw = self.trees.raw_scores(X)
-        return 1.0 / (1.0 + np.exp(-np.clip(raw, -30, 30)))
+        proba = _sigmoid(self.trees.raw_scores(X))
+        if self.linear is not None:
+            w = self.linear.weight
+            proba = (1.0 - w) * proba + w * _sigmoid(X @ self.linear.coef + self.linear.intercept)
+        return proba
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format_version": FORMAT_VERSION if self.linear is None else LINEAR_FORMAT_VERSION,
             "feature_names": self.feature_names,
             "vocabulary": self.vocabulary,
             "decode": self.decode,
             "meta": self.meta,
             "trees": self.trees.to_json(),
         }
+        if self.linear is not None:
+            data["linear"] = self.linear.to_json()
+        return data
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
@@ -190,9 +225,13 @@ class Model:
     def from_json(cls, data: dict) -> "Model":
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ModelError("not a scrapy-boilerplate model file")
-        if data.get("format_version") != FORMAT_VERSION:
-            raise ModelError(f"model format version {data.get('format_version')} is not supported "
-                             f"(this version reads {FORMAT_VERSION})")
+        version = data.get("format_version")
+        if version not in (FORMAT_VERSION, LINEAR_FORMAT_VERSION):
+            raise ModelError(f"model format version {version} is not supported "
+                             f"(this version reads {FORMAT_VERSION} and {LINEAR_FORMAT_VERSION})")
+        if (version == LINEAR_FORMAT_VERSION) != ("linear" in data):
+            raise ModelError(f"model format version {version} "
+                             f"{'needs' if version == LINEAR_FORMAT_VERSION else 'has no'} a linear part")
         try:
             if max(data["trees"]["feature"], default=-1) >= len(data["feature_names"]):
                 raise ValueError("a tree uses a feature the model does not name")
@@ -202,6 +241,8 @@ class Model:
                 trees=TreeEnsemble.from_json(data["trees"]),
                 decode=dict(data.get("decode") or {}),
                 meta=dict(data.get("meta") or {}),
+                linear=(LinearPart.from_json(data["linear"], len(data["feature_names"]))
+                        if "linear" in data else None),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ModelError(f"model file is damaged: {exc}") from exc

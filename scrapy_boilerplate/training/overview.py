@@ -2,8 +2,9 @@
 
 Pages with a `label` (overview-dev; wcxb-dev, where the label follows the
 page type) become one row of page evidence each (core/overview.py). The
-model is a small HistGradientBoostingClassifier exported to the same JSON
-tree format as the block model. Beside the dense evidence it sees 0/1 token
+model is a small HistGradientBoostingClassifier blended with a regularised
+logistic model over the same row, exported to the block model's JSON format
+(with its linear part: format version 2). Beside the dense evidence it sees 0/1 token
 features: the id/class tokens and short-link words found on enough distinct
 sites of the training data (a site's template counts once, so one big site
 cannot make its CSS names a feature); in cross-validation the tokens are
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.model import Model
+from ..core.model import LinearPart, Model
 from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
 from ..core.page import build_page, parse_html
 from .datasets import DatasetPage
@@ -36,6 +37,10 @@ HGB_PARAMS = {"max_iter": 500, "learning_rate": 0.08, "max_leaf_nodes": 8, "max_
 NODE_TOKEN_SITE_SHARE = 0.05
 LINK_WORD_SITE_SHARE = 0.035
 MIN_SITES = 5
+# The trees' probability is blended with a logistic model's over the same row (standardised,
+# strongly regularised): the trees split one token at a time, the linear part sums many weak ones.
+LINEAR_WEIGHT = 0.3
+LINEAR_C = 0.05
 MAX_ARTICLE_FLAG_RATE = 0.05
 FOLDS = 5
 # Site-to-fold splits of the cross-validation (salts of the fold hash): one cutoff for all of them.
@@ -124,14 +129,36 @@ def fold_of(site: str, salt: str = "fold") -> int:
     return int(hashlib.sha1(f"{salt}:{site}".encode()).hexdigest(), 16) % FOLDS
 
 
-def _fit(X, y):
+class Blend:
+    """The fitted trees and logistic model; predict_proba blends them as the exported Model does."""
+
+    def __init__(self, trees, scaler, linear):
+        self.trees, self.scaler, self.linear = trees, scaler, linear
+
+    def predict_proba(self, X):
+        p = ((1 - LINEAR_WEIGHT) * self.trees.predict_proba(X)[:, 1]
+             + LINEAR_WEIGHT * self.linear.predict_proba(self.scaler.transform(X))[:, 1])
+        return np.column_stack([1 - p, p])
+
+    def linear_part(self) -> LinearPart:
+        """The logistic model on the raw features: the standardisation folded into its weights."""
+        coef = self.linear.coef_[0] / self.scaler.scale_
+        intercept = float(self.linear.intercept_[0] - coef @ self.scaler.mean_)
+        return LinearPart(coef, intercept, LINEAR_WEIGHT)
+
+
+def _fit(X, y) -> Blend:
     from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
 
     # Balance the classes: overviews are a minority in the data.
     w = np.where(y == 1, 0.5 / max(y.mean(), 1e-9), 0.5 / max(1 - y.mean(), 1e-9))
-    clf = HistGradientBoostingClassifier(random_state=SEED, early_stopping=False, **HGB_PARAMS)
-    clf.fit(X, y, sample_weight=w)
-    return clf
+    trees = HistGradientBoostingClassifier(random_state=SEED, early_stopping=False, **HGB_PARAMS)
+    trees.fit(X, y, sample_weight=w)
+    scaler = StandardScaler().fit(X)
+    linear = LogisticRegression(C=LINEAR_C, max_iter=2000).fit(scaler.transform(X), y, sample_weight=w)
+    return Blend(trees, scaler, linear)
 
 
 def out_of_fold_scores(ev: Evidence, salt: str = "fold", variants: tuple = ()) -> list:
@@ -227,11 +254,11 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
     def rounded(r: dict) -> dict:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
 
-    model = Model(feature_names=list(FEATURE_NAMES) + token_names, vocabulary=[], trees=export_trees(clf),
-                  decode={"cutoff": cutoff},
+    model = Model(feature_names=list(FEATURE_NAMES) + token_names, vocabulary=[],
+                  trees=export_trees(clf.trees), linear=clf.linear_part(), decode={"cutoff": cutoff},
                   meta={"datasets": datasets, "command": command, "sklearn_version": sklearn.__version__,
                         "pages": int(len(y)), "overviews": int(y.sum()), "seed": SEED,
-                        "hgb_params": HGB_PARAMS,
+                        "hgb_params": HGB_PARAMS, "linear": {"C": LINEAR_C, "weight": LINEAR_WEIGHT},
                         "token_site_share": {"node": NODE_TOKEN_SITE_SHARE, "link": LINK_WORD_SITE_SHARE,
                                              "min_sites": MIN_SITES},
                         "cv": {**rounded(cv.report), "folds": FOLDS, "splits": list(SPLITS),
