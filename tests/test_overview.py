@@ -109,6 +109,18 @@ def test_a_page_without_url_is_judged_by_the_url_it_declares(real_pages):
     assert checked >= 20
 
 
+@pytest.mark.parametrize("title, words, part_words", [
+    ("Politics | The Guardian", 4, 2),
+    ("Fed raises rates again as   inflation stays high - Reuters", 10, 8),
+    ("Category: Shoes \u2013 Shop", 4, 2),
+    ("well-known self-driving cars", 3, 3),   # a hyphen inside a word does not separate parts
+    ("", 0, 0),
+    (None, 0, 0),
+])
+def test_title_evidence_counts_words_of_the_title_and_its_longest_part(title, words, part_words):
+    assert overview.title_features(title) == {"title_words": words, "title_part_words": part_words}
+
+
 def test_own_url_prefers_canonical_and_needs_an_absolute_http_url():
     def own(head):
         return overview.own_url(build_page(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>")))
