@@ -16,7 +16,11 @@ single items) flagged, for:
 - whole-page link density above 0.4;
 - Readability.js's isProbablyReaderable check (re-implemented on lxml): not readerable = overview.
 
-and then the overview model's trade-off at other cutoffs (BOILERPLATE_OVERVIEW_CUTOFF).
+and then the overview model's trade-off at other cutoffs (BOILERPLATE_OVERVIEW_CUTOFF), and the
+pages the shipped model (trained on overview-dev and wcxb-dev) flags in sets of pages with a main
+text, mostly articles, that it was not trained on (--articles; default:
+../shared/datasets/trafilatura-eval and readability, where present), with the URLs the sets give
+(readability's pages have none).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scrapy_boilerplate.core.overview import (  # noqa: E402
-    DEFAULT_NET_TEXT_THRESHOLD, FEATURE_NAMES, own_url, url_features,
+    DEFAULT_NET_TEXT_THRESHOLD, FEATURE_NAMES, default_detector, own_url, url_features,
 )
 from scrapy_boilerplate.core.page import build_page, parse_html  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
@@ -89,6 +93,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("datasets", nargs="*", type=Path,
                         default=[SHARED / "overview-dev", SHARED / "wcxb-dev"])
+    parser.add_argument("--articles", nargs="*", type=Path, metavar="DATASET_DIR",
+                        default=[d for d in (SHARED / "trafilatura-eval", SHARED / "readability") if d.is_dir()],
+                        help="sets of pages with a main text (mostly articles) to count the flagged ones of")
     args = parser.parse_args()
     pages = load_datasets(args.datasets)
     labelled = [p for p in pages if p.label in ("overview", "article", "other")]
@@ -135,7 +142,22 @@ def main() -> int:
         report = classification_report(pooled >= cut, np.tile(y, k), np.tile(labels, k))
         shipped = " (the chosen cutoff)" if cut == cutoff else ""
         print(f"cutoff {cut:.2f}{shipped:20s} {fmt_report(report)}")
+    for path in args.articles:
+        print_flagged_articles(path)
     return 0
+
+
+def print_flagged_articles(path: Path) -> None:
+    """The pages of a set of mostly articles that the shipped model calls overviews."""
+    detector = default_detector()
+    pages = load_datasets([path])
+    flagged = [(p.id, verdict.score) for p in pages
+               for verdict in [detector.detect(p.read_html(), url=p.url)] if verdict.is_overview]
+    with_url = sum(bool(p.url) for p in pages)
+    print(f"\n== {path.name}: the shipped model (cutoff {detector.cutoff:.2f}) on {len(pages)} pages "
+          f"({with_url} with a URL): {len(flagged)} flagged ({len(flagged) / max(len(pages), 1):.1%})")
+    for page_id, score in flagged:
+        print(f"  {page_id} {score:.2f}")
 
 
 if __name__ == "__main__":

@@ -114,11 +114,23 @@ def test_a_page_without_url_is_judged_by_the_url_it_declares(real_pages):
     ("Fed raises rates again as   inflation stays high - Reuters", 10, 8),
     ("Category: Shoes \u2013 Shop", 4, 2),
     ("well-known self-driving cars", 3, 3),   # a hyphen inside a word does not separate parts
+    ("DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网", 14, 14),   # a word per two CJK characters
     ("", 0, 0),
     (None, 0, 0),
 ])
 def test_title_evidence_counts_words_of_the_title_and_its_longest_part(title, words, part_words):
     assert overview.title_features(title) == {"title_words": words, "title_part_words": part_words}
+
+
+def test_a_page_without_title_is_judged_by_its_og_title_or_headline():
+    def title(html):
+        return overview.page_title(build_page(parse_html(html)))
+    head = '<meta property="og:title" content="Open Graph title">'
+    body = "<body><h1>Heading one</h1><p>text</p></body>"
+    assert title(f"<html><head><title>Page title</title>{head}</head>{body}</html>") == "Page title"
+    assert title(f"<html><head>{head}</head>{body}</html>") == "Open Graph title"
+    assert title(f"<html><head></head>{body}</html>") == "Heading one"
+    assert title("<html><body><p>text</p></body></html>") is None
 
 
 def test_own_url_prefers_canonical_and_needs_an_absolute_http_url():
