@@ -8,9 +8,8 @@ element, no iterwalk events, attributes read from the node's own list, and
 a block's text gathered as UTF-8 bytes and decoded once, after collapsing
 its whitespace. Everything that is rare or stateful across pages (tag
 kinds, the class-name cue caches, <head>, JSON-LD) is the Python module's
-own code, called from here; ``unit_cues`` and ``class_cues``, the uncached
-paths of one class name's and of one element's cues, are the twins of
-``page._unit_cues`` and ``page._class_cues`` (page.py calls the first).
+own code, called from here; ``unit_cues``, the uncached path of one class
+name's cues, is the twin of ``page._unit_cues`` and page.py calls it.
 
 How lxml's ``.text`` and ``.tail`` map onto nodes: an element's text is the
 run of text/CDATA nodes that starts its children, its tail the run right
@@ -270,7 +269,6 @@ cdef object _get(xmlNode* c, const char* wanted):
 # brings about 150 new class names, so the uncached path counts.
 cdef object UNIT_CACHE = P._UNIT_CACHE
 cdef object KEY_CACHE = P._KEY_CACHE
-cdef object CUE_CACHE = P._CUE_CACHE
 cdef object COMMENT_SEARCH = P.COMMENT_RE.search
 cdef long long FLAG_COMMENT = P.FLAG["comment"]
 cdef tuple NO_CUE = (0, (), False)
@@ -432,35 +430,6 @@ cpdef tuple unit_cues(str unit):
         bits |= FLAG_COMMENT
     cue = (bits, tuple([t for t in parts if len(t) > 1 and len(t) < 25]), comment)
     _cache_put(UNIT_CACHE, unit, cue)
-    return cue
-
-
-cdef Py_ssize_t MAX_UNITS = 16   # as page._class_cues
-
-
-cpdef tuple class_cues(idv, cls):
-    """page._class_cues in C: an element with a new (id, class) pair is common on a new site."""
-    cdef tuple key = (idv, cls)
-    cue = _cache_get(CUE_CACHE, key)
-    if cue is not None:
-        return cue
-    cdef list units = (<str>cls).split() if cls else []
-    if idv:
-        units.append(idv)
-    cdef long long bits = 0
-    cdef bint comment = False
-    cdef tuple unit_cue
-    cdef list tokens = []
-    cdef dict known = <dict>UNIT_CACHE.young
-    for unit in units[:MAX_UNITS]:
-        unit_cue = known.get(unit)
-        if unit_cue is None:
-            unit_cue = unit_cues(unit)
-        bits |= <long long>unit_cue[0]
-        tokens.extend(<tuple>unit_cue[1])
-        comment = comment or unit_cue[2]
-    cue = (bits, tuple(tokens), comment)
-    _cache_put(CUE_CACHE, key, cue)
     return cue
 
 
@@ -790,7 +759,7 @@ cdef class _Walker:
             if cls or idv:
                 cue = self.cue_young.get((idv, cls))
                 if cue is None:
-                    cue = class_cues(idv, cls)
+                    cue = P._class_cues(idv, cls)
                 if cue[2] and not self.include_comments and tag not in COMMENT_SAFE_TAGS:
                     self.push_frame(FRAME_SKIPPED)
                     return SKIP_SUBTREE
