@@ -142,11 +142,22 @@ def test_deep_tree_does_not_recurse():
     assert page.texts == ["deep"]
 
 
+# Pieces of names around the cue literals: whole (anchored) words such as "nav", "tags",
+# "ad" or "articleBody", literals split over two tokens ("read-more"), optional characters
+# ("h-entry", "rich-text") and near misses ("navs", "adx", "bad").
+CUE_PIECES = ["nav", "navs", "tag", "tags", "ad", "ads", "adx", "bad", "dfp", "gpt", "cmp", "articleBody",
+              "entrycontent", "entry", "h", "hentry", "rich", "text", "wp", "caption", "photo", "info",
+              "read", "more", "most", "read", "you", "may", "privacy", "banner", "sign", "up", "categor", "y"]
+cue_names = st.lists(
+    st.tuples(st.sampled_from(CUE_PIECES), st.sampled_from(["", "-", "_", "1", "-x-", "Q"])),
+    min_size=1, max_size=4,
+).map(lambda pieces: "".join(piece + sep for piece, sep in pieces))
 class_names = st.lists(
     st.one_of(
         st.sampled_from(["comment-list", "comments", "tag-news", "post-123", "post-12a", "PostId-7",
                          "read-more", "entry-content", "menu-item-33", "sidebar", "ad", "nav", "x"]),
         st.text(alphabet="abcdeimnortsACM-_0123456789 \t\n\x1cé中", max_size=30),
+        cue_names,
     ),
     max_size=6,
 ).map(" ".join)
@@ -166,6 +177,38 @@ def assert_same_unit_cues(units):
 @given(idv=st.one_of(st.none(), class_names), cls=st.one_of(st.none(), class_names))
 def test_same_cues_on_any_class_names(idv, cls):
     assert_same_unit_cues((cls or "").split() + ([idv] if idv else []))
+    _clear_cue_caches()
+    expected = P._class_cues(idv, cls)
+    _clear_cue_caches()
+    assert compiled.class_cues(idv, cls) == expected
+    assert compiled.class_cues(idv, cls) == expected   # and from its cache
+
+
+@needs_compiled
+def test_same_cues_on_many_class_names():
+    cls = " ".join(f"c{i} comment-{i} nav-item" for i in range(20))   # past the 16 names looked at
+    _clear_cue_caches()
+    expected = P._class_cues("main-comments", cls)
+    _clear_cue_caches()
+    assert compiled.class_cues("main-comments", cls) == expected
+
+
+@needs_compiled
+@settings(max_examples=500, deadline=None)
+@given(cue_names)
+def test_same_cues_on_names_made_of_cue_literals(name):
+    assert_same_unit_cues([name, name.upper(), name.replace("-", " ")])
+
+
+@needs_compiled
+def test_cue_literals_read_every_category_and_refuse_other_patterns():
+    for _bit, rx in P.CUE_RES + [(0, P.BODY_PROP_RE)]:
+        assert compiled._cue_literals(rx.pattern)
+    assert ("nav", True) in compiled._cue_literals(P.CUE_PATTERNS["negative"])
+    assert ("hentry", False) in compiled._cue_literals(P.CUE_PATTERNS["positive"])
+    for pattern in (r"foo\b", r"(?:a|b)c", r"te.t", r"^x"):
+        with pytest.raises(ValueError):
+            compiled._cue_literals(pattern)
 
 
 def _clear_cue_caches():

@@ -8,8 +8,9 @@ element, no iterwalk events, attributes read from the node's own list, and
 a block's text gathered as UTF-8 bytes and decoded once, after collapsing
 its whitespace. Everything that is rare or stateful across pages (tag
 kinds, the class-name cue caches, <head>, JSON-LD) is the Python module's
-own code, called from here; ``unit_cues``, the uncached path of one class
-name's cues, is the twin of ``page._unit_cues`` and page.py calls it.
+own code, called from here; ``unit_cues`` and ``class_cues``, the uncached
+paths of one class name's and of one element's cues, are the twins of
+``page._unit_cues`` and ``page._class_cues`` (page.py calls the first).
 
 How lxml's ``.text`` and ``.tail`` map onto nodes: an element's text is the
 run of text/CDATA nodes that starts its children, its tail the run right
@@ -26,6 +27,7 @@ from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Document, _Element, elementFactory, import_lxml__etree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 
+cimport cython
 import numpy as np
 
 from . import page as P   # loaded at the end of page.py, so its names all exist
@@ -268,7 +270,7 @@ cdef object _get(xmlNode* c, const char* wanted):
 # Class-name cues: page._unit_cues is the reference. A page from a site not seen before
 # brings about 150 new class names, so the uncached path counts.
 cdef object UNIT_CACHE = P._UNIT_CACHE
-cdef object KEY_CACHE = P._KEY_CACHE
+cdef object CUE_CACHE = P._CUE_CACHE
 cdef object COMMENT_SEARCH = P.COMMENT_RE.search
 cdef long long FLAG_COMMENT = P.FLAG["comment"]
 cdef tuple NO_CUE = (0, (), False)
@@ -303,39 +305,81 @@ cdef int _cache_put(object cache, object key, object value) except -1:
     return 0
 
 
-# Which cue categories could match a run of letters: a trie of the categories' required
-# literals (page._required_literals; those with other characters never occur in letters).
-# A category whose literals do not occur cannot match, so its regex is not run: one scan
-# instead of eleven regex searches per new name.
+# A cue category matches a run of lower-case letters (a name's token, or two adjacent ones
+# joined) when one of its literals occurs in it, or, for its anchored alternatives (^nav$,
+# ^tags?$, BODY_PROP_RE), when the run is one of them. Both kinds sit in one trie of the
+# literals: a run's categories come from one scan of it, with no regex and no string made.
 cdef list CATEGORY_RES = [rx for _bit, rx in P.CUE_RES] + [P.BODY_PROP_RE]
 cdef list CATEGORY_BITS = [bit for bit, _rx in P.CUE_RES] + [P.FLAG["body_prop"]]
 
 
+def _cue_literals(str pattern):
+    """[(literal, anchored)] that together match exactly what `pattern` matches in a run of a-z.
+
+    The cue patterns are alternations of words with optional characters ("h-?entry"), each
+    word anchored (^nav$) or not, or all anchored (^(?:a|b)$). Anything else is refused, so a
+    pattern this cannot read makes the module fail to load (the Python walk is used then)
+    rather than give other cues.
+    """
+    wrapped = pattern.startswith("^(?:") and pattern.endswith(")$")
+    out = []
+    for alt in (pattern[4:-2] if wrapped else pattern).split("|"):
+        anchored = wrapped
+        if not wrapped and alt.startswith("^") and alt.endswith("$"):
+            alt, anchored = alt[1:-1], True
+        words, i = [""], 0
+        while i < len(alt):
+            ch = alt[i]
+            if not (ch.isascii() and (ch.isalpha() or ch == "-")):
+                raise ValueError(f"cue pattern alternative not understood: {alt!r}")
+            optional = alt[i + 1:i + 2] == "?"
+            words = [w + ch for w in words] + (words if optional else [])
+            i += 2 if optional else 1
+        # A literal with other characters than a-z ("wp-caption") never occurs in a run of letters.
+        out += [(w, anchored) for w in words if w.isalpha() and w.islower()]
+    return out
+
+
 def _literal_trie():
-    nexts, masks = [[0] * 26], [0]
+    """(next node by letter, categories of literals ending here, of anchored ones ending here)."""
+    nexts, found, anchored_found = [[0] * 26], [0], [0]
     for category, rx in enumerate(CATEGORY_RES):
-        for literal in P._required_literals([rx.pattern]):
-            if not (literal.isascii() and literal.isalpha() and literal.islower()):
-                continue
+        for literal, anchored in _cue_literals(rx.pattern):
             node = 0
             for ch in literal:
                 k = ord(ch) - 97
                 if not nexts[node][k]:
                     nexts.append([0] * 26)
-                    masks.append(0)
+                    found.append(0)
+                    anchored_found.append(0)
                     nexts[node][k] = len(nexts) - 1
                 node = nexts[node][k]
-            masks[node] |= 1 << category
-    return np.asarray(nexts, np.int32), np.asarray(masks, np.int32)
+            if anchored:
+                anchored_found[node] |= 1 << category
+            else:
+                found[node] |= 1 << category
+    return (np.asarray(nexts, np.int32), np.asarray(found, np.int32),
+            np.asarray(anchored_found, np.int32))
 
 
 cdef int[:, ::1] TRIE_NEXT
-cdef int[::1] TRIE_MASK
-TRIE_NEXT, TRIE_MASK = _literal_trie()
+cdef int[::1] TRIE_FOUND, TRIE_ANCHORED
+TRIE_NEXT, TRIE_FOUND, TRIE_ANCHORED = _literal_trie()
+cdef Py_ssize_t N_CATEGORIES = len(CATEGORY_RES)
+assert N_CATEGORIES < 31
+cdef long long CATEGORY_BIT_VALUES[31]
+for _i, _bit in enumerate(CATEGORY_BITS):
+    CATEGORY_BIT_VALUES[_i] = _bit
 
 
-cdef int _categories(const char* s, Py_ssize_t n) noexcept:
-    """Bit i set when a literal of category i occurs in s (lower-case letters a-z)."""
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int _categories(const char* s, Py_ssize_t n, bint any_literal) noexcept:
+    """Bit i set when category i matches the run s of n lower-case letters (a-z).
+
+    With `any_literal`, when any literal of category i occurs in s, anchored or not: a superset
+    for a whole name, whose runs (and pairs of adjacent runs) are all parts of s.
+    """
     cdef int mask = 0, node, k
     cdef Py_ssize_t i, j
     for i in range(n):
@@ -347,22 +391,20 @@ cdef int _categories(const char* s, Py_ssize_t n) noexcept:
             node = TRIE_NEXT[node, k]
             if node == 0:
                 break
-            mask |= TRIE_MASK[node]
+            mask |= TRIE_FOUND[node]
+            if any_literal or (i == 0 and j == n - 1):
+                mask |= TRIE_ANCHORED[node]
     return mask
 
 
-cdef object _key_bits(str key):
-    """page._key_bits for a run of lower-case letters (a name's token or two joined)."""
-    bits = _cache_get(KEY_CACHE, key)
-    if bits is not None:
-        return bits
-    cdef int mask = _categories(PyUnicode_AsUTF8(key), len(key)), category
-    bits = 0
-    if mask:
-        for category in range(len(CATEGORY_RES)):
-            if mask & (1 << category) and CATEGORY_RES[category].search(key) is not None:
-                bits |= CATEGORY_BITS[category]
-    _cache_put(KEY_CACHE, key, bits)
+cdef long long _run_bits(const char* s, Py_ssize_t n) noexcept:
+    """page._key_bits of the run s of n lower-case letters."""
+    cdef int mask = _categories(s, n, False)
+    cdef long long bits = 0
+    cdef Py_ssize_t category
+    for category in range(N_CATEGORIES):
+        if mask & (1 << category):
+            bits |= CATEGORY_BIT_VALUES[category]
     return bits
 
 
@@ -402,8 +444,11 @@ cpdef tuple unit_cues(str unit):
         _cache_put(UNIT_CACHE, unit, NO_CUE)
         return NO_CUE
     # TOKEN_SPLIT_RE.split, without the empty strings: the runs of a-z (and all of them joined)
-    parts = []
+    cdef Py_ssize_t run_start[100]
+    cdef Py_ssize_t run_length[100]
+    cdef Py_ssize_t n_runs = 0, k
     cdef char joined[201]
+    cdef char pair[201]
     cdef Py_ssize_t n_joined = 0
     i = 0
     while i < n:
@@ -413,14 +458,20 @@ cpdef tuple unit_cues(str unit):
                 joined[n_joined] = low[i]
                 n_joined += 1
                 i += 1
-            parts.append(PyUnicode_DecodeASCII(low + start, i - start, NULL))
+            run_start[n_runs] = start
+            run_length[n_runs] = i - start
+            n_runs += 1
         else:
             i += 1
-    bits = 0
-    # GATE_RE.search("".join(parts)): does any cue literal occur?
-    if _categories(joined, n_joined):
-        for key in parts + [a + b for a, b in zip(parts, parts[1:])]:
-            bits |= _key_bits(key)
+    cdef long long bits = 0
+    # Does any cue literal occur in the name at all? Most names hold none.
+    if _categories(joined, n_joined, True):
+        for k in range(n_runs):
+            bits |= _run_bits(low + run_start[k], run_length[k])
+            if k + 1 < n_runs:   # two adjacent runs joined: "read-more" -> "readmore"
+                memcpy(pair, low + run_start[k], run_length[k])
+                memcpy(pair + run_length[k], low + run_start[k + 1], run_length[k + 1])
+                bits |= _run_bits(pair, run_length[k] + run_length[k + 1])
     comment = False
     for i in range(6):
         if strstr(low, COMMENT_WORDS[i]) is not NULL:
@@ -428,8 +479,44 @@ cpdef tuple unit_cues(str unit):
             break
     if comment:
         bits |= FLAG_COMMENT
-    cue = (bits, tuple([t for t in parts if len(t) > 1 and len(t) < 25]), comment)
+    tokens = [PyUnicode_DecodeASCII(low + run_start[k], run_length[k], NULL)
+              for k in range(n_runs) if 1 < run_length[k] < 25]
+    cue = (bits, tuple(tokens), comment)
     _cache_put(UNIT_CACHE, unit, cue)
+    return cue
+
+
+cdef Py_ssize_t MAX_UNITS = 16   # as page._class_cues
+
+
+cpdef tuple class_cues(idv, cls):
+    """page._class_cues in C: an element with a new (id, class) pair is common on a new site."""
+    cdef tuple key = (idv, cls)
+    cue = _cache_get(CUE_CACHE, key)
+    if cue is not None:
+        return cue
+    cdef list units = (<str>cls).split() if cls else []
+    if idv:
+        units.append(idv)
+    cdef long long bits = 0
+    cdef bint comment = False
+    cdef tuple unit_cue
+    cdef list tokens = []
+    cdef dict known = <dict>UNIT_CACHE.young
+    if len(units) == 1:   # the common case: the name's own cues are the element's
+        unit_cue = known.get(units[0])
+        cue = unit_cue if unit_cue is not None else unit_cues(units[0])
+        _cache_put(CUE_CACHE, key, cue)
+        return cue
+    for unit in units[:MAX_UNITS]:
+        unit_cue = known.get(unit)
+        if unit_cue is None:
+            unit_cue = unit_cues(unit)
+        bits |= <long long>unit_cue[0]
+        tokens.extend(<tuple>unit_cue[1])
+        comment = comment or unit_cue[2]
+    cue = (bits, tuple(tokens), comment)
+    _cache_put(CUE_CACHE, key, cue)
     return cue
 
 
@@ -759,7 +846,7 @@ cdef class _Walker:
             if cls or idv:
                 cue = self.cue_young.get((idv, cls))
                 if cue is None:
-                    cue = P._class_cues(idv, cls)
+                    cue = class_cues(idv, cls)
                 if cue[2] and not self.include_comments and tag not in COMMENT_SAFE_TAGS:
                     self.push_frame(FRAME_SKIPPED)
                     return SKIP_SUBTREE
