@@ -17,7 +17,7 @@ else:
     ext_modules = cythonize(
         [Extension(f"scrapy_boilerplate.core.{name}", [f"scrapy_boilerplate/core/{name}.pyx"],
                    optional=True)
-         for name in ("_trees", "_textstats", "_utf8")]
+         for name in ("_trees", "_textstats", "_utf8", "_evidence")]
         # reads lxml's C nodes: needs lxml's headers (lxml ships them)
         + [Extension("scrapy_boilerplate.core._walk", ["scrapy_boilerplate/core/_walk.pyx"],
                      include_dirs=lxml.get_include(), optional=True)],

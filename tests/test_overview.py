@@ -35,7 +35,8 @@ def real_pages():
     (overview.LISTING_UI_RE, overview.LISTING_UI_LINES),
     (overview.PRICE_RE, overview.PRICE_LINES),
     (overview.SHORT_DATE_RE, overview.SHORT_DATE_LINES),
-], ids=["teaser", "listing_ui", "price", "date"])
+    (re.compile(r"\d"), overview.DIGIT_LINES),
+], ids=["teaser", "listing_ui", "price", "date", "digit"])
 def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, one_block, lines):
     """The patterns run once over the joined short blocks: same blocks as block by block."""
     checked = 0
@@ -48,6 +49,20 @@ def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, one_block,
         assert overview._ShortBlocks(texts, short).matching(lines) == expected
         checked += len(short)
     assert checked > 1000
+
+
+def test_prices_and_dates_are_only_looked_for_in_blocks_with_a_digit(real_pages):
+    """Every alternative of the price and date patterns holds a digit: the blocks without one
+    can be left out of their scan."""
+    found = 0
+    for _, page in real_pages:
+        texts = list(page.texts) + ["Price $ 12", "Jan 5 2024", "€ 3,50\n12/05/21", "١٢ ٣"]
+        short = overview._ShortBlocks(texts, [i for i, t in enumerate(texts) if len(t) < 80])
+        for lines in (overview.PRICE_LINES, overview.SHORT_DATE_LINES):
+            expected = short.matching(lines)
+            assert short.with_digits().matching(lines) == expected
+            found += len(expected)
+    assert found > 100
 
 
 def test_a_match_never_spans_two_blocks():

@@ -137,3 +137,52 @@ def test_compiled_utf8_check_agrees_with_python(data):
     from scrapy_boilerplate.core import page
 
     assert speedups.load("_utf8").is_utf8(data) == page._is_utf8(data)
+
+
+needs_evidence = pytest.mark.skipif(
+    speedups.load("_evidence") is None,
+    reason="scrapy_boilerplate.core._evidence is not built (no C compiler at install time, "
+           f"or {speedups.PURE_PYTHON_ENV} is set)")
+
+
+def _evidence_pages(dataset_pages):
+    """Parsed fixtures, plus real pages of every kind (overviews, articles, others) where present."""
+    pages = [build_page(parse_html(fixture_bytes(name))) for name in FIXTURE_NAMES]
+    for name in ("overview-dev", "wcxb-dev"):
+        try:
+            pages += [build_page(parse_html(p.read_html()), base_url=p.url) for p in dataset_pages(name, 60)]
+        except pytest.skip.Exception:
+            pass   # the fixtures alone still test something
+    return pages + [build_page(None), build_page(parse_html("<p>one block</p>"))]
+
+
+@needs_evidence
+def test_compiled_evidence_loops_equal_python_on_real_pages(dataset_pages):
+    from scrapy_boilerplate.core import overview
+
+    rng = np.random.default_rng(0)
+    pages = _evidence_pages(dataset_pages)
+    for page in pages:
+        n = len(page)
+        # teaser phrases anywhere (as links) and regions of every kind: the page, a node, none
+        teasers = [[], sorted(rng.choice(n, size=min(n, 5), replace=False).tolist()) if n else []]
+        nodes = rng.integers(0, len(page.node_tags), 3) if page.node_tags else []
+        regions = [(0, n)] + [(page.node_first[i], page.node_last[i]) for i in nodes]
+        for teaser in teasers:
+            for first, last in regions:
+                fast = overview.block_sums(page, teaser, first, last)
+                assert fast == overview._block_sums(page, teaser, first, last)
+                assert all(type(v) is int for v in fast)
+        assert overview.teaser_cards(page) == overview._teaser_cards(page)
+        assert overview.page_tokens(page) == overview._page_tokens(page)
+    assert sum(overview._teaser_cards(p)[0] > 0 for p in pages) >= 3   # the cards were really counted
+
+
+@needs_evidence
+def test_compiled_evidence_equals_python_evidence(dataset_pages, monkeypatch):
+    from scrapy_boilerplate.core import overview
+
+    pages = _evidence_pages(dataset_pages)
+    fast = [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
+    monkeypatch.setattr(overview, "_compiled", None)
+    assert fast == [overview.page_evidence(page, page.base_url) for page in pages if len(page)]

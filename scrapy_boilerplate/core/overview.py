@@ -25,14 +25,17 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from importlib import resources
 from itertools import accumulate
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 import numpy as np
 
-from . import ttr
+from . import speedups, ttr
 from .model import Model, ModelError, load_model
 from .page import FLAG, Page, build_page, to_element
 from .textstats import count_words
+
+_compiled = speedups.load("_evidence")
 
 #: Net text length (characters) below which TextSweeper calls a page an overview.
 DEFAULT_NET_TEXT_THRESHOLD = 1500
@@ -72,6 +75,8 @@ TEASER_LINES = _lines(TEASER_RE)
 LISTING_UI_LINES = _lines(LISTING_UI_RE)
 PRICE_LINES = _lines(PRICE_RE)
 SHORT_DATE_LINES = _lines(SHORT_DATE_RE)
+# One match per block holding a digit (from its first digit to the end of its line).
+DIGIT_LINES = re.compile(r"\d[^\n]*")
 
 
 class _ShortBlocks:
@@ -95,6 +100,11 @@ class _ShortBlocks:
         starts = self.starts
         hits = {bisect_right(starts, m.start()) - 1 for m in lines_re.finditer(self.joined)}
         return [self.blocks[k] for k in sorted(hits)]
+
+    def with_digits(self) -> "_ShortBlocks":
+        """The blocks that hold a digit: the only ones the price and date patterns can match
+        (every alternative of theirs holds a \\d), a small part of the short blocks."""
+        return _ShortBlocks(self.texts, self.matching(DIGIT_LINES))
 
 
 HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -179,75 +189,58 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     if not url:
         url = own_url(page)
     n = len(page)
-    chars = np.asarray(page.chars, float)
-    links = np.asarray(page.link_chars, float)
-    texts, tags = page.texts, page.tags
-    # The phrase patterns only count on short blocks.
-    short80 = [i for i, c in enumerate(page.chars) if c < 80]
-    short60 = [i for i in short80 if page.chars[i] < 60]
-    teaser = np.zeros(n, bool)
-    teaser[_ShortBlocks(texts, short80).matching(TEASER_LINES)] = True
-    under60 = _ShortBlocks(texts, short60)
-    listing_ui = len(under60.matching(LISTING_UI_LINES))
-    price = len(under60.matching(PRICE_LINES))
-    dates = len(under60.matching(SHORT_DATE_LINES))
-    # Teaser phrases are links in spirit even when not marked up as links.
-    links = np.where(teaser, chars, links)
-    net = np.maximum(chars - links, 0)
-    region, region_net = ttr.best_region(page)
-    if region >= 0:
-        first, last = page.node_first[region], page.node_last[region]
-        region_chars = chars[first:last].sum()
-        region_links = links[first:last].sum()
-        region_net = float(np.maximum(chars[first:last] - links[first:last], 0).sum())
-    else:
-        region_chars, region_links, region_net = chars.sum(), links.sum(), float(net.sum())
-    ld = links / np.maximum(chars, 1)
-    long_para = (chars >= 200) & (ld < 0.2)
-    best = _longest_run(long_para)
-    headings = np.fromiter(map(HEADING_TAGS.__contains__, tags), bool, n)
-    linked_heads = headings & (ld >= 0.8)
-    link_block = ld >= 0.8
-    cards, card_items, card_link_chars, max_group, repeated, card_net = _teaser_cards(page)
-    headline_links = (links >= 25) & (ld >= 0.6) & (chars < 200)
-    pagination = n - sum(map(PAGINATION_TOKENS.isdisjoint, page.tokens))   # blocks inside a pager
+    # The phrase patterns only count on short blocks (teasers under 80 characters, the rest under 60).
+    short = _ShortBlocks(page.texts, [i for i, c in enumerate(page.chars) if c < 80])
+    teaser = short.matching(TEASER_LINES)
+    with_digits = short.with_digits()
+
+    def under60(blocks: list) -> int:
+        return sum(page.chars[i] < 60 for i in blocks)
+
+    listing_ui = under60(short.matching(LISTING_UI_LINES))
+    price = under60(with_digits.matching(PRICE_LINES))
+    dates = under60(with_digits.matching(SHORT_DATE_LINES))
+    region, _ = ttr.best_region(page)
+    first, last = (page.node_first[region], page.node_last[region]) if region >= 0 else (0, n)
+    s = block_sums(page, teaser, first, last)
+    cards, card_items, card_link_chars, max_group, repeated, card_net = teaser_cards(page)
     og_type = (page.og.get("type") or "").lower()
     ld_types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
     url_f = url_features(url)
-    total = max(chars.sum(), 1)
+    total = max(s.chars, 1)
     values = {
-        "log_net_region": math.log1p(region_net),
-        "log_net_page": math.log1p(float(net.sum())),
-        "region_share": region_net / max(float(net.sum()), 1),
-        "ld_page": float(links.sum() / total),
-        "ld_region": float(region_links / max(region_chars, 1)),
+        "log_net_region": math.log1p(s.region_net),
+        "log_net_page": math.log1p(s.net),
+        "region_share": s.region_net / max(s.net, 1),
+        "ld_page": s.links / total,
+        "ld_region": s.region_links / max(s.region_chars, 1),
         "log_blocks": math.log1p(n),
         "log_chars": math.log1p(total),
-        "long_paras": float(long_para.sum()),
-        "long_para_run": float(best),
-        "long_para_share": float(chars[long_para].sum() / total),
-        "linked_headings": float(linked_heads.sum()),
-        "linked_heading_share": float(linked_heads.sum() / max(headings.sum(), 1)),
-        "headings": float(headings.sum()),
-        "teaser_phrases": float(teaser.sum()),
+        "long_paras": float(s.long_paras),
+        "long_para_run": float(s.long_para_run),
+        "long_para_share": s.long_para_chars / total,
+        "linked_headings": float(s.linked_headings),
+        "linked_heading_share": s.linked_headings / max(s.headings, 1),
+        "headings": float(s.headings),
+        "teaser_phrases": float(len(teaser)),
         "card_groups": float(cards),
         "card_items": float(card_items),
-        "link_blocks_share": float(link_block.sum() / max(n, 1)),
-        "short_link_blocks": float((link_block & (chars < 60)).sum() / max(n, 1)),
+        "link_blocks_share": s.link_blocks / max(n, 1),
+        "short_link_blocks": s.short_link_blocks / max(n, 1),
         "og_article": float(og_type == "article"),
         "og_website": float(og_type in ("website", "blog", "product.group")),
         "ld_article": float(bool(ld_types & ARTICLE_TYPES)),
         "ld_listing": float(bool(ld_types & LISTING_TYPES) and not ld_types & ARTICLE_TYPES),
         "has_body_jsonld": float(len(page.jsonld.get("articleBody", "")) > 200),
         **url_f,
-        "heading_density": float(headings.sum() / max(long_para.sum(), 1)),
+        "heading_density": s.headings / max(s.long_paras, 1),
         "article_tag_count": float(page.node_tags.count("article")),
-        "h1_count": float(tags.count("h1")),
-        "headline_links": math.log1p(float(headline_links.sum())),
-        "headline_link_share": float(headline_links.sum() / max(n, 1)),
+        "h1_count": float(s.h1),
+        "headline_links": math.log1p(s.headline_links),
+        "headline_link_share": s.headline_links / max(n, 1),
         "price_blocks": math.log1p(price),
         "date_blocks": math.log1p(dates),
-        "log_max_net_block": math.log1p(float(net.max()) if n else 0.0),
+        "log_max_net_block": math.log1p(s.max_net),
         "card_link_chars": float(card_link_chars),
         "img_per_block": len(page.images) / max(n, 1),
         "max_card_group": math.log1p(max_group),
@@ -255,10 +248,63 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
         "price_share": price / max(n, 1),
         "card_net_chars": math.log1p(card_net),
         "listing_ui": math.log1p(listing_ui),
-        "pagination": math.log1p(pagination),
+        "pagination": math.log1p(s.pagination),
         **title_features(page_title(page)),
     }
     return values
+
+
+class BlockSums(NamedTuple):
+    """Sums over a page's blocks for the evidence (characters, counts of blocks), all ints."""
+
+    chars: int               # characters of all blocks
+    links: int               # link characters, teaser phrases counted as links
+    net: int                 # net characters: text minus link text
+    max_net: int             # the net characters of the block with most
+    region_chars: int        # the same three over the blocks of TextSweeper's region
+    region_links: int
+    region_net: int
+    long_paras: int          # paragraphs: >= 200 characters, link density < 0.2
+    long_para_run: int       # the longest run of consecutive paragraphs
+    long_para_chars: int
+    headings: int            # h1-h6 blocks
+    linked_headings: int     # headings with link density >= 0.8
+    link_blocks: int         # blocks with link density >= 0.8
+    short_link_blocks: int   # ... under 60 characters
+    headline_links: int      # >= 25 link characters, link density >= 0.6, under 200 characters
+    h1: int
+    pagination: int          # blocks inside a pager (PAGINATION_TOKENS)
+
+
+def block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
+    """BlockSums of `page`, the `teaser` blocks (sorted indices) counted as links, the region
+    being blocks first..last-1."""
+    if _compiled is not None:
+        return BlockSums(*_compiled.block_sums(page.chars, page.link_chars, page.tags, page.tokens,
+                                               teaser, first, last, HEADING_TAGS, PAGINATION_TOKENS))
+    return _block_sums(page, teaser, first, last)
+
+
+def _block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
+    """The reference for the compiled _evidence.block_sums, which must give the same sums."""
+    n = len(page)
+    chars = np.asarray(page.chars, np.int64)
+    links = np.asarray(page.link_chars, np.int64)
+    links[teaser] = chars[teaser]   # teaser phrases are links in spirit even when not marked up as links
+    net = np.maximum(chars - links, 0)
+    ld = links / np.maximum(chars, 1)
+    long_para = (chars >= 200) & (ld < 0.2)
+    headings = np.fromiter(map(HEADING_TAGS.__contains__, page.tags), bool, n)
+    link_block = ld >= 0.8
+    return BlockSums(
+        int(chars.sum()), int(links.sum()), int(net.sum()), int(net.max()) if n else 0,
+        int(chars[first:last].sum()), int(links[first:last].sum()), int(net[first:last].sum()),
+        int(long_para.sum()), _longest_run(long_para), int(chars[long_para].sum()),
+        int(headings.sum()), int((headings & link_block).sum()), int(link_block.sum()),
+        int((link_block & (chars < 60)).sum()),
+        int(((links >= 25) & (ld >= 0.6) & (chars < 200)).sum()), page.tags.count("h1"),
+        n - sum(map(PAGINATION_TOKENS.isdisjoint, page.tokens)),
+    )
 
 
 def page_title(page: Page) -> str | None:
@@ -280,6 +326,15 @@ def title_features(title: str | None) -> dict:
 
 def page_tokens(page: Page) -> tuple[set, set]:
     """(id/class tokens of the page's elements, lower-case words of its short link blocks)."""
+    if _compiled is None:
+        return _page_tokens(page)
+    link_texts = _compiled.short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
+    return (_compiled.node_tokens(page.node_tokens),
+            set(LINK_WORD_RE.findall(" ".join(link_texts).lower())))
+
+
+def _page_tokens(page: Page) -> tuple[set, set]:
+    """The reference for page_tokens with the compiled _evidence.node_tokens and short_link_texts."""
     node_tokens = set()
     for tokens in page.node_tokens:
         if tokens:
@@ -359,6 +414,15 @@ def url_features(url: str | None) -> dict:
     return out
 
 
+def teaser_cards(page: Page) -> tuple:
+    """Repeated teaser cards (see _teaser_cards)."""
+    if _compiled is not None:
+        return _compiled.teaser_cards(page.node_parents, page.node_first, page.node_last, page.node_tags,
+                                      page.node_tokens, page.node_flags, page.chars, page.link_chars,
+                                      FLAG["nav"])
+    return _teaser_cards(page)
+
+
 def _teaser_cards(page: Page) -> tuple:
     """Groups of >= 3 sibling nodes with the same tag and classes, each holding a headline-like link.
 
@@ -368,6 +432,8 @@ def _teaser_cards(page: Page) -> tuple:
     groups, mean link characters per card, the largest group, the most
     repeated card signature anywhere on the page, mean net text per card:
     teasers are short, forum posts are long).
+
+    The reference for the compiled _evidence.teaser_cards, which must give the same values.
     """
     groups: dict = {}
     signatures: dict = {}

@@ -33,4 +33,4 @@ def load(name: str):
 
 def available() -> dict:
     """Which compiled modules are in use, by name (printed by `scrapy-boilerplate bench`)."""
-    return {name: load(name) is not None for name in ("_walk", "_textstats", "_trees", "_utf8")}
+    return {name: load(name) is not None for name in ("_walk", "_textstats", "_trees", "_utf8", "_evidence")}
