@@ -124,6 +124,25 @@ def test_same_page_on_built_trees():
     assert_same_walk(root)
 
 
+style_pieces = st.sampled_from(["display", "DISPLAY", "Display", "visibility", "VisiBility", ":", " ", "\t",
+                                 "\n", "\xa0", "\u2003", "none", "NONE", "nOne", "hidden", "HIDDEN", "hıdden", "diſplay",
+                                 "block", "width: 10px", ";", "no", "ne", "hid", "den", "é"])
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None)
+@given(st.lists(style_pieces, max_size=8).map("".join))
+def test_same_hidden_elements_for_any_style(style):
+    """The compiled walk skips the regex on styles that cannot hide (no "none", no "hidden")."""
+    root = etree.Element("body")
+    shown = etree.SubElement(root, "p")
+    shown.text = "visible"
+    styled = etree.SubElement(root, "div", style=style)
+    styled.text = "styled"
+    page = assert_same_walk(root)
+    assert ("styled" in page.texts) == (P.HIDDEN_STYLE_RE.search(style) is None)
+
+
 @needs_compiled
 def test_same_page_at_the_block_limit(monkeypatch):
     html = "<body>" + "".join(f"<p>block {i}</p><!-- c -->" for i in range(P.MAX_BLOCKS + 50)) + "</body>"
