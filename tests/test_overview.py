@@ -30,25 +30,24 @@ def real_pages():
 
 # -- evidence ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("one_block, lines", [
-    (overview.TEASER_RE, overview.TEASER_LINES),
-    (overview.LISTING_UI_RE, overview.LISTING_UI_LINES),
-    (overview.PRICE_RE, overview.PRICE_LINES),
-    (overview.SHORT_DATE_RE, overview.SHORT_DATE_LINES),
-    (re.compile(r"\d"), overview.DIGIT_LINES),
-], ids=["teaser", "listing_ui", "price", "date", "digit"])
-def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, one_block, lines):
+@pytest.mark.parametrize("lines", [
+    overview.TEASER_PHRASE_LINES, overview.TRAILING_ELLIPSIS_LINES, overview.LISTING_UI_LINES,
+    overview.PRICE_LINES, overview.SHORT_DATE_LINES, overview.DIGIT_LINES,
+], ids=["teaser", "ellipsis", "listing_ui", "price", "date", "digit"])
+def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, lines):
     """The patterns run once over the joined short blocks: same blocks as block by block."""
-    checked = 0
+    checked = found = 0
     for _, page in real_pages:
-        short = [i for i, c in enumerate(page.chars) if c < 80]
-        # A newline inside a block and upper case must not change anything either.
-        texts = list(page.texts) + ["READ MORE\n…", "Sort by", "Price $ 12", "Jan 5 2024"]
-        short += range(len(page.texts), len(texts))
-        expected = [i for i in short if one_block.search(texts[i]) is not None]
-        assert overview._ShortBlocks(texts, short).matching(lines) == expected
-        checked += len(short)
-    assert checked > 1000
+        # Upper case, a match in the first and in the last block, and (last) a newline inside a
+        # block, which makes the scan go block by block, must not change anything either.
+        extra = ["READ MORE", "Sort by", "Price $ 12", "Jan 5 2024", "More …", "next page »", "topics"]
+        for texts in ([*extra[::-1], *page.texts, *extra], [*page.texts, *extra, "Read more\n…"]):
+            blocks = [i for i, text in enumerate(texts) if len(text) < 80]
+            expected = [i for i in blocks if lines.one.search(texts[i]) is not None]
+            assert overview._ShortBlocks(texts, blocks).matching(lines) == expected
+            checked += len(blocks)
+            found += len(expected)
+    assert checked > 1000 and found > 10
 
 
 def test_prices_and_dates_are_only_looked_for_in_blocks_with_a_digit(real_pages):
@@ -66,11 +65,12 @@ def test_prices_and_dates_are_only_looked_for_in_blocks_with_a_digit(real_pages)
 
 
 def test_a_match_never_spans_two_blocks():
-    texts = ["price: $", "12 items", "Read the full", "story", "in Jan", "5 days"]
+    texts = ["price: $", "12 items", "Read the full", "story", "in Jan", "5 days", "..", "."]
     blocks = list(range(len(texts)))
     short = overview._ShortBlocks(texts, blocks)
     assert short.matching(overview.PRICE_LINES) == []
-    assert short.matching(overview.TEASER_LINES) == []
+    assert short.matching(overview.TEASER_PHRASE_LINES) == []
+    assert short.matching(overview.TRAILING_ELLIPSIS_LINES) == []
     assert short.matching(overview.SHORT_DATE_LINES) == []
     assert overview._ShortBlocks(texts, []).matching(overview.PRICE_LINES) == []
 

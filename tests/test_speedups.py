@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURE_NAMES, fixture_bytes
-from scrapy_boilerplate.core import features, speedups
+from scrapy_boilerplate.core import features, speedups, ttr
 from scrapy_boilerplate.core.page import build_page, parse_html
 
 needs_compiled = pytest.mark.skipif(
@@ -173,6 +173,8 @@ def test_compiled_evidence_loops_equal_python_on_real_pages(dataset_pages):
                 fast = overview.block_sums(page, teaser, first, last)
                 assert fast == overview._block_sums(page, teaser, first, last)
                 assert all(type(v) is int for v in fast)
+        for tolerance in (0.9, 0.5, 1.0):
+            assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
         assert overview.teaser_cards(page) == overview._teaser_cards(page)
         assert overview.page_tokens(page) == overview._page_tokens(page)
     assert sum(overview._teaser_cards(p)[0] > 0 for p in pages) >= 3   # the cards were really counted
@@ -186,3 +188,23 @@ def test_compiled_evidence_equals_python_evidence(dataset_pages, monkeypatch):
     fast = [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
     monkeypatch.setattr(overview, "_compiled", None)
     assert fast == [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
+
+
+@needs_evidence
+@settings(max_examples=300, deadline=None)
+@given(forest=forests(), data=st.data())
+def test_compiled_best_region_equals_python_on_any_tree(forest, data):
+    """Forests of nodes (several roots too) with any text and link text, ties included."""
+    from scrapy_boilerplate.core.page import Page
+
+    parents, _ = forest
+    n = len(parents)
+    counts = st.lists(st.integers(0, 400), min_size=n, max_size=n)
+    node_chars = data.draw(counts)
+    page = Page(node_tags=["div"] * n, node_parents=parents, node_chars=node_chars,
+                node_link_chars=[min(c, x) for c, x in zip(node_chars, data.draw(counts))],
+                node_tag_counts=data.draw(st.lists(st.integers(0, 30), min_size=n, max_size=n)),
+                node_depths=data.draw(st.lists(st.integers(1, 12), min_size=n, max_size=n)),
+                chars=[7, 30, 500], link_chars=[7, 0, 20])
+    for tolerance in (0.9, 0.0, 1.0):
+        assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)

@@ -40,12 +40,14 @@ _compiled = speedups.load("_evidence")
 #: Net text length (characters) below which TextSweeper calls a page an overview.
 DEFAULT_NET_TEXT_THRESHOLD = 1500
 
-TEASER_RE = re.compile(
+# Teaser links: a "Read more" phrase alone in its block, or text that trails off ("...").
+TEASER_PHRASE_RE = re.compile(
     r"^(?:read more|more|continue reading|read the (?:full )?(?:story|article|post)|full story|"
     r"weiterlesen|mehr|lire la suite|en savoir plus|leer más|seguir leyendo|leggi (?:tutto|di più)|"
-    r"lees meer|czytaj dalej|ler mais|подробнее|続きを読む)\W*$|(?:\.\.\.|…)\s*$",
+    r"lees meer|czytaj dalej|ler mais|подробнее|続きを読む)\W*$",
     re.IGNORECASE,
 )
+TRAILING_ELLIPSIS_RE = re.compile(r"(?:\.\.\.|…)\s*$")
 PRICE_RE = re.compile(r"(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|\$|£|kr|zł|руб))", re.IGNORECASE)
 SHORT_DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|"
                            r"aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b", re.IGNORECASE)
@@ -57,26 +59,41 @@ LISTING_UI_RE = re.compile(
     r"last post|threads?$|weiter|zurück|suivant|précédent|siguiente|anterior|alle anzeigen|mehr laden)",
     re.IGNORECASE,
 )
+DIGIT_RE = re.compile(r"\d")
 
 
-def _lines(pattern: re.Pattern) -> re.Pattern:
-    """The twin of a one-block pattern for _ShortBlocks: all blocks at once, in lower case.
+@dataclass(frozen=True)
+class LinePattern:
+    """A pattern for one block's text (the reference), and its twin for _ShortBlocks."""
+
+    one: re.Pattern     # searched in one block's text
+    lines: re.Pattern   # scanned over "\n" + the lower-cased short blocks joined by "\n"
+
+
+def _lines(pattern: re.Pattern) -> LinePattern:
+    """`pattern` and its twin for all short blocks at once, in lower case.
 
     One regex scan per page instead of one call per short block, on text
     lower-cased once (IGNORECASE makes Python's re several times slower);
-    anchors and spaces stop at the newline between two blocks.
+    anchors and spaces stop at the newline between two blocks. A pattern
+    anchored at the start of a block matches right after a newline instead:
+    with a literal first character, re jumps from newline to newline rather
+    than trying every position.
     """
     source = (pattern.pattern.replace(r"\W*$", r"[^\w\n]*$").replace(r"\s*$", r"[^\S\n]*$")
               .replace(r"\s?", r"[^\S\n]?"))
-    return re.compile(source, (pattern.flags & ~re.IGNORECASE) | re.MULTILINE)
+    if source.startswith("^"):
+        source = "\n" + source[1:]
+    return LinePattern(pattern, re.compile(source, (pattern.flags & ~re.IGNORECASE) | re.MULTILINE))
 
 
-TEASER_LINES = _lines(TEASER_RE)
+TEASER_PHRASE_LINES = _lines(TEASER_PHRASE_RE)
+TRAILING_ELLIPSIS_LINES = _lines(TRAILING_ELLIPSIS_RE)
 LISTING_UI_LINES = _lines(LISTING_UI_RE)
 PRICE_LINES = _lines(PRICE_RE)
 SHORT_DATE_LINES = _lines(SHORT_DATE_RE)
 # One match per block holding a digit (from its first digit to the end of its line).
-DIGIT_LINES = re.compile(r"\d[^\n]*")
+DIGIT_LINES = LinePattern(DIGIT_RE, re.compile(r"\d[^\n]*"))
 
 
 class _ShortBlocks:
@@ -84,21 +101,23 @@ class _ShortBlocks:
 
     def __init__(self, texts: list, blocks: list):
         self.blocks, self.texts = blocks, texts
-        self.joined = "\n".join([texts[i] for i in blocks]).lower()
-        lines = self.joined.split("\n")
+        joined = "\n".join([texts[i] for i in blocks]).lower()
+        lines = joined.split("\n")
         # A block with a newline of its own (rare) would be read as two: match block by block then.
         self.one_by_one = len(lines) != len(blocks)
         self.starts = list(accumulate((len(t) + 1 for t in lines), initial=0))
+        self.padded = "\n" + joined   # every block after a newline, the first one too
 
-    def matching(self, lines_re: re.Pattern) -> list:
-        """The blocks that hold a match of `lines_re`."""
+    def matching(self, pattern: LinePattern) -> list:
+        """The blocks that hold a match of `pattern`."""
         if not self.blocks:
             return []
         if self.one_by_one:
-            one = re.compile(lines_re.pattern, lines_re.flags & ~re.MULTILINE)
-            return [i for i in self.blocks if one.search(self.texts[i].lower()) is not None]
+            return [i for i in self.blocks if pattern.one.search(self.texts[i]) is not None]
         starts = self.starts
-        hits = {bisect_right(starts, m.start()) - 1 for m in lines_re.finditer(self.joined)}
+        # A match lies within one block: its last character (at m.end() - 2 in the joined
+        # text, past the leading newline) tells which.
+        hits = {bisect_right(starts, m.end() - 2) - 1 for m in pattern.lines.finditer(self.padded)}
         return [self.blocks[k] for k in sorted(hits)]
 
     def with_digits(self) -> "_ShortBlocks":
@@ -191,7 +210,7 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     n = len(page)
     # The phrase patterns only count on short blocks (teasers under 80 characters, the rest under 60).
     short = _ShortBlocks(page.texts, [i for i, c in enumerate(page.chars) if c < 80])
-    teaser = short.matching(TEASER_LINES)
+    teaser = sorted({*short.matching(TEASER_PHRASE_LINES), *short.matching(TRAILING_ELLIPSIS_LINES)})
     with_digits = short.with_digits()
 
     def under60(blocks: list) -> int:

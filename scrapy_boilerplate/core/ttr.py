@@ -18,6 +18,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import speedups
+
+_compiled = speedups.load("_evidence")
 
 @lru_cache(maxsize=None)
 def gaussian_kernel(sigma: float) -> np.ndarray:
@@ -80,6 +83,15 @@ def best_region(page, tolerance: float = 0.9):
     Only nodes with a little net text take part, so a tiny lone paragraph
     (very high ratio, one tag) cannot win on its own.
     """
+    if _compiled is not None:
+        return _compiled.best_region(page.node_chars, page.node_link_chars, page.node_tag_counts,
+                                     page.node_depths, page.node_parents, page.chars, page.link_chars,
+                                     tolerance)
+    return _best_region(page, tolerance)
+
+
+def _best_region(page, tolerance: float):
+    """The reference for the compiled _evidence.best_region, which must give the same region."""
     if not page.node_tags:
         return -1, 0
     chars = np.asarray(page.node_chars, float)
