@@ -125,8 +125,8 @@ def test_same_page_on_built_trees():
 
 
 style_pieces = st.sampled_from(["display", "DISPLAY", "Display", "visibility", "VisiBility", ":", " ", "\t",
-                                 "\n", "\xa0", "\u2003", "none", "NONE", "nOne", "hidden", "HIDDEN", "hıdden", "diſplay",
-                                 "block", "width: 10px", ";", "no", "ne", "hid", "den", "é"])
+                                 "\n", "\xa0", "\u2003", "none", "NONE", "nOne", "hidden", "HIDDEN", "hıdden",
+                                 "diſplay", "block", "width: 10px", ";", "no", "ne", "hid", "den", "é"])
 
 
 @needs_compiled

@@ -221,45 +221,45 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     dates = under60(with_digits.matching(SHORT_DATE_LINES))
     region, _ = ttr.best_region(page)
     first, last = (page.node_first[region], page.node_last[region]) if region >= 0 else (0, n)
-    s = block_sums(page, teaser, first, last)
+    sums = block_sums(page, teaser, first, last)
     cards, card_items, card_link_chars, max_group, repeated, card_net = teaser_cards(page)
     og_type = (page.og.get("type") or "").lower()
     ld_types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
     url_f = url_features(url)
-    total = max(s.chars, 1)
+    total = max(sums.chars, 1)
     values = {
-        "log_net_region": math.log1p(s.region_net),
-        "log_net_page": math.log1p(s.net),
-        "region_share": s.region_net / max(s.net, 1),
-        "ld_page": s.links / total,
-        "ld_region": s.region_links / max(s.region_chars, 1),
+        "log_net_region": math.log1p(sums.region_net),
+        "log_net_page": math.log1p(sums.net),
+        "region_share": sums.region_net / max(sums.net, 1),
+        "ld_page": sums.links / total,
+        "ld_region": sums.region_links / max(sums.region_chars, 1),
         "log_blocks": math.log1p(n),
         "log_chars": math.log1p(total),
-        "long_paras": float(s.long_paras),
-        "long_para_run": float(s.long_para_run),
-        "long_para_share": s.long_para_chars / total,
-        "linked_headings": float(s.linked_headings),
-        "linked_heading_share": s.linked_headings / max(s.headings, 1),
-        "headings": float(s.headings),
+        "long_paras": float(sums.long_paras),
+        "long_para_run": float(sums.long_para_run),
+        "long_para_share": sums.long_para_chars / total,
+        "linked_headings": float(sums.linked_headings),
+        "linked_heading_share": sums.linked_headings / max(sums.headings, 1),
+        "headings": float(sums.headings),
         "teaser_phrases": float(len(teaser)),
         "card_groups": float(cards),
         "card_items": float(card_items),
-        "link_blocks_share": s.link_blocks / max(n, 1),
-        "short_link_blocks": s.short_link_blocks / max(n, 1),
+        "link_blocks_share": sums.link_blocks / max(n, 1),
+        "short_link_blocks": sums.short_link_blocks / max(n, 1),
         "og_article": float(og_type == "article"),
         "og_website": float(og_type in ("website", "blog", "product.group")),
         "ld_article": float(bool(ld_types & ARTICLE_TYPES)),
         "ld_listing": float(bool(ld_types & LISTING_TYPES) and not ld_types & ARTICLE_TYPES),
         "has_body_jsonld": float(len(page.jsonld.get("articleBody", "")) > 200),
         **url_f,
-        "heading_density": s.headings / max(s.long_paras, 1),
+        "heading_density": sums.headings / max(sums.long_paras, 1),
         "article_tag_count": float(page.node_tags.count("article")),
-        "h1_count": float(s.h1),
-        "headline_links": math.log1p(s.headline_links),
-        "headline_link_share": s.headline_links / max(n, 1),
+        "h1_count": float(sums.h1),
+        "headline_links": math.log1p(sums.headline_links),
+        "headline_link_share": sums.headline_links / max(n, 1),
         "price_blocks": math.log1p(price),
         "date_blocks": math.log1p(dates),
-        "log_max_net_block": math.log1p(s.max_net),
+        "log_max_net_block": math.log1p(sums.max_net),
         "card_link_chars": float(card_link_chars),
         "img_per_block": len(page.images) / max(n, 1),
         "max_card_group": math.log1p(max_group),
@@ -267,7 +267,7 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
         "price_share": price / max(n, 1),
         "card_net_chars": math.log1p(card_net),
         "listing_ui": math.log1p(listing_ui),
-        "pagination": math.log1p(s.pagination),
+        "pagination": math.log1p(sums.pagination),
         **title_features(page_title(page)),
     }
     return values

@@ -22,6 +22,7 @@ from . import speedups
 
 _compiled = speedups.load("_evidence")
 
+
 @lru_cache(maxsize=None)
 def gaussian_kernel(sigma: float) -> np.ndarray:
     """The normalised kernel (cached: a handful of sigmas, used for every page; read-only)."""
