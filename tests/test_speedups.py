@@ -177,7 +177,8 @@ def test_compiled_evidence_loops_equal_python_on_real_pages(dataset_pages):
             assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
         assert overview.teaser_cards(page) == overview._teaser_cards(page)
         assert overview.page_tokens(page) == overview._page_tokens(page)
-    assert sum(overview._teaser_cards(p)[0] > 0 for p in pages) >= 3   # the cards were really counted
+    # the cards were really counted (on two fixture pages, and on many of the shared pages)
+    assert sum(overview._teaser_cards(p)[0] > 0 for p in pages) >= (20 if len(pages) > 100 else 2)
 
 
 @needs_evidence
