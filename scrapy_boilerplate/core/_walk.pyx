@@ -519,7 +519,7 @@ cdef Py_ssize_t MAX_UNITS = 16   # as page._class_cues
 
 
 cpdef tuple class_cues(idv, cls):
-    """page._class_cues in C: an element with a new (id, class) pair is common on a new site."""
+    """page._class_cues in C, the walk's one lookup of an element's cues (cached per pair)."""
     cdef tuple key = (idv, cls)
     cue = _cache_get(CUE_CACHE, key)
     if cue is not None:
@@ -532,11 +532,6 @@ cpdef tuple class_cues(idv, cls):
     cdef tuple unit_cue
     cdef list tokens = []
     cdef dict known = <dict>UNIT_CACHE.young
-    if len(units) == 1:   # the common case: the name's own cues are the element's
-        unit_cue = known.get(units[0])
-        cue = unit_cue if unit_cue is not None else unit_cues(units[0])
-        _cache_put(CUE_CACHE, key, cue)
-        return cue
     for unit in units[:MAX_UNITS]:
         unit_cue = known.get(unit)
         if unit_cue is None:
@@ -544,7 +539,8 @@ cpdef tuple class_cues(idv, cls):
         bits |= <long long>unit_cue[0]
         tokens.extend(<tuple>unit_cue[1])
         comment = comment or unit_cue[2]
-    cue = (bits, tuple(tokens), comment)
+    # One name (the common case): its cue is the element's, no new tuple to keep.
+    cue = unit_cue if len(units) == 1 else (bits, tuple(tokens), comment)
     _cache_put(CUE_CACHE, key, cue)
     return cue
 
@@ -560,7 +556,7 @@ cdef class _Walker:
     cdef Py_ssize_t n_pending, pending_size
     cdef char* collapsed
     cdef Py_ssize_t collapsed_size
-    cdef dict jsonld, cue_young
+    cdef dict jsonld
     cdef Frame* frames
     cdef Py_ssize_t n_frames, frames_size
     cdef Py_ssize_t* node_stack       # open block-level nodes ([0] is -1: none)
@@ -597,7 +593,6 @@ cdef class _Walker:
         self.skip_hidden = skip_hidden
         self.token_stack, self.tag_objects = [], []
         self.push_node(-1)
-        self.cue_young = P._CUE_CACHE.young
         self.cur_flags = 0
         self.cur_tokens = ()
 
@@ -873,9 +868,7 @@ cdef class _Walker:
             cls = _attr_value(attrs.cls) if attrs.cls is not NULL else None
             idv = _attr_value(attrs.idv) if attrs.idv is not NULL else None
             if cls or idv:
-                cue = self.cue_young.get((idv, cls))
-                if cue is None:
-                    cue = class_cues(idv, cls)
+                cue = class_cues(idv, cls)
                 if cue[2] and not self.include_comments and tag not in COMMENT_SAFE_TAGS:
                     self.push_frame(FRAME_SKIPPED)
                     return SKIP_SUBTREE
