@@ -17,6 +17,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from . import settings as bp
 from .core.overview import OverviewDetector, OverviewVerdict
 from .pages import response_page
+from .worker_pool import WorkerLost
 from .workers import CrawlWorkers, crawl_workers
 
 if TYPE_CHECKING:
@@ -163,8 +164,11 @@ class OverviewMiddleware:
             extract = "yes"
         try:
             verdict, seconds = await self.workers.judge(response, html, extract)
+        except WorkerLost:
+            # The page's worker died or hung (logged and counted in workers.py).
+            self._failed(response, with_traceback=False)
+            return response
         except Exception:
-            # A worker that died twice on this page, or an error in the task.
             self._failed(response)
             return response
         return self._act(request, response, verdict, seconds, forced)
@@ -195,10 +199,11 @@ class OverviewMiddleware:
                      extra={"spider": self.crawler.spider})
         return response
 
-    def _failed(self, response: Response) -> None:
+    def _failed(self, response: Response, with_traceback: bool = True) -> None:
         self.stats.inc_value("boilerplate/overview/errors")
         logger.warning("Overview detection failed on %(response)s; passed on unchanged",
-                       {"response": response}, exc_info=True, extra={"spider": self.crawler.spider})
+                       {"response": response}, exc_info=with_traceback,
+                       extra={"spider": self.crawler.spider})
 
     def _skip(self, why: str, response: Response, message: str, level: int = logging.DEBUG) -> None:
         self.stats.inc_value(f"boilerplate/overview/skipped/{why}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 import weakref
-from concurrent.futures import BrokenExecutor, Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter, is_item
@@ -27,7 +27,9 @@ from .core.extractor import Extraction, Extractor
 from .executors import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .pages import cached_page, response_page
 from .weakcache import WeakCache
-from .workers import CrawlWorkers, crawl_workers, failed_future, wait, worker_count
+from .worker_pool import WorkerLost
+from .workers import (CrawlWorkers, count_lost, crawl_workers, executor_timeout, failed_future, wait,
+                      worker_count)
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -143,6 +145,9 @@ class MainContentPipeline:
             raise ValueError(f"{bp.EXECUTOR} must be one of {', '.join(bp.EXECUTORS)}, "
                              f"not {self.executor!r}")
         self.thread_count = worker_count(settings)
+        # "thread" waits this long for a page (a stuck thread cannot be stopped, its item goes
+        # on); "process" kills the page's worker after as long (worker_pool.py).
+        self.thread_timeout = executor_timeout(settings) if self.executor == "thread" else None
         self.model = _setting(settings, bp.MODEL) or None
         self.options = {
             "include_title": _getbool(settings, bp.INCLUDE_TITLE),
@@ -165,8 +170,6 @@ class MainContentPipeline:
         # response -> Future of (Extraction, seconds), or None when not extracted:
         # one extraction per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        # Futures of retries after a worker died: their failure is final.
-        self._retries: weakref.WeakSet = weakref.WeakSet()
         # Item classes already checked: class -> (outputs it can hold, whether some are missing).
         self._outputs_by_class: dict[type, tuple[list, bool]] = {}
         self._unwritable: set[type] = set()
@@ -220,31 +223,15 @@ class MainContentPipeline:
         if future is None:
             return self._write(adapter, outputs, None)
 
-        for attempt in (1, 2):
-            try:
-                extraction, seconds = await wait(future)
-                break
-            except Exception as exc:   # noqa: BLE001 - the item must go on whatever failed
-                if isinstance(exc, BrokenExecutor) and self.workers is not None:
-                    self.workers.check_pool()
-                if isinstance(exc, BrokenExecutor) and future not in self._retries:
-                    # A worker died and took the extractions running beside it along:
-                    # once more, alone in a new pool (the page that killed it fails again).
-                    # Not after a retry, even one that another item of this page started.
-                    if html is not None:
-                        future = self._submit_html(html, url, solo=True)
-                    else:
-                        future, owner = self._submit_response(response, retry_of=future)
-                    continue
-                if owner:
-                    self.stats.inc_value("boilerplate/errors")
-                    logger.warning("Main-content extraction failed for %(url)s: %(error)r; the "
-                                   "item goes on with an empty %(field)s",
-                                   {"url": url or "an item's HTML field", "error": exc,
-                                    "field": self.outputs[0][1] if self.outputs else "field"},
-                                   exc_info=logger.isEnabledFor(logging.DEBUG),
-                                   extra={"spider": self.crawler.spider})
-                return self._write(adapter, outputs, None)
+        try:
+            extraction, seconds = await wait(future, self.thread_timeout)
+        except Exception as exc:   # noqa: BLE001 - the item must go on whatever failed
+            if owner:
+                self._failed(exc, url)
+            # The future keeps the exception for the page's other items: without this,
+            # its traceback's frames would keep the response (a weak key) alive.
+            exc.__traceback__ = None
+            return self._write(adapter, outputs, None)
         if owner:
             self.stats.inc_value("boilerplate/pages_extracted")
             self.stats.inc_value("boilerplate/extract_seconds_total", seconds)
@@ -291,58 +278,49 @@ class MainContentPipeline:
             return True
         return False
 
-    def _submit_response(self, response: HtmlResponse,
-                         retry_of: Future | None = None) -> tuple[Future | None, bool]:
-        """The extraction of `response`, started if this is its first item (or, with
-        `retry_of`, if that failed attempt is still the latest)."""
+    def _submit_response(self, response: HtmlResponse) -> tuple[Future | None, bool]:
+        """The extraction of `response`, started if this is its first item."""
         if response in self._by_response:
-            cached = self._by_response[response]
-            if retry_of is None or cached is not retry_of:
-                return cached, False
-        if retry_of is None and self._too_large(len(response.body), response.url):
+            return self._by_response[response], False
+        if self._too_large(len(response.body), response.url):
             self._by_response[response] = None   # logged and counted once per response
             return None, False
-        if self.workers is not None and retry_of is None:
-            # Extracted already, in OverviewMiddleware's task for this response.
+        if self.workers is not None:
+            # Extracted already, in OverviewMiddleware's task for this response; or that
+            # task's worker died or hung on it, and no other worker is risked on it.
             done = self.workers.take_extraction(response)
             if done is not None:
                 future = self._by_response[response] = Future()
-                future.set_result(done)
+                if isinstance(done, WorkerLost):
+                    future.set_exception(done)
+                else:
+                    future.set_result(done)
                 return future, True
         # Reuse what the spider or OverviewMiddleware already did: the walk of the
         # page (pages.py), else Scrapy's parse. The private attribute is read so that
         # "thread" and "process" do not parse in the reactor thread when nobody has.
         page = cached_page(response) if self.walk_shared else None
         selector = getattr(response, "_cached_selector", None)
-        solo = retry_of is not None
         if self.executor == "inline" and self.walk_shared:
             future = self._run(_extract_response, response)
         elif self.executor != "process" and page is not None:
             future = self._run(extract_page_timed, page, response.url)
         elif self.executor == "inline" or (self.executor == "thread" and selector is not None):
-            future = self._run(extract_timed, response.selector, response.url, solo=solo)
+            future = self._run(extract_timed, response.selector, response.url)
         else:
-            future = self._run(extract_text_timed, response.text, response.url,
-                               get_base_url(response), solo=solo)
-        if solo:
-            self._retries.add(future)
+            future = self._run(extract_text_timed, response.text, response.url, get_base_url(response))
         self._by_response[response] = future
         return future, True
 
-    def _submit_html(self, html: str | bytes, url: str | None, solo: bool = False) -> Future | None:
-        if not solo and self._too_large(len(html), url):
+    def _submit_html(self, html: str | bytes, url: str | None) -> Future | None:
+        if self._too_large(len(html), url):
             return None
-        future = self._run(extract_timed, html, url, solo=solo)
-        if solo:
-            self._retries.add(future)
-        return future
+        return self._run(extract_timed, html, url)
 
-    def _run(self, func, *args, solo: bool = False) -> Future:
-        """`func(extractor, *args)` with the configured executor; never raises.
-
-        `solo`: a retry after a worker died, run alone (WorkerPool.submit)."""
+    def _run(self, func, *args) -> Future:
+        """`func(extractor, *args)` with the configured executor; never raises."""
         if self.workers is not None:
-            return self.workers.submit(in_worker, func, *args, solo=solo)
+            return self.workers.submit(in_worker, func, *args)
         try:
             if self.executor == "inline":
                 future: Future = Future()
@@ -353,6 +331,21 @@ class MainContentPipeline:
             return self.pool.submit(func, self.extractor, *args)
         except Exception as exc:   # noqa: BLE001 - reported by the waiting item
             return failed_future(exc)
+
+    def _failed(self, error: Exception, url: str | None) -> None:
+        """Log and count a failed extraction."""
+        if isinstance(error, WorkerLost):
+            if self.workers is not None:
+                self.workers.lost(error, url)
+            else:
+                count_lost(self.crawler, error, url)   # a thread that did not come back in time
+        self.stats.inc_value("boilerplate/errors")
+        logger.warning("Main-content extraction failed for %(url)s: %(error)r; the item goes on "
+                       "with an empty %(field)s",
+                       {"url": url or "an item's HTML field", "error": error,
+                        "field": self.outputs[0][1] if self.outputs else "field"},
+                       exc_info=logger.isEnabledFor(logging.DEBUG) and not isinstance(error, WorkerLost),
+                       extra={"spider": self.crawler.spider})
 
     def _no_source(self, item: Any) -> None:
         self.stats.inc_value("boilerplate/items_without_response")

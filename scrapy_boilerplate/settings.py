@@ -26,6 +26,8 @@ HTML_FIELD_REMOVE = "BOILERPLATE_HTML_FIELD_REMOVE"
 EXECUTOR = "BOILERPLATE_EXECUTOR"
 # Workers for the "thread" and "process" executors (None: a size from the CPU count).
 EXECUTOR_WORKERS = "BOILERPLATE_EXECUTOR_WORKERS"
+# Seconds a page may take in a worker ("thread", "process") before it is given up; 0/None: no bound.
+EXECUTOR_TIMEOUT = "BOILERPLATE_EXECUTOR_TIMEOUT"
 
 # Extraction options passed to Extractor().
 INCLUDE_TITLE = "BOILERPLATE_INCLUDE_TITLE"
@@ -64,6 +66,7 @@ DEFAULTS = {
     HTML_FIELD_REMOVE: False,
     EXECUTOR: "inline",
     EXECUTOR_WORKERS: None,
+    EXECUTOR_TIMEOUT: 30,
     INCLUDE_TITLE: False,
     INCLUDE_CAPTIONS: False,
     INCLUDE_COMMENTS: False,

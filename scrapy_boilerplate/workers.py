@@ -15,18 +15,19 @@ import logging
 import multiprocessing
 import os
 import weakref
-from concurrent.futures import BrokenExecutor, Future
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.utils.asyncio import is_asyncio_available
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.response import get_base_url
-from twisted.internet.defer import Deferred
+from twisted.internet.defer import Deferred, TimeoutError as DeferredTimeoutError
 
 from . import settings as bp
-from .executors import WorkerPool, init_worker, judge_page
+from .executors import init_worker, judge_page
 from .weakcache import WeakCache
+from .worker_pool import TaskTimeout, WorkerDied, WorkerLost, WorkerPool
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -38,27 +39,37 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# Worker pools that may die one after the other, with no task done in between,
+# Workers that may die one after the other, with no task done in between,
 # before "process" gives up (workers that cannot start: a bad model file...).
-MAX_BREAKS_IN_A_ROW = 5
+MAX_DEATHS_IN_A_ROW = 5
 
 
-async def wait(future: Future) -> Any:
-    """Await a concurrent.futures.Future under any reactor (or none)."""
+async def wait(future: Future, timeout: float | None = None) -> Any:
+    """Await a concurrent.futures.Future under any reactor (or none); TaskTimeout after
+    `timeout` seconds (the task itself goes on: only a worker process can be stopped)."""
     if future.done():
         return future.result()
     if is_asyncio_available():
-        return await asyncio.wrap_future(future)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        except asyncio.TimeoutError:
+            raise TaskTimeout(f"no result within {timeout:g} s") from None
     from twisted.internet import reactor
 
     d: Deferred = Deferred()
 
     def done(f: Future) -> None:
-        error = f.exception()
-        reactor.callFromThread(d.errback if error else d.callback, error or f.result())
+        if not f.cancelled():
+            error = f.exception()
+            reactor.callFromThread(d.errback if error else d.callback, error or f.result())
 
     future.add_done_callback(done)
-    return await maybe_deferred_to_future(d)
+    if timeout is not None:
+        d.addTimeout(timeout, reactor)
+    try:
+        return await maybe_deferred_to_future(d)
+    except DeferredTimeoutError:
+        raise TaskTimeout(f"no result within {timeout:g} s") from None
 
 
 def worker_count(settings: BaseSettings) -> int:
@@ -67,10 +78,42 @@ def worker_count(settings: BaseSettings) -> int:
     return int(workers) if workers else max(1, min(4, os.cpu_count() or 1))
 
 
+def executor_timeout(settings: BaseSettings) -> float | None:
+    """BOILERPLATE_EXECUTOR_TIMEOUT in seconds; None (or 0): no bound."""
+    value = settings.get(bp.EXECUTOR_TIMEOUT, bp.DEFAULTS[bp.EXECUTOR_TIMEOUT])
+    try:
+        seconds = float(value) if value not in (None, "") else 0.0
+    except (TypeError, ValueError):
+        seconds = -1.0
+    if seconds < 0:
+        raise ValueError(f"{bp.EXECUTOR_TIMEOUT} must be a number of seconds (0 or None: no "
+                         f"bound), not {value!r}")
+    return seconds or None
+
+
 def failed_future(exc: BaseException) -> Future:
     future: Future = Future()
     future.set_exception(exc)
     return future
+
+
+def count_lost(crawler: Crawler, error: WorkerLost, url: str | None) -> None:
+    """Log and count a page whose worker (process or thread) was lost; once per error,
+    however many of the page's items wait for it."""
+    if getattr(error, "counted", False):
+        return
+    error.counted = True
+    spider = crawler.spider
+    if isinstance(error, TaskTimeout):
+        crawler.stats.inc_value("boilerplate/workers/timeouts")
+        logger.warning("%(url)s was given up after %(setting)s: %(error)s",
+                       {"url": url, "setting": bp.EXECUTOR_TIMEOUT, "error": error},
+                       extra={"spider": spider})
+    elif isinstance(error, WorkerDied):
+        crawler.stats.inc_value("boilerplate/workers/died")
+        logger.warning("A scrapy_boilerplate worker process died on %(url)s (%(error)s); a new "
+                       "worker takes its place", {"url": url, "error": error},
+                       extra={"spider": spider})
 
 
 class CrawlWorkers:
@@ -87,6 +130,7 @@ class CrawlWorkers:
         # Weakly: this object lives in _workers, keyed by the crawler.
         self._crawler = weakref.ref(crawler)
         self.workers = worker_count(crawler.settings)
+        self.timeout = executor_timeout(crawler.settings)
         # Set by MainContentPipeline: (model, options), and whether the middleware's
         # tasks should extract too (not when items bring their own HTML).
         self.extractor: tuple | None = None
@@ -95,64 +139,73 @@ class CrawlWorkers:
         self.detector: dict | None = None
         self.pool: WorkerPool | None = None
         self.given_up = False
-        self._breaks_logged = 0
         # response -> (Extraction, seconds) made by the middleware's task.
         self._extractions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # response -> the WorkerLost of the middleware's task: not sent to a worker again.
+        self._lost: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         crawler.signals.connect(self.close, signal=signals.spider_closed)
 
-    def submit(self, func, *args, solo: bool = False) -> Future:
+    def submit(self, func, *args) -> Future:
         """`func(*args)` in a worker (WorkerPool.submit); never raises."""
         try:
             if self.given_up:
                 raise RuntimeError("worker processes keep dying")
             if self.pool is None:
                 model, options = self.extractor or (None, None)
-                self.pool = WorkerPool(self.workers, init_worker, (model, options, self.detector))
-            return self.pool.submit(func, *args, solo=solo)
+                self.pool = WorkerPool(self.workers, init_worker, (model, options, self.detector),
+                                       task_timeout=self.timeout)
+            return self.pool.submit(func, *args)
         except Exception as exc:   # noqa: BLE001 - reported by whoever waits
             return failed_future(exc)
+
+    async def run(self, url: str | None, func, *args) -> Any:
+        """The result of `func(*args)` in a worker; a lost worker is logged and counted."""
+        try:
+            return await wait(self.submit(func, *args))
+        except WorkerLost as exc:
+            self.lost(exc, url)
+            raise
 
     async def judge(self, response: TextResponse, html: bool,
                     extract: str) -> tuple[OverviewVerdict, float]:
         """The overview verdict of `response` and the seconds detection took, from
         ``executors.judge_page``; its extraction, if any, is kept for the pipeline."""
         args = (response.text, response.url, get_base_url(response), html, extract)
-        for attempt in (1, 2):
-            try:
-                verdict, extraction, detect_seconds, extract_seconds = await wait(
-                    self.submit(judge_page, *args, solo=attempt == 2))
-                break
-            except BrokenExecutor:
-                # A worker died and took the tasks running beside it along: once
-                # more, alone in a new pool (the page that killed it fails again).
-                self.check_pool()
-                if attempt == 2:
-                    raise
+        try:
+            verdict, extraction, detect_seconds, extract_seconds = await self.run(
+                response.url, judge_page, *args)
+        except WorkerLost as exc:
+            # The page killed or hung its worker: it is not sent to another one. A copy
+            # without the traceback, whose frames would keep the response (the weak key) alive.
+            lost = self._lost[response] = type(exc)(*exc.args)
+            lost.counted = True
+            raise
         if extraction is not None:
             self._extractions[response] = (extraction, extract_seconds)
         return verdict, detect_seconds
 
-    def take_extraction(self, response: TextResponse) -> tuple[Extraction, float] | None:
-        """The extraction the middleware's task made of `response`, if any, forgotten here."""
-        return self._extractions.pop(response, None)
+    def take_extraction(self, response: TextResponse) -> tuple[Extraction, float] | WorkerLost | None:
+        """The extraction the middleware's task made of `response` (or how that task's
+        worker was lost), if any, forgotten here."""
+        lost = self._lost.pop(response, None)
+        return lost if lost is not None else self._extractions.pop(response, None)
 
-    def check_pool(self) -> None:
-        """After a worker died: log it, and give up on workers that keep dying."""
+    def lost(self, error: WorkerLost, url: str | None) -> None:
+        """Log and count a task whose worker died or hung; give up on workers that keep
+        dying before they finish a task."""
+        crawler = self._crawler()
+        if crawler is not None:
+            count_lost(crawler, error, url)
         pool = self.pool
-        if pool is None or pool.breaks == self._breaks_logged:
-            return
-        self._breaks_logged = pool.breaks
-        if pool.breaks_in_a_row < MAX_BREAKS_IN_A_ROW:
-            logger.warning("A scrapy_boilerplate worker process died; new workers take over",
-                           extra={"spider": self._spider()})
+        if pool is None or pool.deaths_in_a_row < MAX_DEATHS_IN_A_ROW:
             return
         # Never fall back to the reactor thread: what kills a worker would kill the crawl.
-        pool.shutdown()
+        pool.shutdown(wait=False)
         self.pool, self.given_up = None, True
         logger.error("scrapy_boilerplate worker processes died %(n)d times in a row; no more "
                      "overview detection or extraction in this crawl (responses pass on "
                      "unjudged, items go on with empty fields)",
-                     {"n": pool.breaks_in_a_row}, extra={"spider": self._spider()})
+                     {"n": pool.deaths_in_a_row}, extra={"spider": self._spider()})
 
     def _spider(self):
         crawler = self._crawler()
@@ -163,6 +216,7 @@ class CrawlWorkers:
             self.pool.shutdown()
             self.pool = None
         self._extractions.clear()
+        self._lost.clear()
 
 
 #: crawl_workers(crawler): the crawler's CrawlWorkers, shared by OverviewMiddleware and

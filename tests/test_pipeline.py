@@ -12,6 +12,7 @@ import dataclasses
 import gc
 import logging
 import os
+import threading
 import time
 import weakref
 
@@ -26,7 +27,7 @@ from scrapy.utils.test import get_crawler
 
 from pipeline_site import ARTICLES, site_file
 from scrapy_boilerplate import Extractor, extract
-from scrapy_boilerplate.executors import WorkerPool, extract_timed, in_worker, init_worker
+from scrapy_boilerplate.worker_pool import WorkerPool
 from scrapy_boilerplate.middlewares import ItemResponseMiddleware
 from scrapy_boilerplate.pipelines import MainContentPipeline, item_sources
 
@@ -387,61 +388,15 @@ def test_thread_executor_does_not_parse_in_the_reactor_thread():
     assert item["main_text"] == expected_text()
 
 
-def test_worker_pool_survives_a_dead_worker():
-    pool = WorkerPool(2, init_worker, (None, {}))
-    try:
-        html = site_file(ARTICLE)
-        ok = pool.submit(in_worker, extract_timed, html, None)
-        assert ok.result(timeout=120)[0].text == extract(html).text
-        dying = pool.submit(os._exit, 3)
-        with pytest.raises(Exception) as info:
-            dying.result(timeout=120)
-        assert "terminated abruptly" in str(info.value)
-        assert pool.breaks == 1
-        # A new pool takes the next task.
-        again = pool.submit(in_worker, extract_timed, html, None)
-        assert again.result(timeout=120)[0].text == extract(html).text
-        assert pool.breaks_in_a_row == 0
-    finally:
-        pool.shutdown()
-
-
-def test_worker_pool_holds_back_work_beyond_one_task_per_worker():
-    pool = WorkerPool(1, init_worker, (None, {}))
-    try:
-        first = pool.submit(time.sleep, 0.5)
-        queued = [pool.submit(in_worker, extract_timed, site_file(ARTICLE), None) for _ in range(3)]
-        time.sleep(0.1)
-        assert pool._running == 1 and len(pool._queue) == 3
-        first.result(timeout=120)
-        assert all(f.result(timeout=120)[0].text for f in queued)
-    finally:
-        pool.shutdown()
-
-
-def test_worker_pool_solo_task_runs_alone():
-    pool = WorkerPool(2, init_worker, (None, {}))
-    try:
-        slow = pool.submit(time.sleep, 0.5)
-        solo = pool.submit(time.sleep, 0.1, solo=True)
-        later = pool.submit(time.sleep, 0.1)
-        time.sleep(0.2)
-        # The solo task waits for the running one, and nothing starts beside it.
-        assert pool._running == 1 and not solo.running() and not later.running()
-        slow.result(timeout=120), solo.result(timeout=120), later.result(timeout=120)
-    finally:
-        pool.shutdown()
-
-
 @contextlib.contextmanager
 def workers_die_on_marked_pages():
     """Worker tasks of pages holding "KILL-THE-WORKER" end their worker process (os._exit)."""
     original = WorkerPool.submit
 
-    def submit(self, func, *args, solo=False):
+    def submit(self, func, *args):
         if any(isinstance(arg, str) and "KILL-THE-WORKER" in arg for arg in args):
-            return original(self, os._exit, 3, solo=solo)
-        return original(self, func, *args, solo=solo)
+            return original(self, os._exit, 3)
+        return original(self, func, *args)
 
     WorkerPool.submit = submit
     try:
@@ -451,7 +406,7 @@ def workers_die_on_marked_pages():
 
 
 def test_process_executor_recovers_from_a_dead_worker(caplog):
-    """A worker that dies costs only its own page: the others are retried in new workers."""
+    """A worker that dies costs only its own page: the others are extracted beside it."""
     h = Harness(BOILERPLATE_EXECUTOR="process", BOILERPLATE_EXECUTOR_WORKERS=2)
     try:
         with workers_die_on_marked_pages():
@@ -469,34 +424,74 @@ def test_process_executor_recovers_from_a_dead_worker(caplog):
         h.close()
     assert items[0]["main_text"] == ""
     assert [item["main_text"] for item in items[1:]] == [expected_text(p) for p in ARTICLES[2:]]
-    assert h.stats["boilerplate/errors"] == 1
+    assert h.stats["boilerplate/errors"] == 1 and h.stats["boilerplate/workers/died"] == 1
     messages = [r.getMessage() for r in caplog.records]
-    assert any("worker process died" in m for m in messages)
+    assert sum("worker process died" in m and bad.url in m for m in messages) == 1
     assert sum("extraction failed" in m for m in messages) == 1
 
 
-def test_an_item_arriving_after_the_retry_does_not_retry_again(caplog):
-    """The second item of a page that kills its worker comes after the first item's retry
-    failed: that failure is final, not a first one (no third worker killed, one error)."""
+def test_a_page_that_killed_its_worker_is_not_sent_again(caplog):
+    """The second item of a page that killed its worker shares the first one's failure:
+    no second worker is killed, one error for the page."""
     h = Harness(BOILERPLATE_EXECUTOR="process", BOILERPLATE_EXECUTOR_WORKERS=2)
     try:
         with workers_die_on_marked_pages():
             bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
             with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
-                async def go():
+                async def go(page):
                     out = []
                     for n in (1, 2):   # one after the other
-                        h.middleware.get_processed_item(item := {"n": n}, bad)
+                        h.middleware.get_processed_item(item := {"n": n}, page)
                         out.append(await h.pipeline.process_item(item))
+                        await h.crawler.signals.send_catch_log_async(
+                            signals.item_scraped, item=item, response=page, spider=h.crawler.spider)
                     return out
-                items = asyncio.run(go())
+                items = asyncio.run(go(bad))
+        # The failure kept for the page's items does not keep the page alive.
+        gone = weakref.ref(bad)
+        del bad
+        gc.collect()
+        assert gone() is None
     finally:
-        h.pipeline.close_spider()
+        h.close()
     assert items == [{"n": 1, "main_text": ""}, {"n": 2, "main_text": ""}]
-    assert h.stats == {"boilerplate/errors": 1}
+    assert h.stats == {"boilerplate/errors": 1, "boilerplate/workers/died": 1}
     messages = [r.getMessage() for r in caplog.records]
-    assert sum("worker process died" in m for m in messages) == 2
+    assert sum("worker process died" in m for m in messages) == 1
     assert sum("extraction failed" in m for m in messages) == 1
+
+
+def test_thread_executor_gives_up_a_page_that_does_not_come_back(caplog, monkeypatch):
+    """A stuck thread cannot be stopped, but its items go on after BOILERPLATE_EXECUTOR_TIMEOUT."""
+    release = threading.Event()
+    original = Extractor.extract
+
+    def stuck(self, html, url=None, **options):
+        if url == SITE + OTHER:
+            release.wait(60)
+        return original(self, html, url=url, **options)
+
+    monkeypatch.setattr(Extractor, "extract", stuck)   # the thread parses and extracts: extract()
+    h = Harness(BOILERPLATE_EXECUTOR="thread", BOILERPLATE_EXECUTOR_TIMEOUT=0.5)
+    try:
+        with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
+            start = time.monotonic()
+            stuck_items = h.run([{"n": 1}, {"n": 2}], response(OTHER))
+            waited = time.monotonic() - start
+            (good,) = h.run([{}], response(ARTICLE))
+    finally:
+        release.set()
+    assert stuck_items == [{"n": 1, "main_text": ""}, {"n": 2, "main_text": ""}] and waited < 5
+    assert good["main_text"] == expected_text(ARTICLE)
+    assert h.stats["boilerplate/workers/timeouts"] == 1 and h.stats["boilerplate/errors"] == 1
+    messages = [r.getMessage() for r in caplog.records]
+    assert sum("given up after BOILERPLATE_EXECUTOR_TIMEOUT" in m and OTHER in m for m in messages) == 1
+
+
+@pytest.mark.parametrize("value", [-1, "soon", [1]])
+def test_a_bad_executor_timeout_stops_the_crawl(value):
+    with pytest.raises(ValueError, match="BOILERPLATE_EXECUTOR_TIMEOUT"):
+        Harness(BOILERPLATE_EXECUTOR="thread", BOILERPLATE_EXECUTOR_TIMEOUT=value)
 
 
 def test_spawned_worker_refuses_to_rerun_an_unguarded_crawl_script(monkeypatch):

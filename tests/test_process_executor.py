@@ -25,9 +25,10 @@ from scrapy.utils.test import get_crawler
 
 from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy_boilerplate import detect_overview, extract
-from scrapy_boilerplate.executors import WorkerPool, judge_page
+from scrapy_boilerplate.executors import judge_page
 from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewMiddleware
 from scrapy_boilerplate.pipelines import MainContentPipeline
+from scrapy_boilerplate.worker_pool import WorkerPool
 from scrapy_boilerplate.workers import crawl_workers
 
 SITE = "http://127.0.0.1:8000"
@@ -69,10 +70,10 @@ class Crawl:
 
         original = WorkerPool.submit
 
-        def submit(pool, func, *args, solo=False):
+        def submit(pool, func, *args):
             self.tasks.append(getattr(args[0], "__name__", None) if func.__name__ == "in_worker"
                               else func.__name__)
-            return original(pool, func, *args, solo=solo)
+            return original(pool, func, *args)
 
         WorkerPool.submit = submit
         try:
@@ -205,11 +206,11 @@ def test_a_failed_task_passes_the_response_on_and_the_item_still_arrives(crawl, 
     # In the worker: a ZeroDivisionError, or the worker's death.
     kill_or_raise = (operator.truediv, 1, 0) if failure == "exception" else (os._exit, 3)
 
-    def submit(self, func, *args, solo=False):
-        # Only the middleware's task fails: the pipeline's own one then extracts the page.
+    def submit(self, func, *args):
+        # Only the middleware's task fails.
         if func is judge_page and "FAIL-IN-THE-WORKER" in args[0]:
-            return original(self, *kill_or_raise, solo=solo)
-        return original(self, func, *args, solo=solo)
+            return original(self, *kill_or_raise)
+        return original(self, func, *args)
 
     monkeypatch.setattr(WorkerPool, "submit", submit)
     resp = response(ARTICLES[0], body)
@@ -220,13 +221,21 @@ def test_a_failed_task_passes_the_response_on_and_the_item_still_arrives(crawl, 
     assert "boilerplate/overview/checked" not in c.stats
     [failed] = [r for r in caplog.records if "Overview detection failed" in r.getMessage()]
     assert failed.levelno == logging.WARNING and resp.url in failed.getMessage()
-    # The item arrives, extracted by the pipeline's own task, as inline would extract it.
-    expected = extract(response(ARTICLES[0], body).selector, url=resp.url).text
-    assert [item["main_text"] for item in items] == [expected] * 2 and expected
-    assert c.stats["boilerplate/pages_extracted"] == 1 and "boilerplate/errors" not in c.stats
     deaths = [r for r in caplog.records if "worker process died" in r.getMessage()]
-    # A dead worker: retried once alone, so two died.
-    assert len(deaths) == (2 if failure == "dead worker" else 0)
+    if failure == "exception":
+        # The item arrives, extracted by the pipeline's own task, as inline would extract it.
+        expected = extract(response(ARTICLES[0], body).selector, url=resp.url).text
+        assert [item["main_text"] for item in items] == [expected] * 2 and expected
+        assert c.stats["boilerplate/pages_extracted"] == 1 and "boilerplate/errors" not in c.stats
+        assert not deaths and failed.exc_info is not None
+    else:
+        # The page killed its worker: no other worker is risked on it, its items go on empty.
+        assert [item["main_text"] for item in items] == ["", ""]
+        assert c.stats["boilerplate/errors"] == 1 and c.stats["boilerplate/workers/died"] == 1
+        assert "boilerplate/pages_extracted" not in c.stats
+        assert len(deaths) == 1 and resp.url in deaths[0].getMessage()
+        assert not failed.exc_info   # the death is the log line that says why
+        assert c.tasks == ["judge_page"]
     # The crawl goes on: the next page is judged and extracted in one task.
     c.tasks.clear()
     out, items = c.page(response(ARTICLES[1]))
@@ -236,12 +245,13 @@ def test_a_failed_task_passes_the_response_on_and_the_item_still_arrives(crawl, 
 def test_workers_that_keep_dying_are_given_up(crawl, monkeypatch, caplog):
     c = crawl()
     original = WorkerPool.submit
-    monkeypatch.setattr(WorkerPool, "submit", lambda self, func, *args, solo=False: original(
-        self, os._exit, 3, solo=solo))
+    monkeypatch.setattr(WorkerPool, "submit", lambda self, func, *args: original(self, os._exit, 3))
+    pages = (ARTICLES * 2)[:5]
     with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
-        for path in ARTICLES[:3]:
+        for path in pages:
             out, items = c.page(resp := response(path), n=1)
             assert out is resp and items[0]["main_text"] == ""
+    assert c.stats["boilerplate/workers/died"] == 5
     assert c.mw.workers.given_up and c.mw.workers.pool is None
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and "died 5 times in a row" in errors[0].getMessage()

@@ -1,0 +1,173 @@
+"""Real crawls with BOILERPLATE_EXECUTOR = "process" that lose worker processes
+(tests/worker_crawl.py, in a child process, against a loopback site): a worker killed
+with SIGKILL, one that hangs, and a crawl stopped with SIGTERM or Ctrl-C.
+
+Every item must come out, the crawl must end, and no process may be left behind:
+each crawl runs with a marker in its environment, which its worker processes
+inherit, and no process holding the marker may outlive the crawl.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from pipeline_site import ARTICLES, site_file
+from scrapy_boilerplate import extract
+from server import LoopbackServer, index_page
+
+TESTS = Path(__file__).resolve().parent
+KILL, HANG = "/kill/page.html", "/hang/page.html"
+CRAWL_TIMEOUT = 240   # seconds: far beyond what any of these crawls needs
+
+
+@pytest.fixture(scope="module")
+def site():
+    routes = {path: site_file(path) for path in ARTICLES}
+    routes[KILL] = site_file(ARTICLES[0])
+    routes[HANG] = site_file(ARTICLES[1])
+    routes["/"] = index_page([*ARTICLES, KILL, HANG])
+    with LoopbackServer(routes) as server:
+        yield server
+
+
+def marked_processes(mark: str) -> list[int]:
+    """Running processes whose environment holds `mark` (zombies are not running)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if mark.encode() in (proc / "environ").read_bytes():
+                state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state != "Z":
+                    found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+def none_left(mark: str, within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while marked_processes(mark):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+class Crawl:
+    """tests/worker_crawl.py in a new session (its own process group, as a terminal
+    job has), with a marker in its environment."""
+
+    def __init__(self, server: LoopbackServer, tmp_path: Path, **settings):
+        self.mark = f"WORKER_CRAWL_MARK={uuid.uuid4().hex}"
+        self.hang_mark = tmp_path / "hanging"
+        self.output = tmp_path / "crawl.json"
+        env = {**os.environ, "WORKER_CRAWL_MARK": self.mark.split("=", 1)[1],
+               "WORKER_CRAWL_HANG_MARK": str(self.hang_mark)}
+        settings = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2, **settings}
+        self.process = subprocess.Popen(
+            [sys.executable, str(TESTS / "worker_crawl.py"), server.url("").rstrip("/"),
+             json.dumps(settings), str(self.output)],
+            cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+
+    def wait(self, timeout: float = CRAWL_TIMEOUT) -> tuple[int, str]:
+        try:
+            _, stderr = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise
+        return self.process.returncode, stderr
+
+    def wait_for_hang(self) -> None:
+        deadline = time.monotonic() + CRAWL_TIMEOUT
+        while not self.hang_mark.exists():
+            assert self.process.poll() is None, self.process.stderr.read()[-3000:]
+            assert time.monotonic() < deadline, "the /hang/ page never reached a worker"
+            time.sleep(0.1)
+
+    def signal_group(self, signum: int) -> None:
+        os.killpg(self.process.pid, signum)
+
+    def kill(self) -> None:
+        """Clean up after a failed test: every process of the crawl."""
+        for pid in marked_processes(self.mark):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def result(self) -> dict:
+        return json.loads(self.output.read_text(encoding="utf-8"))
+
+
+def test_killed_and_hung_workers_cost_only_their_own_pages(site, tmp_path):
+    crawl = Crawl(site, tmp_path, BOILERPLATE_EXECUTOR_TIMEOUT=3)
+    try:
+        status, stderr = crawl.wait()
+        assert status == 0, stderr[-5000:]
+        assert none_left(crawl.mark)
+    finally:
+        crawl.kill()
+    result = crawl.result()
+    stats = result["stats"]
+    assert stats["finish_reason"] == "finished"
+    texts = {(item["url"], item["n"]): item.get("main_text") for item in result["items"]}
+    # Every item out, two a page.
+    assert set(texts) == {(site.url(path), n) for path in [*ARTICLES, KILL, HANG] for n in (1, 2)}
+    for path in ARTICLES:
+        expected = extract(site_file(path), url=site.url(path)).text
+        assert expected and texts[site.url(path), 1] == texts[site.url(path), 2] == expected
+    for path in (KILL, HANG):
+        assert texts[site.url(path), 1] == texts[site.url(path), 2] == ""
+    assert stats["boilerplate/workers/died"] == 1
+    assert stats["boilerplate/workers/timeouts"] == 1
+    assert stats["boilerplate/errors"] == 2
+    assert stats["boilerplate/pages_extracted"] == len(ARTICLES)
+    assert "worker process died" in stderr and site.url(KILL) in stderr
+    assert "given up after BOILERPLATE_EXECUTOR_TIMEOUT" in stderr and site.url(HANG) in stderr
+
+
+def test_sigterm_ends_the_crawl_and_its_workers(site, tmp_path):
+    """SIGTERM: Scrapy's graceful stop, which waits for the page in a hung worker no
+    longer than BOILERPLATE_EXECUTOR_TIMEOUT."""
+    crawl = Crawl(site, tmp_path, BOILERPLATE_EXECUTOR_TIMEOUT=5)
+    try:
+        crawl.wait_for_hang()
+        start = time.monotonic()
+        crawl.process.send_signal(signal.SIGTERM)
+        status, stderr = crawl.wait(timeout=60)
+        assert time.monotonic() - start < 30
+        assert status == 0, stderr[-5000:]
+        assert none_left(crawl.mark)
+    finally:
+        crawl.kill()
+    assert crawl.result()["stats"]["finish_reason"] == "shutdown"
+
+
+def test_ctrl_c_twice_ends_the_crawl_and_its_workers_at_once(site, tmp_path):
+    """Ctrl-C reaches the whole process group; the second one forces Scrapy to stop,
+    without waiting for a page that would take BOILERPLATE_EXECUTOR_TIMEOUT (10 minutes)."""
+    crawl = Crawl(site, tmp_path, BOILERPLATE_EXECUTOR_TIMEOUT=600)
+    try:
+        crawl.wait_for_hang()
+        crawl.signal_group(signal.SIGINT)
+        time.sleep(1.0)
+        assert crawl.process.poll() is None   # the first one: a graceful stop, waiting
+        start = time.monotonic()
+        crawl.signal_group(signal.SIGINT)
+        crawl.wait(timeout=60)
+        assert time.monotonic() - start < 20
+        assert none_left(crawl.mark)
+    finally:
+        crawl.kill()
