@@ -549,6 +549,7 @@ cdef class _Walker:
     cdef object page
     cdef list texts, tags, nodes, depths, chars, words, link_chars, links, tag_counts, flags, tokens
     cdef list n_tags, n_parents, n_depths, n_first, n_last, n_tagc, n_flags, n_tokens, n_chars, n_link
+    cdef list n_elements_of   # the lxml element of each node (page.node_elements)
     cdef list images, token_stack, tag_objects
     # The open block's text as UTF-8, pieces appended as the Python walk appends them to
     # its `pending` list: text is only decoded once per block, after collapsing whitespace.
@@ -585,6 +586,7 @@ cdef class _Walker:
         self.n_first, self.n_last = page.node_first, page.node_last
         self.n_tagc, self.n_flags, self.n_tokens = page.node_tag_counts, page.node_flags, page.node_tokens
         self.n_chars, self.n_link = page.node_chars, page.node_link_chars
+        self.n_elements_of = page.node_elements
         self.images, self.jsonld = page.images, page.jsonld
         self.doc = root._doc
         self.c_root = root._c_node
@@ -904,6 +906,7 @@ cdef class _Walker:
             self.n_link.append(0)
             self.n_flags.append(self.cur_flags | own)
             self.n_tokens.append(own_tokens)
+            self.n_elements_of.append(elementFactory(self.doc, c))
             self.push_node(node)
             if kind == K_PRE:
                 self.pre_depth += 1

@@ -228,6 +228,7 @@ class Page:
     node_tag_counts: list = field(default_factory=list)
     node_flags: list = field(default_factory=list)
     node_tokens: list = field(default_factory=list)
+    node_elements: list = field(default_factory=list)   # the lxml element of each node
     # Images: (block index at the image, src, alt)
     images: list = field(default_factory=list)
     # Metadata
@@ -235,9 +236,13 @@ class Page:
     og: dict = field(default_factory=dict)
     jsonld: dict = field(default_factory=dict)   # headline, articleBody, type, description
     lang: str | None = None
-    base_url: str | None = None
+    base_url: str | None = None        # the page's URL, as the caller gave it
+    base_href: str | None = None       # <base href>
     canonical_url: str | None = None   # <link rel="canonical" href>
     truncated: bool = False
+    # How the walk was made (what the renderer must skip as the walk skipped it).
+    include_comments: bool = False
+    skip_hidden: bool = True
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -537,6 +542,8 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
     if hidden_skipped and sum(page.chars) < 200:
         # Nearly everything was hidden (a page revealed by script): read it all.
         page, _ = _walk(root, include_comments, base_url, skip_hidden=False)
+        page.skip_hidden = False
+    page.include_comments = include_comments
     return page
 
 
@@ -709,6 +716,7 @@ def _walk_blocks(root, page: Page, include_comments: bool, skip_hidden: bool) ->
                 n_tagc.append(0)
                 n_flags.append(cur_flags | own)
                 n_tokens.append(own_tokens)
+                page.node_elements.append(el)
                 node_stack.append(node)
                 node_start.append(n_elements)
                 if kind == K_PRE:
@@ -816,8 +824,8 @@ def _read_head(head, page: Page) -> None:
             if (el.get("type") or "").endswith("ld+json") and el.text:
                 _read_jsonld(el.text, page.jsonld)
         elif tag == "base":
-            if page.base_url is None and el.get("href"):
-                page.base_url = el.get("href")
+            if page.base_href is None and el.get("href"):
+                page.base_href = el.get("href")
         elif tag == "link":
             if page.canonical_url is None and "canonical" in (el.get("rel") or "").lower().split():
                 page.canonical_url = (el.get("href") or "").strip() or None
