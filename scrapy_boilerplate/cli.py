@@ -20,8 +20,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("extract", help="print the main content of a file, a URL or stdin (-)")
     p.add_argument("source", help="an HTML file, an http(s) URL, or - for standard input")
-    p.add_argument("--url", help="the page's URL, to resolve relative image links")
+    p.add_argument("--url", help="the page's URL, to resolve relative links and image URLs")
     p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--include-links", action="store_true",
+                   help="keep links in the Markdown and HTML outputs")
+    p.add_argument("--include-images", action="store_true",
+                   help="keep the content's images in place in the Markdown and HTML outputs")
     _add_model_options(p)
 
     p = sub.add_parser("overview", help="is each page an overview page? verdict, score, reason per file")
@@ -74,7 +78,9 @@ def _extractor(args):
 
     return Extractor(False if args.no_model else args.model, favor=args.favor,
                      include_title=args.include_title, include_captions=args.include_captions,
-                     include_comments=args.include_comments)
+                     include_comments=args.include_comments,
+                     include_links=getattr(args, "include_links", False),
+                     include_images=getattr(args, "include_images", False))
 
 
 def _read_source(source: str, url: str | None):

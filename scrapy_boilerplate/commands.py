@@ -56,6 +56,8 @@ class Command(ScrapyCommand):
         parser.add_argument("--include-title", action="store_true", default=None)
         parser.add_argument("--include-captions", action="store_true", default=None)
         parser.add_argument("--include-comments", action="store_true", default=None)
+        parser.add_argument("--include-links", action="store_true", default=None)
+        parser.add_argument("--include-images", action="store_true", default=None)
         parser.add_argument("--favor", choices=("balanced", "precision", "recall"))
         parser.add_argument("--no-redirect", action="store_true",
                             help="do not follow HTTP redirects")
@@ -131,6 +133,8 @@ def extractor_from_settings(settings: BaseSettings, opts: Namespace | None = Non
         include_title=option("include_title", bp.INCLUDE_TITLE, settings.getbool),
         include_captions=option("include_captions", bp.INCLUDE_CAPTIONS, settings.getbool),
         include_comments=option("include_comments", bp.INCLUDE_COMMENTS, settings.getbool),
+        include_links=option("include_links", bp.INCLUDE_LINKS, settings.getbool),
+        include_images=option("include_images", bp.INCLUDE_IMAGES, settings.getbool),
         favor=option("favor", bp.FAVOR, settings.get),
     )
 

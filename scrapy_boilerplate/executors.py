@@ -43,24 +43,36 @@ def extract_text_timed(extractor: Extractor, text: str, url: str | None,
     return result, time.perf_counter() - start
 
 
-# The worker process's extractor and overview detector, built once by init_worker.
+# The worker process's extractor and overview detector, built once by init_worker, and
+# whether the crawl stores Markdown or HTML.
 _extractor: Extractor | None = None
 _detector: OverviewDetector | None = None
+_markup = True
 
 
-def init_worker(model, options: dict | None, detector: dict | None = None) -> None:
+def init_worker(model, options: dict | None, detector: dict | None = None, markup: bool = True) -> None:
     """Build the worker's Extractor(model, **options) and OverviewDetector(**detector);
-    None for either: this crawl has no use for it (its component is not enabled)."""
-    global _extractor, _detector
+    None for either: this crawl has no use for it (its component is not enabled).
+    `markup` False: the crawl stores neither Markdown nor HTML, which are not sent back."""
+    global _extractor, _detector, _markup
     _extractor = Extractor(model, **options) if options is not None else None
     _detector = OverviewDetector(**detector) if detector is not None else None
+    _markup = markup
+
+
+def _to_send(result: Extraction) -> Extraction:
+    """What of an extraction goes back to the crawl process."""
+    result.blocks = []   # per-block debugging detail: not worth pickling back
+    if not _markup:
+        # Rendered for pickling otherwise (the source holds the tree): not when nobody reads it.
+        result._markup_source, result._markup = None, ("", "")
+    return result
 
 
 def in_worker(func, *args) -> tuple[Extraction, float]:
     """Run `func(extractor, *args)` with the worker's extractor."""
     result, seconds = func(_extractor, *args)
-    result.blocks = []   # per-block debugging detail: not worth pickling back
-    return result, seconds
+    return _to_send(result), seconds
 
 
 def judge_page(text: str, url: str, base_url: str, html: bool,
@@ -95,5 +107,4 @@ def judge_page(text: str, url: str, base_url: str, html: bool,
         result = _extractor.extract(selector, url=url)
     else:
         result = _extractor.extract_page(page, url=url)
-    result.blocks = []   # per-block debugging detail: not worth pickling back
-    return verdict, result, detected - start, time.perf_counter() - detected
+    return verdict, _to_send(result), detected - start, time.perf_counter() - detected

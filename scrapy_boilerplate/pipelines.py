@@ -153,6 +153,8 @@ class MainContentPipeline:
             "include_title": _getbool(settings, bp.INCLUDE_TITLE),
             "include_captions": _getbool(settings, bp.INCLUDE_CAPTIONS),
             "include_comments": _getbool(settings, bp.INCLUDE_COMMENTS),
+            "include_links": _getbool(settings, bp.INCLUDE_LINKS),
+            "include_images": _getbool(settings, bp.INCLUDE_IMAGES),
             "favor": _setting(settings, bp.FAVOR),
         }
         # The walk pages.py shares skips comments: usable unless comments are wanted.
@@ -167,6 +169,7 @@ class MainContentPipeline:
             self.workers.extractor = (self.model, self.options)
             # OverviewMiddleware's tasks extract too, unless items bring their own HTML.
             self.workers.extract_responses = not self.html_field
+            self.workers.markup = any(attr in ("markdown", "html") for _, _, attr, _ in self.outputs)
         # response -> Future of (Extraction, seconds), or None when not extracted:
         # one extraction per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -131,10 +131,12 @@ class CrawlWorkers:
         self._crawler = weakref.ref(crawler)
         self.workers = worker_count(crawler.settings)
         self.timeout = executor_timeout(crawler.settings)
-        # Set by MainContentPipeline: (model, options), and whether the middleware's
-        # tasks should extract too (not when items bring their own HTML).
+        # Set by MainContentPipeline: (model, options), whether the middleware's tasks
+        # should extract too (not when items bring their own HTML), and whether items store
+        # Markdown or HTML.
         self.extractor: tuple | None = None
         self.extract_responses = False
+        self.markup = True
         # Set by OverviewMiddleware: OverviewDetector keyword arguments.
         self.detector: dict | None = None
         self.pool: WorkerPool | None = None
@@ -152,7 +154,8 @@ class CrawlWorkers:
                 raise RuntimeError("worker processes keep dying")
             if self.pool is None:
                 model, options = self.extractor or (None, None)
-                self.pool = WorkerPool(self.workers, init_worker, (model, options, self.detector),
+                self.pool = WorkerPool(self.workers, init_worker,
+                                       (model, options, self.detector, self.markup),
                                        task_timeout=self.timeout)
             return self.pool.submit(func, *args)
         except Exception as exc:   # noqa: BLE001 - reported by whoever waits

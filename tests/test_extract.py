@@ -161,8 +161,15 @@ def test_images_are_absolute_urls(extracted, name):
     assert all(src.startswith("https://") for src in images)
 
 
-def test_images_without_url_stay_as_written():
-    assert extract(fixture_bytes("article_de")).images == ["bilder/nachtzug-wien.jpg"]
+def test_relative_images_need_a_url_to_be_output():
+    # Every URL in the outputs is absolute http(s): a relative one is resolved against the
+    # page URL (or <base href>), and dropped when there is nothing to resolve it against.
+    assert extract(fixture_bytes("article_de")).images == []
+    assert extract(fixture_bytes("article_de"), url="https://zug.example/reise/").images == [
+        "https://zug.example/reise/bilder/nachtzug-wien.jpg"]
+    based = fixture_bytes("article_de").replace(b"<head>", b'<head><base href="https://cdn.example/x/">', 1)
+    assert extract(based).images == ["https://cdn.example/x/bilder/nachtzug-wien.jpg"]
+    assert extract(based, url="https://zug.example/").images == ["https://cdn.example/x/bilder/nachtzug-wien.jpg"]
 
 
 def test_to_dict():
@@ -343,15 +350,6 @@ def test_captions_are_kept_when_they_would_be_most_of_the_content():
     for i in range(2, 8):
         assert f"Paragraph {i} of the story" in plain.text
         assert f"Paragraph {i} of the story" in wrapped.text
-
-
-@pytest.mark.parametrize("texts", [[], [""], ["", ""], ["a<b", "c&d\"'"], ["x\x00y", "z"]])
-def test_escape_all_is_html_escape_of_each(texts):
-    import html
-
-    from scrapy_boilerplate.core.extractor import _escape_all
-
-    assert _escape_all(texts) == [html.escape(t) for t in texts]
 
 
 def test_markdown_and_html_are_rendered_when_read_and_survive_pickling():

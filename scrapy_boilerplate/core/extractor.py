@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import html as html_lib
 import logging
 import re
 import threading
 from dataclasses import dataclass, field
-from urllib.parse import urljoin
 
 import numpy as np
 
@@ -15,11 +13,13 @@ from .decode import FAVOR_SHIFT, decode
 from .features import dense_feature_names, feature_matrix
 from .model import Model, ModelError, load_model
 from .page import FLAG, Page, build_page, to_element, to_element_type_error
+from .render import Options, content_units, render_markup, units_text
+from .tables import decide_tables, find_data_tables
 from .unsupervised import cluster_probabilities
+from .urls import page_base, safe_url
 
 logger = logging.getLogger(__name__)
 
-HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # "By Jane Doe", "Von Max Muster · 3. März": a byline word, then capitalised names, then the end
 # or a separator (a date may follow). "By contrast, ..." or "By 2030 ..." are not bylines.
 BYLINE_RE = re.compile(
@@ -47,7 +47,7 @@ class Extraction:
     text: str = ""
     title: str | None = None
     images: list = field(default_factory=list)
-    # (kept texts, their tags, the title when it goes first) until `markdown` or `html` is
+    # (page, kept units, the title when it goes first, options) until `markdown` or `html` is
     # first read: a crawl that stores only the text never pays for them.
     _markup_source: tuple | None = field(default=None, repr=False, compare=False)
     _markup: tuple | None = field(default=None, repr=False, compare=False)
@@ -58,19 +58,30 @@ class Extraction:
 
     @property
     def markdown(self) -> str:
-        """The content as Markdown (## subheadings, - list items, ``` code)."""
+        """The content as Markdown: ## subheadings, numbered and nested lists, pipe tables,
+        ``` code, inline code and emphasis; links and images with the options that ask for them."""
         return self._rendered()[0]
 
     @property
     def html(self) -> str:
-        """The content as clean HTML (h2-h6, p, ul/li, pre, blockquote)."""
+        """The content as clean HTML, from a fixed set of tags (h2-h6, p, ul/ol/li, dl, table,
+        pre, code, blockquote, em, strong, br; a and img with the options that ask for them)."""
         return self._rendered()[1]
 
     def _rendered(self) -> tuple:
         if self._markup is None:
-            self._markup = _markup(*self._markup_source) if self._markup_source else ("", "")
+            self._markup = render_markup(*self._markup_source) if self._markup_source else ("", "")
             self._markup_source = None
         return self._markup
+
+    def __getstate__(self) -> dict:
+        # The markup source holds the parsed tree, which does not pickle: the copy gets the
+        # rendered markup instead.
+        state = self.__dict__.copy()
+        if self._markup is None and self._markup_source is not None:
+            state["_markup"] = render_markup(*self._markup_source)
+        state["_markup_source"] = None
+        return state
 
     @property
     def blocks(self) -> list:
@@ -108,11 +119,13 @@ class Extractor:
     """
 
     def __init__(self, model=None, *, include_title: bool = False, include_captions: bool = False,
-                 include_comments: bool = False, favor: str = "balanced"):
+                 include_comments: bool = False, include_links: bool = False,
+                 include_images: bool = False, favor: str = "balanced"):
         if favor not in FAVOR_SHIFT:
             raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {favor!r}")
         self.options = {"include_title": include_title, "include_captions": include_captions,
-                        "include_comments": include_comments, "favor": favor}
+                        "include_comments": include_comments, "include_links": include_links,
+                        "include_images": include_images, "favor": favor}
         self.model = self._load(model)
 
     @staticmethod
@@ -196,7 +209,9 @@ class Extractor:
                 mask[i] = False
             elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
                 mask[i] = False
-        return _render(page, mask, proba, title, url, opts["include_title"])
+        tables = find_data_tables(page)
+        decide_tables(tables, mask, proba, page)
+        return _render(page, mask, proba, tables, title, url, opts)
 
 
 def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
@@ -245,93 +260,44 @@ def _best_title(page: Page) -> str | None:
     return meta
 
 
-def _render(page: Page, mask, proba, title, url, include_title) -> Extraction:
-    kept = np.flatnonzero(mask).tolist()
-    texts = [page.texts[i] for i in kept]
-    tags = [page.tags[i] for i in kept]
-    lead = title if include_title and title and not (texts and texts[0] == title) else None
+def _render(page: Page, mask, proba, tables, title, url, opts) -> Extraction:
+    lead = title if opts["include_title"] and title else None
+    if lead and mask.any() and page.texts[int(np.flatnonzero(mask)[0])] == title:
+        lead = None   # the title is the first kept block already
+    base = page_base(url or page.base_url, page.base_href)
+    images = _content_images(page, mask, base)
+    units = content_units(page, mask, tables, images)
+    lines = units_text(page, units)
+    options = Options(include_links=opts["include_links"], include_images=opts["include_images"], base=base)
     return Extraction(
-        text="\n".join([lead, *texts] if lead else texts),
+        text="\n".join([lead, *lines] if lead else lines),
         title=title,
-        images=_content_images(page, mask, page.base_url or url),
-        _markup_source=(texts, tags, lead),
+        images=list(dict.fromkeys(url for _, url, _ in images)),
+        _markup_source=(page, units, lead, options),
         _block_source=(page.texts, page.tags, mask, proba),
     )
 
 
-def _markup(texts: list, tags: list, lead: str | None) -> tuple:
-    """(Markdown, HTML) of the kept blocks, `lead` (the title) first when given."""
-    md, html_parts = [], []
-    if lead:
-        md.append(f"# {lead}")
-        html_parts.append(f"<h1>{html_lib.escape(lead)}</h1>")
-    in_list = False
-    for text, esc, tag in zip(texts, _escape_all(texts), tags):
-        if tag == "li":
-            if not in_list:
-                html_parts.append("<ul>")
-                in_list = True
-            html_parts.append(f"<li>{esc}</li>")
-            md.append(f"- {text}")
-            continue
-        if in_list:
-            html_parts.append("</ul>")
-            in_list = False
-        if tag in HEADINGS:
-            level = max(2, int(tag[1]))
-            html_parts.append(f"<h{level}>{esc}</h{level}>")
-            md.append(f"{'#' * level} {text}")
-        elif tag == "pre":
-            html_parts.append(f"<pre>{esc}</pre>")
-            md.append(f"```\n{text}\n```")
-        elif tag == "blockquote":
-            html_parts.append(f"<blockquote><p>{esc}</p></blockquote>")
-            md.append("> " + text.replace("\n", "\n> "))
-        else:
-            html_parts.append(f"<p>{esc}</p>")
-            md.append(text)
-    if in_list:
-        html_parts.append("</ul>")
-    return _join_markdown(md), "\n".join(html_parts)
-
-
-def _escape_all(texts: list) -> list:
-    """[html.escape(t) for t in texts], in one call: joined by NUL, which no block holds."""
-    joined = "\x00".join(texts)
-    if joined.count("\x00") != max(len(texts) - 1, 0):
-        return [html_lib.escape(t) for t in texts]
-    return html_lib.escape(joined).split("\x00") if texts else []
-
-
-def _join_markdown(parts: list) -> str:
-    out = []
-    for i, part in enumerate(parts):
-        # List items stay together; everything else is a paragraph.
-        if i and not (part.startswith("- ") and parts[i - 1].startswith("- ")):
-            out.append("\n")
-        out.append(part + "\n")
-    return "".join(out).strip()
-
-
-def _content_images(page: Page, mask, base) -> list:
-    """Absolute URLs of images inside the kept content (from the first to the last kept block)."""
+def _content_images(page: Page, mask, base: str | None) -> list[tuple[int, str, str]]:
+    """(block index, absolute http(s) URL, alt) of the images inside the kept content (from
+    the first to the last kept block), each URL once."""
     if not mask.any() or not page.images:
         return []
     first, last = np.flatnonzero(mask)[[0, -1]]
     n = len(mask)
     seen, out = set(), []
-    for index, src, _alt, width, height in page.images:
+    for index, src, alt, width, height in page.images:
         if not (first <= index <= last + 1):
             continue
         # Inside the content span, unless it sits in a link block that is not content
         # (a teaser thumbnail between two parts of the body).
         in_teaser = index < n and not mask[index] and page.link_chars[index] >= 0.8 * page.chars[index]
-        if in_teaser or src.startswith("data:") or _tiny(width) or _tiny(height):
+        if in_teaser or _tiny(width) or _tiny(height):
             continue
-        absolute = urljoin(base, src) if base else src
-        if absolute not in seen:
+        absolute = safe_url(src, base)
+        if absolute is not None and absolute not in seen:
             seen.add(absolute)
-            out.append(absolute)
+            out.append((index, absolute, alt))
     return out
 
 
