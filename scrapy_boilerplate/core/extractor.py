@@ -28,6 +28,9 @@ BYLINE_RE = re.compile(
 )
 #: Pages with at most this much text keep all their non-link text when the model selects nothing.
 SMALL_PAGE_CHARS = 1000
+#: A selection of less than this share of the page's non-link text is decoded again, relaxed.
+TINY_SELECTION = 0.1
+RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
 #: Caption-flagged blocks are dropped only while they are less than this share of the content.
 CAPTION_MAX_SHARE = 0.5
 
@@ -216,11 +219,19 @@ class Extractor:
 
 def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
     """Content mask from block probabilities, with the caption and comment options applied."""
-    mask = decode(proba, page, params, favor=opts.get("favor", "balanced"))
+    favor = opts.get("favor", "balanced")
+    mask = decode(proba, page, params, favor=favor)
     chars = np.asarray(page.chars)
     if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
         # A tiny page has no boilerplate to speak of: its non-link text is the content.
         mask = np.asarray(page.link_chars) < chars / 2
+    elif chars[mask].sum() < TINY_SELECTION * np.maximum(chars - np.asarray(page.link_chars), 0).sum():
+        # Next to nothing kept of a page with plenty of plain text: pages of short items
+        # (teasers, cards, replies) score below the threshold one by one. A relaxed
+        # decode, kept when it finds more.
+        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor)
+        if chars[relaxed].sum() > chars[mask].sum():
+            mask = relaxed
     flags = np.asarray(page.flags)
     # The text of an ad unit is its click-through link, even in the middle of an article.
     mask &= ~(((flags & FLAG["ad"]) > 0) & (np.asarray(page.link_chars) >= 0.9 * chars))
