@@ -103,15 +103,19 @@ def test_a_table_without_header_cells_uses_its_first_row_as_markdown_header():
 
 
 LAYOUT = """<table role="presentation"><tr><td><h2>Our story</h2><p>We have baked bread in the old
-town since 1921, and the ovens still burn wood every morning.</p></td><td><p>Opening hours are
-on the door.</p></td></tr><tr><td>A</td><td>B</td></tr></table>"""
+town since 1921, when the first oven was built of bricks from the river bank by two brothers.</p>
+<p>The ovens still burn wood every morning, and the first loaves are out at five, before the
+market opens and the town wakes up.</p></td><td><p>Opening hours are on the door.</p></td></tr>
+<tr><td>A</td><td>B</td></tr></table>"""
 
 
 @pytest.mark.parametrize("body", [
     LAYOUT,
-    LAYOUT.replace(' role="presentation"', ""),   # cells that hold headings: laid out, not data
+    LAYOUT.replace(' role="presentation"', ""),   # a cell of several paragraphs: laid out, not data
     "<table><tr><td>One cell</td><td>Two cell</td></tr></table>",   # a single row
     "<table><tr><td>Only</td></tr><tr><td>one column</td></tr></table>",
+    "<table><tr><td>Name</td><td></td><td></td></tr><tr><td></td><td><b>Title</b></td><td></td></tr>"
+    "<tr><td></td><td></td><td>x</td></tr></table>",   # mostly empty cells: a spacer grid
     "<table><tr><td><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table></td>"
     "<td>x</td></tr><tr><td>y</td><td>z</td></tr></table>",   # the outer one holds a table
 ])

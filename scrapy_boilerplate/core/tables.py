@@ -18,14 +18,29 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .page import FLAG
+
 CELL_TAGS = frozenset(("td", "th"))
+#: A table this many blocks or fewer from the kept content is next to it.
+NEAR_BLOCKS = 3
+# Where a table is not content, however close to it: navigation, asides, footers, related boxes.
+OFF_CONTENT = FLAG["nav"] | FLAG["aside"] | FLAG["footer"] | FLAG["related"] | FLAG["negative"]
 ROW_GROUP_TAGS = frozenset(("thead", "tbody", "tfoot"))
 # Block-level elements in a cell that make the table a layout: a data table never holds
-# them. Lists, quotes and code can be a cell's data: only many such cells tell (below).
-# Paragraphs and divisions tell nothing: content systems wrap data cells in them too.
-LAYOUT_TAGS = frozenset(("section", "article", "h1", "h2", "h3", "h4", "h5", "h6", "form", "table",
-                         "header", "footer", "nav", "aside", "main"))
-STRUCTURE_TAGS = frozenset(("ul", "ol", "dl", "blockquote", "pre", "figure"))
+# them. Headings, lists, quotes and code can be a cell's data (a recipe's course, a list
+# of features): only many such cells tell (below). A single paragraph or division tells
+# nothing: content systems wrap data cells in them too; a long cell of two paragraphs or
+# more is a page region.
+LAYOUT_TAGS = frozenset(("section", "article", "form", "table", "header", "footer", "nav", "aside",
+                         "main"))
+STRUCTURE_TAGS = frozenset(("ul", "ol", "dl", "blockquote", "pre", "figure", "h1", "h2", "h3", "h4",
+                            "h5", "h6"))
+HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+PARAGRAPH_TAGS = frozenset(("p",))
+#: A cell of several paragraphs and at least this many characters is a page region.
+LONG_CELL_CHARS = 300
+#: Layout grids leave most cells empty (spacers, form controls); data tables fill theirs.
+MAX_EMPTY_CELLS = 0.5
 #: Cells longer than this on average are prose, not data.
 MAX_MEAN_CELL_CHARS = 160
 #: A data table has at most this share of its cells holding block-level structure.
@@ -57,6 +72,9 @@ def find_data_tables(page) -> list[Table]:
     table_of = [-1] * len(tags)
     row_of = [-1] * len(tags)
     structured_cells: dict[int, set] = {}
+    paragraphs: dict[int, int] = {}   # cell -> paragraphs in it
+    long_cells: dict[int, list] = {}  # table -> its cells of two paragraphs or more
+    heading_cells: set[int] = set()
     for node, tag in enumerate(tags):
         parent = parents[node]
         table_of[node] = table_of[parent] if parent >= 0 else -1
@@ -82,7 +100,18 @@ def find_data_tables(page) -> list[Table]:
         elif tag in LAYOUT_TAGS:
             layout.add(table)
         elif tag in STRUCTURE_TAGS and row_of[node] >= 0:
-            structured_cells.setdefault(table, set()).add(_cell_of(node, parents, tags))
+            cell = _cell_of(node, parents, tags)
+            structured_cells.setdefault(table, set()).add(cell)
+            if tag in HEADING_TAGS:
+                heading_cells.add(cell)
+        elif tag in PARAGRAPH_TAGS and row_of[node] >= 0:
+            cell = _cell_of(node, parents, tags)
+            paragraphs[cell] = paragraphs.get(cell, 0) + 1
+            if paragraphs[cell] == 2:
+                long_cells.setdefault(table, []).append(cell)
+    for table, cells in long_cells.items():
+        if any(page.node_chars[c] >= LONG_CELL_CHARS or c in heading_cells for c in cells):
+            layout.add(table)   # a cell of paragraphs, long or under a heading: a page region
     return [t for node, t in tables.items()
             if node not in layout and _is_data_table(page, t, len(structured_cells.get(node, ())))]
 
@@ -106,7 +135,7 @@ def _is_data_table(page, table: Table, structured: int) -> bool:
     chars = sum(page.node_chars[c] for c in cells)
     if chars == 0 or chars / len(cells) > MAX_MEAN_CELL_CHARS:
         return False
-    return True
+    return sum(page.node_chars[c] == 0 for c in cells) <= MAX_EMPTY_CELLS * len(cells)
 
 
 def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page,
@@ -115,10 +144,13 @@ def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page
 
     A table is content when the model kept a good part of its text (cells dropped one by
     one are the block model's blind spot, not a verdict on the table), when its text is
-    likely content on average, or when it sits inside the kept content."""
+    likely content on average, when it sits inside the kept content, or when it is right
+    next to it (within NEAR_BLOCKS) and is neither mostly links nor in a navigation,
+    aside, footer or related box."""
     if not tables:
         return
     chars = np.asarray(page.chars, float)
+    links = np.asarray(page.link_chars, float)
     kept = np.flatnonzero(mask)
     for table in tables:
         a, b = table.first, table.last
@@ -127,8 +159,13 @@ def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page
             continue
         likely = (chars[a:b] * proba[a:b]).sum() / weight
         share = chars[a:b][mask[a:b]].sum() / weight
-        inside = kept.size > 0 and kept[0] < a and kept[-1] >= b
-        mask[a:b] = likely >= threshold or share >= kept_share or bool(inside)
+        before = kept[kept < a]
+        after = kept[kept >= b]
+        near = ((before.size and a - before[-1] - 1 <= NEAR_BLOCKS)
+                or (after.size and after[0] - b <= NEAR_BLOCKS))
+        plain = links[a:b].sum() < 0.5 * weight and not page.node_flags[table.node] & OFF_CONTENT
+        inside = before.size > 0 and after.size > 0
+        mask[a:b] = likely >= threshold or share >= kept_share or inside or bool(near and plain)
 
 
 def table_rows_text(page, table: Table, keep) -> list[str]:
