@@ -361,3 +361,11 @@ def test_markdown_and_html_are_rendered_when_read_and_survive_pickling():
     assert result.markdown.startswith("# ") and "<p>" in result.html
     assert (copy.markdown, copy.html) == (result.markdown, result.html)
     assert result.to_dict()["markdown"] == result.markdown
+
+
+def test_a_tiny_page_of_links_only_gives_their_text():
+    html = '<html><body><p><a href="/a">abc</a></p><p><a href="/b">def</a> <a href="/c">ghi</a></p></body></html>'
+    assert extract(html).text.split() == ["abc", "def", "ghi"]
+    # With some plain text, the links are left out as before.
+    mixed = html.replace("<body>", "<body><p>A short note about the three pages below.</p>")
+    assert extract(mixed).text == "A short note about the three pages below."

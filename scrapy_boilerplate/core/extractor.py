@@ -223,8 +223,11 @@ def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
     mask = decode(proba, page, params, favor=favor)
     chars = np.asarray(page.chars)
     if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
-        # A tiny page has no boilerplate to speak of: its non-link text is the content.
+        # A tiny page has no boilerplate to speak of: its non-link text is the content,
+        # or all its text when it is only links.
         mask = np.asarray(page.link_chars) < chars / 2
+        if not mask.any():
+            mask = chars > 0
     elif chars[mask].sum() < TINY_SELECTION * np.maximum(chars - np.asarray(page.link_chars), 0).sum():
         # Next to nothing kept of a page with plenty of plain text: pages of short items
         # (teasers, cards, replies) score below the threshold one by one. A relaxed
