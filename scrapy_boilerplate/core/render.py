@@ -22,6 +22,8 @@ import html as html_lib
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from .page import FLAG
 from .segments import SegmentReader, lines_text
 from .tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
@@ -52,20 +54,19 @@ def content_units(page, mask, tables: list[Table], images: list) -> list[tuple]:
     units: list[tuple] = []
     table_at = {t.first: t for t in tables}
     pending_images = list(images)
-    i, n = 0, len(mask)
-    kept = mask.tolist()
-    while i < n:
+    skip_to = 0   # past the last table written
+    for i in np.flatnonzero(mask).tolist():
+        if i < skip_to:
+            continue
         table = table_at.get(i)
-        if table is not None and kept[i]:
+        if table is not None:
             _add_images(units, pending_images, table.last)
             units.append(("table", table))
-            i = max(table.last, i + 1)
-            continue
-        if kept[i]:
+            skip_to = table.last
+        else:
             _add_images(units, pending_images, i + 1)
             units.append(("block", i))
-        i += 1
-    _add_images(units, pending_images, n + 1)
+    _add_images(units, pending_images, len(mask) + 1)
     return units
 
 

@@ -66,6 +66,8 @@ def find_data_tables(page) -> list[Table]:
     """The page's data tables, in document order. A table holding another table lays
     out the page; the tables inside it are judged on their own."""
     tags, parents = page.node_tags, page.node_parents
+    if "table" not in tags:
+        return []
     tables: dict[int, Table] = {}
     layout: set[int] = set()
     # The nearest table (and row) of each node, in one pass: nodes are in document order.

@@ -9,6 +9,9 @@ from urllib.parse import urljoin, urlsplit
 # control characters and spaces at its ends.
 _IGNORED_INSIDE = re.compile(r"[\t\n\r]")
 _STRIPPED = "".join(map(chr, range(0x21))) + "\x7f"
+# An absolute http(s) URL with a host and no character that urljoin or a browser would treat
+# specially (spaces, controls, backslashes).
+_PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#\\\s\x00-\x20\x7f@:][^\\\s\x00-\x20\x7f]*\Z")
 
 
 def page_base(url: str | None, base_href: str | None) -> str | None:
@@ -25,6 +28,8 @@ def safe_url(href: str | None, base: str | None) -> str | None:
     """`href` made absolute against `base`, or None unless it is an http(s) URL with a host."""
     if not href:
         return None
+    if _PLAIN_ABSOLUTE.match(href):
+        return href   # the common case, already absolute: no parsing
     href = _IGNORED_INSIDE.sub("", href).strip(_STRIPPED)
     if not href:
         return None
