@@ -31,6 +31,9 @@ SMALL_PAGE_CHARS = 1000
 #: A selection of less than this share of the page's non-link text is decoded again, relaxed.
 TINY_SELECTION = 0.1
 RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
+#: An extraction shorter than this, on a page whose comment sections hold most of its text,
+#: is made again with the comment sections walked (forum threads, posts marked up as comments).
+THREAD_FALLBACK_CHARS = 500
 #: Caption-flagged blocks are dropped only while they are less than this share of the content.
 CAPTION_MAX_SHARE = 0.5
 
@@ -199,6 +202,20 @@ class Extractor:
         return self.model.predict_proba(X)
 
     def _extract_page(self, page: Page, url, opts) -> Extraction:
+        result = self._select(page, url, opts)
+        if len(result.text) < THREAD_FALLBACK_CHARS and not opts["include_comments"] and page.node_elements:
+            # Next to nothing outside comment sections: on a forum thread or a page of
+            # reader posts, the "comments" are the content. Walked again with them, and
+            # kept if the model then finds more (comment sections are not forced in).
+            root = page.node_elements[0].getroottree().getroot()
+            full = build_page(root, include_comments=True, base_url=page.base_url)
+            if sum(full.chars) >= 2 * sum(page.chars):
+                candidate = self._select(full, url, opts)
+                if len(candidate.text) > len(result.text):
+                    return candidate
+        return result
+
+    def _select(self, page: Page, url, opts) -> Extraction:
         title = _best_title(page)
         if not len(page):
             return Extraction(title=title)
