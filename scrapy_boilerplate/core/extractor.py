@@ -203,12 +203,11 @@ class Extractor:
 
     def _extract_page(self, page: Page, url, opts) -> Extraction:
         result = self._select(page, url, opts)
-        if len(result.text) < THREAD_FALLBACK_CHARS and not opts["include_comments"] and page.node_elements:
+        if len(result.text) < THREAD_FALLBACK_CHARS and not opts["include_comments"] and page.root is not None:
             # Next to nothing outside comment sections: on a forum thread or a page of
             # reader posts, the "comments" are the content. Walked again with them, and
             # kept if the model then finds more (comment sections are not forced in).
-            root = page.node_elements[0].getroottree().getroot()
-            full = build_page(root, include_comments=True, base_url=page.base_url)
+            full = build_page(page.root, include_comments=True, base_url=page.base_url)
             if sum(full.chars) >= 2 * sum(page.chars):
                 candidate = self._select(full, url, opts)
                 if len(candidate.text) > len(result.text):

@@ -240,9 +240,10 @@ class Page:
     base_href: str | None = None       # <base href>
     canonical_url: str | None = None   # <link rel="canonical" href>
     truncated: bool = False
-    # How the walk was made (what the renderer must skip as the walk skipped it).
+    # How the walk was made (what the renderer must skip as the walk skipped it), and from where.
     include_comments: bool = False
     skip_hidden: bool = True
+    root: object = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -544,6 +545,7 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
         page, _ = _walk(root, include_comments, base_url, skip_hidden=False)
         page.skip_hidden = False
     page.include_comments = include_comments
+    page.root = root
     return page
 
 
