@@ -26,11 +26,12 @@ compiled = P._compiled
 needs_compiled = pytest.mark.skipif(
     compiled is None, reason="the compiled walk is not built (no C compiler at install time, "
                              "or SCRAPY_BOILERPLATE_PURE_PYTHON is set)")
-FIELDS = [f.name for f in dataclasses.fields(P.Page)]
+FIELDS = [f.name for f in dataclasses.fields(P.Page) if f.compare]   # not the walk's inputs
 
 
 def assert_same_walk(root, include_comments=False, skip_hidden=True):
-    reference, fast = P.Page(), P.Page()
+    # Each walk gets its own ToggleTargets, so both find the document's controlled ids themselves.
+    reference, fast = P.Page(opened=P.ToggleTargets(root)), P.Page(opened=P.ToggleTargets(root))
     expected = P._walk_blocks(root, reference, include_comments, skip_hidden)
     got = compiled.walk_blocks(root, fast, include_comments, skip_hidden)
     assert got == expected
@@ -126,21 +127,54 @@ def test_same_page_on_built_trees():
 
 style_pieces = st.sampled_from(["display", "DISPLAY", "Display", "visibility", "VisiBility", ":", " ", "\t",
                                  "\n", "\xa0", "\u2003", "none", "NONE", "nOne", "hidden", "HIDDEN", "hıdden",
-                                 "diſplay", "block", "width: 10px", ";", "no", "ne", "hid", "den", "é"])
+                                 "diſplay", "block", "width: 10px", ";", "no", "ne", "hid", "den", "é",
+                                 "height", "max-height", "line-height", "0", "0px", "overflow", "OVERFLOW",
+                                 "opacity", "Opacity", "opacıty", "1", "!important"])
 
 
 @needs_compiled
 @settings(max_examples=400, deadline=None)
 @given(st.lists(style_pieces, max_size=8).map("".join))
 def test_same_hidden_elements_for_any_style(style):
-    """The compiled walk skips the regex on styles that cannot hide (no "none", no "hidden")."""
+    """The compiled walk skips the regexes on styles that cannot hide (no "none", "hidden", "opacity")."""
     root = etree.Element("body")
     shown = etree.SubElement(root, "p")
     shown.text = "visible"
     styled = etree.SubElement(root, "div", style=style)
     styled.text = "styled"
     page = assert_same_walk(root)
-    assert ("styled" in page.texts) == (P.HIDDEN_STYLE_RE.search(style) is None)
+    assert ("styled" in page.texts) == (not P._hidden_style(style))
+
+
+HIDDEN_CASES = [
+    # (markup, read?) with a control on the page that opens #more
+    ("<div id='more' hidden><p>TEXT</p></div>", True),
+    ("<div id='more' style='display:none'><p>TEXT</p></div>", True),
+    ("<div id='more' aria-hidden='true'><p>TEXT</p></div>", True),
+    ("<div id='more' role='dialog' aria-modal='true' hidden><p>TEXT</p></div>", False),
+    ("<div id='more' role='tooltip'><p>TEXT</p></div>", False),
+    ("<div id='other' hidden><p>TEXT</p></div>", False),
+    ("<div hidden><p>TEXT</p></div>", False),
+    ("<div role='dialog' aria-modal='false'><p>TEXT</p></div>", True),
+    ("<div role='dialog' aria-modal='false' style='display:none'><p>TEXT</p></div>", False),
+    ("<div style='height: 0; overflow: hidden'><p>TEXT</p></div>", False),
+    ("<div style='max-height:0px;opacity:0'><p>TEXT</p></div>", False),
+    ("<div id='more' style='height:0;overflow:hidden'><p>TEXT</p></div>", True),
+    ("<div style='opacity: 0'><p>TEXT</p></div>", True),
+    ("<div style='height: 0'><p>TEXT</p></div>", True),
+    ("<div style='line-height: 0; overflow: hidden'><p>TEXT</p></div>", True),
+    ("<div style='height: 0.5em; overflow: hidden'><p>TEXT</p></div>", True),
+]
+
+
+@pytest.mark.parametrize("markup, read", HIDDEN_CASES)
+def test_hidden_elements_and_toggle_targets(markup, read):
+    """Both walks read a hidden panel that a control opens, and only that."""
+    html = (f"<html><body><p>{'Visible words of the page. ' * 12}</p>"
+            f"<button aria-controls='more'>Read more</button>{markup}</body></html>")
+    root = P.parse_html(html)
+    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    assert ("TEXT" in page.texts) == read
 
 
 @needs_compiled

@@ -40,12 +40,53 @@ def test_a_list_of_short_teasers_is_not_empty():
     assert text.count("Learn to clean data") >= 6
 
 
+ARTICLE = " ".join(f"Sentence {i} of a long article about hosting plans and what they cost." for i in range(30))
+
+
+def test_a_promo_bar_hidden_in_a_zero_height_box_is_not_the_content():
+    # A hosting site's promo bar, revealed by a script: on the page where this was seen it
+    # was all that was kept, and the article was lost.
+    bar = ('<div class="promo" style="opacity: 0; height: 0; overflow: hidden">'
+           + "<p>Spring sale: get 60% off shared hosting, free domain and SSL for the first year.</p>" * 3
+           + "</div>")
+    text = extract(page_with(f"{bar}<article><h1>Hosting</h1><p>{ARTICLE}</p></article>")).text
+    assert ARTICLE in text and "Spring sale" not in text
+
+
+def test_a_read_more_panel_is_read_and_other_hidden_boxes_are_not():
+    more = " ".join(f"Part {i} of the text behind the read-more button, still the same article." for i in range(12))
+    body = (f"<article><h1>Hosting</h1><p>{ARTICLE}</p>"
+            f'<button aria-expanded="false" aria-controls="rest">Read more</button>'
+            f'<div id="rest" hidden><p>{more}</p></div>'
+            f'<div id="offer" hidden><p>Hidden offer nobody opens: a coupon for a partner shop.</p></div>'
+            f'<div id="signup" role="dialog" aria-modal="true" hidden><p>Sign up to our newsletter now.</p></div>'
+            f'<a data-target="#signup" href="#">Newsletter</a></article>')
+    text = extract(page_with(body)).text
+    assert ARTICLE in text and more in text
+    assert "coupon" not in text and "newsletter now" not in text
+
+
+def test_a_page_whose_text_is_only_in_noscript_is_read():
+    # A forum rendered by script keeps its server-rendered thread in <noscript> for clients
+    # without JavaScript (Discourse): without it the page has no text.
+    posts = "".join(f'<div class="post"><p>{p}</p></div>' for p in POSTS)
+    html = page_with(f'<div id="app"></div><noscript><h1>Router firmware</h1>{posts}</noscript>')
+    text = extract(html).text
+    assert all(p in text for p in POSTS)
+    # Beside real text, <noscript> stays out (tracking pixels, "enable JavaScript" notes).
+    html = page_with(f"<article><p>{ARTICLE}</p></article><noscript><p>Please enable JavaScript.</p></noscript>")
+    assert "enable JavaScript" not in extract(html).text
+
+
 REAL = [
     ("wcxb-dev", "0559", 0.9),    # Vanilla forum: the thread in "Discussion"/"Comments" containers
     ("wcxb-dev", "0543", 0.6),    # IPS forum: the post feed inside id="comments"
     ("wcxb-dev", "4495", 0.6),    # a shop's collection of product cards
     ("wcxb-dev", "2911", 0.9),    # a job list in a table (Hacker News)
     ("readability", "js-link-replacement", 0.9),   # a tiny page of links only
+    ("wcxb-dev", "0505", 0.8),    # Discourse forum: the thread only in <noscript>
+    ("wcxb-dev", "0117", 0.7),    # a service page whose sections are panels opened by buttons
+    ("wcxb-dev", "0581", 0.45),   # a product page's details in a non-modal dialog panel
 ]
 
 

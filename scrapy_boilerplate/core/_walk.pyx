@@ -240,36 +240,44 @@ cdef class _Attrs:
                         self.special = True
             a = a.next
 
-    cdef bint is_hidden(self) except -1:
+    cdef bint is_hidden(self, object opened) except -1:
         """page._is_hidden, from the attributes already found."""
+        cdef bint hidden
+        role = _attr_value(self.role) if self.role is not NULL else None
+        modal = _attr_value(self.aria_modal) if self.aria_modal is not NULL else None
+        if modal == "true" or (role in P.HIDDEN_ROLES and not (role == "dialog" and modal == "false")):
+            return True
         if self.hidden is not NULL:
             idv = _attr_value(self.idv) if self.idv is not NULL else ""
-            return not idv.startswith("S:")
-        if self.aria_hidden is not NULL and _attr_value(self.aria_hidden) == "true":
-            return True
-        if self.aria_modal is not NULL and _attr_value(self.aria_modal) == "true":
-            return True
-        if self.role is not NULL and _attr_value(self.role) in P.HIDDEN_ROLES:
-            return True
-        if self.style is not NULL:
+            hidden = not idv.startswith("S:")
+        elif self.aria_hidden is not NULL and _attr_value(self.aria_hidden) == "true":
+            hidden = True
+        elif self.style is not NULL:
             style = _attr_value(self.style)
-            return bool(style) and _may_hide(style) and HIDDEN_STYLE_SEARCH(style) is not None
-        return False
+            hidden = bool(style) and _may_hide(style) and P._hidden_style(style)
+        else:
+            hidden = False
+        if hidden and opened and self.idv is not NULL:
+            idv = _attr_value(self.idv)
+            return not (idv and idv in opened)
+        return hidden
 
 
-cdef object HIDDEN_STYLE_SEARCH = P.HIDDEN_STYLE_RE.search
 assert P.HIDDEN_STYLE_RE.pattern == r"display\s*:\s*none|visibility\s*:\s*hidden"
+assert "hidden" in P.CLIPPED_RE.pattern and "opacity" in P.CLIPPED_RE.pattern
 
 
 cdef bint _may_hide(str style) except -1:
-    """False when HIDDEN_STYLE_RE cannot match: an ASCII style holding neither "none" nor
-    "hidden" in any case (in ASCII text its case-insensitive matches are ASCII ones), the most
-    common kind; the regex is slow on long styles."""
+    """False when page._hidden_style cannot be true: an ASCII style holding none of "none",
+    "hidden" (display:none, visibility and overflow:hidden) and "opacity" in any case (in ASCII
+    text its case-insensitive matches are ASCII ones), the most common kind; the regexes are
+    slow on long styles."""
     if not style.isascii():
         return True
     cdef Py_ssize_t size
     cdef const char* text = PyUnicode_AsUTF8AndSize(style, &size)
-    return _has_nocase(text, size, b"none", 4) or _has_nocase(text, size, b"hidden", 6)
+    return (_has_nocase(text, size, b"none", 4) or _has_nocase(text, size, b"hidden", 6)
+            or _has_nocase(text, size, b"opacity", 7))
 
 
 cdef bint _has_nocase(const char* text, Py_ssize_t size, const char* word, Py_ssize_t n) noexcept:
@@ -572,6 +580,7 @@ cdef class _Walker:
     cdef xmlNode* c_root
     cdef _Attrs attrs
     cdef bint include_comments, skip_hidden, limit_hit
+    cdef object opened
     cdef long long cur_flags
     cdef tuple cur_tokens
     cdef Py_ssize_t pend_link, pend_links, pend_tags, link_depth, pre_depth, br_run, depth
@@ -593,6 +602,7 @@ cdef class _Walker:
         self.attrs = _Attrs()
         self.include_comments = include_comments
         self.skip_hidden = skip_hidden
+        self.opened = page.opened
         self.token_stack, self.tag_objects = [], []
         self.push_node(-1)
         self.cur_flags = 0
@@ -855,7 +865,7 @@ cdef class _Walker:
         if c.properties is not NULL:
             attrs.read(c)
             if attrs.special:
-                if self.skip_hidden and c is not self.c_root and attrs.is_hidden():
+                if self.skip_hidden and c is not self.c_root and attrs.is_hidden(self.opened):
                     self.hidden_skipped += 1
                     self.push_frame(FRAME_SKIPPED)
                     return SKIP_SUBTREE

@@ -185,21 +185,70 @@ TAG_INFO: dict = {}
 SPECIAL_ATTRS = frozenset(("hidden", "aria-hidden", "aria-modal", "style", "role", "itemprop"))
 HIDDEN_ROLES = frozenset(("dialog", "alertdialog", "tooltip", "menu", "menubar"))
 HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# A box collapsed to no height whose content is cut off or transparent: a bar or
+# panel that a script opens (a site's promo bar). Neither alone hides: opacity:0 is
+# the start of many fade-in animations, height:0 of many boxes that grow.
+ZERO_HEIGHT_RE = re.compile(r"(?:^|[;\s])(?:max-)?height\s*:\s*0(?:px|em|rem|%)?\s*(?:!important\s*)?(?:;|$)", re.I)
+CLIPPED_RE = re.compile(r"overflow(?:-y)?\s*:\s*hidden|opacity\s*:\s*0(?:\.0*)?\s*(?:!important\s*)?(?:;|$)", re.I)
 COMMENT_SAFE_TAGS = frozenset(("body", "html", "article", "main"))
 
 
-def _is_hidden(el) -> bool:
-    """Hidden from readers: `hidden`, aria-hidden, modal dialogs and tooltips, display:none."""
+def _hidden_style(style: str) -> bool:
+    """A style that hides its element: display:none, visibility:hidden, or a clipped zero-height box."""
+    if HIDDEN_STYLE_RE.search(style) is not None:
+        return True
+    return ZERO_HEIGHT_RE.search(style) is not None and CLIPPED_RE.search(style) is not None
+
+
+def _is_hidden(el, opened=()) -> bool:
+    """Hidden from readers: `hidden`, aria-hidden, modal dialogs and tooltips, hiding styles.
+
+    `opened` holds the ids of elements that a control on the page opens (`aria-controls`,
+    `data-target`): a "read more" panel or an accordion is hidden only until a reader
+    clicks, so it is read. Modal dialogs and tooltips stay hidden even then.
+    """
+    role = el.get("role")
+    modal = el.get("aria-modal")
+    # A dialog declared non-modal is a panel on the page, not a pop-up over it.
+    if modal == "true" or (role in HIDDEN_ROLES and not (role == "dialog" and modal == "false")):
+        return True
     if el.get("hidden") is not None:
         # React/Next.js streaming puts server-rendered segments in <div hidden id="S:n">
         # and reveals them with a script: that text is on the page.
-        return not (el.get("id") or "").startswith("S:")
-    if el.get("aria-hidden") == "true" or el.get("aria-modal") == "true":
-        return True
-    if el.get("role") in HIDDEN_ROLES:
-        return True
-    style = el.get("style")
-    return bool(style) and HIDDEN_STYLE_RE.search(style) is not None
+        hidden = not (el.get("id") or "").startswith("S:")
+    elif el.get("aria-hidden") == "true":
+        hidden = True
+    else:
+        style = el.get("style")
+        hidden = bool(style) and _hidden_style(style)
+    if hidden and opened:
+        idv = el.get("id")
+        return not (idv and idv in opened)
+    return hidden
+
+
+class ToggleTargets:
+    """The ids that controls on a page open (`aria-controls`, `data-target`,
+    `data-bs-target`), read from the whole document on the first question: most
+    pages never ask, since few hidden elements have an id."""
+
+    __slots__ = ("_ids", "_root")
+
+    def __init__(self, root) -> None:
+        self._root = root
+        self._ids = None
+
+    def __bool__(self) -> bool:
+        return self._root is not None
+
+    def __contains__(self, idv: str) -> bool:
+        if self._ids is None:
+            ids = set()
+            for value in self._root.getroottree().xpath("//@aria-controls | //@data-target | //@data-bs-target"):
+                for target in value.split():
+                    ids.add(target.removeprefix("#"))
+            self._ids = frozenset(ids)
+        return idv in self._ids
 
 
 @dataclass(eq=False)
@@ -243,6 +292,8 @@ class Page:
     # How the walk was made (what the renderer must skip as the walk skipped it), and from where.
     include_comments: bool = False
     skip_hidden: bool = True
+    opened: object = field(default=(), repr=False, compare=False)   # ToggleTargets of the document
+    read_noscript: bool = False        # <noscript> read as content (a page whose text is only there)
     root: object = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
@@ -539,22 +590,30 @@ def _read_jsonld(text: str, jsonld: dict) -> None:
 
 def build_page(root, *, include_comments: bool = False, base_url: str | None = None) -> Page:
     """Walk the tree once and return its blocks, nodes and metadata."""
-    page, hidden_skipped = _walk(root, include_comments, base_url, skip_hidden=True)
+    opened = ToggleTargets(root) if root is not None else ()
+    page, hidden_skipped = _walk(root, include_comments, base_url, skip_hidden=True, opened=opened)
     if hidden_skipped and sum(page.chars) < 200:
         # Nearly everything was hidden (a page revealed by script): read it all.
-        page, _ = _walk(root, include_comments, base_url, skip_hidden=False)
-        page.skip_hidden = False
+        page, _ = _walk(root, include_comments, base_url, skip_hidden=False, opened=opened)
+    if sum(page.chars) < 200 and root is not None and next(root.iter("noscript"), None) is not None:
+        # Pages rendered by script may keep their server-rendered text for clients
+        # without JavaScript in <noscript> (Discourse forums): read it when nothing else is there.
+        with_noscript, _ = _walk(root, include_comments, base_url, skip_hidden=page.skip_hidden,
+                                 opened=opened, read_noscript=True)
+        if sum(with_noscript.chars) > sum(page.chars):
+            page = with_noscript
     page.include_comments = include_comments
     page.root = root
     return page
 
 
-def _walk(root, include_comments: bool, base_url, skip_hidden: bool):
-    page = Page(base_url=base_url)
+def _walk(root, include_comments: bool, base_url, skip_hidden: bool, opened=(), read_noscript: bool = False):
+    page = Page(base_url=base_url, skip_hidden=skip_hidden, opened=opened, read_noscript=read_noscript)
     if root is None:
         return page, 0
     page.lang = root.getroottree().getroot().get("lang")
-    walk_blocks = _compiled.walk_blocks if _compiled is not None else _walk_blocks
+    # The compiled walk never reads <noscript>: that rare second walk is the Python one.
+    walk_blocks = _compiled.walk_blocks if _compiled is not None and not read_noscript else _walk_blocks
     hidden_skipped, limit_hit = walk_blocks(root, page, include_comments, skip_hidden)
     if limit_hit:
         page.truncated = True
@@ -569,6 +628,7 @@ def _walk_blocks(root, page: Page, include_comments: bool, skip_hidden: bool) ->
     libxml2's nodes and must give the same Page.
     """
     hidden_skipped = 0
+    opened, read_noscript = page.opened, page.read_noscript
     # Unbound locals: this loop is the hot path of the whole extractor.
     texts, tags, nodes, depths = page.texts, page.tags, page.nodes, page.depths
     chars, words, link_chars_l = page.chars, page.words, page.link_chars
@@ -652,6 +712,8 @@ def _walk_blocks(root, page: Page, include_comments: bool, skip_hidden: bool) ->
             if info is None:
                 info = _tag_info(el.tag)
             kind, own = info
+            if kind == K_SKIP and read_noscript and el.tag == "noscript":
+                kind = K_BLOCK
             if kind == K_SKIP:
                 if el.tag == "head":
                     _read_head(el, page)
@@ -667,7 +729,7 @@ def _walk_blocks(root, page: Page, include_comments: bool, skip_hidden: bool) ->
             keys = el.keys()
             if keys:
                 if not SPECIAL_ATTRS.isdisjoint(keys):
-                    if skip_hidden and el is not root and _is_hidden(el):
+                    if skip_hidden and el is not root and _is_hidden(el, opened):
                         hidden_skipped += 1
                         walker.skip_subtree()
                         stack.append(None)

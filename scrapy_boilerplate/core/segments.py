@@ -73,6 +73,8 @@ def node_segments(page, node: int) -> list[list[tuple]]:
             continue
         info = TAG_INFO.get(el.tag) or _tag_info(el.tag)
         kind_code = info[0]
+        if kind_code == K_SKIP and page.read_noscript and el.tag == "noscript":
+            kind_code = K_BLOCK   # read as the walk read it
         if kind_code == K_SKIP or _skipped(page, el):
             walker.skip_subtree()
             stack.append("skip")
@@ -112,7 +114,7 @@ def _skipped(page, el) -> bool:
     keys = el.keys()
     if not keys:
         return False
-    if page.skip_hidden and _is_hidden(el):
+    if page.skip_hidden and _is_hidden(el, page.opened):
         return True
     if not page.include_comments and ("class" in keys or "id" in keys):
         cue = _class_cues(el.get("id") if "id" in keys else None, el.get("class") if "class" in keys else None)
