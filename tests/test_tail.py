@@ -64,6 +64,12 @@ def test_a_read_more_panel_is_read_and_other_hidden_boxes_are_not():
     text = extract(page_with(body)).text
     assert ARTICLE in text and more in text
     assert "coupon" not in text and "newsletter now" not in text
+    # Accordions opened by a script that no attribute names: known by their class.
+    faq = "".join(f'<div class="faq-question">Question {i}?</div><div class="faq-answer" '
+                  f'style="display: none;">Answer {i}: {more}</div>' for i in range(3))
+    text = extract(page_with(body + faq)).text
+    assert all(f"Answer {i}: {more}" in text for i in range(3))
+    assert "coupon" not in text and "newsletter now" not in text
 
 
 def test_a_page_whose_text_is_only_in_noscript_is_read():
@@ -87,6 +93,7 @@ REAL = [
     ("wcxb-dev", "0505", 0.8),    # Discourse forum: the thread only in <noscript>
     ("wcxb-dev", "0117", 0.7),    # a service page whose sections are panels opened by buttons
     ("wcxb-dev", "0581", 0.45),   # a product page's details in a non-modal dialog panel
+    ("wcxb-dev", "4026", 0.9),    # a product page's FAQ answers, display:none until clicked
 ]
 
 

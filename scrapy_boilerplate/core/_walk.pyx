@@ -257,10 +257,16 @@ cdef class _Attrs:
             hidden = bool(style) and _may_hide(style) and P._hidden_style(style)
         else:
             hidden = False
-        if hidden and opened and self.idv is not NULL:
+        if not hidden:
+            return False
+        if opened and self.idv is not NULL:
             idv = _attr_value(self.idv)
-            return not (idv and idv in opened)
-        return hidden
+            if idv and idv in opened:
+                return False
+        if role == "tabpanel":
+            return False
+        cls = _attr_value(self.cls) if self.cls is not NULL else None
+        return not (cls and P._opens_on_click(cls))
 
 
 assert P.HIDDEN_STYLE_RE.pattern == r"display\s*:\s*none|visibility\s*:\s*hidden"

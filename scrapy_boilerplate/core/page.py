@@ -203,9 +203,9 @@ def _hidden_style(style: str) -> bool:
 def _is_hidden(el, opened=()) -> bool:
     """Hidden from readers: `hidden`, aria-hidden, modal dialogs and tooltips, hiding styles.
 
-    `opened` holds the ids of elements that a control on the page opens (`aria-controls`,
-    `data-target`): a "read more" panel or an accordion is hidden only until a reader
-    clicks, so it is read. Modal dialogs and tooltips stay hidden even then.
+    A box that is hidden only until a reader clicks is read: its id is in `opened`, the ids
+    that controls on the page open (`aria-controls`, `data-target`), or it is a tab panel or
+    has an accordion-like class. Modal dialogs and tooltips stay hidden even then.
     """
     role = el.get("role")
     modal = el.get("aria-modal")
@@ -221,10 +221,27 @@ def _is_hidden(el, opened=()) -> bool:
     else:
         style = el.get("style")
         hidden = bool(style) and _hidden_style(style)
-    if hidden and opened:
+    if not hidden:
+        return False
+    if opened:
         idv = el.get("id")
-        return not (idv and idv in opened)
-    return hidden
+        if idv and idv in opened:
+            return False
+    # Tab panels, accordion and FAQ answers, "read more" text: hidden until a click that a
+    # script handles, without aria-controls to say so, and on the page all along.
+    if role == "tabpanel":
+        return False
+    cls = el.get("class")
+    return not (cls and _opens_on_click(cls))
+
+
+#: Class-name words of boxes that a click opens (split at non-letters, lower case).
+OPENS_ON_CLICK_WORDS = frozenset(("accordion", "answer", "collapse", "collapsible", "expandable",
+                                  "faq", "readmore", "spoiler"))
+
+
+def _opens_on_click(cls: str) -> bool:
+    return not OPENS_ON_CLICK_WORDS.isdisjoint(TOKEN_SPLIT_RE.split(cls.lower()))
 
 
 class ToggleTargets:
