@@ -57,8 +57,14 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
     return np.array(labels, bool)
 
 
-def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "balanced") -> np.ndarray:
-    """Content mask for the blocks of `page` from their probabilities."""
+def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "balanced",
+           table_spans=()) -> np.ndarray:
+    """Content mask for the blocks of `page` from their probabilities.
+
+    `table_spans` are the [first, last) blocks of the page's data tables: each counts as one
+    block in the distance between content segments (a table of 90 short cells is one thing
+    between two parts of an article, not 90).
+    """
     p = dict(DEFAULT_PARAMS)
     if params:
         p.update({k: v for k, v in params.items() if k in DEFAULT_PARAMS})
@@ -77,7 +83,10 @@ def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "ba
         # Gap filling is for short sentences the model is unsure about, not for
         # blocks it is sure are boilerplate ("Advertisement" inside the body).
         mask &= proba >= p["min_probability"]
-    mask = _drop_far_segments(mask, chars, p["min_segment_share"], p["max_gap"])
+    distance = np.ones(n)
+    for first, last in table_spans:
+        distance[first + 1:last] = 0
+    mask = _drop_far_segments(mask, chars, p["min_segment_share"], p["max_gap"], distance)
     _keep_headings(mask, page)
     _trim_tail(mask, page)
     return mask
@@ -92,10 +101,12 @@ def segments(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
 
 
-def _drop_far_segments(mask, chars, min_share, max_gap):
+def _drop_far_segments(mask, chars, min_share, max_gap, distance):
     runs = segments(mask)
     if len(runs) < 2:
         return mask
+    # Blocks before each block, as the gap counts them.
+    before = np.concatenate(([0.0], np.cumsum(distance)))
     mass = [chars[a:b].sum() for a, b in runs]
     main = int(np.argmax(mass))
     keep = [False] * len(runs)
@@ -106,7 +117,8 @@ def _drop_far_segments(mask, chars, min_share, max_gap):
         last = main
         i = main + direction
         while 0 <= i < len(runs):
-            gap = runs[i][0] - runs[last][1] if direction > 0 else runs[last][0] - runs[i][1]
+            gap = (before[runs[i][0]] - before[runs[last][1]] if direction > 0
+                   else before[runs[last][0]] - before[runs[i][1]])
             if mass[i] >= min_share * mass[main] or gap <= max_gap:
                 keep[i] = True
                 last = i

@@ -220,7 +220,8 @@ class Extractor:
             return Extraction(title=title)
         proba = self.block_probabilities(page)
         params = self.model.decode if self.model is not None else None
-        mask = select_blocks(page, proba, params, opts)
+        tables = find_data_tables(page)
+        mask = select_blocks(page, proba, params, opts, tables)
         # The headline is not main content (it is `title`; include_title puts it first),
         # and neither is a byline ("By Jane Doe · 2 March 2026"): no gold set keeps them.
         for i in np.flatnonzero(mask):
@@ -228,15 +229,17 @@ class Extractor:
                 mask[i] = False
             elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
                 mask[i] = False
-        tables = find_data_tables(page)
         decide_tables(tables, mask, proba, page)
         return _render(page, mask, proba, tables, title, url, opts)
 
 
-def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
+def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
     """Content mask from block probabilities, with the caption and comment options applied."""
     favor = opts.get("favor", "balanced")
-    mask = decode(proba, page, params, favor=favor)
+    if tables is None:
+        tables = find_data_tables(page)
+    spans = [(t.first, t.last) for t in tables]
+    mask = decode(proba, page, params, favor=favor, table_spans=spans)
     chars = np.asarray(page.chars)
     if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
         # A tiny page has no boilerplate to speak of: its non-link text is the content,
@@ -248,7 +251,7 @@ def select_blocks(page: Page, proba, params, opts) -> np.ndarray:
         # Next to nothing kept of a page with plenty of plain text: pages of short items
         # (teasers, cards, replies) score below the threshold one by one. A relaxed
         # decode, kept when it finds more.
-        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor)
+        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor, table_spans=spans)
         if chars[relaxed].sum() > chars[mask].sum():
             mask = relaxed
     flags = np.asarray(page.flags)
