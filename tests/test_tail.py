@@ -87,6 +87,20 @@ def test_a_page_whose_text_is_only_in_noscript_is_read():
     assert "enable JavaScript" not in extract(html).text
 
 
+def test_an_article_rendered_twice_comes_out_once():
+    # Site builders ship one variant per screen size and hide all but one with CSS.
+    desktop = f'<div class="variant desktop-only"><article><p>{ARTICLE}</p></article></div>'
+    mobile = f'<div class="variant mobile-only"><article><p>{ARTICLE}</p></article></div>'
+    text = extract(page_with(desktop + mobile)).text
+    assert text.count(ARTICLE) == 1
+    # A paragraph the page itself repeats, in the same markup, stays repeated (a chorus).
+    chorus = "And the river runs on and on to the sea, carrying all that we were and will be."
+    verses = "".join(f'<p class="verse">Verse {i}: {ARTICLE[:200]}</p><p class="chorus">{chorus}</p>'
+                     for i in range(3))
+    text = extract(page_with(f'<article class="lyrics">{verses}</article>')).text
+    assert text.count(chorus) == 3
+
+
 def test_a_data_table_counts_as_one_block_between_two_parts_of_an_article():
     # A short first section, a table of 90 short cells, then the body: the first section is
     # one block away from the body, not 90 (it used to be dropped as a far-away fragment).
@@ -109,6 +123,7 @@ REAL = [
     ("wcxb-dev", "0581", 0.45),   # a product page's details in a non-modal dialog panel
     ("wcxb-dev", "4026", 0.9),    # a product page's FAQ answers, display:none until clicked
     ("readability", "wikipedia-2", 0.95),   # the article's first half before a 90-cell table
+    ("wcxb-dev", "1396", 0.8),    # a blog post rendered twice, in two templates
 ]
 
 

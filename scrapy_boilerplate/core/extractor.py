@@ -34,6 +34,8 @@ RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
 #: An extraction shorter than this, on a page whose comment sections hold most of its text,
 #: is made again with the comment sections walked (forum threads, posts marked up as comments).
 THREAD_FALLBACK_CHARS = 500
+#: Kept blocks this long whose text repeats under other ids and classes are second renderings.
+REPEAT_MIN_CHARS = 60
 #: Caption-flagged blocks are dropped only while they are less than this share of the content.
 CAPTION_MAX_SHARE = 0.5
 
@@ -229,6 +231,7 @@ class Extractor:
                 mask[i] = False
             elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
                 mask[i] = False
+        _drop_renderings(page, mask)
         decide_tables(tables, mask, proba, page)
         return _render(page, mask, proba, tables, title, url, opts)
 
@@ -272,6 +275,20 @@ def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
     if opts.get("include_comments"):
         mask = mask | ((flags & FLAG["comment"]) > 0)
     return mask
+
+
+def _drop_renderings(page: Page, mask) -> None:
+    """Unselect a second rendering of the same text: a kept block of REPEAT_MIN_CHARS or more
+    whose text a kept block before it already has, under other ids and classes (a site's
+    mobile and desktop variants of one article, a reply's preview of the post above it). A
+    repeat under the same ids and classes is the page's own (a chorus, a repeated note)."""
+    first_path: dict[str, tuple] = {}
+    for i in np.flatnonzero(mask):
+        if page.chars[i] < REPEAT_MIN_CHARS:
+            continue
+        path = first_path.setdefault(page.texts[i], page.tokens[i])
+        if path != page.tokens[i]:
+            mask[i] = False
 
 
 def _best_title(page: Page) -> str | None:
