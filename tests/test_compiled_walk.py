@@ -1,4 +1,4 @@
-"""The compiled walk (core/_walk.pyx) against its reference, page._walk_blocks.
+"""The compiled walk (core/_walk.pyx) against its reference, walk.walk_blocks.
 
 Both must give the same Page, field by field, on real pages, on trees
 parsed by others (parsel keeps comments), on odd trees built by hand, and
@@ -6,6 +6,7 @@ the same class-name cues on any class string.
 """
 
 import dataclasses
+import itertools
 import logging
 import os
 import subprocess
@@ -17,8 +18,11 @@ from hypothesis import strategies as st
 from lxml import etree
 from parsel import Selector
 
+from scrapy_boilerplate.core import cues, speedups
 from scrapy_boilerplate.core import page as P
-from scrapy_boilerplate.core import speedups
+from scrapy_boilerplate.core.hidden import ToggleTargets, hidden_style
+from scrapy_boilerplate.core.parse import parse_html
+from scrapy_boilerplate.core.walk import MAX_BLOCKS, walk_blocks
 
 from conftest import FIXTURE_NAMES, fixture_bytes, load_shared_pages
 
@@ -31,8 +35,8 @@ FIELDS = [f.name for f in dataclasses.fields(P.Page) if f.compare]   # not the w
 
 def assert_same_walk(root, include_comments=False, skip_hidden=True):
     # Each walk gets its own ToggleTargets, so both find the document's controlled ids themselves.
-    reference, fast = P.Page(opened=P.ToggleTargets(root)), P.Page(opened=P.ToggleTargets(root))
-    expected = P._walk_blocks(root, reference, include_comments, skip_hidden)
+    reference, fast = P.Page(opened=ToggleTargets(root)), P.Page(opened=ToggleTargets(root))
+    expected = walk_blocks(root, reference, include_comments, skip_hidden)
     got = compiled.walk_blocks(root, fast, include_comments, skip_hidden)
     assert got == expected
     for name in FIELDS:
@@ -44,7 +48,7 @@ def assert_same_walk(root, include_comments=False, skip_hidden=True):
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 @pytest.mark.parametrize("include_comments, skip_hidden", [(False, True), (True, False)])
 def test_same_page_on_fixtures(name, include_comments, skip_hidden):
-    page = assert_same_walk(P.parse_html(fixture_bytes(name)), include_comments, skip_hidden)
+    page = assert_same_walk(parse_html(fixture_bytes(name)), include_comments, skip_hidden)
     assert len(page.texts) > 10
 
 
@@ -52,7 +56,7 @@ def test_same_page_on_fixtures(name, include_comments, skip_hidden):
 @pytest.mark.parametrize("dataset", ["wcxb-dev", "readability", "trafilatura-eval", "overview-dev"])
 def test_same_page_on_real_pages(dataset):
     for item in load_shared_pages(dataset, 60):
-        root = P.parse_html(item.read_html())
+        root = parse_html(item.read_html())
         if root is not None:
             assert_same_walk(root)
             assert_same_walk(root, include_comments=True, skip_hidden=False)
@@ -87,7 +91,7 @@ ODD_PAGES = [
 @needs_compiled
 @pytest.mark.parametrize("html", ODD_PAGES)
 def test_same_page_on_odd_markup(html):
-    for root in (P.parse_html(html), etree.fromstring(html, etree.XMLParser(recover=True))):
+    for root in (parse_html(html), etree.fromstring(html, etree.XMLParser(recover=True))):
         if root is not None:
             assert_same_walk(root)
             assert_same_walk(root, include_comments=True, skip_hidden=False)
@@ -107,7 +111,7 @@ fragments = st.lists(st.one_of(
 @example(body="<pre>a<!-- c -->\x1f")   # a comment's whitespace tail inside <pre> is kept as it is
 def test_same_page_on_any_whitespace_and_markup(body):
     html = f"<html><body>{body}</body></html>"
-    assert_same_walk(P.parse_html(html))
+    assert_same_walk(parse_html(html))
     assert_same_walk(Selector(text=html).root)
 
 
@@ -143,7 +147,7 @@ def test_same_hidden_elements_for_any_style(style):
     styled = etree.SubElement(root, "div", style=style)
     styled.text = "styled"
     page = assert_same_walk(root)
-    assert ("styled" in page.texts) == (not P._hidden_style(style))
+    assert ("styled" in page.texts) == (not hidden_style(style))
 
 
 HIDDEN_CASES = [
@@ -177,17 +181,17 @@ def test_hidden_elements_and_toggle_targets(markup, read):
     """Both walks read a hidden panel that a control opens, and only that."""
     html = (f"<html><body><p>{'Visible words of the page. ' * 12}</p>"
             f"<button aria-controls='more'>Read more</button>{markup}</body></html>")
-    root = P.parse_html(html)
+    root = parse_html(html)
     page = assert_same_walk(root) if compiled is not None else P.build_page(root)
     assert ("TEXT" in page.texts) == read
 
 
 @needs_compiled
 def test_same_page_at_the_block_limit(monkeypatch):
-    html = "<body>" + "".join(f"<p>block {i}</p><!-- c -->" for i in range(P.MAX_BLOCKS + 50)) + "</body>"
+    html = "<body>" + "".join(f"<p>block {i}</p><!-- c -->" for i in range(MAX_BLOCKS + 50)) + "</body>"
     root = Selector(text=html).root
     page = assert_same_walk(root)
-    assert len(page.texts) == P.MAX_BLOCKS
+    assert len(page.texts) == MAX_BLOCKS
 
 
 @needs_compiled
@@ -200,8 +204,8 @@ def test_deep_tree_does_not_recurse():
     assert page.texts == ["deep"]
 
 
-# Pieces of names around the cue literals: whole (anchored) words such as "nav", "tags",
-# "ad" or "articleBody", literals split over two tokens ("read-more"), optional characters
+# Pieces of names around the cue words: whole words such as "nav", "tags",
+# "ad" or "articleBody", words split over two tokens ("read-more"), hyphenated forms
 # ("h-entry", "rich-text") and near misses ("navs", "adx", "bad").
 CUE_PIECES = ["nav", "navs", "tag", "tags", "ad", "ads", "adx", "bad", "dfp", "gpt", "cmp", "articleBody",
               "entrycontent", "entry", "h", "hentry", "rich", "text", "wp", "caption", "photo", "info",
@@ -222,9 +226,9 @@ class_names = st.lists(
 
 
 def assert_same_unit_cues(units):
-    """The compiled unit_cues gives what page._unit_cues gives, both starting from empty caches."""
+    """The compiled unit_cues gives what cues.unit_cues gives, both starting from empty caches."""
     _clear_cue_caches()
-    expected = [P._unit_cues(unit) for unit in units]
+    expected = [cues.unit_cues(unit) for unit in units]
     _clear_cue_caches()
     assert [compiled.unit_cues(unit) for unit in units] == expected
     return expected
@@ -236,7 +240,7 @@ def assert_same_unit_cues(units):
 def test_same_cues_on_any_class_names(idv, cls):
     assert_same_unit_cues((cls or "").split() + ([idv] if idv else []))
     _clear_cue_caches()
-    expected = P._class_cues(idv, cls)
+    expected = cues.class_cues(idv, cls)
     _clear_cue_caches()
     assert compiled.class_cues(idv, cls) == expected
     assert compiled.class_cues(idv, cls) == expected   # and from its cache
@@ -246,7 +250,7 @@ def test_same_cues_on_any_class_names(idv, cls):
 def test_same_cues_on_many_class_names():
     cls = " ".join(f"c{i} comment-{i} nav-item" for i in range(20))   # past the 16 names looked at
     _clear_cue_caches()
-    expected = P._class_cues("main-comments", cls)
+    expected = cues.class_cues("main-comments", cls)
     _clear_cue_caches()
     assert compiled.class_cues("main-comments", cls) == expected
 
@@ -259,26 +263,22 @@ def test_same_cues_on_names_made_of_cue_literals(name):
 
 
 @needs_compiled
-def test_cue_literals_read_every_category_and_refuse_other_patterns():
-    for _bit, rx in P.CUE_RES + [(0, P.BODY_PROP_RE)]:
-        assert compiled._cue_literals(rx.pattern)
-    assert ("nav", True) in compiled._cue_literals(P.CUE_PATTERNS["negative"])
-    assert ("hentry", False) in compiled._cue_literals(P.CUE_PATTERNS["positive"])
-    for pattern in (r"foo\b", r"(?:a|b)c", r"te.t", r"^x"):
-        with pytest.raises(ValueError):
-            compiled._cue_literals(pattern)
+def test_same_cues_on_every_cue_word():
+    words = [w for ws in cues.CUE_WORDS.values() for w in ws.inside + ws.whole] + sorted(cues.COMMENT_SECTION_NAMES)
+    names = words + [f"x{w}y" for w in words] + [f"{w}-{v}" for w, v in itertools.pairwise(words)]
+    assert_same_unit_cues(names + [name.upper() for name in names])
 
 
 def _clear_cue_caches():
-    for cache in (P._CUE_CACHE, P._UNIT_CACHE, P._KEY_CACHE):
+    for cache in (cues.CUE_CACHE, cues.UNIT_CACHE, cues.KEY_CACHE):
         cache.clear()
 
 
 @needs_compiled
 def test_same_cues_on_real_class_names():
-    roots = [P.parse_html(fixture_bytes(name)) for name in FIXTURE_NAMES]
+    roots = [parse_html(fixture_bytes(name)) for name in FIXTURE_NAMES]
     try:
-        roots += [P.parse_html(item.read_html()) for item in load_shared_pages("wcxb-dev", 80)]
+        roots += [parse_html(item.read_html()) for item in load_shared_pages("wcxb-dev", 80)]
     except pytest.skip.Exception:
         pass   # the fixtures alone still test something
     with_cues = 50 if len(roots) > len(FIXTURE_NAMES) else 10
@@ -314,7 +314,7 @@ class _WrongWalk:
 
     @staticmethod
     def walk_blocks(root, page, include_comments, skip_hidden):
-        result = P._walk_blocks(root, page, include_comments, skip_hidden)
+        result = walk_blocks(root, page, include_comments, skip_hidden)
         page.texts[0] += "!"
         return result
 

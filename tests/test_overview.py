@@ -13,7 +13,8 @@ from scrapy_boilerplate.core.overview import (
     FEATURE_NAMES, LINK_WORD, NODE_TOKEN, EvidencePlan, OverviewDetector, detect_overview, page_evidence,
     page_tokens,
 )
-from scrapy_boilerplate.core.page import build_page, parse_html
+from scrapy_boilerplate.core.page import build_page
+from scrapy_boilerplate.core.parse import parse_html
 from scrapy_boilerplate.training.overview import SPLITS, Evidence, choose_tokens, design, train_overview
 
 

@@ -1,4 +1,5 @@
-"""Unit tests of core/page.py: parsing, pre-cleaning, blocks, nodes, metadata, encodings."""
+"""Unit tests of the page walk (core/page.py, parse.py, walk.py, metadata.py): parsing, pre-cleaning,
+blocks, nodes, metadata, encodings."""
 
 import lxml.html
 import pytest
@@ -6,7 +7,8 @@ from lxml import etree
 from parsel import Selector
 
 from conftest import FIXTURE_NAMES, fixture_bytes
-from scrapy_boilerplate.core.page import build_page, parse_html, sniff_encoding, to_element, to_unicode
+from scrapy_boilerplate.core.page import build_page
+from scrapy_boilerplate.core.parse import parse_html, sniff_encoding, to_element, to_unicode
 from scrapy_boilerplate.core.textstats import count_words
 
 # Enough visible text that the page is not treated as "everything hidden, show it all".
@@ -354,7 +356,7 @@ def test_node_table_is_consistent(source):
 
 
 def test_bounded_cache_keeps_entries_in_use_and_forgets_one_offs():
-    from scrapy_boilerplate.core.page import BoundedCache
+    from scrapy_boilerplate.core.cues import BoundedCache
 
     cache = BoundedCache(limit=3)
     cache.put("menu-item", 1)
@@ -363,15 +365,3 @@ def test_bounded_cache_keeps_entries_in_use_and_forgets_one_offs():
         assert cache.get("menu-item") == 1   # in use: survives every generation change
     assert len(cache) <= 6
     assert cache.get("hash-0") is None       # a one-off name aged out
-
-
-@pytest.mark.parametrize("name", [
-    "readmore", "hentry", "adslot", "ads", "topad", "navbar", "nav", "tags", "wpcaption", "postcontent",
-    "sidebarleft", "xyzzy", "elementorwidget", "photoinfo", "mostread", "categories", "cmp", "dfp",
-])
-def test_cue_gate_lets_through_every_name_a_cue_matches(name):
-    # The gate only skips work: it must pass every name on which some cue regex would match.
-    from scrapy_boilerplate.core.page import BODY_PROP_RE, CUE_RES, GATE_RE
-
-    if any(rx.search(name) for _, rx in CUE_RES) or BODY_PROP_RE.search(name):
-        assert GATE_RE.search(name), name

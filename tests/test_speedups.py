@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURE_NAMES, fixture_bytes
 from scrapy_boilerplate.core import features, speedups, ttr
-from scrapy_boilerplate.core.page import build_page, parse_html
+from scrapy_boilerplate.core.page import build_page
+from scrapy_boilerplate.core.parse import parse_html
 
 needs_compiled = pytest.mark.skipif(
     speedups.load("_textstats") is None,
@@ -134,9 +135,9 @@ utf8_pieces = st.lists(st.one_of(
 @settings(max_examples=1000, deadline=None)
 @given(utf8_pieces)
 def test_compiled_utf8_check_agrees_with_python(data):
-    from scrapy_boilerplate.core import page
+    from scrapy_boilerplate.core import parse
 
-    assert speedups.load("_utf8").is_utf8(data) == page._is_utf8(data)
+    assert speedups.load("_utf8").is_utf8(data) == parse._is_utf8(data)
 
 
 needs_evidence = pytest.mark.skipif(

@@ -13,7 +13,8 @@ from markdown_it import MarkdownIt
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.extractor import _render
-from scrapy_boilerplate.core.page import build_page, parse_html
+from scrapy_boilerplate.core.page import build_page
+from scrapy_boilerplate.core.parse import parse_html
 from scrapy_boilerplate.core.tables import find_data_tables
 
 URL = "https://news.example.com/2024/03/story.html"

@@ -1,16 +1,16 @@
 # cython: language_level=3
-"""Compiled twin of ``page._walk_blocks``: the same walk, over libxml2's nodes.
+"""Compiled twin of ``walk.walk_blocks``: the same walk, over libxml2's nodes.
 
-``page._walk_blocks`` is the reference and this module must give the same
+``walk.walk_blocks`` is the reference and this module must give the same
 Page (tests/test_compiled_walk.py compares both, field by field). The speed
 comes from reading lxml's C nodes directly: no Python proxy object per
 element, no iterwalk events, attributes read from the node's own list, and
 a block's text gathered as UTF-8 bytes and decoded once, after collapsing
 its whitespace. Everything that is rare or stateful across pages (tag
-kinds, the class-name cue caches, <head>, JSON-LD) is the Python module's
-own code, called from here; ``unit_cues`` and ``class_cues``, the uncached
-paths of one class name's and of one element's cues, are the twins of
-``page._unit_cues`` and ``page._class_cues`` (page.py calls the first).
+kinds, the class-name cue caches, <head>, JSON-LD) is the Python modules'
+own code (elements.py, cues.py, metadata.py), called from here; ``unit_cues``
+and ``class_cues``, the uncached paths of one class name's and of one
+element's cues, are the twins of ``cues.unit_cues`` and ``cues.class_cues``.
 
 How lxml's ``.text`` and ``.tail`` map onto nodes: an element's text is the
 run of text/CDATA nodes that starts its children, its tail the run right
@@ -30,11 +30,14 @@ from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 cimport cython
 import numpy as np
 
-from . import page as P   # loaded at the end of page.py, so its names all exist
+from . import cues, elements, metadata
+from . import hidden as hidden_module   # (`hidden` names a local below)
+from .textstats import count_words as _count_words
+from .walk import MAX_BLOCKS as _MAX_BLOCKS
 
 import_lxml__etree()
 
-# page.py's element kinds (checked below, so the two modules cannot drift apart)
+# elements.py's element kinds (checked below, so the two modules cannot drift apart)
 cdef enum:
     K_INLINE = 0
     K_BLOCK = 1
@@ -44,7 +47,8 @@ cdef enum:
     K_IMG = 5
     K_PRE = 6
 
-assert (P.K_INLINE, P.K_BLOCK, P.K_SKIP, P.K_BR, P.K_LINK, P.K_IMG, P.K_PRE) == tuple(range(7))
+assert (elements.K_INLINE, elements.K_BLOCK, elements.K_SKIP, elements.K_BR, elements.K_LINK, elements.K_IMG,
+        elements.K_PRE) == tuple(range(7))
 
 # What _start tells the walk to do with the element's children.
 cdef enum:
@@ -52,15 +56,15 @@ cdef enum:
     WALK_WITH_TEXT = 1
     WALK_NO_TEXT = 2      # <br>: its own text is not read (as in the Python walk)
 
-cdef long long FLAG_LINK = P.FLAG["link"]
-cdef long long FLAG_BODY = P.FLAG["body_prop"]
-cdef Py_ssize_t MAX_BLOCKS = P.MAX_BLOCKS
-cdef object count_words = P.count_words
-cdef object ROLE_FLAGS = P.ROLE_FLAGS
-cdef object BODY_PROPS = P.BODY_PROPS
-cdef object COMMENT_SAFE_TAGS = P.COMMENT_SAFE_TAGS
+cdef long long FLAG_LINK = elements.FLAG["link"]
+cdef long long FLAG_BODY = elements.FLAG["body_prop"]
+cdef Py_ssize_t MAX_BLOCKS = _MAX_BLOCKS
+cdef object count_words = _count_words
+cdef object ROLE_FLAGS = cues.ROLE_FLAGS
+cdef object BODY_PROPS = cues.BODY_PROPS
+cdef object COMMENT_SAFE_TAGS = cues.COMMENT_SAFE_TAGS
 
-# One frame per open element: what to restore at its end (page.py pushes tuples).
+# One frame per open element: what to restore at its end (walk.py pushes tuples).
 cdef enum:
     FRAME_SKIPPED = 0     # subtree skipped: only its tail is read
     FRAME_PLAIN = 1       # changed nothing
@@ -241,11 +245,11 @@ cdef class _Attrs:
             a = a.next
 
     cdef bint is_hidden(self, object opened) except -1:
-        """page._is_hidden, from the attributes already found."""
+        """hidden.is_hidden, from the attributes already found."""
         cdef bint hidden
         role = _attr_value(self.role) if self.role is not NULL else None
         modal = _attr_value(self.aria_modal) if self.aria_modal is not NULL else None
-        if modal == "true" or (role in P.HIDDEN_ROLES and not (role == "dialog" and modal == "false")):
+        if modal == "true" or (role in hidden_module.HIDDEN_ROLES and not (role == "dialog" and modal == "false")):
             return True
         if self.hidden is not NULL:
             idv = _attr_value(self.idv) if self.idv is not NULL else ""
@@ -254,7 +258,7 @@ cdef class _Attrs:
             hidden = True
         elif self.style is not NULL:
             style = _attr_value(self.style)
-            hidden = bool(style) and _may_hide(style) and P._hidden_style(style)
+            hidden = bool(style) and _may_hide(style) and hidden_module.hidden_style(style)
         else:
             hidden = False
         if not hidden:
@@ -266,15 +270,15 @@ cdef class _Attrs:
         if role == "tabpanel":
             return False
         cls = _attr_value(self.cls) if self.cls is not NULL else None
-        return not (cls and P._opens_on_click(cls))
+        return not (cls and cues.opens_on_click(cls))
 
 
-assert P.HIDDEN_STYLE_RE.pattern == r"display\s*:\s*none|visibility\s*:\s*hidden"
-assert "hidden" in P.CLIPPED_RE.pattern and "opacity" in P.CLIPPED_RE.pattern
+assert hidden_module.HIDDEN_STYLE_RE.pattern == r"display\s*:\s*none|visibility\s*:\s*hidden"
+assert "hidden" in hidden_module.CLIPPED_RE.pattern and "opacity" in hidden_module.CLIPPED_RE.pattern
 
 
 cdef bint _may_hide(str style) except -1:
-    """False when page._hidden_style cannot be true: an ASCII style holding none of "none",
+    """False when hidden.hidden_style cannot be true: an ASCII style holding none of "none",
     "hidden" (display:none, visibility and overflow:hidden) and "opacity" in any case (in ASCII
     text its case-insensitive matches are ASCII ones), the most common kind; the regexes are
     slow on long styles."""
@@ -310,22 +314,23 @@ cdef object _get(xmlNode* c, const char* wanted):
     return None
 
 
-# Class-name cues: page._unit_cues is the reference. A page from a site not seen before
+# Class-name cues: cues.unit_cues is the reference. A page from a site not seen before
 # brings about 150 new class names, so the uncached path counts.
-cdef object UNIT_CACHE = P._UNIT_CACHE
-cdef object CUE_CACHE = P._CUE_CACHE
-cdef object COMMENT_SEARCH = P.COMMENT_RE.search
-cdef long long FLAG_COMMENT = P.FLAG["comment"]
+cdef object UNIT_CACHE = cues.UNIT_CACHE
+cdef object CUE_CACHE = cues.CUE_CACHE
+cdef object COMMENT_SECTION_NAMES = cues.COMMENT_SECTION_NAMES
+cdef long long FLAG_COMMENT = elements.FLAG["comment"]
 cdef tuple NO_CUE = (0, (), False)
 cdef Py_ssize_t MAX_FAST_NAME = 200
-# COMMENT_WORDS_RE's words and TAXONOMY_CLASS_RE's prefixes, as C strings (checked below)
+# cues.COMMENT_WORDS and cues.TAXONOMY_PREFIXES, as C strings (checked below)
 cdef const char* COMMENT_WORDS[6]
 COMMENT_WORDS[:] = [b"omment", b"disqus", b"respond", b"repl", b"discussion", b"talkback"]
 cdef const char* TAXONOMY_PREFIXES[5]
 TAXONOMY_PREFIXES[:] = [b"tag-", b"category-", b"post_tag-", b"postid-", b"page-id-"]
-assert P.COMMENT_WORDS == ("omment", "disqus", "respond", "repl", "discussion", "talkback")
-assert P.TAXONOMY_CLASS_RE.pattern == r"(?:tag|category|post_tag|postid|page-id)-|post-\d+$"
-assert P.TOKEN_SPLIT_RE.pattern == r"[^a-z]+"
+assert cues.COMMENT_WORDS == ("omment", "disqus", "respond", "repl", "discussion", "talkback")
+assert cues.TAXONOMY_PREFIXES == ("tag-", "category-", "post_tag-", "postid-", "page-id-")
+assert cues.TAXONOMY_CLASS_RE.pattern.endswith(r"|post-\d+$")
+assert cues.TOKEN_SPLIT_RE.pattern == r"[^a-z]+"
 
 
 cdef object _cache_get(object cache, object key):
@@ -349,66 +354,45 @@ cdef int _cache_put(object cache, object key, object value) except -1:
 
 
 # A cue category matches a run of lower-case letters (a name's token, or two adjacent ones
-# joined) when one of its literals occurs in it, or, for its anchored alternatives (^nav$,
-# ^tags?$, BODY_PROP_RE), when the run is one of them. Both kinds sit in one trie of the
-# literals: a run's categories come from one scan of it, with no regex and no string made.
-cdef list CATEGORY_RES = [rx for _bit, rx in P.CUE_RES] + [P.BODY_PROP_RE]
-cdef list CATEGORY_BITS = [bit for bit, _rx in P.CUE_RES] + [P.FLAG["body_prop"]]
+# joined) when one of its `inside` words occurs in it, or when the run is one of its `whole`
+# words. Both kinds sit in one trie of the words: a run's categories come from one scan of
+# it, with no regex and no string made.
+cdef list CATEGORY_BITS = [elements.FLAG[name] for name in cues.CUE_WORDS]
 
 
-def _cue_literals(str pattern):
-    """[(literal, anchored)] that together match exactly what `pattern` matches in a run of a-z.
+def _cue_trie():
+    """(next node by letter, categories of `inside` words ending here, of `whole` words ending here).
 
-    The cue patterns are alternations of words with optional characters ("h-?entry"), each
-    word anchored (^nav$) or not, or all anchored (^(?:a|b)$). Anything else is refused, so a
-    pattern this cannot read makes the module fail to load (the Python walk is used then)
-    rather than give other cues.
+    A word with anything but the letters a-z is refused (it could never occur in a run), so
+    a vocabulary this cannot hold makes the module fail to load (the Python walk is used
+    then) rather than give other cues.
     """
-    wrapped = pattern.startswith("^(?:") and pattern.endswith(")$")
-    out = []
-    for alt in (pattern[4:-2] if wrapped else pattern).split("|"):
-        anchored = wrapped
-        if not wrapped and alt.startswith("^") and alt.endswith("$"):
-            alt, anchored = alt[1:-1], True
-        words, i = [""], 0
-        while i < len(alt):
-            ch = alt[i]
-            if not (ch.isascii() and (ch.isalpha() or ch == "-")):
-                raise ValueError(f"cue pattern alternative not understood: {alt!r}")
-            optional = alt[i + 1:i + 2] == "?"
-            words = [w + ch for w in words] + (words if optional else [])
-            i += 2 if optional else 1
-        # A literal with other characters than a-z ("wp-caption") never occurs in a run of letters.
-        out += [(w, anchored) for w in words if w.isalpha() and w.islower()]
-    return out
-
-
-def _literal_trie():
-    """(next node by letter, categories of literals ending here, of anchored ones ending here)."""
-    nexts, found, anchored_found = [[0] * 26], [0], [0]
-    for category, rx in enumerate(CATEGORY_RES):
-        for literal, anchored in _cue_literals(rx.pattern):
+    nexts, found, whole_found = [[0] * 26], [0], [0]
+    for category, words in enumerate(cues.CUE_WORDS.values()):
+        for word, whole in [(w, False) for w in words.inside] + [(w, True) for w in words.whole]:
+            if not (word.isascii() and word.isalpha() and word.islower()):
+                raise ValueError(f"cue word not made of the letters a-z: {word!r}")
             node = 0
-            for ch in literal:
+            for ch in word:
                 k = ord(ch) - 97
                 if not nexts[node][k]:
                     nexts.append([0] * 26)
                     found.append(0)
-                    anchored_found.append(0)
+                    whole_found.append(0)
                     nexts[node][k] = len(nexts) - 1
                 node = nexts[node][k]
-            if anchored:
-                anchored_found[node] |= 1 << category
+            if whole:
+                whole_found[node] |= 1 << category
             else:
                 found[node] |= 1 << category
     return (np.asarray(nexts, np.int32), np.asarray(found, np.int32),
-            np.asarray(anchored_found, np.int32))
+            np.asarray(whole_found, np.int32))
 
 
 cdef int[:, ::1] TRIE_NEXT
-cdef int[::1] TRIE_FOUND, TRIE_ANCHORED
-TRIE_NEXT, TRIE_FOUND, TRIE_ANCHORED = _literal_trie()
-cdef Py_ssize_t N_CATEGORIES = len(CATEGORY_RES)
+cdef int[::1] TRIE_FOUND, TRIE_WHOLE
+TRIE_NEXT, TRIE_FOUND, TRIE_WHOLE = _cue_trie()
+cdef Py_ssize_t N_CATEGORIES = len(CATEGORY_BITS)
 assert N_CATEGORIES < 31
 cdef long long CATEGORY_BIT_VALUES[31]
 for _i, _bit in enumerate(CATEGORY_BITS):
@@ -417,10 +401,10 @@ for _i, _bit in enumerate(CATEGORY_BITS):
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef int _categories(const char* s, Py_ssize_t n, bint any_literal) noexcept:
+cdef int _categories(const char* s, Py_ssize_t n, bint any_word) noexcept:
     """Bit i set when category i matches the run s of n lower-case letters (a-z).
 
-    With `any_literal`, when any literal of category i occurs in s, anchored or not: a superset
+    With `any_word`, when any word of category i occurs in s, `whole` or not: a superset
     for a whole name, whose runs (and pairs of adjacent runs) are all parts of s.
     """
     cdef int mask = 0, node, k
@@ -435,13 +419,13 @@ cdef int _categories(const char* s, Py_ssize_t n, bint any_literal) noexcept:
             if node == 0:
                 break
             mask |= TRIE_FOUND[node]
-            if any_literal or (i == 0 and j == n - 1):
-                mask |= TRIE_ANCHORED[node]
+            if any_word or (i == 0 and j == n - 1):
+                mask |= TRIE_WHOLE[node]
     return mask
 
 
 cdef long long _run_bits(const char* s, Py_ssize_t n) noexcept:
-    """page._key_bits of the run s of n lower-case letters."""
+    """cues.key_bits of the run s of n lower-case letters."""
     cdef int mask = _categories(s, n, False)
     cdef long long bits = 0
     cdef Py_ssize_t category
@@ -467,20 +451,20 @@ cdef bint _taxonomy(const char* low, Py_ssize_t n) noexcept:
 
 
 cpdef tuple unit_cues(str unit):
-    """page._unit_cues, with its common steps in C for printable-ASCII names (the others go there)."""
+    """cues.unit_cues, with its common steps in C for printable-ASCII names (the others go there)."""
     cue = _cache_get(UNIT_CACHE, unit)
     if cue is not None:
         return cue
     cdef Py_ssize_t n = len(unit), i, start
     if n == 0 or n > MAX_FAST_NAME or not unit.isascii():
-        return P._unit_cues(unit)
+        return cues.unit_cues(unit)
     cdef const char* raw = PyUnicode_AsUTF8(unit)
     cdef char low[201]
     cdef char c
     for i in range(n):
         c = raw[i]
-        if c < 33 or c > 126:   # spaces and control characters: the regex path (\s, $)
-            return P._unit_cues(unit)
+        if c < 33 or c > 126:   # spaces and control characters: the Python path (split, \s, $)
+            return cues.unit_cues(unit)
         low[i] = c + 32 if c'A' <= c <= c'Z' else c
     low[n] = 0
     if _taxonomy(low, n):
@@ -507,7 +491,7 @@ cpdef tuple unit_cues(str unit):
         else:
             i += 1
     cdef long long bits = 0
-    # Does any cue literal occur in the name at all? Most names hold none.
+    # Does any cue word occur in the name at all? Most names hold none.
     if _categories(joined, n_joined, True):
         for k in range(n_runs):
             bits |= _run_bits(low + run_start[k], run_length[k])
@@ -518,7 +502,8 @@ cpdef tuple unit_cues(str unit):
     comment = False
     for i in range(6):
         if strstr(low, COMMENT_WORDS[i]) is not NULL:
-            comment = COMMENT_SEARCH(PyUnicode_DecodeASCII(low, n, NULL)) is not None
+            # (a name without spaces: it is a comment section's when it is one of their names)
+            comment = PyUnicode_DecodeASCII(low, n, NULL) in COMMENT_SECTION_NAMES
             break
     if comment:
         bits |= FLAG_COMMENT
@@ -529,11 +514,11 @@ cpdef tuple unit_cues(str unit):
     return cue
 
 
-cdef Py_ssize_t MAX_UNITS = 16   # as page._class_cues
+cdef Py_ssize_t MAX_UNITS = 16   # as cues.class_cues
 
 
 cpdef tuple class_cues(idv, cls):
-    """page._class_cues in C, the walk's one lookup of an element's cues (cached per pair)."""
+    """cues.class_cues in C, the walk's one lookup of an element's cues (cached per pair)."""
     cdef tuple key = (idv, cls)
     cue = _cache_get(CUE_CACHE, key)
     if cue is not None:
@@ -831,8 +816,8 @@ cdef class _Walker:
                     break
                 h = (h + 1) % TAG_SLOTS
         tag = _tag_name(c)
-        kind, own = P.TAG_INFO.get(tag) or P._tag_info(tag)
-        node_tag = tag if kind == K_PRE or tag in P.BLOCK_TAGS else P._clean_tag(tag)
+        kind, own = elements.TAG_INFO.get(tag) or elements.tag_info(tag)
+        node_tag = tag if kind == K_PRE or tag in elements.BLOCK_TAGS else elements.clean_tag(tag)
         self.tag_objects.append((tag, node_tag))   # keeps the slots' borrowed references alive
         if c.ns is NULL and self.tag_slots_used < TAG_SLOTS_USED:
             self.tag_slots_used += 1
@@ -856,11 +841,11 @@ cdef class _Walker:
         tag = <object>info.tag
         if kind == K_SKIP:
             if tag == "head":
-                P._read_head(elementFactory(self.doc, c), self.page)
+                metadata.read_head(elementFactory(self.doc, c), self.page)
             elif tag == "script":
                 text = _run_text(c.children)
                 if text and (_get(c, "type") or "").endswith("ld+json"):
-                    P._read_jsonld(text, self.jsonld)
+                    metadata.read_jsonld(text, self.jsonld)
             self.push_frame(FRAME_SKIPPED)
             return SKIP_SUBTREE
         self.n_elements += 1
@@ -1024,7 +1009,7 @@ cdef class _Walker:
 
 
 def walk_blocks(_Element root not None, page, bint include_comments, bint skip_hidden):
-    """page._walk_blocks, compiled: fill `page`; return (hidden elements skipped, limit hit)."""
+    """walk.walk_blocks, compiled: fill `page`; return (hidden elements skipped, limit hit)."""
     cdef _Walker walker = _Walker(root, page, include_comments, skip_hidden)
     walker.run()
     return walker.hidden_skipped, walker.limit_hit

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .decode import FAVOR_SHIFT, decode
+from .elements import FLAG
 from .features import dense_feature_names, feature_matrix
 from .model import Model, ModelError, load_model
-from .page import FLAG, Page, build_page, to_element, to_element_type_error
+from .page import Page, build_page
+from .parse import to_element, to_element_type_error
 from .render import Options, content_units, render_markup, units_text
 from .tables import decide_tables, find_data_tables
 from .unsupervised import cluster_probabilities

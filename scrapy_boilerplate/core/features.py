@@ -31,7 +31,8 @@ from collections import Counter
 import numpy as np
 
 from . import speedups, ttr
-from .page import FLAG, FLAG_NAMES, Page
+from .elements import FLAG, FLAG_NAMES
+from .page import Page
 from .stopwords import STOPWORDS
 from .textstats import count_sentences
 

@@ -31,8 +31,10 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from . import speedups, ttr
+from .elements import FLAG
 from .model import Model, ModelError, load_model
-from .page import FLAG, Page, build_page, to_element
+from .page import Page, build_page
+from .parse import to_element
 from .textstats import count_words
 
 _compiled = speedups.load("_evidence")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .page import FLAG
+from .elements import FLAG
 from .segments import SegmentReader, lines_text
 from .tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
 from .urls import safe_url

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from lxml import etree
 
-from .page import COMMENT_SAFE_TAGS, K_BLOCK, K_BR, K_PRE, K_SKIP, TAG_INFO, _class_cues, _is_hidden, _tag_info
+from .cues import COMMENT_SAFE_TAGS, class_cues
+from .elements import K_BLOCK, K_BR, K_PRE, K_SKIP, TAG_INFO, tag_info
+from .hidden import is_hidden
 
 # Inline elements whose markup the outputs keep, by the kind of markup.
 INLINE_KINDS = {
@@ -71,7 +73,7 @@ def node_segments(page, node: int) -> list[list[tuple]]:
             stack.append(None)
             add_text(el.text)
             continue
-        info = TAG_INFO.get(el.tag) or _tag_info(el.tag)
+        info = TAG_INFO.get(el.tag) or tag_info(el.tag)
         kind_code = info[0]
         if kind_code == K_SKIP and page.read_noscript and el.tag == "noscript":
             kind_code = K_BLOCK   # read as the walk read it
@@ -114,10 +116,10 @@ def _skipped(page, el) -> bool:
     keys = el.keys()
     if not keys:
         return False
-    if page.skip_hidden and _is_hidden(el, page.opened):
+    if page.skip_hidden and is_hidden(el, page.opened):
         return True
     if not page.include_comments and ("class" in keys or "id" in keys):
-        cue = _class_cues(el.get("id") if "id" in keys else None, el.get("class") if "class" in keys else None)
+        cue = class_cues(el.get("id") if "id" in keys else None, el.get("class") if "class" in keys else None)
         if cue[2] and el.tag not in COMMENT_SAFE_TAGS:
             return True
     return False

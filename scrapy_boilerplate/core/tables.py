@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .page import FLAG
+from .elements import FLAG
 
 CELL_TAGS = frozenset(("td", "th"))
 #: A table this many blocks or fewer from the kept content is next to it.

@@ -25,7 +25,8 @@ import numpy as np
 
 from ..core.model import LinearPart, Model
 from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
-from ..core.page import build_page, parse_html
+from ..core.page import build_page
+from ..core.parse import parse_html
 from .datasets import DatasetPage
 from .train import export_trees, progress
 

@@ -1,0 +1,211 @@
+"""Class, id, role and itemprop cues: the words that say what an element holds.
+
+The vocabularies are plain word lists. A class name or id is lower-cased and cut
+into *tokens*, its runs of letters a-z, and each token and each pair of adjacent
+tokens joined is a *key* ("read-more" gives "read", "more" and "readmore"). A
+cue category marks the element when one of its ``inside`` words occurs in a key,
+or a key is one of its ``whole`` words ("nav" but not "canvas"). Keys hold only
+letters, so the words are written without hyphens.
+
+``unit_cues`` and ``class_cues`` are the reference for their compiled twins in
+``_walk.pyx``, which builds its letter trie from these same lists.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .elements import FLAG
+
+ROLE_FLAGS = {
+    "main": FLAG["main"], "article": FLAG["article"], "navigation": FLAG["nav"],
+    "complementary": FLAG["aside"], "banner": FLAG["header"],
+    "contentinfo": FLAG["footer"],
+}
+# itemprop values that mark the article's body (schema.org).
+BODY_PROPS = frozenset(("articlebody", "text", "articletext"))
+
+
+class CueWords(NamedTuple):
+    inside: tuple = ()   # a key holding one of these words has the cue
+    whole: tuple = ()    # a key equal to one of these has it
+
+
+# By flag name (FLAG): the id/class cue vocabularies.
+CUE_WORDS = {
+    "positive": CueWords(inside=(
+        "article", "body", "content", "entry", "hentry", "main", "post", "text", "blog", "story",
+        "prose", "richtext")),
+    "negative": CueWords(inside=(
+        "sidebar", "widget", "banner", "masthead", "promo", "sponsor", "skyscraper", "outbrain",
+        "taboola", "breadcrumb", "pagination", "pager", "menu", "navbar", "footer", "header",
+        "toolbar", "popup", "modal", "taglist", "categor", "archive", "author", "byline", "avatar",
+        "profile", "rating", "login", "signup"),
+        whole=("nav", "tag", "tags")),
+    "share": CueWords(inside=(
+        "share", "sharing", "social", "facebook", "twitter", "whatsapp", "linkedin", "pinterest",
+        "print")),
+    "related": CueWords(inside=(
+        "related", "recommend", "morestories", "readmore", "also", "popular", "trending", "teaser",
+        "mostread", "mostviewed", "nextpost", "prevpost", "youmay", "suggest")),
+    "caption": CueWords(inside=("caption", "credit", "photoinfo", "imageinfo")),
+    "meta": CueWords(inside=(
+        "meta", "date", "time", "posted", "published", "dateline", "byline", "tools", "reprint")),
+    "ad": CueWords(inside=("advert", "adslot", "adunit", "sponsored", "nativead"),
+                   whole=("ad", "ads", "dfp", "gpt")),
+    "cookie": CueWords(inside=("cookie", "consent", "gdpr", "privacybanner"), whole=("cmp",)),
+    "newsletter": CueWords(inside=("newsletter", "subscribe", "subscription", "signup", "optin", "mailing")),
+    "title_like": CueWords(inside=(
+        "title", "headline", "dek", "standfirst", "subtitle", "subhead", "summary", "lede", "intro",
+        "excerpt")),
+    # Class names that spell the article body's itemprop ("entry-content", "post_body").
+    "body_prop": CueWords(whole=(
+        "articlebody", "entrycontent", "postcontent", "postbody", "storybody", "articlecontent",
+        "maincontent", "posttext", "contentbody", "articletext", "storytext", "entrybody")),
+}
+_CUE_MATCHERS = [(FLAG[name], words.inside, frozenset(words.whole)) for name, words in CUE_WORDS.items()]
+# Every word of every category: a name holding none of them has no cue (one scan, no key split).
+_ANY_CUE_WORD_RE = re.compile("|".join(re.escape(word) for words in CUE_WORDS.values()
+                                       for word in words.inside + words.whole))
+
+# Comment sections are skipped unless the caller asks for them: a name (or, for an id
+# with spaces, a space-separated part of it) that is one of these marks one.
+_COMMENT_PARTS = ("area", "section", "wrapper", "container", "list", "block", "thread", "form")
+COMMENT_SECTION_NAMES = frozenset((
+    "comment", "comments", "commentlist", "comment-list", "comment-respond", "disqus", "disqus_thread",
+    "respond", "replies", "discussion", "talkback",
+    *(f"{stem}{sep}{part}" for stem in ("comment", "comments") for sep in "-_" for part in _COMMENT_PARTS),
+))
+# Every comment-section name holds one of these: the compiled twin's cheap test first.
+COMMENT_WORDS = ("omment", "disqus", "respond", "repl", "discussion", "talkback")
+# A comment class on these names the page ("single-comments" on <body>), not a section.
+COMMENT_SAFE_TAGS = frozenset(("body", "html", "article", "main"))
+
+TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
+# Classes that WordPress (post_class, body_class) and similar systems derive from a post's
+# taxonomy and id: tag-*, category-*, post-1234, postid-1234, page-id-12.
+TAXONOMY_PREFIXES = ("tag-", "category-", "post_tag-", "postid-", "page-id-")
+TAXONOMY_CLASS_RE = re.compile(
+    "(?:" + "|".join(re.escape(prefix) for prefix in TAXONOMY_PREFIXES) + r")|post-\d+$", re.IGNORECASE)
+
+
+#: Class-name words of boxes that a click opens (split at non-letters, lower case).
+OPENS_ON_CLICK_WORDS = frozenset(("accordion", "answer", "collapse", "collapsible", "expandable",
+                                  "faq", "readmore", "spoiler"))
+
+
+def opens_on_click(cls: str) -> bool:
+    """Whether a class attribute names a box that a click opens (an accordion, a FAQ answer)."""
+    return not OPENS_ON_CLICK_WORDS.isdisjoint(TOKEN_SPLIT_RE.split(cls.lower()))
+
+
+class BoundedCache:
+    """A dict-like cache of at most about 2 x `limit` entries, approximately LRU.
+
+    Two generations: new entries go into the young one; when it is full it
+    becomes the old one and the previous old one is forgotten. An entry found
+    in the old generation moves back into the young one, so names in use
+    ("menu-item", "entry-content") survive while one-off names (hashes, ids)
+    age out. Emptying the cache instead would make every later page pay for
+    the class names of the whole web again.
+    """
+
+    __slots__ = ("limit", "young", "old")
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.young: dict = {}
+        self.old: dict = {}
+
+    def get(self, key):
+        value = self.young.get(key)
+        if value is None:
+            value = self.old.get(key)
+            if value is not None:
+                self.put(key, value)
+        return value
+
+    def put(self, key, value) -> None:
+        if len(self.young) >= self.limit:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+    def clear(self) -> None:
+        self.young.clear()
+        self.old.clear()
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+
+# Shared with the compiled twin: per (id, class) pair, per class name, per key.
+CUE_CACHE = BoundedCache(50_000)
+UNIT_CACHE = BoundedCache(100_000)
+KEY_CACHE = BoundedCache(100_000)
+
+
+def key_bits(key: str) -> int:
+    """Cue bits of one key (a run of letters a-z, or two joined); cached (keys repeat across sites)."""
+    bits = KEY_CACHE.young.get(key)
+    if bits is None:
+        bits = KEY_CACHE.get(key)
+    if bits is None:
+        bits = 0
+        if _ANY_CUE_WORD_RE.search(key) is not None:   # most keys hold no cue word at all
+            for bit, inside, whole in _CUE_MATCHERS:
+                if key in whole or any(word in key for word in inside):
+                    bits |= bit
+        KEY_CACHE.put(key, bits)
+    return bits
+
+
+def unit_cues(unit: str) -> tuple:
+    """(flag bits, tokens, is-comment-section) of one class name or id; cached across pages."""
+    cue = UNIT_CACHE.young.get(unit) or UNIT_CACHE.get(unit)
+    if cue is None and TAXONOMY_CLASS_RE.match(unit):
+        # The post's own tags and categories ("tag-creditshelf", "category-comments")
+        # are words of the site's authors, not of its template.
+        cue = (0, (), False)
+        UNIT_CACHE.put(unit, cue)
+    elif cue is None:
+        text = unit.lower()
+        parts = TOKEN_SPLIT_RE.split(text)   # may hold empty strings
+        bits = 0
+        # One scan of the whole name first: most names hold no cue word at all.
+        if _ANY_CUE_WORD_RE.search("".join(parts)) is not None:
+            parts = [t for t in parts if t]
+            known = KEY_CACHE.young
+            for key in parts + [a + b for a, b in zip(parts, parts[1:])]:
+                bits_of_key = known.get(key)
+                bits |= bits_of_key if bits_of_key is not None else key_bits(key)
+        comment = not COMMENT_SECTION_NAMES.isdisjoint(text.split())
+        if comment:
+            bits |= FLAG["comment"]
+        cue = (bits, tuple([t for t in parts if 1 < len(t) < 25]), comment)
+        UNIT_CACHE.put(unit, cue)
+    return cue
+
+
+def class_cues(idv, cls) -> tuple:
+    """Cues of an element's id and class names combined; cached per (id, class) pair.
+
+    The reference for the compiled walk's class_cues (a page from a new site brings about 150
+    new pairs, so the uncached path counts)."""
+    key = (idv, cls)
+    cue = CUE_CACHE.young.get(key) or CUE_CACHE.get(key)
+    if cue is None:
+        bits, tokens, comment = 0, (), False
+        units = cls.split() if cls else []
+        if idv:
+            units.append(idv)
+        known = UNIT_CACHE.young
+        for unit in units[:16]:
+            b, t, c = known.get(unit) or unit_cues(unit)
+            bits |= b
+            tokens += t
+            comment = comment or c
+        cue = (bits, tokens, comment)
+        CUE_CACHE.put(key, cue)
+    return cue

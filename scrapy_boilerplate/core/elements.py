@@ -1,0 +1,84 @@
+"""What the walk knows about one element from its tag alone.
+
+Tag sets (block-level, skipped), the semantic-ancestor flag bits and each
+tag's *kind* (how the walk treats it). The class/id/role cues live in
+``cues.py``, what hides an element in ``hidden.py``.
+"""
+
+from __future__ import annotations
+
+BLOCK_TAGS = frozenset(
+    """p div section article main header footer nav aside h1 h2 h3 h4 h5 h6
+    li ul ol dl dt dd table tr td th thead tbody tfoot caption blockquote pre
+    figure figcaption form fieldset legend address hr center details summary
+    body html menu dialog noscript iframe option select textarea""".split()
+)
+HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+# Subtrees that never hold readable main content.
+SKIP_TAGS = frozenset(
+    """script style noscript template svg math iframe object embed canvas
+    select option textarea input dialog head map audio video source track""".split()
+)
+
+# Semantic-ancestor bits. A block's flags are the OR of the bits of all its
+# ancestors, so "inside an <aside>" is one bit test. The order is part of the
+# shipped model (one feature column per flag, in this order).
+FLAG_NAMES = (
+    "article", "main", "nav", "aside", "header", "footer", "figure", "li",
+    "table", "blockquote", "pre", "form", "link", "heading", "body_prop",
+    "comment", "positive", "negative", "share", "related", "caption", "meta",
+    "ad", "cookie", "newsletter", "title_like", "code",
+)
+FLAG = {name: 1 << i for i, name in enumerate(FLAG_NAMES)}
+TAG_FLAGS = {
+    "article": FLAG["article"], "main": FLAG["main"], "nav": FLAG["nav"],
+    "aside": FLAG["aside"], "header": FLAG["header"], "footer": FLAG["footer"],
+    "figure": FLAG["figure"], "figcaption": FLAG["caption"] | FLAG["figure"],
+    "li": FLAG["li"], "table": FLAG["table"], "blockquote": FLAG["blockquote"],
+    "pre": FLAG["pre"] | FLAG["code"], "code": FLAG["code"], "form": FLAG["form"],
+    "h1": FLAG["heading"], "h2": FLAG["heading"], "h3": FLAG["heading"],
+    "h4": FLAG["heading"], "h5": FLAG["heading"], "h6": FLAG["heading"],
+    "menu": FLAG["nav"], "button": FLAG["form"], "label": FLAG["form"],
+}
+
+# Element kinds for the walk, looked up once per tag name (_walk.pyx mirrors these numbers).
+K_INLINE, K_BLOCK, K_SKIP, K_BR, K_LINK, K_IMG, K_PRE = range(7)
+
+
+def clean_tag(tag) -> str:
+    """Lower-case local name of a tag ('{ns}Div' -> 'div'); '' for comments and PIs."""
+    if not isinstance(tag, str):
+        return ""
+    return tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower()
+
+
+def tag_info(tag) -> tuple:
+    """(kind, flag bits) of a tag name; cached in TAG_INFO."""
+    name = clean_tag(tag)
+    if not name:
+        kind = K_SKIP
+    elif name in SKIP_TAGS:
+        kind = K_SKIP
+    elif name == "pre":
+        kind = K_PRE
+    elif name in BLOCK_TAGS:
+        kind = K_BLOCK
+    elif name == "br":
+        kind = K_BR
+    elif name == "a":
+        kind = K_LINK
+    elif name == "img":
+        kind = K_IMG
+    else:
+        kind = K_INLINE
+    info = (kind, TAG_FLAGS.get(name, 0))
+    if isinstance(tag, str) and len(TAG_INFO) < 5000:
+        TAG_INFO[tag] = info
+    return info
+
+
+TAG_INFO: dict = {}
+
+# Attributes that may hide an element or carry a role/itemprop cue: an element
+# with none of them skips those checks.
+SPECIAL_ATTRS = frozenset(("hidden", "aria-hidden", "aria-modal", "style", "role", "itemprop"))
