@@ -1,6 +1,6 @@
 """The per-block feature matrix: one numpy matrix per page, one row per block.
 
-Columns, in groups (names in ``dense_feature_names()``):
+Columns, in groups (``DENSE_COLUMNS``: each column's name beside how it is computed):
 
 * shallow text (Kohlschütter; Yao & Zuo): words, characters, text density at
   80-character lines, link density, average sentence length, punctuation,
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -45,6 +46,8 @@ TAG_GROUPS = {
 }
 TAG_COLUMNS = ("p", "div", "li", "h1", "h2", "h3", "h4", "h5", "td", "pre", "blockquote",
                "figcaption", "body", "other")
+_TAG_COLUMN = {tag: TAG_COLUMNS.index(group) for tag, group in TAG_GROUPS.items()}
+_OTHER_TAG = TAG_COLUMNS.index("other")
 CUE_START_RE = re.compile(
     r"^\W{0,3}(?:read more|read also|more:|related|see also|also read|advertisement|advertising|"
     r"sponsored|share|subscribe|sign up|follow us|click here|continue reading|tags?\s*:|"
@@ -72,33 +75,18 @@ OFFSETS = (-2, -1, 1, 2)
 
 
 def dense_feature_names() -> list[str]:
-    names = ["lwords", "lchars", "td", "ld", "links", "link_only", "avg_sent", "sentences",
-             "commas", "punct", "digits", "upper", "stop", "cue_start", "end_marker", "ends_colon",
-             "has_date", "dup_text", "is_title", "title_sim", "desc_sim", "jsonld_overlap",
-             "has_jsonld_body", "lttr", "lttr_s", "lttr_d", "lwords_s1", "lwords_s3", "ld_s2",
-             "rel_pos", "rel_char", "depth", "depth_rel", "n_blocks", "in_top", "top_share",
-             "anc_score", "in_region", "parent_share", "dist_top"]
-    names += [f"{k}@{o:+d}" for o in OFFSETS for k in SHALLOW]
-    names += ["q_words_prev", "q_words_next", "q_td_prev", "q_ld_prev"]
-    names += [f"tag={t}" for t in TAG_COLUMNS]
-    names += [f"flag={f}" for f in FLAG_NAMES]
-    return names
+    """The dense columns' names, in the matrix's (and the shipped model's) order."""
+    return [name for name, _column in DENSE_COLUMNS]
 
 
-DENSE_NAMES = dense_feature_names()
-_COLUMN = {name: j for j, name in enumerate(DENSE_NAMES)}
-_TAG_COLUMN = {tag: TAG_COLUMNS.index(group) for tag, group in TAG_GROUPS.items()}
-_OTHER_TAG = TAG_COLUMNS.index("other")
-assert DENSE_NAMES[-len(FLAG_NAMES):] == [f"flag={f}" for f in FLAG_NAMES] and len(FLAG_NAMES) <= 32
-
-
-def _shift(values: np.ndarray, offset: int, fill: float, out: np.ndarray) -> None:
+def _shifted(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
     """out[i] = values[i + offset], `fill` past the ends."""
-    out[:] = fill
+    out = np.full(len(values), fill)
     if offset > 0:
         out[:-offset] = values[offset:]
     elif offset < 0:
         out[-offset:] = values[:offset]
+    return out
 
 
 def _word_set(text: str | None) -> frozenset:
@@ -147,12 +135,9 @@ def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, comm
     return np.where(score > 0, (score + weight) * (1 - ld), 0.0)
 
 
-def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
-    """The dense feature matrix (n_blocks x len(dense_feature_names())), written into `out`
-    when given (a float matrix of that shape, or a view of one)."""
+def _block_values(page: Page) -> SimpleNamespace:
+    """The per-block arrays (and per-page scalars) the dense columns are made of."""
     n = len(page)
-    if n == 0:
-        return np.zeros((0, len(DENSE_NAMES)))
     texts = page.texts
     chars = np.asarray(page.chars, float)
     words = np.maximum(np.asarray(page.words, float), 1)
@@ -210,33 +195,98 @@ def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
         if region >= 0:
             in_region = ((idx >= first[region]) & (idx < last[region])).astype(float)
 
-    # One matrix filled column by column (scalars fill a whole column).
-    X = np.empty((n, len(DENSE_NAMES))) if out is None else out
-    cols = [lwords, np.log1p(chars), td, ld, np.log1p(links), ld > 0.9,
-            words / sentences, np.log1p(sentences), np.log1p(commas), punct / some_chars * 10,
-            digits / head_len, upper / head_len, stop, cue_start, end_marker, ends_colon, has_date, dup,
-            is_title, title_sim, desc_sim, body_overlap, has_body,
-            np.log1p(lttr_raw), np.log1p(lttr_s), np.log1p(lttr_d),
-            ttr.smooth(lwords, 1.0), ttr.smooth(lwords, 3.0), ttr.smooth(ld, 2.0),
-            rel_pos, rel_char, depth, depth - modal, np.log1p(n),
-            in_top, top_share, anc_score, in_region, parent_share, dist_top]
-    assert len(cols) == _COLUMN[f"{SHALLOW[0]}@{OFFSETS[0]:+d}"]   # X is not zeroed: every column is set
-    for j, values in enumerate(cols):
-        X[:, j] = values
-    shallow = {"lwords": lwords, "ld": ld, "td": td}
-    for o in OFFSETS:
-        for k in SHALLOW:
-            _shift(shallow[k], o, 1.0 if k == "ld" else 0.0, out=X[:, _COLUMN[f"{k}@{o:+d}"]])
-    X[:, _COLUMN["q_words_prev"]] = lwords - X[:, _COLUMN["lwords@-1"]]
-    X[:, _COLUMN["q_words_next"]] = lwords - X[:, _COLUMN["lwords@+1"]]
-    X[:, _COLUMN["q_td_prev"]] = td - X[:, _COLUMN["td@-1"]]
-    X[:, _COLUMN["q_ld_prev"]] = ld - X[:, _COLUMN["ld@-1"]]
-    tags = X[:, _COLUMN[f"tag={TAG_COLUMNS[0]}"]:_COLUMN[f"tag={TAG_COLUMNS[-1]}"] + 1]
-    tags[:] = 0
-    tags[idx, [_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]] = 1
-    # flag bits: the four little-endian bytes of each block's flags, unpacked low bit first
-    flags = np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4)
-    X[:, _COLUMN[f"flag={FLAG_NAMES[0]}"]:] = np.unpackbits(flags, axis=1, bitorder="little")[:, :len(FLAG_NAMES)]
+    return SimpleNamespace(
+        n=n, chars=chars, words=words, links=links, ld=ld, lwords=lwords, td=td, some_chars=some_chars,
+        sentences=sentences, commas=commas, punct=punct, digits=digits, upper=upper, head_len=head_len,
+        stop=stop, cue_start=cue_start, end_marker=end_marker, ends_colon=ends_colon, has_date=has_date,
+        dup=dup, is_title=is_title, title_sim=title_sim, desc_sim=desc_sim, body_overlap=body_overlap,
+        has_body=has_body, lttr_raw=lttr_raw, lttr_s=lttr_s, lttr_d=lttr_d, rel_pos=rel_pos,
+        rel_char=rel_char, depth=depth, modal=modal, in_top=in_top, top_share=top_share,
+        anc_score=anc_score, in_region=in_region, parent_share=parent_share, dist_top=dist_top,
+        tag_index=np.array([_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]),
+        # the four little-endian bytes of each block's flags, unpacked low bit first
+        flag_bits=np.unpackbits(np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4),
+                                axis=1, bitorder="little")[:, :len(FLAG_NAMES)],
+    )
+
+
+def _shifted_column(key: str, offset: int):
+    """The column of `key`'s values of the block `offset` places away (link density 1 past the ends)."""
+    return lambda v: _shifted(getattr(v, key), offset, 1.0 if key == "ld" else 0.0)
+
+
+# The dense columns, in order: (name, its values from _block_values). The names come from
+# this table too, so a column cannot move without its name (and the shipped model's
+# feature_names, checked at load, say which order it was trained on).
+DENSE_COLUMNS: tuple = (
+    # shallow text
+    ("lwords", lambda v: v.lwords),
+    ("lchars", lambda v: np.log1p(v.chars)),
+    ("td", lambda v: v.td),
+    ("ld", lambda v: v.ld),
+    ("links", lambda v: np.log1p(v.links)),
+    ("link_only", lambda v: v.ld > 0.9),
+    ("avg_sent", lambda v: v.words / v.sentences),
+    ("sentences", lambda v: np.log1p(v.sentences)),
+    ("commas", lambda v: np.log1p(v.commas)),
+    ("punct", lambda v: v.punct / v.some_chars * 10),
+    ("digits", lambda v: v.digits / v.head_len),
+    ("upper", lambda v: v.upper / v.head_len),
+    ("stop", lambda v: v.stop),
+    ("cue_start", lambda v: v.cue_start),
+    ("end_marker", lambda v: v.end_marker),
+    ("ends_colon", lambda v: v.ends_colon),
+    ("has_date", lambda v: v.has_date),
+    ("dup_text", lambda v: v.dup),
+    # metadata overlaps
+    ("is_title", lambda v: v.is_title),
+    ("title_sim", lambda v: v.title_sim),
+    ("desc_sim", lambda v: v.desc_sim),
+    ("jsonld_overlap", lambda v: v.body_overlap),
+    ("has_jsonld_body", lambda v: v.has_body),
+    # text-to-tag ratios (CETR) and smoothed context
+    ("lttr", lambda v: np.log1p(v.lttr_raw)),
+    ("lttr_s", lambda v: np.log1p(v.lttr_s)),
+    ("lttr_d", lambda v: np.log1p(v.lttr_d)),
+    ("lwords_s1", lambda v: ttr.smooth(v.lwords, 1.0)),
+    ("lwords_s3", lambda v: ttr.smooth(v.lwords, 3.0)),
+    ("ld_s2", lambda v: ttr.smooth(v.ld, 2.0)),
+    # position and depth
+    ("rel_pos", lambda v: v.rel_pos),
+    ("rel_char", lambda v: v.rel_char),
+    ("depth", lambda v: v.depth),
+    ("depth_rel", lambda v: v.depth - v.modal),
+    ("n_blocks", lambda v: np.log1p(v.n)),
+    # regions
+    ("in_top", lambda v: v.in_top),
+    ("top_share", lambda v: v.top_share),
+    ("anc_score", lambda v: v.anc_score),
+    ("in_region", lambda v: v.in_region),
+    ("parent_share", lambda v: v.parent_share),
+    ("dist_top", lambda v: v.dist_top),
+    # neighbours
+    *((f"{key}@{offset:+d}", _shifted_column(key, offset)) for offset in OFFSETS for key in SHALLOW),
+    ("q_words_prev", lambda v: v.lwords - _shifted(v.lwords, -1, 0.0)),
+    ("q_words_next", lambda v: v.lwords - _shifted(v.lwords, 1, 0.0)),
+    ("q_td_prev", lambda v: v.td - _shifted(v.td, -1, 0.0)),
+    ("q_ld_prev", lambda v: v.ld - _shifted(v.ld, -1, 1.0)),
+    # structure: tag one-hots, then semantic-ancestor and cue bits
+    *((f"tag={tag}", lambda v, j=j: v.tag_index == j) for j, tag in enumerate(TAG_COLUMNS)),
+    *((f"flag={flag}", lambda v, j=j: v.flag_bits[:, j]) for j, flag in enumerate(FLAG_NAMES)),
+)
+DENSE_NAMES = dense_feature_names()
+assert len(set(DENSE_NAMES)) == len(DENSE_NAMES) and len(FLAG_NAMES) <= 32   # flags: four bytes
+
+
+def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
+    """The dense feature matrix (n_blocks x len(DENSE_COLUMNS)), written into `out` when given
+    (a float matrix of that shape, or a view of one)."""
+    if len(page) == 0:
+        return np.zeros((0, len(DENSE_COLUMNS)))
+    values = _block_values(page)
+    X = np.empty((values.n, len(DENSE_COLUMNS))) if out is None else out
+    for j, (_name, column) in enumerate(DENSE_COLUMNS):
+        X[:, j] = column(values)   # (a scalar fills the whole column)
     # The tree walker sends NaN left; keep every value finite instead.
     if not np.isfinite(X).all():
         np.nan_to_num(X, copy=False, posinf=1e6, neginf=-1e6)

@@ -1,0 +1,72 @@
+"""The dense feature matrix (core/features.py): every column under its own name."""
+
+import numpy as np
+import pytest
+
+from scrapy_boilerplate import load_model
+from scrapy_boilerplate.core.elements import FLAG_NAMES
+from scrapy_boilerplate.core.features import DENSE_COLUMNS, DENSE_NAMES, dense_feature_names, dense_features
+from scrapy_boilerplate.core.page import build_page
+from scrapy_boilerplate.core.parse import parse_html
+
+HTML = """<html><head><title>Otters return upstream</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<article><h1>Otters return upstream</h1>
+<p>After twenty years the otters are back in the river, counted by volunteers every spring.</p>
+<p>Short one.</p>
+<ul><li>A list item with <a href="/x">a link</a></li></ul>
+<p>The council says the water is cleaner, and the fish have come back too, says the report.</p></article>
+<footer>Footer text 2026</footer></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def page():
+    return build_page(parse_html(HTML))
+
+
+def column(X, name):
+    return X[:, DENSE_NAMES.index(name)]
+
+
+def test_names_come_from_the_column_table_and_are_unique():
+    assert dense_feature_names() == DENSE_NAMES == [name for name, _ in DENSE_COLUMNS]
+    assert len(set(DENSE_NAMES)) == len(DENSE_NAMES)
+
+
+def test_the_shipped_model_was_trained_on_these_columns_in_this_order():
+    assert load_model().feature_names[:len(DENSE_NAMES)] == DENSE_NAMES
+
+
+def test_matrix_has_one_column_per_name(page):
+    assert dense_features(page).shape == (len(page), len(DENSE_NAMES))
+
+
+def test_columns_hold_what_their_names_say(page):
+    # Recomputed here from the page, by name: a column under another column's name fails.
+    X = dense_features(page)
+    chars = np.asarray(page.chars, float)
+    words = np.maximum(np.asarray(page.words, float), 1)
+    ld = np.asarray(page.link_chars, float) / np.maximum(chars, 1)
+    lwords = np.log1p(words)
+    assert np.array_equal(column(X, "lwords"), lwords)
+    assert np.array_equal(column(X, "lchars"), np.log1p(chars))
+    assert np.array_equal(column(X, "ld"), ld)
+    assert np.array_equal(column(X, "links"), np.log1p(np.asarray(page.links, float)))
+    assert np.array_equal(column(X, "depth"), np.asarray(page.depths, float))
+    assert np.array_equal(column(X, "rel_pos"), np.arange(len(page)) / (len(page) - 1))
+    assert np.array_equal(column(X, "n_blocks"), np.full(len(page), np.log1p(len(page))))
+    # neighbours: the previous and next block's values, 0 (link density 1) past the ends
+    assert np.array_equal(column(X, "lwords@-1"), np.r_[0.0, lwords[:-1]])
+    assert np.array_equal(column(X, "lwords@+2"), np.r_[lwords[2:], 0.0, 0.0])
+    assert np.array_equal(column(X, "ld@+1"), np.r_[ld[1:], 1.0])
+    assert np.array_equal(column(X, "q_words_prev"), lwords - np.r_[0.0, lwords[:-1]])
+    assert np.array_equal(column(X, "q_ld_prev"), ld - np.r_[1.0, ld[:-1]])
+    # tags and flags
+    assert column(X, "tag=h1").tolist() == [float(t == "h1") for t in page.tags]
+    assert column(X, "tag=li").tolist() == [float(t == "li") for t in page.tags]
+    for flag in ("nav", "article", "footer", "li", "link", "heading"):
+        bit = 1 << FLAG_NAMES.index(flag)
+        assert column(X, f"flag={flag}").tolist() == [float(bool(f & bit)) for f in page.flags], flag
+    assert column(X, "flag=nav").any() and column(X, "flag=article").any()
+    title = [i for i, t in enumerate(page.texts) if t == "Otters return upstream"]
+    assert column(X, "is_title")[title].tolist() == [1.0]
