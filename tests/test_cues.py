@@ -1,7 +1,8 @@
 """Class/id cues (core/cues.py): the word lists and what they mark.
 
 The expected cues below were recorded with the regex cue patterns these word
-lists replaced, and must not change unless a vocabulary is changed on purpose.
+lists replaced, and must not change unless a vocabulary is changed on purpose
+(compound comment-section names were added since).
 """
 
 import pytest
@@ -73,6 +74,16 @@ def flag_names(bits: int) -> list:
     ("footer-menu", ["negative"], False),
     ("TALKBACK", ["comment"], True),
     ("comments list", ["comment"], True),  # an id with a space: each part is looked at
+    # Compound names with a "comment(s)" part name comment sections too...
+    ("article_comments", ["comment", "positive"], True),
+    ("comment-box", ["comment"], True),
+    ("comment-215101", ["comment"], True),
+    ("comments-disclosure", ["comment"], True),
+    ("epoch-comment-content", ["comment", "positive"], True),
+    # ... unless a later part makes them a link, a counter or a state.
+    ("post-comments-link", ["positive"], False),
+    ("comments-open", [], False),
+    ("comment-count-bubble", [], False),
 ])
 def test_unit_cues(name, expected, comment):
     for cache in (cues.CUE_CACHE, cues.UNIT_CACHE, cues.KEY_CACHE):

@@ -124,6 +124,7 @@ REAL = [
     ("wcxb-dev", "4026", 0.9),    # a product page's FAQ answers, display:none until clicked
     ("readability", "wikipedia-2", 0.95),   # the article's first half before a 90-cell table
     ("wcxb-dev", "1396", 0.8),    # a blog post rendered twice, in two templates
+    ("readability", "pixnet", 0.9),   # reader comments in div#comment-box, kept as the body's end
 ]
 
 

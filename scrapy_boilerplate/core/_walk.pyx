@@ -318,7 +318,7 @@ cdef object _get(xmlNode* c, const char* wanted):
 # brings about 150 new class names, so the uncached path counts.
 cdef object UNIT_CACHE = cues.UNIT_CACHE
 cdef object CUE_CACHE = cues.CUE_CACHE
-cdef object COMMENT_SECTION_NAMES = cues.COMMENT_SECTION_NAMES
+cdef object is_comment_section_name = cues.is_comment_section_name
 cdef long long FLAG_COMMENT = elements.FLAG["comment"]
 cdef tuple NO_CUE = (0, (), False)
 cdef Py_ssize_t MAX_FAST_NAME = 200
@@ -503,7 +503,7 @@ cpdef tuple unit_cues(str unit):
     for i in range(6):
         if strstr(low, COMMENT_WORDS[i]) is not NULL:
             # (a name without spaces: it is a comment section's when it is one of their names)
-            comment = PyUnicode_DecodeASCII(low, n, NULL) in COMMENT_SECTION_NAMES
+            comment = is_comment_section_name(PyUnicode_DecodeASCII(low, n, NULL))
             break
     if comment:
         bits |= FLAG_COMMENT

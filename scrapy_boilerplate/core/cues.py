@@ -77,6 +77,27 @@ COMMENT_SECTION_NAMES = frozenset((
     "respond", "replies", "discussion", "talkback",
     *(f"{stem}{sep}{part}" for stem in ("comment", "comments") for sep in "-_" for part in _COMMENT_PARTS),
 ))
+# Beyond those names: a name whose parts (split at "-" and "_") hold "comment" or "comments"
+# marks a comment section ("article_comments", "comment-box", "comment-215101"), unless a later
+# part makes it a link, a counter or a state about the comments ("post-comments-link").
+COMMENT_STEMS = frozenset(("comment", "comments"))
+NOT_COMMENT_SECTION_PARTS = frozenset((
+    "open", "closed", "count", "counts", "link", "links", "number", "num", "icon", "btn", "button",
+    "bubble", "meta", "enabled", "disabled", "allowed", "none"))
+_NAME_PARTS_RE = re.compile(r"[-_]")
+
+
+def is_comment_section_name(name: str) -> bool:
+    """Whether one lower-case class name or id (without spaces) names a comment section."""
+    if name in COMMENT_SECTION_NAMES:
+        return True
+    parts = _NAME_PARTS_RE.split(name)
+    for k, part in enumerate(parts):
+        if part in COMMENT_STEMS:
+            return NOT_COMMENT_SECTION_PARTS.isdisjoint(parts[k + 1:])
+    return False
+
+
 # Every comment-section name holds one of these: the compiled twin's cheap test first.
 COMMENT_WORDS = ("omment", "disqus", "respond", "repl", "discussion", "talkback")
 # A comment class on these names the page ("single-comments" on <body>), not a section.
@@ -180,7 +201,7 @@ def unit_cues(unit: str) -> tuple:
             for key in parts + [a + b for a, b in zip(parts, parts[1:])]:
                 bits_of_key = known.get(key)
                 bits |= bits_of_key if bits_of_key is not None else key_bits(key)
-        comment = not COMMENT_SECTION_NAMES.isdisjoint(text.split())
+        comment = any(is_comment_section_name(name) for name in text.split())
         if comment:
             bits |= FLAG["comment"]
         cue = (bits, tuple([t for t in parts if 1 < len(t) < 25]), comment)
