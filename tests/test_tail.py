@@ -107,9 +107,23 @@ def test_a_data_table_counts_as_one_block_between_two_parts_of_an_article():
     proba = np.array([0.95] * 3 + [0.2] * 90 + [0.95] * 40)
     chars = [200] * 3 + [10] * 90 + [400] * 40
     page = Page(texts=["x" * c for c in chars], tags=["p"] * 3 + ["td"] * 90 + ["p"] * 40,
-                chars=chars, link_chars=[0] * len(chars))
+                chars=chars, link_chars=[0] * len(chars), nodes=list(range(1, 134)),
+                node_parents=[-1] + [0] * 133)
     assert not decode(proba, page)[:3].any()
     assert decode(proba, page, table_spans=[(3, 93)])[:3].all()
+
+
+def test_a_closing_line_just_under_the_threshold_is_kept():
+    # Eight paragraphs of an article in one container (node 1), then a sign-off the model
+    # scores at .6, then the site's blocks in another container (node 2).
+    proba = np.array([0.95] * 8 + [0.6, 0.55, 0.6])
+    chars = [300] * 8 + [10, 40, 40]
+    page = Page(texts=["x" * c for c in chars], tags=["p"] * 9 + ["h3", "p"], chars=chars,
+                link_chars=[0] * 11, nodes=list(range(3, 14)), node_parents=[-1, 0, 0] + [1] * 10 + [2])
+    params = {"threshold": 0.65, "switch_penalty": 0.5}   # the shipped model's
+    mask = decode(proba, page, params)
+    assert mask[:9].all() and not mask[9:].any()   # the sign-off, not the heading after it
+    assert not decode(proba, page, params, favor="precision")[8]
 
 
 REAL = [
@@ -125,6 +139,7 @@ REAL = [
     ("readability", "wikipedia-2", 0.95),   # the article's first half before a 90-cell table
     ("wcxb-dev", "1396", 0.8),    # a blog post rendered twice, in two templates
     ("readability", "pixnet", 0.9),   # reader comments in div#comment-box, kept as the body's end
+    ("readability", "ietf-1", 0.94),  # the RFC's last pages, just under the threshold
 ]
 
 

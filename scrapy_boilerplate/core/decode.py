@@ -6,13 +6,16 @@ switching between content and boilerplate cost something, which fills short
 gaps (a short sentence between paragraphs) and removes isolated false
 positives (a lone teaser in the sidebar). Afterwards: segments far smaller
 than the main body are dropped unless close to it (bodies split by ad slots
-are kept, stray widgets are not), in-body headings are kept, and trailing
-headings, link lists and end markers are trimmed.
+are kept, stray widgets are not), in-body headings are kept, trailing
+headings, link lists and end markers are trimmed, and a closing line just
+under the threshold, in the container of the last kept block, is kept.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from .elements import HEADING_TAGS
 
 DEFAULT_PARAMS = {
     "threshold": 0.5,          # probability at which a lone block switches to content
@@ -24,6 +27,8 @@ DEFAULT_PARAMS = {
 }
 
 FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.8, "recall": -0.8}
+#: Blocks right after the content, in its container, are kept from this probability on.
+TAIL_PROBABILITY = 0.5
 
 
 def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
@@ -89,6 +94,8 @@ def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "ba
     mask = _drop_far_segments(mask, chars, p["min_segment_share"], p["max_gap"], distance)
     _keep_headings(mask, page)
     _trim_tail(mask, page)
+    if favor != "precision":
+        _extend_tail(mask, proba, page)
     return mask
 
 
@@ -140,6 +147,22 @@ def _keep_headings(mask, page) -> None:
         if not mask[i] and tags[i] in ("h2", "h3", "h4", "h5", "h6") and mask[i + 1] \
                 and page.link_chars[i] < page.chars[i] / 2:
             mask[i] = True
+
+
+def _extend_tail(mask, proba, page) -> None:
+    """Keep the blocks right after the last kept one, in the same container, that the model
+    leans to (TAIL_PROBABILITY or more) and that are neither headings nor links: an article's
+    closing line or sign-off ("x Franzi", a last short paragraph) scores just under the
+    threshold, and at the end no content follows to carry it over the gap."""
+    if not mask.any():
+        return
+    last = int(np.flatnonzero(mask)[-1])
+    container = page.node_parents[page.nodes[last]]
+    for i in range(last + 1, len(mask)):
+        if (proba[i] < TAIL_PROBABILITY or page.node_parents[page.nodes[i]] != container
+                or page.tags[i] in HEADING_TAGS or page.link_chars[i] >= 0.5 * page.chars[i]):
+            break
+        mask[i] = True
 
 
 def _trim_tail(mask, page) -> None:
