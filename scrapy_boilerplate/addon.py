@@ -35,7 +35,9 @@ class Addon:
     """
 
     def update_settings(self, settings: BaseSettings) -> None:
-        if not settings.getbool(bp.ENABLED, bp.DEFAULTS[bp.ENABLED]):
+        # Only the switch is read here: the components read and check every setting
+        # (settings.read) once the project's and the spider's values are in.
+        if not bp.read_enabled(settings):
             return
         for name, value in bp.DEFAULTS.items():
             settings.set(name, value, priority="addon")

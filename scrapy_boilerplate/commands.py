@@ -124,19 +124,13 @@ class Command(ScrapyCommand):
 
 def extractor_from_settings(settings: BaseSettings, opts: Namespace | None = None) -> Extractor:
     """An Extractor with the BOILERPLATE_* options; command-line options win."""
-    def option(name: str, setting: str, getter) -> Any:
+    read = bp.read(settings)
+    options = read.extractor_options()
+    for name in options:
         value = getattr(opts, name, None) if opts is not None else None
-        return value if value is not None else getter(setting, bp.DEFAULTS[setting])
-
-    return Extractor(
-        settings.get(bp.MODEL) or None,
-        include_title=option("include_title", bp.INCLUDE_TITLE, settings.getbool),
-        include_captions=option("include_captions", bp.INCLUDE_CAPTIONS, settings.getbool),
-        include_comments=option("include_comments", bp.INCLUDE_COMMENTS, settings.getbool),
-        include_links=option("include_links", bp.INCLUDE_LINKS, settings.getbool),
-        include_images=option("include_images", bp.INCLUDE_IMAGES, settings.getbool),
-        favor=option("favor", bp.FAVOR, settings.get),
-    )
+        if value is not None:
+            options[name] = value
+    return Extractor(read.model, **options)
 
 
 def render(extraction: Extraction, verdict: OverviewVerdict, url: str | None, fmt: str) -> str:

@@ -35,39 +35,16 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def _setting(settings: BaseSettings, name: str) -> Any:
-    # Defaults come from scrapy_boilerplate.settings, so the components also
-    # work when listed by hand, without the add-on.
-    return settings.get(name, bp.DEFAULTS[name])
-
-
 def overview_action(settings: BaseSettings) -> str:
-    """The BOILERPLATE_OVERVIEW_ACTION in force; a typo is an error, not another action."""
-    if not settings.getbool(bp.ENABLED, bp.DEFAULTS[bp.ENABLED]):
-        return "off"
-    action = str(_setting(settings, bp.OVERVIEW_ACTION) or "off").strip().lower()
-    if action not in bp.OVERVIEW_ACTIONS:
-        raise ValueError(f"{bp.OVERVIEW_ACTION} must be one of {', '.join(bp.OVERVIEW_ACTIONS)}, "
-                         f"not {action!r}")
-    return action
+    """The BOILERPLATE_OVERVIEW_ACTION in force ("off" when disabled); a typo is an error."""
+    read = bp.read(settings)
+    return read.overview_action if read.enabled else "off"
 
 
 def overview_detector_options(settings: BaseSettings) -> dict:
     """OverviewDetector keyword arguments from the BOILERPLATE_OVERVIEW_* settings (plain
     data, so that worker processes can build the same detector)."""
-    model = _setting(settings, bp.OVERVIEW_MODEL)
-    # From the command line (-s) False arrives as a string.
-    if model is False or str(model).strip().lower() in ("false", "0", "rule"):
-        model = False
-    elif not model:
-        model = None
-    cutoff = _setting(settings, bp.OVERVIEW_CUTOFF)
-    return {
-        "threshold": settings.getint(bp.OVERVIEW_THRESHOLD, bp.DEFAULTS[bp.OVERVIEW_THRESHOLD]),
-        "model": model,
-        # None (or ""): the cutoff stored with the model.
-        "cutoff": float(cutoff) if cutoff not in (None, "") else None,
-    }
+    return bp.read(settings).detector_options()
 
 
 def overview_detector(settings: BaseSettings) -> OverviewDetector:
@@ -90,20 +67,19 @@ class OverviewMiddleware:
     """
 
     def __init__(self, crawler: Crawler):
-        settings = crawler.settings
-        self.action: str = overview_action(settings)
+        settings = bp.read(crawler.settings)
+        self.action: str = settings.overview_action if settings.enabled else "off"
         if self.action == "off":
             raise NotConfigured
         self.crawler = crawler
         self.stats = crawler.stats
-        options = overview_detector_options(settings)
+        options = settings.detector_options()
         # Built here also in "process": a bad model file stops the crawl before it starts.
         self.detector = OverviewDetector(**options)
-        self.max_body_size: int = settings.getint(bp.MAX_BODY_SIZE, bp.DEFAULTS[bp.MAX_BODY_SIZE])
-        self.drop_start: bool = settings.getbool(
-            bp.OVERVIEW_DROP_START, bp.DEFAULTS[bp.OVERVIEW_DROP_START])
+        self.max_body_size: int = settings.max_body_size
+        self.drop_start: bool = settings.overview_drop_start
         self.workers: CrawlWorkers | None = None
-        if str(_setting(settings, bp.EXECUTOR)).strip().lower() == "process":
+        if settings.executor == "process":
             self.workers = crawl_workers(crawler)
             self.workers.detector = options
 
@@ -249,7 +225,7 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
-        if not crawler.settings.getbool(bp.ENABLED, bp.DEFAULTS[bp.ENABLED]):
+        if not bp.read(crawler.settings).enabled:
             raise NotConfigured
         from .pipelines import item_sources
 

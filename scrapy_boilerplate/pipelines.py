@@ -28,14 +28,12 @@ from .executors import extract_page_timed, extract_text_timed, extract_timed, in
 from .pages import cached_page, response_page
 from .weakcache import WeakCache
 from .worker_pool import WorkerLost
-from .workers import (CrawlWorkers, count_lost, crawl_workers, executor_timeout, failed_future, wait,
-                      worker_count)
+from .workers import CrawlWorkers, count_lost, crawl_workers, failed_future, wait
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
     from scrapy.crawler import Crawler
-    from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
 
@@ -47,15 +45,6 @@ OUTPUTS = (
     (bp.CLEAN_HTML_FIELD, "html", ""),
     (bp.IMAGES_FIELD, "images", []),
 )
-
-
-def _setting(settings: BaseSettings, name: str) -> Any:
-    # Defaults from scrapy_boilerplate.settings, so the components work without the add-on.
-    return settings.get(name, bp.DEFAULTS[name])
-
-
-def _getbool(settings: BaseSettings, name: str) -> bool:
-    return settings.getbool(name, bp.DEFAULTS[name])
 
 
 # --- which response an item came from ------------------------------------------------------
@@ -129,34 +118,25 @@ class MainContentPipeline:
     """
 
     def __init__(self, crawler: Crawler):
-        settings = crawler.settings
-        if not _getbool(settings, bp.ENABLED):
+        settings = bp.read(crawler.settings)
+        if not settings.enabled:
             raise NotConfigured
         self.crawler = crawler
         self.stats = crawler.stats
         self.sources = item_sources(crawler)
-        self.outputs = [(name, field, attr, empty) for name, attr, empty in OUTPUTS
-                        if (field := _setting(settings, name))]
-        self.html_field: str | None = _setting(settings, bp.HTML_FIELD) or None
-        self.html_field_remove = _getbool(settings, bp.HTML_FIELD_REMOVE)
-        self.max_body_size = settings.getint(bp.MAX_BODY_SIZE, bp.DEFAULTS[bp.MAX_BODY_SIZE])
-        self.executor = str(_setting(settings, bp.EXECUTOR)).strip().lower()
-        if self.executor not in bp.EXECUTORS:
-            raise ValueError(f"{bp.EXECUTOR} must be one of {', '.join(bp.EXECUTORS)}, "
-                             f"not {self.executor!r}")
-        self.thread_count = worker_count(settings)
+        fields = settings.outputs
+        self.outputs = [(name, fields[attr], attr, empty) for name, attr, empty in OUTPUTS
+                        if attr in fields]
+        self.html_field: str | None = settings.html_field
+        self.html_field_remove = settings.html_field_remove
+        self.max_body_size = settings.max_body_size
+        self.executor = settings.executor
+        self.thread_count = settings.executor_workers
         # "thread" waits this long for a page (a stuck thread cannot be stopped, its item goes
         # on); "process" kills the page's worker after as long (worker_pool.py).
-        self.thread_timeout = executor_timeout(settings) if self.executor == "thread" else None
-        self.model = _setting(settings, bp.MODEL) or None
-        self.options = {
-            "include_title": _getbool(settings, bp.INCLUDE_TITLE),
-            "include_captions": _getbool(settings, bp.INCLUDE_CAPTIONS),
-            "include_comments": _getbool(settings, bp.INCLUDE_COMMENTS),
-            "include_links": _getbool(settings, bp.INCLUDE_LINKS),
-            "include_images": _getbool(settings, bp.INCLUDE_IMAGES),
-            "favor": _setting(settings, bp.FAVOR),
-        }
+        self.thread_timeout = settings.executor_timeout if self.executor == "thread" else None
+        self.model = settings.model
+        self.options = settings.extractor_options()
         # The walk pages.py shares skips comments: usable unless comments are wanted.
         self.walk_shared = not self.options["include_comments"]
         # Load the model now: a bad path or favor value is a configuration error

@@ -1,11 +1,31 @@
-"""Names and defaults of every ``BOILERPLATE_*`` Scrapy setting and ``Request.meta`` key.
+"""Every ``BOILERPLATE_*`` Scrapy setting and ``Request.meta`` key: names, defaults, reading, checks.
 
-This module imports nothing from Scrapy, so it can be read by the core, the
-command line and the Scrapy components alike. Components read a setting with
-``crawler.settings.get(NAME, DEFAULTS[NAME])`` (or the typed getters), so they
-work without the add-on; the add-on stores these defaults at "addon" priority,
-where a project's ``settings.py`` or a spider's ``custom_settings`` override them.
+Components never read a ``BOILERPLATE_*`` setting themselves: they call
+:func:`read` once (in ``from_crawler``) and use the typed, validated values of the
+:class:`BoilerplateSettings` it returns. A wrong value stops the crawl before it
+starts with a :class:`SettingError` naming the setting, the value and what is
+allowed; it is never guessed at or compared unchecked later.
+
+Values may come from a project's ``settings.py`` (Python values), a spider's
+``custom_settings`` or the command line (``-s NAME=VALUE``, always a string): each
+reader accepts both. The defaults are those of :data:`DEFAULTS`, so the components
+work when listed by hand, without the add-on (which stores the same defaults at
+"addon" priority, where a project's values win).
+
+This module imports nothing from Scrapy: ``read`` takes any object with a
+``get(name, default)`` method (Scrapy's ``Settings``, or a dict).
 """
+
+from __future__ import annotations
+
+import difflib
+import logging
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+logger = logging.getLogger(__name__)
 
 # Master switch for every scrapy_boilerplate component.
 ENABLED = "BOILERPLATE_ENABLED"
@@ -54,7 +74,7 @@ OVERVIEW_CUTOFF = "BOILERPLATE_OVERVIEW_CUTOFF"
 # With action "drop", also drop start requests (meta "is_start_request") found to be overviews.
 OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
 
-# Per-site template block store: None (off), "memory" or a redis:// URL.
+# Per-site template block store: None (off), "memory" or a redis:// URL. Reserved: not used yet.
 TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
 
 DEFAULTS = {
@@ -87,6 +107,9 @@ DEFAULTS = {
 
 EXECUTORS = ("inline", "thread", "process")
 OVERVIEW_ACTIONS = ("follow", "drop", "flag", "off")
+FAVORS = ("balanced", "precision", "recall")
+# The default number of workers: the CPUs, at most this many.
+MAX_DEFAULT_WORKERS = 4
 
 # Request.meta keys (all values are plain booleans, so requests stay picklable).
 # False: do not extract for items from this request's response.
@@ -98,3 +121,259 @@ META_OVERVIEW = "boilerplate_overview"
 
 # response.flags marker set by OverviewMiddleware.
 OVERVIEW_FLAG = "overview"
+
+PREFIX = "BOILERPLATE_"
+
+
+class SettingError(ValueError):
+    """A BOILERPLATE_* setting has a value its component cannot use.
+
+    The message names the setting, the value given and the values allowed.
+    """
+
+    def __init__(self, name: str, value: Any, allowed: str):
+        self.setting, self.value, self.allowed = name, value, allowed
+        super().__init__(f"{name} must be {allowed}, not {value!r}")
+
+
+# --- readers: one per kind of value; each accepts Python values and -s strings ------------
+
+_TRUE = ("true", "1", "yes", "on")
+_FALSE = ("false", "0", "no", "off")
+_BOOL_ALLOWED = "True or False (from the command line: true/false, 1/0, yes/no, on/off)"
+
+
+def _boolean(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+    raise SettingError(name, value, _BOOL_ALLOWED)
+
+
+def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    text = value.strip().lower() if isinstance(value, str) else None
+    if text not in choices:
+        raise SettingError(name, value, "one of " + ", ".join(choices))
+    return text
+
+
+def _field_name(name: str, value: Any) -> str | None:
+    """An item field name, or None (also for "") for "do not write"."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value.strip() or None
+    raise SettingError(name, value, 'an item field name (a string), or None for "not written"')
+
+
+def _integer(name: str, value: Any, allowed: str, minimum: int) -> int:
+    if isinstance(value, bool):
+        raise SettingError(name, value, allowed)
+    try:
+        number = int(value.strip()) if isinstance(value, str) else value
+    except ValueError:
+        raise SettingError(name, value, allowed) from None
+    if isinstance(number, float) and number.is_integer():
+        number = int(number)
+    if not isinstance(number, int) or number < minimum:
+        raise SettingError(name, value, allowed)
+    return number
+
+
+def _number(name: str, value: Any, allowed: str, minimum: float = 0.0) -> float:
+    if isinstance(value, bool):
+        raise SettingError(name, value, allowed)
+    try:
+        number = float(value.strip()) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        raise SettingError(name, value, allowed) from None
+    if not math.isfinite(number) or number < minimum:
+        raise SettingError(name, value, allowed)
+    return number
+
+
+def _is_blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _model_path(name: str, value: Any, allowed: str) -> Any:
+    """A model file path (checked to exist), or a loaded model object passed through."""
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value).strip() if isinstance(value, str) else os.fspath(value)
+        if not os.path.isfile(path):
+            raise SettingError(name, value, f"{allowed}; there is no file {path!r}")
+        return path
+    if hasattr(value, "feature_names"):   # a loaded Model, as a Python setting
+        return value
+    raise SettingError(name, value, allowed)
+
+
+_MODEL_ALLOWED = ("the path of a model JSON file (written by `scrapy-boilerplate train`), "
+                  "or None for the shipped model")
+_OVERVIEW_MODEL_ALLOWED = ("the path of an overview model JSON file (written by "
+                           "`scrapy-boilerplate train --overview`), None for the shipped model, "
+                           "or False for the net-text rule alone")
+
+
+def _overview_model(value: Any) -> Any:
+    if _is_blank(value):
+        return None
+    if value is False or (isinstance(value, str) and value.strip().lower() in ("false", "0", "rule")):
+        return False
+    return _model_path(OVERVIEW_MODEL, value, _OVERVIEW_MODEL_ALLOWED)
+
+
+def _template_store(value: Any) -> str | None:
+    if _is_blank(value):
+        return None
+    allowed = 'None, "memory", or a Redis URL (redis://, rediss:// or unix://)'
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() == "memory" or text.lower().startswith(("redis://", "rediss://", "unix://")):
+            return text
+    raise SettingError(TEMPLATE_STORE, value, allowed)
+
+
+def default_workers() -> int:
+    """Workers when BOILERPLATE_EXECUTOR_WORKERS is None: the CPUs, at most 4."""
+    return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
+
+
+# --- all settings, read and checked at once -----------------------------------------------
+
+@dataclass(frozen=True)
+class BoilerplateSettings:
+    """The BOILERPLATE_* settings in force, typed and checked (see :func:`read`)."""
+
+    enabled: bool = True
+    text_field: str | None = "main_text"
+    title_field: str | None = None
+    markdown_field: str | None = None
+    clean_html_field: str | None = None
+    images_field: str | None = None
+    html_field: str | None = None
+    html_field_remove: bool = False
+    executor: str = "inline"
+    executor_workers: int = field(default_factory=default_workers)
+    executor_timeout: float | None = 30.0
+    include_title: bool = False
+    include_captions: bool = False
+    include_comments: bool = False
+    include_links: bool = False
+    include_images: bool = False
+    favor: str = "balanced"
+    model: Any = None
+    max_body_size: int = DEFAULTS[MAX_BODY_SIZE]
+    overview_action: str = "follow"
+    overview_threshold: int = DEFAULTS[OVERVIEW_THRESHOLD]
+    overview_model: Any = None
+    overview_cutoff: float | None = None
+    overview_drop_start: bool = False
+    template_store: str | None = None
+
+    @property
+    def outputs(self) -> dict[str, str]:
+        """Extraction attribute -> item field, for the fields to write."""
+        fields = {"text": self.text_field, "title": self.title_field, "markdown": self.markdown_field,
+                  "html": self.clean_html_field, "images": self.images_field}
+        return {attr: name for attr, name in fields.items() if name}
+
+    def extractor_options(self) -> dict:
+        """Extractor keyword arguments (the model apart: ``Extractor(settings.model, **these)``)."""
+        return {"include_title": self.include_title, "include_captions": self.include_captions,
+                "include_comments": self.include_comments, "include_links": self.include_links,
+                "include_images": self.include_images, "favor": self.favor}
+
+    def detector_options(self) -> dict:
+        """OverviewDetector keyword arguments (plain data, so worker processes can build the same)."""
+        return {"threshold": self.overview_threshold, "model": self.overview_model,
+                "cutoff": self.overview_cutoff}
+
+
+def _get(settings: Any, name: str) -> Any:
+    return settings.get(name, DEFAULTS[name])
+
+
+def read_enabled(settings: Any) -> bool:
+    """BOILERPLATE_ENABLED alone (the add-on reads it before the other settings are final)."""
+    return _boolean(ENABLED, _get(settings, ENABLED))
+
+
+def read(settings: Any) -> BoilerplateSettings:
+    """Read and check every BOILERPLATE_* setting; raise SettingError on the first bad one.
+
+    With BOILERPLATE_ENABLED False the other settings are not checked (nothing uses them).
+    """
+    if not read_enabled(settings):
+        return BoilerplateSettings(enabled=False)
+    warn_unknown(settings)
+
+    workers = _get(settings, EXECUTOR_WORKERS)
+    timeout = _get(settings, EXECUTOR_TIMEOUT)
+    cutoff = _get(settings, OVERVIEW_CUTOFF)
+    action = _get(settings, OVERVIEW_ACTION)
+    model = _get(settings, MODEL)
+    max_body = _get(settings, MAX_BODY_SIZE)
+    return BoilerplateSettings(
+        enabled=True,
+        text_field=_field_name(TEXT_FIELD, _get(settings, TEXT_FIELD)),
+        title_field=_field_name(TITLE_FIELD, _get(settings, TITLE_FIELD)),
+        markdown_field=_field_name(MARKDOWN_FIELD, _get(settings, MARKDOWN_FIELD)),
+        clean_html_field=_field_name(CLEAN_HTML_FIELD, _get(settings, CLEAN_HTML_FIELD)),
+        images_field=_field_name(IMAGES_FIELD, _get(settings, IMAGES_FIELD)),
+        html_field=_field_name(HTML_FIELD, _get(settings, HTML_FIELD)),
+        html_field_remove=_boolean(HTML_FIELD_REMOVE, _get(settings, HTML_FIELD_REMOVE)),
+        executor=_choice(EXECUTOR, _get(settings, EXECUTOR), EXECUTORS),
+        executor_workers=(default_workers() if _is_blank(workers) or workers == 0 else
+                          _integer(EXECUTOR_WORKERS, workers, "a number of workers (1 or more), "
+                                   "or None for the CPUs, at most 4", 1)),
+        executor_timeout=(None if _is_blank(timeout) else
+                          _number(EXECUTOR_TIMEOUT, timeout, "a number of seconds (0 or None: no "
+                                  "bound)") or None),
+        include_title=_boolean(INCLUDE_TITLE, _get(settings, INCLUDE_TITLE)),
+        include_captions=_boolean(INCLUDE_CAPTIONS, _get(settings, INCLUDE_CAPTIONS)),
+        include_comments=_boolean(INCLUDE_COMMENTS, _get(settings, INCLUDE_COMMENTS)),
+        include_links=_boolean(INCLUDE_LINKS, _get(settings, INCLUDE_LINKS)),
+        include_images=_boolean(INCLUDE_IMAGES, _get(settings, INCLUDE_IMAGES)),
+        favor=_choice(FAVOR, _get(settings, FAVOR), FAVORS),
+        model=None if _is_blank(model) else _model_path(MODEL, model, _MODEL_ALLOWED),
+        max_body_size=(0 if max_body is None else
+                       _integer(MAX_BODY_SIZE, max_body, "a number of bytes (0: no limit)", 0)),
+        overview_action="off" if _is_blank(action) else _choice(OVERVIEW_ACTION, action, OVERVIEW_ACTIONS),
+        overview_threshold=_integer(OVERVIEW_THRESHOLD, _get(settings, OVERVIEW_THRESHOLD),
+                                    "a number of characters (1 or more)", 1),
+        overview_model=_overview_model(_get(settings, OVERVIEW_MODEL)),
+        overview_cutoff=(None if _is_blank(cutoff) else
+                         _number(OVERVIEW_CUTOFF, cutoff, "a score from 0 to 1 (above 1: nothing is "
+                                 "an overview), or None for the model's own cutoff")),
+        overview_drop_start=_boolean(OVERVIEW_DROP_START, _get(settings, OVERVIEW_DROP_START)),
+        template_store=_template_store(_get(settings, TEMPLATE_STORE)),
+    )
+
+
+_warned_unknown: set[str] = set()
+
+
+def warn_unknown(settings: Any) -> list[str]:
+    """Log one WARNING per BOILERPLATE_* name that is no setting (a typo would otherwise
+    be ignored silently), with the closest known name; returns the unknown names."""
+    try:
+        names = [name for name in settings if isinstance(name, str) and name.startswith(PREFIX)]
+    except TypeError:   # an object that cannot list its names
+        return []
+    unknown = [name for name in names if name not in DEFAULTS]
+    for name in unknown:
+        if name in _warned_unknown:
+            continue
+        _warned_unknown.add(name)
+        close = difflib.get_close_matches(name, DEFAULTS, n=1)
+        logger.warning("%s is not a scrapy_boilerplate setting%s; it is ignored", name,
+                       f" (did you mean {close[0]}?)" if close else "")
+    return unknown

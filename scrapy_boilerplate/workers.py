@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import os
 import weakref
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
@@ -74,21 +73,12 @@ async def wait(future: Future, timeout: float | None = None) -> Any:
 
 def worker_count(settings: BaseSettings) -> int:
     """BOILERPLATE_EXECUTOR_WORKERS, or by default the number of CPUs, at most 4."""
-    workers = settings.get(bp.EXECUTOR_WORKERS, bp.DEFAULTS[bp.EXECUTOR_WORKERS])
-    return int(workers) if workers else max(1, min(4, os.cpu_count() or 1))
+    return bp.read(settings).executor_workers
 
 
 def executor_timeout(settings: BaseSettings) -> float | None:
     """BOILERPLATE_EXECUTOR_TIMEOUT in seconds; None (or 0): no bound."""
-    value = settings.get(bp.EXECUTOR_TIMEOUT, bp.DEFAULTS[bp.EXECUTOR_TIMEOUT])
-    try:
-        seconds = float(value) if value not in (None, "") else 0.0
-    except (TypeError, ValueError):
-        seconds = -1.0
-    if seconds < 0:
-        raise ValueError(f"{bp.EXECUTOR_TIMEOUT} must be a number of seconds (0 or None: no "
-                         f"bound), not {value!r}")
-    return seconds or None
+    return bp.read(settings).executor_timeout
 
 
 def failed_future(exc: BaseException) -> Future:

@@ -127,7 +127,7 @@ def test_disabled_means_not_configured():
 
 @pytest.mark.parametrize("settings, message", [
     ({"BOILERPLATE_EXECUTOR": "threads"}, "BOILERPLATE_EXECUTOR must be one of inline, thread, process"),
-    ({"BOILERPLATE_FAVOR": "speed"}, "favor must be one of"),
+    ({"BOILERPLATE_FAVOR": "speed"}, "BOILERPLATE_FAVOR must be one of balanced, precision, recall"),
     ({"BOILERPLATE_MODEL": "/nonexistent/model.json"}, "model.json"),
 ])
 def test_bad_settings_stop_the_crawl_before_it_starts(settings, message):

@@ -1,0 +1,171 @@
+"""Every BOILERPLATE_* setting is read and checked in scrapy_boilerplate/settings.py, the same
+way for every component: a bad value stops the crawl with an error naming the setting and
+what it allows."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from scrapy import Spider
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from scrapy_boilerplate import settings as bp
+from scrapy_boilerplate.commands import extractor_from_settings
+from scrapy_boilerplate.middlewares import (ItemResponseMiddleware, OverviewLinksOnlyMiddleware,
+                                            OverviewMiddleware)
+from scrapy_boilerplate.pipelines import MainContentPipeline
+
+PACKAGE = Path(bp.__file__).resolve().parent
+COMPONENTS = (OverviewMiddleware, OverviewLinksOnlyMiddleware, ItemResponseMiddleware, MainContentPipeline)
+
+
+def make_crawler(**settings):
+    crawler = get_crawler(Spider, settings)
+    crawler.spider = crawler._create_spider("test")
+    return crawler
+
+
+def test_defaults_read_back_as_the_documented_defaults():
+    read = bp.read({})
+    assert read == bp.BoilerplateSettings()
+    assert (read.text_field, read.executor, read.executor_timeout, read.max_body_size) == (
+        "main_text", "inline", 30.0, 8 * 1024 * 1024)
+    assert read.overview_action == "follow" and read.overview_threshold == 1500
+    assert read.extractor_options() == {"include_title": False, "include_captions": False,
+                                        "include_comments": False, "include_links": False,
+                                        "include_images": False, "favor": "balanced"}
+    assert read.detector_options() == {"threshold": 1500, "model": None, "cutoff": None}
+    assert 1 <= read.executor_workers <= bp.MAX_DEFAULT_WORKERS
+
+
+def test_every_setting_has_a_field():
+    """A new setting must be added to DEFAULTS and to BoilerplateSettings together."""
+    fields = set(bp.BoilerplateSettings.__dataclass_fields__)
+    assert {name.removeprefix(bp.PREFIX).lower() for name in bp.DEFAULTS} == fields
+
+
+@pytest.mark.parametrize("name, given, expected", [
+    ("BOILERPLATE_ENABLED", "false", False),
+    ("BOILERPLATE_INCLUDE_TITLE", "1", True),
+    ("BOILERPLATE_INCLUDE_LINKS", "Yes", True),
+    ("BOILERPLATE_HTML_FIELD_REMOVE", 1, True),
+    ("BOILERPLATE_TEXT_FIELD", "", None),
+    ("BOILERPLATE_TITLE_FIELD", " headline ", "headline"),
+    ("BOILERPLATE_EXECUTOR", " Process ", "process"),
+    ("BOILERPLATE_EXECUTOR_WORKERS", "3", 3),
+    ("BOILERPLATE_EXECUTOR_TIMEOUT", "2.5", 2.5),
+    ("BOILERPLATE_EXECUTOR_TIMEOUT", 0, None),
+    ("BOILERPLATE_EXECUTOR_TIMEOUT", None, None),
+    ("BOILERPLATE_FAVOR", "RECALL", "recall"),
+    ("BOILERPLATE_MAX_BODY_SIZE", "0", 0),
+    ("BOILERPLATE_OVERVIEW_ACTION", "", "off"),
+    ("BOILERPLATE_OVERVIEW_ACTION", "Drop", "drop"),
+    ("BOILERPLATE_OVERVIEW_THRESHOLD", "900", 900),
+    ("BOILERPLATE_OVERVIEW_MODEL", "false", False),
+    ("BOILERPLATE_OVERVIEW_MODEL", "rule", False),
+    ("BOILERPLATE_OVERVIEW_CUTOFF", "0.7", 0.7),
+    ("BOILERPLATE_OVERVIEW_CUTOFF", "", None),
+    ("BOILERPLATE_TEMPLATE_STORE", "redis://localhost:6379/0", "redis://localhost:6379/0"),
+])
+def test_values_from_python_and_from_the_command_line(name, given, expected):
+    value = getattr(bp.read({name: given}), name.removeprefix(bp.PREFIX).lower())
+    assert value == expected and type(value) is type(expected)
+
+
+# One bad value for every setting (ENABLED apart: a bad switch is tested below).
+BAD = {
+    "BOILERPLATE_TEXT_FIELD": 3,
+    "BOILERPLATE_TITLE_FIELD": ["title"],
+    "BOILERPLATE_MARKDOWN_FIELD": True,
+    "BOILERPLATE_CLEAN_HTML_FIELD": 1.5,
+    "BOILERPLATE_IMAGES_FIELD": {"a": 1},
+    "BOILERPLATE_HTML_FIELD": b"html",
+    "BOILERPLATE_HTML_FIELD_REMOVE": "maybe",
+    "BOILERPLATE_EXECUTOR": "threads",
+    "BOILERPLATE_EXECUTOR_WORKERS": "two",
+    "BOILERPLATE_EXECUTOR_TIMEOUT": "soon",
+    "BOILERPLATE_INCLUDE_TITLE": "yes please",
+    "BOILERPLATE_INCLUDE_CAPTIONS": 2,
+    "BOILERPLATE_INCLUDE_COMMENTS": None,
+    "BOILERPLATE_INCLUDE_LINKS": "",
+    "BOILERPLATE_INCLUDE_IMAGES": [],
+    "BOILERPLATE_FAVOR": "speed",
+    "BOILERPLATE_MODEL": "/nonexistent/model.json",
+    "BOILERPLATE_MAX_BODY_SIZE": -1,
+    "BOILERPLATE_OVERVIEW_ACTION": "skip",
+    "BOILERPLATE_OVERVIEW_THRESHOLD": 0,
+    "BOILERPLATE_OVERVIEW_MODEL": "/nonexistent/overview.json",
+    "BOILERPLATE_OVERVIEW_CUTOFF": "high",
+    "BOILERPLATE_OVERVIEW_DROP_START": "sometimes",
+    "BOILERPLATE_TEMPLATE_STORE": "postgres://db",
+}
+
+
+def test_every_setting_has_a_bad_value_here():
+    assert set(BAD) == set(bp.DEFAULTS) - {bp.ENABLED}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_a_bad_value_names_the_setting_and_what_it_allows(name):
+    with pytest.raises(bp.SettingError) as info:
+        bp.read({name: BAD[name]})
+    message = str(info.value)
+    assert message.startswith(f"{name} must be ") and repr(BAD[name]) in message
+    assert info.value.setting == name
+
+
+@pytest.mark.parametrize("value, allowed", [
+    ("threads", "one of inline, thread, process"),
+    ("INLINE ", None),
+])
+def test_every_component_checks_the_executor_the_same_way(value, allowed):
+    """The executor was checked by the pipeline only and compared unchecked by the middleware."""
+    for cls in COMPONENTS:
+        crawler = make_crawler(BOILERPLATE_EXECUTOR=value)
+        if allowed is None:
+            build_from_crawler(cls, crawler)
+            continue
+        with pytest.raises(bp.SettingError, match=f"BOILERPLATE_EXECUTOR must be {allowed}"):
+            build_from_crawler(cls, crawler)
+
+
+def test_a_bad_switch_stops_every_component():
+    for cls in COMPONENTS:
+        with pytest.raises(bp.SettingError, match="BOILERPLATE_ENABLED must be True or False"):
+            build_from_crawler(cls, make_crawler(BOILERPLATE_ENABLED="maybe"))
+
+
+def test_disabled_components_do_not_check_the_other_settings():
+    for cls in COMPONENTS:
+        with pytest.raises(NotConfigured):
+            build_from_crawler(cls, make_crawler(BOILERPLATE_ENABLED=False, BOILERPLATE_EXECUTOR="threads"))
+
+
+def test_scrapy_command_reads_the_same_settings():
+    extractor = extractor_from_settings(make_crawler(BOILERPLATE_FAVOR="precision",
+                                                     BOILERPLATE_INCLUDE_TITLE="true").settings)
+    assert extractor.options["favor"] == "precision" and extractor.options["include_title"] is True
+    with pytest.raises(bp.SettingError, match="BOILERPLATE_FAVOR"):
+        extractor_from_settings(make_crawler(BOILERPLATE_FAVOR="fast").settings)
+
+
+def test_a_misspelt_setting_is_named_with_the_closest_one(caplog):
+    bp._warned_unknown.discard("BOILERPLATE_EXECUTER")
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate.settings"):
+        build_from_crawler(MainContentPipeline, make_crawler(BOILERPLATE_EXECUTER="thread"))
+    assert ("BOILERPLATE_EXECUTER is not a scrapy_boilerplate setting (did you mean "
+            "BOILERPLATE_EXECUTOR?); it is ignored") in caplog.text
+
+
+def test_components_read_no_setting_themselves():
+    """Every BOILERPLATE_* value goes through settings.read: no component calls
+    settings.get/getbool/getint with one of our names."""
+    direct = re.compile(r"\.get(?:bool|int|float|list|dict)?\(\s*bp\.(?!META_)[A-Z_]+")
+    offenders = [f"{path.name}:{n}" for path in PACKAGE.glob("*.py") if path.name != "settings.py"
+                 for n, line in enumerate(path.read_text().splitlines(), 1) if direct.search(line)]
+    assert offenders == []
