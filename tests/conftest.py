@@ -1,4 +1,15 @@
-"""Shared paths and helpers for the test suite."""
+"""Shared paths, helpers and markers of the test suite.
+
+Markers (registered in setup.cfg):
+
+- ``slow``: real crawls in child processes, worker processes, model training;
+  ``pytest -m "not slow"`` leaves them out.
+- ``needs_shared``: the test reads the development datasets in ``../shared/datasets``
+  (next to the checkout). Where that folder is missing every such test is skipped with
+  the reason (``-rs`` prints it); ``pytest -m "not needs_shared"`` leaves them out.
+  A test never lowers what it checks when the data is missing: the part that needs
+  the data is a test of its own, marked.
+"""
 
 import os
 from pathlib import Path
@@ -19,6 +30,23 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 FIXTURE_NAMES = ["article_en", "article_de", "article_jsonld"]
 
 
+SHARED_MISSING = (f"needs the development datasets: {SHARED} not found (they live in ../shared/datasets "
+                  "next to the repository checkout)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if SHARED.is_dir():
+        return
+    skip = pytest.mark.skip(reason=SHARED_MISSING)
+    for item in items:
+        if item.get_closest_marker("needs_shared") is not None:
+            item.add_marker(skip)
+
+
+needs_shared = pytest.mark.needs_shared
+slow = pytest.mark.slow
+
+
 def fixture_bytes(name: str) -> bytes:
     """Raw bytes of tests/fixtures/<name>.html."""
     return (FIXTURES / f"{name}.html").read_bytes()
@@ -27,7 +55,8 @@ def fixture_bytes(name: str) -> bytes:
 def load_shared_pages(name: str, n: int | None = None, where=None) -> list:
     """The first `n` pages of ../shared/datasets/<name> for which `where(page)` is true.
 
-    Skips the calling test, with the reason, when the dataset is not there.
+    Skips the calling test, with the reason, when the dataset is not there. A test
+    that calls it is marked ``needs_shared``.
     """
     folder = SHARED / name
     if not (folder / "pages.jsonl").is_file():

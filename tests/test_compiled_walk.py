@@ -52,6 +52,7 @@ def test_same_page_on_fixtures(name, include_comments, skip_hidden):
     assert len(page.texts) > 10
 
 
+@pytest.mark.needs_shared
 @needs_compiled
 @pytest.mark.parametrize("dataset", ["wcxb-dev", "readability", "trafilatura-eval", "overview-dev"])
 def test_same_page_on_real_pages(dataset):
@@ -274,14 +275,7 @@ def _clear_cue_caches():
         cache.clear()
 
 
-@needs_compiled
-def test_same_cues_on_real_class_names():
-    roots = [parse_html(fixture_bytes(name)) for name in FIXTURE_NAMES]
-    try:
-        roots += [parse_html(item.read_html()) for item in load_shared_pages("wcxb-dev", 80)]
-    except pytest.skip.Exception:
-        pass   # the fixtures alone still test something
-    with_cues = 50 if len(roots) > len(FIXTURE_NAMES) else 10
+def _assert_same_cues_on_class_names(roots, with_cues: int) -> None:
     units = set()
     for root in (r for r in roots if r is not None):
         for el in root.iter("*"):
@@ -290,6 +284,18 @@ def test_same_cues_on_real_class_names():
                 units.add(el.get("id"))
     expected = assert_same_unit_cues(sorted(units))
     assert sum(bool(cue[0]) for cue in expected) > with_cues   # names with cues were among them
+
+
+@needs_compiled
+def test_same_cues_on_fixture_class_names():
+    _assert_same_cues_on_class_names([parse_html(fixture_bytes(name)) for name in FIXTURE_NAMES], 10)
+
+
+@pytest.mark.needs_shared
+@needs_compiled
+def test_same_cues_on_real_class_names():
+    roots = [parse_html(item.read_html()) for item in load_shared_pages("wcxb-dev", 80)]
+    _assert_same_cues_on_class_names(roots, 50)
 
 
 def test_pure_python_switch():

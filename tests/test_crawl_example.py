@@ -15,6 +15,8 @@ from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy_boilerplate import extract
 from server import LoopbackServer
 
+pytestmark = pytest.mark.slow
+
 PROJECT = Path(__file__).resolve().parents[1] / "example_project"
 # Boilerplate on every article page of the example site, that must not reach main_text.
 BOILERPLATE = [

@@ -277,6 +277,7 @@ def average_f1(pages) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
 
 
+@pytest.mark.needs_shared
 def test_wcxb_dev_articles(dataset_pages):
     # Articles of the sites held out from training (see training/datasets.py).
     pages = dataset_pages("wcxb-dev", 30, where=lambda p: p.page_type == "article" and p.gold_path
@@ -285,6 +286,7 @@ def test_wcxb_dev_articles(dataset_pages):
     assert average_f1(pages) > 0.85
 
 
+@pytest.mark.needs_shared
 def test_readability_pages(dataset_pages):
     pages = dataset_pages("readability", 20, where=lambda p: p.gold_path)
     assert len(pages) == 20

@@ -1,5 +1,6 @@
 """The overview detector's core (core/overview.py) and its training (training/overview.py), on real pages."""
 
+import functools
 import json
 import re
 
@@ -35,6 +36,7 @@ def real_pages():
     overview.TEASER_PHRASE_LINES, overview.TRAILING_ELLIPSIS_LINES, overview.LISTING_UI_LINES,
     overview.PRICE_LINES, overview.SHORT_DATE_LINES, overview.DIGIT_LINES,
 ], ids=["teaser", "ellipsis", "listing_ui", "price", "date", "digit"])
+@pytest.mark.needs_shared
 def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, lines):
     """The patterns run once over the joined short blocks: same blocks as block by block."""
     checked = found = 0
@@ -51,6 +53,7 @@ def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, lines):
     assert checked > 1000 and found > 10
 
 
+@pytest.mark.needs_shared
 def test_prices_and_dates_are_only_looked_for_in_blocks_with_a_digit(real_pages):
     """Every alternative of the price and date patterns holds a digit: the blocks without one
     can be left out of their scan."""
@@ -76,6 +79,7 @@ def test_a_match_never_spans_two_blocks():
     assert overview._ShortBlocks(texts, []).matching(overview.PRICE_LINES) == []
 
 
+@pytest.mark.needs_shared
 def test_page_tokens_are_element_tokens_and_short_link_words(real_pages):
     for _, page in real_pages:
         node_tokens, words = page_tokens(page)
@@ -87,6 +91,7 @@ def test_page_tokens_are_element_tokens_and_short_link_words(real_pages):
         assert words == expected
 
 
+@pytest.mark.needs_shared
 def test_evidence_is_deterministic_and_complete(real_pages):
     for dp, page in real_pages[:10]:
         values = page_evidence(page, dp.url)
@@ -95,6 +100,7 @@ def test_evidence_is_deterministic_and_complete(real_pages):
         assert values == page_evidence(page, dp.url)
 
 
+@pytest.mark.needs_shared
 def test_plan_row_sets_exactly_the_tokens_of_the_page(real_pages):
     names = list(FEATURE_NAMES) + [NODE_TOKEN + t for t in ("related", "pagination", "zzzz")] + \
         [LINK_WORD + w for w in ("next", "share", "zzzz")]
@@ -111,6 +117,7 @@ def test_plan_row_sets_exactly_the_tokens_of_the_page(real_pages):
                 assert row[i] == values[name]
 
 
+@pytest.mark.needs_shared
 def test_a_page_without_url_is_judged_by_the_url_it_declares(real_pages):
     """The URL's shape is evidence: without a URL, the canonical link (else og:url) stands in."""
     checked = 0
@@ -197,6 +204,7 @@ def load_model_json() -> dict:
     return detector.model.to_json()
 
 
+@pytest.mark.needs_shared
 def test_shipped_model_agrees_with_the_labels_of_real_pages(real_pages):
     """A regression guard: evidence that drifted from what the model was trained on shows here."""
     right = 0
@@ -223,10 +231,20 @@ def test_tokens_are_chosen_by_sites_not_pages():
     assert X[:40, -2:].sum() == 80 and X[40:, -1].sum() == 60 and X[40:, -2].sum() == 0
 
 
-def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path):
-    pages = load_shared_pages("overview-dev", 150, where=labelled)
+@pytest.mark.needs_shared
+def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path, monkeypatch):
+    """The whole training path, made small: 100 pages, one site-to-fold split, 40 boosting
+    rounds (the shipped model: 6 splits, 500 rounds; this test took 22 to 47 s at that size)."""
+    from scrapy_boilerplate.training import overview as training
+
+    monkeypatch.setitem(training.HGB_PARAMS, "max_iter", 40)
+    monkeypatch.setattr(training, "SPLITS", SPLITS[:1])
+    monkeypatch.setattr(training, "cross_validate",
+                        functools.partial(training.cross_validate, splits=SPLITS[:1]))
+    pages = load_shared_pages("overview-dev", 100, where=labelled)
     logs = []
     model = train_overview(pages, "test", ["overview-dev"], log=logs.append)
+    assert model.meta["hgb_params"]["max_iter"] == 40 and model.meta["cv"]["splits"] == ["fold"]
     assert any("site-grouped 5-fold CV" in line for line in logs)
     assert any("all splits at cutoff" in line for line in logs)
     path = tmp_path / "overview.json"

@@ -11,6 +11,8 @@ import pytest
 from overview_site import REAL_PAGES, SHARED, real_page, shared_pages_missing
 from scrapy_boilerplate.cli import main
 
+pytestmark = pytest.mark.needs_shared
+
 
 @pytest.fixture(scope="module")
 def files():

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from overview_site import serve_site, shared_pages_missing
+from overview_site import REAL_PAGES, real_page, serve_site, shared_pages_missing
+from scrapy_boilerplate import detect_overview
+
+pytestmark = [pytest.mark.slow, pytest.mark.needs_shared]
 
 TESTS = Path(__file__).resolve().parent
 
@@ -99,6 +102,18 @@ def outcome(crawls, name) -> Outcome:
 
 SKIPPED = {"boilerplate/overview/skipped/non_html": 1, "boilerplate/overview/skipped/empty": 1,
            "boilerplate/overview/skipped/too_large": 1}
+
+
+def test_site_pages_are_clear_cut():
+    """The crawls below rely on these verdicts; if the detector changes its mind, say which page."""
+    if reason := shared_pages_missing():
+        pytest.skip(reason)
+    wrong = []
+    for path, (page_id, is_overview) in REAL_PAGES.items():
+        verdict = detect_overview(real_page(page_id), url="http://127.0.0.1:8000" + path)
+        if verdict.is_overview != is_overview:
+            wrong.append(f"{path} ({page_id}): expected overview={is_overview}, got {verdict}")
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("spider", SPIDERS)

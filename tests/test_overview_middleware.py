@@ -1,7 +1,8 @@
-"""OverviewMiddleware and OverviewLinksOnlyMiddleware as Scrapy builds them (get_crawler), on real pages.
+"""OverviewMiddleware and OverviewLinksOnlyMiddleware as Scrapy builds them (get_crawler).
 
-Pages come from ../shared/datasets/overview-dev via tests/overview_site.py
-(clear-cut overview and article pages; tests skip without the datasets).
+Pages come from the example project's bundled site (example_project/site: a home page, two
+section pages, five articles), so these tests always run; one more test compares the
+middleware with detect_overview on real pages of ../shared/datasets (needs_shared).
 The verdicts themselves belong to core/overview.py: these tests check what
 the middlewares do with them, not scores.
 """
@@ -19,22 +20,20 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from conftest import load_shared_pages
-from overview_site import REAL_PAGES, real_page, shared_pages_missing
+from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy_boilerplate import detect_overview
 from scrapy_boilerplate.core.overview import OverviewDetector
 from scrapy_boilerplate.middlewares import OverviewLinksOnlyMiddleware, OverviewMiddleware
 
 SITE = "http://127.0.0.1:8000"
 OVERVIEW_PATH = "/news/"
-ARTICLE_PATH = "/2020/01/second-article.html"
+ARTICLE_PATH = "/news/council-approves-riverside-park.html"
 
 
 @pytest.fixture(scope="module")
 def pages():
-    """path -> real page bytes of the test site."""
-    if reason := shared_pages_missing():
-        pytest.skip(reason)
-    return {path: real_page(page_id) for path, (page_id, _) in REAL_PAGES.items()}
+    """path -> page bytes of the example project's site (its home and section pages, its articles)."""
+    return {path: site_file(path) for path in OVERVIEWS + ARTICLES}
 
 
 def make_crawler(**settings):
@@ -124,13 +123,14 @@ def test_threshold_and_cutoff_change_the_verdicts(pages):
 # -- the downloader middleware on real pages ------------------------------------------------------
 
 def test_site_pages_are_clear_cut(pages):
-    """The crawl tests rely on these verdicts; if the detector changes its mind, say which page."""
+    """These tests rely on these verdicts; if the detector changes its mind, say which page."""
     wrong = []
-    for path, (page_id, is_overview) in REAL_PAGES.items():
-        verdict = detect_overview(pages[path], url=SITE + path)
-        if verdict.is_overview != is_overview:
-            wrong.append(f"{path} ({page_id}): expected overview={is_overview}, got {verdict}")
+    for path, body in pages.items():
+        verdict = detect_overview(body, url=SITE + path)
+        if verdict.is_overview != (path in OVERVIEWS):
+            wrong.append(f"{path}: expected overview={path in OVERVIEWS}, got {verdict}")
     assert not wrong, "\n".join(wrong)
+    assert OVERVIEW_PATH in OVERVIEWS and "/" in OVERVIEWS and ARTICLE_PATH in ARTICLES
 
 
 def test_overview_page_is_flagged_and_its_parse_kept_for_the_spider(pages):
@@ -165,6 +165,7 @@ def test_article_passes_unflagged(pages):
     assert stats(mw) == {"boilerplate/overview/checked": 1}
 
 
+@pytest.mark.needs_shared
 def test_flags_agree_with_detect_overview_on_shared_pages():
     """On real pages of both shared sets, the middleware flags exactly what detect_overview calls an overview."""
     def wanted(page):

@@ -43,6 +43,7 @@ def test_dense_features_equal_on_fixtures(name):
     np.testing.assert_array_equal(fast, slow)
 
 
+@pytest.mark.needs_shared
 @needs_compiled
 def test_dense_features_equal_on_real_pages(dataset_pages):
     # All page types of the development set; pages in many languages.
@@ -146,23 +147,30 @@ needs_evidence = pytest.mark.skipif(
            f"or {speedups.PURE_PYTHON_ENV} is set)")
 
 
-def _evidence_pages(dataset_pages):
-    """Parsed fixtures, plus real pages of every kind (overviews, articles, others) where present."""
-    pages = [build_page(parse_html(fixture_bytes(name))) for name in FIXTURE_NAMES]
-    for name in ("overview-dev", "wcxb-dev"):
-        try:
-            pages += [build_page(parse_html(p.read_html()), base_url=p.url) for p in dataset_pages(name, 60)]
-        except pytest.skip.Exception:
-            pass   # the fixtures alone still test something
-    return pages + [build_page(None), build_page(parse_html("<p>one block</p>"))]
+# Real pages of every kind (overviews, articles, others) from the shared sets, or the fixtures.
+EVIDENCE_SOURCES = [pytest.param("fixtures", id="fixtures"),
+                    pytest.param("shared", id="shared", marks=pytest.mark.needs_shared)]
+
+
+def _evidence_pages(source, dataset_pages):
+    """Parsed pages of a source (with a few odd ones), and how many of them have teaser cards at least."""
+    if source == "fixtures":
+        pages = [build_page(parse_html(fixture_bytes(name))) for name in FIXTURE_NAMES]
+        with_cards = 2    # two of the fixture pages have teaser cards
+    else:
+        pages = [build_page(parse_html(p.read_html()), base_url=p.url)
+                 for name in ("overview-dev", "wcxb-dev") for p in dataset_pages(name, 60)]
+        with_cards = 20
+    return pages + [build_page(None), build_page(parse_html("<p>one block</p>"))], with_cards
 
 
 @needs_evidence
-def test_compiled_evidence_loops_equal_python_on_real_pages(dataset_pages):
+@pytest.mark.parametrize("source", EVIDENCE_SOURCES)
+def test_compiled_evidence_loops_equal_python(source, dataset_pages):
     from scrapy_boilerplate.core import overview
 
     rng = np.random.default_rng(0)
-    pages = _evidence_pages(dataset_pages)
+    pages, with_cards = _evidence_pages(source, dataset_pages)
     for page in pages:
         n = len(page)
         # teaser phrases anywhere (as links) and regions of every kind: the page, a node, none
@@ -178,15 +186,16 @@ def test_compiled_evidence_loops_equal_python_on_real_pages(dataset_pages):
             assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
         assert overview.teaser_cards(page) == overview._teaser_cards(page)
         assert overview.page_tokens(page) == overview._page_tokens(page)
-    # the cards were really counted (on two fixture pages, and on many of the shared pages)
-    assert sum(overview._teaser_cards(p)[0] > 0 for p in pages) >= (20 if len(pages) > 100 else 2)
+    # the cards were really counted
+    assert sum(overview._teaser_cards(p)[0] > 0 for p in pages) >= with_cards
 
 
 @needs_evidence
-def test_compiled_evidence_equals_python_evidence(dataset_pages, monkeypatch):
+@pytest.mark.parametrize("source", EVIDENCE_SOURCES)
+def test_compiled_evidence_equals_python_evidence(source, dataset_pages, monkeypatch):
     from scrapy_boilerplate.core import overview
 
-    pages = _evidence_pages(dataset_pages)
+    pages, _ = _evidence_pages(source, dataset_pages)
     fast = [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
     monkeypatch.setattr(overview, "_compiled", None)
     assert fast == [overview.page_evidence(page, page.base_url) for page in pages if len(page)]

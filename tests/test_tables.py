@@ -75,6 +75,7 @@ def rendered_rows(markdown: str) -> set[str]:
             for tr in root.iter("tr")}
 
 
+@pytest.mark.needs_shared
 @pytest.mark.parametrize("name, page_id", DATA_TABLE_PAGES)
 def test_data_table_rows_come_out_whole(dataset_pages, name, page_id):
     page = page_of(dataset_pages, name, page_id)
@@ -90,6 +91,7 @@ def test_data_table_rows_come_out_whole(dataset_pages, name, page_id):
     assert not not_rendered, f"{len(not_rendered)} of {len(rows)} rows not in a rendered table: {not_rendered[:3]}"
 
 
+@pytest.mark.needs_shared
 @pytest.mark.parametrize("page_id", SNIPPET_TABLE_PAGES)
 def test_snippets_inside_data_tables_are_kept(dataset_pages, page_id):
     page = page_of(dataset_pages, "trafilatura-eval", page_id)
@@ -100,6 +102,7 @@ def test_snippets_inside_data_tables_are_kept(dataset_pages, page_id):
     assert rendered_rows(result.markdown)   # the table is a table in the Markdown
 
 
+@pytest.mark.needs_shared
 @pytest.mark.parametrize("name, page_id", LAYOUT_PAGES)
 def test_layout_table_pages_are_extracted_not_tabulated(dataset_pages, name, page_id):
     page = page_of(dataset_pages, name, page_id)
@@ -110,6 +113,7 @@ def test_layout_table_pages_are_extracted_not_tabulated(dataset_pages, name, pag
     assert not rendered_rows(result.markdown)
 
 
+@pytest.mark.needs_shared
 @pytest.mark.parametrize("page_id", LAYOUT_SNIPPET_PAGES)
 def test_layout_table_snippet_pages(dataset_pages, page_id):
     page = page_of(dataset_pages, "trafilatura-eval", page_id)

@@ -143,6 +143,7 @@ REAL = [
 ]
 
 
+@pytest.mark.needs_shared
 @pytest.mark.parametrize("name, page_id, at_least", REAL)
 def test_real_pages_of_the_tail(dataset_pages, name, page_id, at_least):
     page = dataset_pages(name, None, where=lambda p: p.id == page_id)[0]

@@ -24,6 +24,8 @@ from pipeline_site import ARTICLES, site_file
 from scrapy_boilerplate import extract
 from server import LoopbackServer, index_page
 
+pytestmark = pytest.mark.slow
+
 TESTS = Path(__file__).resolve().parent
 KILL, HANG = "/kill/page.html", "/hang/page.html"
 CRAWL_TIMEOUT = 240   # seconds: far beyond what any of these crawls needs

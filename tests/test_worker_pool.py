@@ -22,6 +22,8 @@ from scrapy_boilerplate import extract
 from scrapy_boilerplate.executors import extract_timed, in_worker, init_worker
 from scrapy_boilerplate.worker_pool import RemoteTraceback, TaskTimeout, WorkerDied, WorkerLost, WorkerPool
 
+pytestmark = pytest.mark.slow
+
 TESTS = Path(__file__).resolve().parent
 WAIT = 120   # seconds: a generous bound for worker start-up on a loaded machine
 
