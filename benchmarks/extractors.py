@@ -116,6 +116,23 @@ def ours_no_model():
     return run
 
 
+def ours_pure_python():
+    """Our extractor without its compiled modules (their pure-Python twins), as on a machine
+    where they could not be built."""
+    import os
+
+    os.environ["SCRAPY_BOILERPLATE_PURE_PYTHON"] = "1"   # read when the package is first imported
+    from scrapy_boilerplate import extract
+    from scrapy_boilerplate.core import speedups
+
+    assert not any(speedups.available().values()), "compiled modules were loaded"
+
+    def run(html, url):
+        return extract(html, url=url).text or ""
+
+    return run
+
+
 def trafilatura():
     import trafilatura
 
@@ -230,6 +247,8 @@ EXTRACTORS: dict[str, Adapter] = {
     "ours": Adapter(ours, "scrapy-boilerplate-removal", "scrapy_boilerplate"),
     "ours_recall": Adapter(ours_recall, "scrapy-boilerplate-removal", "scrapy_boilerplate, favor=\"recall\""),
     "ours_no_model": Adapter(ours_no_model, "scrapy-boilerplate-removal", "scrapy_boilerplate, model-free"),
+    "ours_pure_python": Adapter(ours_pure_python, "scrapy-boilerplate-removal",
+                                "scrapy_boilerplate, pure Python"),
     "trafilatura": Adapter(trafilatura, "trafilatura", "trafilatura"),
     "readability": Adapter(readability, "readability-lxml", "readability-lxml"),
     "justext": Adapter(justext, "jusText", "jusText"),

@@ -11,7 +11,7 @@ from pathlib import Path
 OURS = "ours"
 BASELINE = "lxml"
 # Our other modes: in the tables below the others, not in the figure nor the bold of the main table.
-VARIANTS = ("ours_recall", "ours_no_model")
+VARIANTS = ("ours_recall", "ours_no_model", "ours_pure_python")
 SET_TITLES = {"wcxb-dev": "wcxb-dev", "readability": "readability", "trafilatura-eval": "trafilatura-eval"}
 
 
@@ -126,9 +126,10 @@ def render_markdown(results: dict) -> str:
             f"{fmt(base['p90_ms'], '.1f')} | {fmt(base['pages_per_s'], '.0f')} |")
     add("")
     add("Bold: the best value of a column among the extractors (`html-text` returns all the page's "
-        "text: it is the recall baseline, not an extractor). In italics, two other modes of "
-        "`scrapy_boilerplate`: `Extractor(favor=\"recall\")` and the model-free "
-        "`Extractor(model=False)`. Full gold: `wcxb-dev` (human-reviewed main "
+        "text: it is the recall baseline, not an extractor). In italics, other modes of "
+        "`scrapy_boilerplate`: `Extractor(favor=\"recall\")`, the model-free `Extractor(model=False)`, "
+        "and the default extractor without its compiled modules (`SCRAPY_BOILERPLATE_PURE_PYTHON=1`, "
+        "the same output, as where they cannot be built). Full gold: `wcxb-dev` (human-reviewed main "
         "text of articles, listings, forums, products, documentation and service pages) and "
         "`readability` (Mozilla Readability.js's expected output, which leans towards Readability's "
         "own choices).")
@@ -418,3 +419,75 @@ def render_plot(results: dict, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+# --- the README's summary -------------------------------------------------------------------
+
+def render_readme_summary(results: dict) -> str:
+    """The quality-and-speed table of the project README, from the same results (so that every
+    figure there is one of RESULTS.md's). `python benchmarks/render.py benchmarks/results.json`."""
+    ex = results["extraction"]
+    tools = ex["tools"]
+    sets = ex["sets"]
+    text_sets = [n for n, info in sets.items() if info["gold"] == "text"]
+    snippet_sets = [n for n, info in sets.items() if info["gold"] == "snippets"]
+    header = ["extractor", f"{text_sets[0]} F1", f"{text_sets[0]} catastrophic"] \
+        + [f"{n} F1" for n in text_sets[1:]] + [f"{n} snippets with / without" for n in snippet_sets] \
+        + ["median ms", "pages/s"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for name in tools_in_order(ex):
+        tool = tools[name]
+        if tool["status"] != "ok" or name in VARIANTS:
+            continue
+        q = tool["quality"]
+        f1 = {n: f"{fmt(q[n]['all']['f1'])} ± {fmt(q[n]['all']['f1_ci'])}" for n in text_sets}
+        row = [_label(tool, name), f1[text_sets[0]], pct(q[text_sets[0]]["catastrophic"])]
+        row += [f1[n] for n in text_sets[1:]]
+        row += [f"{fmt(q[n]['all']['with_share'])} / {fmt(q[n]['all']['without_share'])}" for n in snippet_sets]
+        row += [fmt(tool["speed"]["median_ms"], ".1f"), fmt(tool["speed"]["pages_per_s"], ".0f")]
+        lines.append("| " + " | ".join(row) + " |")
+    base = tools.get(BASELINE, {}).get("speed")
+    if base:
+        lines.append(f"| *lxml parse only* |{' |' * (len(header) - 3)} {fmt(base['median_ms'], '.1f')} | "
+                     f"{fmt(base['pages_per_s'], '.0f')} |")
+    ov = results.get("overview")
+    if ov and ov["rows"].get("ours@held-out", {}).get("status") == "ok":
+        rows = ov["rows"]
+        pages = sum(c["pages"] for c in ov["sets"].values())
+        news = [rows[r]["pooled"]["f1"] for r in rows if r.startswith("newspaper4k") and rows[r].get("status") == "ok"]
+        held = rows["ours@held-out"]["pooled"]
+        lines += ["", f"Overview detection, on {pages} labelled pages of held-aside sites (with a model trained "
+                  f"without them): F1 {fmt(held['f1'])}, {pct(held['articles_flagged'])} of the articles flagged; "
+                  f"Readability's `isProbablyReaderable`: F1 {fmt(rows['readability']['pooled']['f1'])}; "
+                  f"newspaper4k's article checks: F1 {fmt(min(news))} to {fmt(max(news))}."]
+    crawl = results.get("crawl", {})
+    ratios = {e: [c["ratio"] for c in (runs if isinstance(runs, list) else [runs]) if c.get("status") == "ok"]
+              for e, runs in crawl.items()}
+    if ratios.get("inline"):
+        parts = [f"{' and '.join(pct(r) for r in rs)} (`{e}`)" for e, rs in ratios.items() if rs]
+        lines += ["", "A loopback crawl of 612 real pages with the add-on ran at " + ", ".join(parts)
+                  + " of the pages per second of the same crawl without it: CPU-bound, the add-on's worst "
+                  "case, and on a machine shared with other work the figures move from run to run."]
+    return "\n".join(lines) + "\n"
+
+
+README_START, README_END = "<!-- results: start -->", "<!-- results: end -->"
+
+
+def update_readme(results: dict, readme: Path) -> None:
+    """Replace the README's block between the two markers by the summary."""
+    text = readme.read_text(encoding="utf-8")
+    start, end = text.index(README_START) + len(README_START), text.index(README_END)
+    readme.write_text(text[:start] + "\n" + render_readme_summary(results) + text[end:], encoding="utf-8")
+
+
+if __name__ == "__main__":
+    # python benchmarks/render.py benchmarks/results.json [README.md]
+    import json
+    import sys
+
+    loaded = json.loads(Path(sys.argv[1]).read_text())
+    if len(sys.argv) > 2:
+        update_readme(loaded, Path(sys.argv[2]))
+    else:
+        print(render_readme_summary(loaded), end="")

@@ -39,8 +39,6 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))   # this checkout's package
@@ -48,9 +46,16 @@ sys.path.insert(0, str(HERE))   # extractors.py, isolated.py (the workers import
 
 import extractors  # noqa: E402
 from isolated import IsolatedRunner, NotInstalled  # noqa: E402
-from scrapy_boilerplate.training.datasets import DatasetPage, is_validation_site, load_dataset  # noqa: E402
-from scrapy_boilerplate.training.evaluate import TRAINED_ON  # noqa: E402
-from scrapy_boilerplate.training.metrics import PageResult, f1_from, score_page, summarize, summarize_by  # noqa: E402
+
+# "spawn" runs this file again in every worker, as __mp_main__: there, only the standard library
+# and the library under test may be imported, or the worker's memory and imports would hold
+# numpy and scrapy_boilerplate whatever library it measures.
+if __name__ != "__mp_main__":
+    import numpy as np
+
+    from scrapy_boilerplate.training.datasets import DatasetPage, is_validation_site, load_dataset
+    from scrapy_boilerplate.training.evaluate import TRAINED_ON
+    from scrapy_boilerplate.training.metrics import PageResult, f1_from, score_page, summarize_by
 
 DEFAULT_DATASETS = ROOT.parent / "shared" / "datasets"
 # The extraction sets, in report order: (folder name, kind of gold).
@@ -80,7 +85,7 @@ class PageSet:
 
 
 def select(folder: Path, trained_on: tuple[str, ...], limit: int | None,
-           where=None) -> tuple[list[DatasetPage], str]:
+           where=None) -> tuple[list, str]:
     pages = load_dataset(folder)
     if where is not None:
         pages = [p for p in pages if where(p)]
@@ -408,7 +413,7 @@ def main(argv=None) -> int:
     names = [OURS] + [n for n in names if n != OURS]
     # The slowest libraries first, so the two workers end at about the same time.
     order = ["newspaper4k", "goose3", "readability", "justext", "trafilatura", "boilerpy3", OURS,
-             "ours_recall", "ours_no_model", "html_text", "resiliparse"]
+             "ours_recall", "ours_no_model", "ours_pure_python", "html_text", "resiliparse"]
     queue = sorted(names, key=lambda n: order.index(n) if n in order else 0) + [BASELINE]
     print(f"extraction: {', '.join(f'{s.name} ({len(s.pages)})' for s in sets)}; {len(queue)} workers, "
           f"{args.jobs} at a time", file=sys.stderr)
