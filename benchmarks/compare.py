@@ -19,7 +19,6 @@ import sys
 import time
 import tracemalloc
 from dataclasses import asdict, dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Callable
 
@@ -29,6 +28,10 @@ import numpy as np
 
 # Let the script run from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # extractors.py, machine.py
+
+from extractors import html_to_text  # noqa: E402
+from machine import cpu_name, version_of  # noqa: E402
 
 from scrapy_boilerplate.training.datasets import (  # noqa: E402
     DatasetPage,
@@ -47,16 +50,6 @@ ExtractFn = Callable[[bytes, "str | None"], str]
 
 DEFAULT_TOOLS = "ours,trafilatura,readability"
 BASELINE = "lxml"  # parse only; the unit of the "x lxml" speed column
-
-# Elements after which readability's HTML output gets a line break, so its
-# text has one block a line like the gold; cells only get a space.
-BLOCK_TAGS = {
-    "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt",
-    "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table",
-    "tr", "ul",
-}
-CELL_TAGS = {"td", "th"}
 
 
 # --- tools ------------------------------------------------------------------
@@ -95,21 +88,6 @@ def make_readability() -> ExtractFn:
         return html_to_text(readability.Document(html).summary())
 
     return run
-
-
-def html_to_text(fragment: str) -> str:
-    """Text of an HTML fragment with one block a line."""
-    root = lxml.html.fromstring(fragment)
-    for el in root.iter():
-        if not isinstance(el.tag, str):  # comments, processing instructions
-            continue
-        if el.tag in BLOCK_TAGS:
-            el.text = "\n" + (el.text or "")
-            el.tail = "\n" + (el.tail or "")
-        elif el.tag in CELL_TAGS:
-            el.tail = " " + (el.tail or "")
-    lines = (" ".join(line.split()) for line in root.text_content().splitlines())
-    return "\n".join(line for line in lines if line)
 
 
 def lxml_parse(html: bytes, url: str | None) -> str:
@@ -295,23 +273,6 @@ def evaluate_dataset(folder: Path, args, tools: dict[str, ExtractFn]) -> dict | 
 
 
 # --- machine ----------------------------------------------------------------
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def version_of(dist: str) -> str:
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
 
 def machine_info() -> dict:
     return {

@@ -43,9 +43,7 @@ def decode_html(html: bytes) -> str:
 
 
 # Elements after which an HTML output gets a line break, so its text has one
-# block a line like the gold; cells only get a space. The same conversion as
-# compare.py's html_to_text, copied so that a worker does not import compare.py's
-# numpy and scrapy_boilerplate along with the library it measures.
+# block a line like the gold; cells only get a space (compare.py uses it too).
 BLOCK_TAGS = {
     "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt",
     "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",

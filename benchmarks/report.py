@@ -36,7 +36,6 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from importlib import metadata
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -45,6 +44,7 @@ sys.path.insert(0, str(ROOT))   # this checkout's package
 sys.path.insert(0, str(HERE))   # extractors.py, isolated.py (the workers import them too)
 
 import extractors  # noqa: E402
+from machine import cpu_name, version_of  # noqa: E402
 from isolated import IsolatedRunner, NotInstalled  # noqa: E402
 
 # "spawn" runs this file again in every worker, as __mp_main__: there, only the standard library
@@ -320,23 +320,6 @@ def crawl_throughput(root: Path, pages: int, executor: str) -> dict:
 
 
 # --- machine and versions -------------------------------------------------------------------
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def version_of(dist: str) -> str:
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
 
 def git_revision() -> str:
     try:
