@@ -6,6 +6,7 @@ Public API (stable): :func:`extract`, :class:`Extraction`, :class:`Extractor`.
 from .core.extractor import Extraction, Extractor, extract
 from .core.model import Model, ModelError, load_model
 from .core.overview import OverviewDetector, OverviewVerdict, detect_overview
+from .core.templates import MemoryTemplateStore
 
 __version__ = "0.1.0"
 
@@ -17,10 +18,12 @@ _SCRAPY_COMPONENTS = {
     "OverviewMiddleware": "middlewares",
     "OverviewLinksOnlyMiddleware": "middlewares",
     "ItemResponseMiddleware": "middlewares",
+    # Imports the optional `redis` package only when asked for.
+    "RedisTemplateStore": "templates_redis",
 }
 
 __all__ = [
-    "Extraction", "Extractor", "Model", "ModelError", "OverviewDetector", "OverviewVerdict",
+    "Extraction", "Extractor", "MemoryTemplateStore", "Model", "ModelError", "OverviewDetector", "OverviewVerdict",
     "detect_overview", "extract", "load_model", "__version__", *_SCRAPY_COMPONENTS,
 ]
 

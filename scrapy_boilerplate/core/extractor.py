@@ -158,8 +158,12 @@ class Extractor:
                              "'scrapy-boilerplate train'")
         return loaded
 
-    def extract(self, html, url: str | None = None, **options) -> Extraction:
-        """Main content of `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes."""
+    def extract(self, html, url: str | None = None, *, templates=None, **options) -> Extraction:
+        """Main content of `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes.
+
+        `templates`: a site-memory store (`MemoryTemplateStore`, `RedisTemplateStore`): its
+        evidence for the URL's site is used, and the page is recorded into it.
+        """
         opts = self._options(options)
         if not isinstance(html, str | bytes | bytearray | memoryview) and to_element_type_error(html):
             raise TypeError(f"extract() takes str, bytes, a parsel Selector or an lxml element, "
@@ -171,12 +175,13 @@ class Extractor:
             return Extraction()
         try:
             page = build_page(root, include_comments=opts["include_comments"], base_url=url)
-            return self._extract_page(page, url, opts)
+            return self._extract_page(page, url, opts, templates)
         except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
             logger.warning("extraction failed for %s: %r", url or "page", exc, exc_info=logger.isEnabledFor(logging.DEBUG))
             return Extraction()
 
-    def extract_page(self, page: Page, url: str | None = None, **options) -> Extraction:
+    def extract_page(self, page: Page, url: str | None = None, *, templates=None,
+                     **options) -> Extraction:
         """Main content of an already walked page (`core.page.build_page`).
 
         Lets a caller that walked the tree once for overview detection reuse
@@ -185,7 +190,7 @@ class Extractor:
         """
         opts = self._options(options)
         try:
-            return self._extract_page(page, url, opts)
+            return self._extract_page(page, url, opts, templates)
         except Exception as exc:   # noqa: BLE001 - same contract as extract()
             logger.warning("extraction failed for %s: %r", url or "page", exc)
             return Extraction()
@@ -205,24 +210,28 @@ class Extractor:
         X = feature_matrix(page, self.model.token_index)
         return self.model.predict_proba(X)
 
-    def _extract_page(self, page: Page, url, opts) -> Extraction:
-        result = self._select(page, url, opts)
+    def _extract_page(self, page: Page, url, opts, templates=None) -> Extraction:
+        evidence = _template_evidence(templates, page, url)
+        result = self._select(page, url, opts, evidence)
         if len(result.text) < THREAD_FALLBACK_CHARS and not opts["include_comments"] and page.root is not None:
             # Next to nothing outside comment sections: on a forum thread or a page of
             # reader posts, the "comments" are the content. Walked again with them, and
             # kept if the model then finds more (comment sections are not forced in).
             full = build_page(page.root, include_comments=True, base_url=page.base_url)
             if sum(full.chars) >= 2 * sum(page.chars):
-                candidate = self._select(full, url, opts)
+                candidate = self._select(full, url, opts, evidence)
                 if len(candidate.text) > len(result.text):
                     return candidate
         return result
 
-    def _select(self, page: Page, url, opts) -> Extraction:
+    def _select(self, page: Page, url, opts, evidence=None) -> Extraction:
         title = _best_title(page)
         if not len(page):
             return Extraction(title=title)
         proba = self.block_probabilities(page)
+        if evidence is not None:
+            # Site memory (core/templates.py): blocks repeated across the site's pages.
+            proba = evidence.adjust(page, proba, evidence.fingerprints if evidence.page is page else None)
         params = self.model.decode if self.model is not None else None
         tables = find_data_tables(page)
         mask = select_blocks(page, proba, params, opts, tables)
@@ -236,6 +245,18 @@ class Extractor:
         _drop_renderings(page, mask)
         decide_tables(tables, mask, proba, page)
         return _render(page, mask, proba, tables, title, url, opts)
+
+
+def _template_evidence(templates, page: Page, url):
+    """The site memory's evidence for `page` (recording it), or None: no store, or it failed."""
+    if templates is None:
+        return None
+    try:
+        evidence = templates.evidence(page, url)
+    except Exception as exc:   # noqa: BLE001 - a store's failure must not cost the page
+        logger.warning("template store failed for %s: %r", url or "page", exc)
+        return None
+    return evidence
 
 
 def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
@@ -373,6 +394,6 @@ def default_extractor() -> Extractor:
     return _default
 
 
-def extract(html, url: str | None = None, **options) -> Extraction:
+def extract(html, url: str | None = None, *, templates=None, **options) -> Extraction:
     """Main content of a page with the shared default extractor (see `Extractor`)."""
-    return default_extractor().extract(html, url=url, **options)
+    return default_extractor().extract(html, url=url, templates=templates, **options)
