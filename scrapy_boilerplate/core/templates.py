@@ -199,8 +199,9 @@ class TemplateStore:
     warmup: int = DEFAULT_WARMUP
 
     def __init__(self) -> None:
-        # pages_recorded, evidence_used (pages past the warm-up), errors; sites: len(self).
-        self.stats = {"pages_recorded": 0, "evidence_used": 0, "errors": 0}
+        # pages_recorded; sites (first pages of a site seen here); evidence_used (pages past the
+        # warm-up); errors (pages the store failed on, extracted without it).
+        self.stats = {"pages_recorded": 0, "sites": 0, "evidence_used": 0, "errors": 0}
         self._stats_lock = threading.Lock()
 
     def exchange(self, site: str, fingerprints: list[int]) -> SiteCounts | None:
@@ -225,6 +226,8 @@ class TemplateStore:
             return None
         evidence = TemplateEvidence(site, self.warmup, known, fps, page)
         self._count("pages_recorded")
+        if known.pages == 0:
+            self._count("sites")
         if evidence.used:
             self._count("evidence_used")
         return evidence
