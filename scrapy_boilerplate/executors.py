@@ -50,12 +50,14 @@ _detector: OverviewDetector | None = None
 _markup = True
 
 
-def init_worker(model, options: dict | None, detector: dict | None = None, markup: bool = True) -> None:
+def init_worker(model, options: dict | None, detector: dict | None = None, markup: bool = True,
+                templates=None) -> None:
     """Build the worker's Extractor(model, **options) and OverviewDetector(**detector);
     None for either: this crawl has no use for it (its component is not enabled).
-    `markup` False: the crawl stores neither Markdown nor HTML, which are not sent back."""
+    `markup` False: the crawl stores neither Markdown nor HTML, which are not sent back.
+    `templates`: the crawl's shared template store (Redis), used by every extraction here."""
     global _extractor, _detector, _markup
-    _extractor = Extractor(model, **options) if options is not None else None
+    _extractor = Extractor(model, templates=templates, **options) if options is not None else None
     _detector = OverviewDetector(**detector) if detector is not None else None
     _markup = markup
 

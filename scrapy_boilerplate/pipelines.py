@@ -26,6 +26,7 @@ from . import settings as bp
 from .core.extractor import Extraction, Extractor
 from .executors import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .pages import cached_page, response_page
+from .site_memory import site_memory
 from .weakcache import WeakCache
 from .worker_pool import WorkerLost
 from .workers import CrawlWorkers, count_lost, crawl_workers, failed_future, wait
@@ -141,12 +142,15 @@ class MainContentPipeline:
         self.walk_shared = not self.options["include_comments"]
         # Load the model now: a bad path or favor value is a configuration error
         # that should stop the crawl before it starts, not empty every item.
-        self.extractor = Extractor(self.model, **self.options)
+        # Site memory (BOILERPLATE_TEMPLATE_STORE, site_memory.py): None when off.
+        self.site_memory = site_memory(crawler)
+        self.extractor = Extractor(self.model, templates=self.site_memory.store, **self.options)
         self.pool: ThreadPoolExecutor | None = None   # "thread"
         self.workers: CrawlWorkers | None = None     # "process"
         if self.executor == "process":
             self.workers = crawl_workers(crawler)
             self.workers.extractor = (self.model, self.options)
+            self.workers.site_memory = self.site_memory
             # OverviewMiddleware's tasks extract too, unless items bring their own HTML.
             self.workers.extract_responses = not self.html_field
             self.workers.markup = any(attr in ("markdown", "html") for _, _, attr, _ in self.outputs)
@@ -216,6 +220,7 @@ class MainContentPipeline:
             exc.__traceback__ = None
             return self._write(adapter, outputs, None)
         if owner:
+            self.site_memory.account(extraction, url)
             self.stats.inc_value("boilerplate/pages_extracted")
             self.stats.inc_value("boilerplate/extract_seconds_total", seconds)
             self.stats.max_value("boilerplate/extract_seconds_max", seconds)

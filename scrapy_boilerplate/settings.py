@@ -74,8 +74,20 @@ OVERVIEW_CUTOFF = "BOILERPLATE_OVERVIEW_CUTOFF"
 # With action "drop", also drop start requests (meta "is_start_request") found to be overviews.
 OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
 
-# Per-site template block store: None (off), "memory" or a redis:// URL. Reserved: not used yet.
+# Per-site template block store (site memory, core/templates.py): None (off), "memory" or a redis:// URL.
 TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
+# Pages of a site recorded before its evidence is used.
+TEMPLATE_WARMUP = "BOILERPLATE_TEMPLATE_WARMUP"
+# Block fingerprints kept per site (the least repeated are forgotten beyond it).
+TEMPLATE_MAX_FINGERPRINTS = "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS"
+# "memory": sites kept (least recently crawled forgotten first).
+TEMPLATE_MAX_SITES = "BOILERPLATE_TEMPLATE_MAX_SITES"
+# Redis: key prefix of the per-site hashes, their TTL in seconds (0: none), the seconds to wait
+# for Redis on a page, and the seconds without Redis after a failure.
+TEMPLATE_PREFIX = "BOILERPLATE_TEMPLATE_PREFIX"
+TEMPLATE_TTL = "BOILERPLATE_TEMPLATE_TTL"
+TEMPLATE_TIMEOUT = "BOILERPLATE_TEMPLATE_TIMEOUT"
+TEMPLATE_RETRY_AFTER = "BOILERPLATE_TEMPLATE_RETRY_AFTER"
 
 DEFAULTS = {
     ENABLED: True,
@@ -103,6 +115,13 @@ DEFAULTS = {
     OVERVIEW_CUTOFF: None,
     OVERVIEW_DROP_START: False,
     TEMPLATE_STORE: None,
+    TEMPLATE_WARMUP: 3,
+    TEMPLATE_MAX_FINGERPRINTS: 2000,
+    TEMPLATE_MAX_SITES: 500,
+    TEMPLATE_PREFIX: "boilerplate:templates:",
+    TEMPLATE_TTL: 7 * 24 * 3600,
+    TEMPLATE_TIMEOUT: 0.25,
+    TEMPLATE_RETRY_AFTER: 30.0,
 }
 
 EXECUTORS = ("inline", "thread", "process")
@@ -241,6 +260,19 @@ def _template_store(value: Any) -> str | None:
     raise SettingError(TEMPLATE_STORE, value, allowed)
 
 
+def _template_prefix(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise SettingError(TEMPLATE_PREFIX, value, "a string (the Redis key prefix)")
+
+
+def _positive(name: str, value: Any, allowed: str) -> float:
+    number = _number(name, value, allowed)
+    if number <= 0:
+        raise SettingError(name, value, allowed)
+    return number
+
+
 def default_workers() -> int:
     """Workers when BOILERPLATE_EXECUTOR_WORKERS is None: the CPUs, at most 4."""
     return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
@@ -277,6 +309,13 @@ class BoilerplateSettings:
     overview_cutoff: float | None = None
     overview_drop_start: bool = False
     template_store: str | None = None
+    template_warmup: int = DEFAULTS[TEMPLATE_WARMUP]
+    template_max_fingerprints: int = DEFAULTS[TEMPLATE_MAX_FINGERPRINTS]
+    template_max_sites: int = DEFAULTS[TEMPLATE_MAX_SITES]
+    template_prefix: str = DEFAULTS[TEMPLATE_PREFIX]
+    template_ttl: int = DEFAULTS[TEMPLATE_TTL]
+    template_timeout: float = DEFAULTS[TEMPLATE_TIMEOUT]
+    template_retry_after: float = DEFAULTS[TEMPLATE_RETRY_AFTER]
 
     @property
     def outputs(self) -> dict[str, str]:
@@ -355,6 +394,20 @@ def read(settings: Any) -> BoilerplateSettings:
                                  "an overview), or None for the model's own cutoff")),
         overview_drop_start=_boolean(OVERVIEW_DROP_START, _get(settings, OVERVIEW_DROP_START)),
         template_store=_template_store(_get(settings, TEMPLATE_STORE)),
+        template_warmup=_integer(TEMPLATE_WARMUP, _get(settings, TEMPLATE_WARMUP),
+                                 "a number of pages (0 or more)", 0),
+        template_max_fingerprints=_integer(TEMPLATE_MAX_FINGERPRINTS,
+                                           _get(settings, TEMPLATE_MAX_FINGERPRINTS),
+                                           "a number of fingerprints (1 or more)", 1),
+        template_max_sites=_integer(TEMPLATE_MAX_SITES, _get(settings, TEMPLATE_MAX_SITES),
+                                    "a number of sites (1 or more)", 1),
+        template_prefix=_template_prefix(_get(settings, TEMPLATE_PREFIX)),
+        template_ttl=_integer(TEMPLATE_TTL, _get(settings, TEMPLATE_TTL),
+                              "a number of seconds (0: no expiry)", 0),
+        template_timeout=_positive(TEMPLATE_TIMEOUT, _get(settings, TEMPLATE_TIMEOUT),
+                                   "a number of seconds (more than 0)"),
+        template_retry_after=_number(TEMPLATE_RETRY_AFTER, _get(settings, TEMPLATE_RETRY_AFTER),
+                                     "a number of seconds (0 or more)"),
     )
 
 

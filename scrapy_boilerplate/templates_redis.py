@@ -86,7 +86,7 @@ class RedisTemplateStore(TemplateStore):
     def __init__(self, client, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
                  max_fingerprints: int = 2000, warmup: int = DEFAULT_WARMUP,
                  retry_after: float = DEFAULT_RETRY_AFTER, url: str | None = None,
-                 timeout: float = DEFAULT_TIMEOUT):
+                 timeout: float = DEFAULT_TIMEOUT, quiet: bool = False):
         super().__init__()
         if max_fingerprints < 1 or warmup < 0 or ttl < 0:
             raise ValueError("max_fingerprints must be positive, warmup and ttl not negative")
@@ -101,6 +101,8 @@ class RedisTemplateStore(TemplateStore):
         self._down_until = 0.0
         self._down = False
         self._state_lock = threading.Lock()
+        # True: failures are logged at DEBUG (a crawl logs them itself, once per outage).
+        self.quiet = quiet
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = DEFAULT_TIMEOUT, **kwargs) -> RedisTemplateStore:
@@ -123,7 +125,7 @@ class RedisTemplateStore(TemplateStore):
 
     def settings(self) -> dict:
         return {"prefix": self.prefix, "ttl": self.ttl, "max_fingerprints": self.max_fingerprints,
-                "warmup": self.warmup, "retry_after": self.retry_after}
+                "warmup": self.warmup, "retry_after": self.retry_after, "quiet": self.quiet}
 
     def key(self, site: str) -> str:
         return self.prefix + site
@@ -143,7 +145,8 @@ class RedisTemplateStore(TemplateStore):
             with self._state_lock:
                 if self._down:
                     self._down = False
-                    logger.info("template store at %s is reachable again", self._where())
+                    logger.log(logging.DEBUG if self.quiet else logging.INFO,
+                               "template store at %s is reachable again", self.where())
         counts = {fp: int(c) for fp, c in zip(fingerprints, before) if int(c) > 0}
         return SiteCounts(int(pages), counts, frozenset(fingerprints))
 
@@ -154,10 +157,11 @@ class RedisTemplateStore(TemplateStore):
             self._down = True
             self._down_until = time.monotonic() + self.retry_after
         if first:
-            logger.warning("template store at %s failed (%r): pages are extracted without site "
-                           "memory; trying again in %g s", self._where(), exc, self.retry_after)
+            logger.log(logging.DEBUG if self.quiet else logging.WARNING,
+                       "template store at %s failed (%r): pages are extracted without site "
+                       "memory; trying again in %g s", self.where(), exc, self.retry_after)
 
-    def _where(self) -> str:
+    def where(self) -> str:
         url = self.url or "redis"
         # Never log a password: redis://user:secret@host -> redis://host
         scheme, sep, rest = url.partition("://")

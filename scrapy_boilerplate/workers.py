@@ -127,6 +127,8 @@ class CrawlWorkers:
         self.extractor: tuple | None = None
         self.extract_responses = False
         self.markup = True
+        # Set by MainContentPipeline: the crawl's site memory (site_memory.py), or None.
+        self.site_memory = None
         # Set by OverviewMiddleware: OverviewDetector keyword arguments.
         self.detector: dict | None = None
         self.pool: WorkerPool | None = None
@@ -144,8 +146,10 @@ class CrawlWorkers:
                 raise RuntimeError("worker processes keep dying")
             if self.pool is None:
                 model, options = self.extractor or (None, None)
+                # The crawl's template store, as the workers reach it (site_memory.py).
+                shared = self.site_memory.for_workers() if self.site_memory else None
                 self.pool = WorkerPool(self.workers, init_worker,
-                                       (model, options, self.detector, self.markup),
+                                       (model, options, self.detector, self.markup, shared),
                                        task_timeout=self.timeout)
             return self.pool.submit(func, *args)
         except Exception as exc:   # noqa: BLE001 - reported by whoever waits
@@ -174,6 +178,8 @@ class CrawlWorkers:
             lost.counted = True
             raise
         if extraction is not None:
+            if self.site_memory:
+                self.site_memory.account(extraction, response.url)
             self._extractions[response] = (extraction, extract_seconds)
         return verdict, detect_seconds
 

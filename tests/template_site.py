@@ -15,6 +15,8 @@ WORDS = ("river council harbour budget school winter station market garden libra
 
 APPEAL = ("Our reporting depends on readers like you: a monthly contribution keeps the "
           "newsroom independent and every article free to read for everyone in the valley.")
+# At the end of the article body on every page, kept by the model on one page alone: site memory drops it.
+PRINT_NOTE = "Published in the print edition of the Valley Courier."
 MOST_READ = [
     "Harbour crane collapses during night shift, nobody hurt",
     "What the new tram timetable means for commuters in the north",
@@ -46,12 +48,11 @@ def page_html(i: int, links: list[str] | None = None) -> str:
 <div class="layout"><div class="main">
 <h1>{title}</h1>
 <div class="text">{body}
-<p>{APPEAL}</p></div>
-<ul class="next">{links_html}</ul>
+<p>{APPEAL}</p><p>{PRINT_NOTE}</p></div>
 </div>
 <div class="side"><h3>Most read</h3><ul>{more}</ul>
 <p>Sign up for the morning briefing: the day's five stories from the valley in your inbox before breakfast.</p></div></div>
-<footer><p>Valley Courier, 12 Mill Lane. All rights reserved. Contact the newsroom for corrections.</p></footer>
+<footer><ul class="next">{links_html}</ul><p>Valley Courier, 12 Mill Lane. All rights reserved. Contact the newsroom for corrections.</p></footer>
 </body></html>"""
 
 

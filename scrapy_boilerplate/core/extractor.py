@@ -65,6 +65,8 @@ class Extraction:
     # (texts, tags, mask, probabilities) until `blocks` is first read: most callers never
     # read it, and a Block per block of the page costs as much as decoding the page.
     _block_source: tuple | None = field(default=None, repr=False, compare=False)
+    # What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
+    _site_memory: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def markdown(self) -> str:
@@ -126,17 +128,19 @@ class Extractor:
 
     ``model``: a :class:`Model`, a path to a JSON model file, ``None`` for the
     shipped default, or ``False`` for the model-free CETR clustering mode.
+    ``templates``: a site-memory store used by every call that does not name one.
     """
 
     def __init__(self, model=None, *, include_title: bool = False, include_captions: bool = False,
                  include_comments: bool = False, include_links: bool = False,
-                 include_images: bool = False, favor: str = "balanced"):
+                 include_images: bool = False, favor: str = "balanced", templates=None):
         if favor not in FAVOR_SHIFT:
             raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {favor!r}")
         self.options = {"include_title": include_title, "include_captions": include_captions,
                         "include_comments": include_comments, "include_links": include_links,
                         "include_images": include_images, "favor": favor}
         self.model = self._load(model)
+        self.templates = templates
 
     @staticmethod
     def _load(model) -> Model | None:
@@ -211,7 +215,13 @@ class Extractor:
         return self.model.predict_proba(X)
 
     def _extract_page(self, page: Page, url, opts, templates=None) -> Extraction:
-        evidence = _template_evidence(templates, page, url)
+        evidence = _template_evidence(self.templates if templates is None else templates, page, url)
+        result = self._page_result(page, url, opts, evidence)
+        if evidence is not None:
+            result._site_memory = evidence.summary()
+        return result
+
+    def _page_result(self, page: Page, url, opts, evidence) -> Extraction:
         result = self._select(page, url, opts, evidence)
         if len(result.text) < THREAD_FALLBACK_CHARS and not opts["include_comments"] and page.root is not None:
             # Next to nothing outside comment sections: on a forum thread or a page of
@@ -252,11 +262,13 @@ def _template_evidence(templates, page: Page, url):
     if templates is None:
         return None
     try:
-        evidence = templates.evidence(page, url)
+        return templates.evidence(page, url)
     except Exception as exc:   # noqa: BLE001 - a store's failure must not cost the page
         logger.warning("template store failed for %s: %r", url or "page", exc)
-        return None
-    return evidence
+        from .templates import TemplateEvidence, site_key
+
+        site = site_key(url or page.base_url)
+        return TemplateEvidence(site, 0, None) if site is not None else None
 
 
 def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:

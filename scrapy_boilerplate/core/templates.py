@@ -125,13 +125,19 @@ class TemplateEvidence:
 
     site: str
     warmup: int
-    known: SiteCounts
+    known: SiteCounts | None          # None: the store failed on this page
     fingerprints: list | None = None   # of the page the evidence was asked for
     page: object = field(default=None, repr=False, compare=False)   # that page
 
     @property
     def used(self) -> bool:
-        return self.known.pages >= self.warmup
+        return self.known is not None and self.known.pages >= self.warmup
+
+    def summary(self) -> dict:
+        """What happened to the site memory on this page (for a crawl's stats)."""
+        return {"site": self.site, "recorded": self.known is not None, "used": self.used,
+                "new_site": self.known is not None and self.known.pages == 0,
+                "failed": self.known is None}
 
     def adjust(self, page, proba: np.ndarray, fingerprints: list[int] | None = None) -> np.ndarray:
         """`proba` moved by the site's evidence (unchanged before the warm-up)."""
@@ -212,8 +218,9 @@ class TemplateStore:
             self.stats[name] = self.stats.get(name, 0) + n
 
     def evidence(self, page, url: str | None) -> TemplateEvidence | None:
-        """The site's evidence for `page` (walked from `url`), recording the page: None when the
-        URL has no site, the page no block, or the store failed (extraction goes on without)."""
+        """The site's evidence for `page` (walked from `url`), recording the page. None when
+        the URL has no site or the page no block (nothing recorded); evidence that is not
+        `used` when the store failed (the page is extracted without it)."""
         site = site_key(url or page.base_url)
         if site is None or not len(page):
             return None
@@ -223,7 +230,7 @@ class TemplateStore:
             return None
         known = self.exchange(site, distinct)
         if known is None:
-            return None
+            return TemplateEvidence(site, self.warmup, None, fps, page)
         evidence = TemplateEvidence(site, self.warmup, known, fps, page)
         self._count("pages_recorded")
         if known.pages == 0:
@@ -294,20 +301,3 @@ def _prune(counts: dict, cap: int) -> None:
         for fp in [fp for fp, c in counts.items() if c <= floor]:
             del counts[fp]
         floor += 1
-
-
-class SnapshotTemplateStore(TemplateStore):
-    """A read-only copy of one site's state (for a worker process): `exchange` answers from the
-    copy and keeps the fingerprints, which the crawl process then records in the real store."""
-
-    def __init__(self, site: str, pages: int, counts: dict, warmup: int):
-        super().__init__()
-        self.site, self.pages, self.counts, self.warmup = site, pages, counts, warmup
-        self.recorded: list[int] | None = None
-
-    def exchange(self, site: str, fingerprints: list[int]) -> SiteCounts | None:
-        if site != self.site:
-            return None
-        self.recorded = list(fingerprints)
-        known = {fp: self.counts[fp] for fp in fingerprints if fp in self.counts}
-        return SiteCounts(self.pages, known, frozenset(fingerprints))
