@@ -64,13 +64,14 @@ def main(argv=None) -> int:
     ap.add_argument("--sure-content", type=float, default=tpl.SURE_CONTENT)
     ap.add_argument("--inside-factor", type=float, default=tpl.INSIDE_FACTOR)
     ap.add_argument("--unique-weight", type=float, default=tpl.UNIQUE_WEIGHT)
+    ap.add_argument("--slot-share", type=float, default=tpl.SLOT_SHARE)
     ap.add_argument("--no-loo", action="store_true", help="skip leave-one-out")
     ap.add_argument("--no-singles", action="store_true", help="skip the single-page sites check")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     tpl.REPEAT_SHARE, tpl.REPEAT_WEIGHT, tpl.UNIQUE_WEIGHT = args.repeat_share, args.repeat_weight, args.unique_weight
     tpl.SHORT_CHARS, tpl.SURE_CONTENT = args.short_chars, args.sure_content
-    tpl.INSIDE_FACTOR = args.inside_factor
+    tpl.INSIDE_FACTOR, tpl.SLOT_SHARE = args.inside_factor, args.slot_share
 
     extractor = Extractor()
     by_site = defaultdict(list)
@@ -85,22 +86,24 @@ def main(argv=None) -> int:
     base_all, seq_all, loo_all = [], [], []
     by_pos = defaultdict(lambda: ([], []))
     per_site = {}
-    store_seconds, store_pages = 0.0, 0
+    store_pages = 0
+    base_seconds, store_total = [], []
     for (dataset, site), pages in sorted(multi.items()):
         htmls = [p.read_html() for p in pages]
-        base = [score_page(p, extractor.extract(h, url=p.url).text) for p, h in zip(pages, htmls)]
+        base = []
+        for p, h in zip(pages, htmls):
+            start = time.perf_counter()
+            text = extractor.extract(h, url=p.url).text
+            base_seconds.append(time.perf_counter() - start)
+            base.append(score_page(p, text))
         store = tpl.MemoryTemplateStore(warmup=args.warmup)
         seq = []
         for pos, (p, h) in enumerate(zip(pages, htmls)):
-            t0 = time.perf_counter()
-            page = build_page(to_element(h), base_url=p.url)
-            t1 = time.perf_counter()
-            ev = store.evidence(page, p.url)
-            store_seconds += time.perf_counter() - t1
+            start = time.perf_counter()
+            text = extractor.extract(h, url=p.url, templates=_Timed(store)).text
+            store_total.append(time.perf_counter() - start)
             store_pages += 1
-            text = extractor._extract_page(page, p.url, extractor._options({}), _Fixed(ev)).text
             seq.append(score_page(p, text))
-            del t0
             by_pos[min(pos, 10)][0].append(base[pos])
             by_pos[min(pos, 10)][1].append(seq[-1])
         loo = []
@@ -109,8 +112,8 @@ def main(argv=None) -> int:
             for i, (p, h) in enumerate(zip(pages, htmls)):
                 store = tpl.MemoryTemplateStore(warmup=args.warmup)
                 for j, other in enumerate(walked):
-                    if j != i:
-                        store.evidence(other, pages[j].url)
+                    if j != i:   # recorded as a crawl records it: with the model's probabilities
+                        extractor.extract_page(other, pages[j].url, templates=store)
                 loo.append(score_page(p, extractor.extract(h, url=p.url, templates=store).text))
         base_all += base
         seq_all += seq
@@ -136,8 +139,16 @@ def main(argv=None) -> int:
         b, s = by_pos[pos]
         out["by_position"][pos] = {"base": summary(b), "sequence": summary(s)}
         print(f"  {pos:2d} without  {fmt(summary(b))}\n     with     {fmt(summary(s))}")
+    store_seconds = _Timed.seconds
     print(f"\nstore time (fingerprints + exchange): {1000 * store_seconds / max(store_pages, 1):.3f} ms/page")
     out["store_ms_per_page"] = 1000 * store_seconds / max(store_pages, 1)
+    extra = sorted(b - a for a, b in zip(base_seconds, store_total))
+    if extra:
+        out["extract_ms"] = {"without_mean": 1000 * sum(base_seconds) / len(base_seconds),
+                             "with_mean": 1000 * sum(store_total) / len(store_total),
+                             "extra_median": 1000 * extra[len(extra) // 2]}
+        print("extraction ms/page: without {without_mean:.2f}, with the store {with_mean:.2f} (mean); "
+              "extra per page, median {extra_median:.3f}".format(**out["extract_ms"]))
 
     if not args.no_singles:
         changed = checked = 0
@@ -158,14 +169,20 @@ def main(argv=None) -> int:
     return 0
 
 
-class _Fixed:
-    """A store stand-in that hands out evidence already obtained."""
+class _Timed:
+    """The store, with the time its evidence() takes added up."""
 
-    def __init__(self, evidence):
-        self._evidence = evidence
+    seconds = 0.0
 
-    def evidence(self, page, url):
-        return self._evidence
+    def __init__(self, store):
+        self.store = store
+
+    def evidence(self, page, url, proba=None):
+        start = time.perf_counter()
+        try:
+            return self.store.evidence(page, url, proba)
+        finally:
+            _Timed.seconds += time.perf_counter() - start
 
 
 if __name__ == "__main__":

@@ -215,14 +215,20 @@ class Extractor:
         return self.model.predict_proba(X)
 
     def _extract_page(self, page: Page, url, opts, templates=None) -> Extraction:
-        evidence = _template_evidence(self.templates if templates is None else templates, page, url)
-        result = self._page_result(page, url, opts, evidence)
+        store = self.templates if templates is None else templates
+        if store is None or not len(page):
+            return self._page_result(page, url, opts, None)
+        # Site memory (core/templates.py): the model's probabilities first, so that the store
+        # records where the content is; then the site's evidence moves them.
+        proba = self.block_probabilities(page)
+        evidence = _template_evidence(store, page, url, proba)
+        result = self._page_result(page, url, opts, evidence, proba)
         if evidence is not None:
             result._site_memory = evidence.summary()
         return result
 
-    def _page_result(self, page: Page, url, opts, evidence) -> Extraction:
-        result = self._select(page, url, opts, evidence)
+    def _page_result(self, page: Page, url, opts, evidence, proba=None) -> Extraction:
+        result = self._select(page, url, opts, evidence, proba)
         if len(result.text) < THREAD_FALLBACK_CHARS and not opts["include_comments"] and page.root is not None:
             # Next to nothing outside comment sections: on a forum thread or a page of
             # reader posts, the "comments" are the content. Walked again with them, and
@@ -234,14 +240,15 @@ class Extractor:
                     return candidate
         return result
 
-    def _select(self, page: Page, url, opts, evidence=None) -> Extraction:
+    def _select(self, page: Page, url, opts, evidence=None, proba=None) -> Extraction:
         title = _best_title(page)
         if not len(page):
             return Extraction(title=title)
-        proba = self.block_probabilities(page)
+        if proba is None:
+            proba = self.block_probabilities(page)
         if evidence is not None:
             # Site memory (core/templates.py): blocks repeated across the site's pages.
-            proba = evidence.adjust(page, proba, evidence.fingerprints if evidence.page is page else None)
+            proba = evidence.adjust(page, proba, evidence.fingerprints)
         params = self.model.decode if self.model is not None else None
         tables = find_data_tables(page)
         mask = select_blocks(page, proba, params, opts, tables)
@@ -257,12 +264,10 @@ class Extractor:
         return _render(page, mask, proba, tables, title, url, opts)
 
 
-def _template_evidence(templates, page: Page, url):
+def _template_evidence(templates, page: Page, url, proba):
     """The site memory's evidence for `page` (recording it), or None: no store, or it failed."""
-    if templates is None:
-        return None
     try:
-        return templates.evidence(page, url)
+        return templates.evidence(page, url, proba)
     except Exception as exc:   # noqa: BLE001 - a store's failure must not cost the page
         logger.warning("template store failed for %s: %r", url or "page", exc)
         from .templates import TemplateEvidence, site_key

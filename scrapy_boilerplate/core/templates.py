@@ -49,12 +49,20 @@ DEFAULT_WARMUP = 3
 REPEAT_SHARE = 0.5
 #: Log-odds taken from a block found on every earlier page (scaled down with its share).
 REPEAT_WEIGHT = 3.0
-#: Repeated blocks shorter than this (characters) are weighed down in proportion to their length.
+#: Repeated blocks shorter than this (characters) are weighed down in proportion to their
+#: length (0: not; 40 measured no better on the development sites).
 SHORT_CHARS = 0
-#: Evidence inside the model's content span is scaled by this.
+#: Evidence inside the span the model finds content (first to last block of probability 0.5
+#: or more) is scaled by this: there a repeated block is as often a label of the site's
+#: content template ("Description", "Specifications" on every product page).
 INSIDE_FACTOR = 0.5
-#: Log-odds added to a block on no earlier page inside the model's content region.
+#: Log-odds added to a block on no earlier page that the model finds unlikely content, when it
+#: sits in the site's content slot: a slot (tag and class path) where at least SLOT_SHARE of
+#: the earlier pages had likely content. 0: off, and slots are not recorded (on the
+#: development sites every weight tried lowered recall and F1: benchmarks/templates_eval.py
+#: --unique-weight).
 UNIQUE_WEIGHT = 0.0
+SLOT_SHARE = 0.5
 #: The model's verdict stands where it is this sure.
 SURE_CONTENT = 0.95
 SURE_BOILERPLATE = 0.05
@@ -93,21 +101,38 @@ def page_fingerprints(page) -> list[int]:
     Stable across processes and machines (CRC-32 and Adler-32, not Python's salted hash): the
     high half is the CRC of the text seeded with the CRC of the path, the low half the text's
     Adler-32. Digits are kept: prices, counts and dates tell pages apart."""
-    node_tags, node_parents = page.node_tags, page.node_parents
+    return _fingerprints(page)[0]
+
+
+def _fingerprints(page) -> tuple[list[int], list[int]]:
+    """(text fingerprints, slot fingerprints) of the blocks of `page`.
+
+    A block's *slot* is where it sits in the site's template: the path of tags with their
+    id/class tokens, without its text. Slot fingerprints have a low half of 0 (an Adler-32 never
+    is), so they share a store with text fingerprints."""
+    node_tags, node_parents, node_tokens = page.node_tags, page.node_parents, page.node_tokens
     paths: list[int] = []
+    slots: list[int] = []
     for i, tag in enumerate(node_tags):
         parent = node_parents[i]
-        paths.append(crc32(tag.encode(), paths[parent] if 0 <= parent < i else 0))
+        inside = 0 <= parent < i
+        paths.append(crc32(tag.encode(), paths[parent] if inside else 0))
+        named = tag + "." + ".".join(node_tokens[i]) if i < len(node_tokens) and node_tokens[i] else tag
+        slots.append(crc32(named.encode(), slots[parent] if inside else 0))
     n_paths = len(paths)
-    out = []
+    out, out_slots = [], []
     for text, tag, node, chars in zip(page.texts, page.tags, page.nodes, page.chars):
         if chars < MIN_CHARS:
             out.append(0)
+            out_slots.append(0)
             continue
         data = text.lower().encode("utf-8", "surrogatepass")
-        path = crc32(tag.encode(), paths[node] if 0 <= node < n_paths else 0)
+        known_node = 0 <= node < n_paths
+        tag_bytes = tag.encode()
+        path = crc32(tag_bytes, paths[node] if known_node else 0)
         out.append((crc32(data, path) << 32 | adler32(data)) or 1)
-    return out
+        out_slots.append((crc32(tag_bytes, slots[node] if known_node else 0) or 1) << 32)
+    return out, out_slots
 
 
 @dataclass
@@ -128,6 +153,7 @@ class TemplateEvidence:
     known: SiteCounts | None          # None: the store failed on this page
     fingerprints: list | None = None   # of the page the evidence was asked for
     page: object = field(default=None, repr=False, compare=False)   # that page
+    slots: list | None = field(default=None, repr=False)   # its blocks' slot fingerprints
 
     @property
     def used(self) -> bool:
@@ -143,10 +169,13 @@ class TemplateEvidence:
         """`proba` moved by the site's evidence (unchanged before the warm-up)."""
         if not self.used or not len(proba):
             return proba
-        fps = page_fingerprints(page) if fingerprints is None else fingerprints
+        if fingerprints is None or page is not self.page:
+            fps, slots = _fingerprints(page)
+        else:
+            fps, slots = fingerprints, self.slots
         if len(fps) != len(proba):
             return proba
-        delta = evidence_log_odds(fps, self.known, proba, page.chars)
+        delta = evidence_log_odds(fps, self.known, proba, page.chars, slots)
         if not delta.any():
             return proba
         moved = delta != 0
@@ -156,7 +185,8 @@ class TemplateEvidence:
         return out
 
 
-def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, chars) -> np.ndarray:
+def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, chars,
+                      slots: list[int] | None = None) -> np.ndarray:
     """Per-block log-odds from the site's block-document frequencies (IBDF)."""
     n = len(fps)
     delta = np.zeros(n)
@@ -185,13 +215,13 @@ def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, char
         likely = np.flatnonzero(proba >= 0.5)
         if len(likely):
             delta[likely[0]:likely[-1] + 1] *= INSIDE_FACTOR
-    if UNIQUE_WEIGHT:
-        # Unique to this page, between the first and last block the model finds likely content.
-        likely = np.flatnonzero(proba >= 0.5)
-        if len(likely):
-            slot = np.zeros(n, bool)
-            slot[likely[0]:likely[-1] + 1] = True
-            delta[unique & slot] += UNIQUE_WEIGHT
+    if UNIQUE_WEIGHT and slots is not None:
+        # Unique to this page, in a slot where the model found content on most earlier pages
+        # of the site: the site's content slot (forum posts, product details, doc sections).
+        for i in np.flatnonzero(unique & (proba < 0.5)).tolist():
+            slot = slots[i]
+            if slot and slot in asked and counts.get(slot, 0) >= max(2, SLOT_SHARE * pages):
+                delta[i] += UNIQUE_WEIGHT
     # The model's verdict stands where it is very sure.
     delta[(proba >= SURE_CONTENT) & (delta < 0)] = 0.0
     delta[(proba <= SURE_BOILERPLATE) & (delta > 0)] = 0.0
@@ -217,21 +247,25 @@ class TemplateStore:
         with self._stats_lock:
             self.stats[name] = self.stats.get(name, 0) + n
 
-    def evidence(self, page, url: str | None) -> TemplateEvidence | None:
+    def evidence(self, page, url: str | None, proba=None) -> TemplateEvidence | None:
         """The site's evidence for `page` (walked from `url`), recording the page. None when
         the URL has no site or the page no block (nothing recorded); evidence that is not
-        `used` when the store failed (the page is extracted without it)."""
+        `used` when the store failed (the page is extracted without it). `proba`, the model's
+        block probabilities: the slots of the blocks it finds likely content are recorded too."""
         site = site_key(url or page.base_url)
         if site is None or not len(page):
             return None
-        fps = page_fingerprints(page)
-        distinct = list(dict.fromkeys(fp for fp in fps if fp))[:MAX_PAGE_FINGERPRINTS]
+        fps, slots = _fingerprints(page)
+        wanted = [fp for fp in fps if fp]
+        if UNIQUE_WEIGHT and proba is not None and len(proba) == len(fps):
+            wanted += [slots[i] for i in np.flatnonzero(np.asarray(proba) >= 0.5).tolist() if slots[i]]
+        distinct = list(dict.fromkeys(wanted))[:MAX_PAGE_FINGERPRINTS]
         if not distinct:
             return None
         known = self.exchange(site, distinct)
         if known is None:
-            return TemplateEvidence(site, self.warmup, None, fps, page)
-        evidence = TemplateEvidence(site, self.warmup, known, fps, page)
+            return TemplateEvidence(site, self.warmup, None, fps, page, slots)
+        evidence = TemplateEvidence(site, self.warmup, known, fps, page, slots)
         self._count("pages_recorded")
         if known.pages == 0:
             self._count("sites")
