@@ -233,3 +233,26 @@ def test_content_slot_evidence_when_enabled(monkeypatch):
     assert adjusted[first] > 0.5
     nav = page.texts.index("Sport")
     assert adjusted[nav] <= proba[nav]      # template: never up
+
+
+def test_memory_ceiling_in_a_500_page_extraction_run():
+    """500 generated pages of 50 sites through extract(): the store holds at most max_sites
+    sites and max_fingerprints fingerprints each, and its memory stays under the documented
+    ceiling (about 100 bytes a fingerprint)."""
+    store = MemoryTemplateStore(max_sites=20, max_fingerprints=60)
+    extractor = Extractor()
+    tracemalloc.start()
+    try:
+        for i in range(500):
+            host = f"site{i % 50}.example"
+            extractor.extract(page_html(i), url=page_url(i, host), templates=store)
+        gc_free = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(store) == 20
+    sizes = [len(store.site_state(site)[1]) for site in list(store._sites)]
+    assert max(sizes) <= 60
+    assert store.stats["pages_recorded"] == 500
+    # What is left allocated after the run: the store (and caches of the extractor's first
+    # pages): under the ceiling plus a margin for those.
+    assert gc_free <= 20 * 60 * 100 + 2_000_000, gc_free

@@ -104,8 +104,8 @@ def page_fingerprints(page) -> list[int]:
     return _fingerprints(page)[0]
 
 
-def _fingerprints(page) -> tuple[list[int], list[int]]:
-    """(text fingerprints, slot fingerprints) of the blocks of `page`.
+def _fingerprints(page, with_slots: bool = False) -> tuple[list[int], list[int] | None]:
+    """(text fingerprints, slot fingerprints or None) of the blocks of `page`.
 
     A block's *slot* is where it sits in the site's template: the path of tags with their
     id/class tokens, without its text. Slot fingerprints have a low half of 0 (an Adler-32 never
@@ -117,8 +117,9 @@ def _fingerprints(page) -> tuple[list[int], list[int]]:
         parent = node_parents[i]
         inside = 0 <= parent < i
         paths.append(crc32(tag.encode(), paths[parent] if inside else 0))
-        named = tag + "." + ".".join(node_tokens[i]) if i < len(node_tokens) and node_tokens[i] else tag
-        slots.append(crc32(named.encode(), slots[parent] if inside else 0))
+        if with_slots:
+            named = tag + "." + ".".join(node_tokens[i]) if i < len(node_tokens) and node_tokens[i] else tag
+            slots.append(crc32(named.encode(), slots[parent] if inside else 0))
     n_paths = len(paths)
     out, out_slots = [], []
     for text, tag, node, chars in zip(page.texts, page.tags, page.nodes, page.chars):
@@ -129,10 +130,10 @@ def _fingerprints(page) -> tuple[list[int], list[int]]:
         data = text.lower().encode("utf-8", "surrogatepass")
         known_node = 0 <= node < n_paths
         tag_bytes = tag.encode()
-        path = crc32(tag_bytes, paths[node] if known_node else 0)
-        out.append((crc32(data, path) << 32 | adler32(data)) or 1)
-        out_slots.append((crc32(tag_bytes, slots[node] if known_node else 0) or 1) << 32)
-    return out, out_slots
+        out.append((crc32(data, crc32(tag_bytes, paths[node] if known_node else 0)) << 32 | adler32(data)) or 1)
+        if with_slots:
+            out_slots.append((crc32(tag_bytes, slots[node] if known_node else 0) or 1) << 32)
+    return out, (out_slots if with_slots else None)
 
 
 @dataclass
@@ -170,7 +171,7 @@ class TemplateEvidence:
         if not self.used or not len(proba):
             return proba
         if fingerprints is None or page is not self.page:
-            fps, slots = _fingerprints(page)
+            fps, slots = _fingerprints(page, with_slots=bool(UNIQUE_WEIGHT))
         else:
             fps, slots = fingerprints, self.slots
         if len(fps) != len(proba):
@@ -255,7 +256,7 @@ class TemplateStore:
         site = site_key(url or page.base_url)
         if site is None or not len(page):
             return None
-        fps, slots = _fingerprints(page)
+        fps, slots = _fingerprints(page, with_slots=bool(UNIQUE_WEIGHT))
         wanted = [fp for fp in fps if fp]
         if UNIQUE_WEIGHT and proba is not None and len(proba) == len(fps):
             wanted += [slots[i] for i in np.flatnonzero(np.asarray(proba) >= 0.5).tolist() if slots[i]]
