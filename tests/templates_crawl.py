@@ -38,6 +38,15 @@ class ChainSpider(scrapy.Spider):
         self.logged: list = []
 
     def parse(self, response):
+        # TEST_REDIS_SHUTDOWN_AT = [redis URL, n]: stop that Redis server when page n arrives.
+        shutdown = self.settings.get("TEST_REDIS_SHUTDOWN_AT")
+        if shutdown and response.url.endswith(f"/story-{shutdown[1]}.html"):
+            import redis
+
+            try:
+                redis.Redis.from_url(shutdown[0]).shutdown(nosave=True)
+            except redis.ConnectionError:
+                pass   # the server closes the connection as it goes
         yield {"url": response.url}
         for href in response.css("ul.next a::attr(href)").getall():
             yield response.follow(href)

@@ -136,3 +136,27 @@ def test_bad_setting_stops_the_crawl(site, tmp_path):
                            json.dumps({"bad": {"BOILERPLATE_TEMPLATE_STORE": "memcached://x"}}), str(output)],
                           capture_output=True, text=True, timeout=120, cwd=TESTS)
     assert "BOILERPLATE_TEMPLATE_STORE must be" in done.stderr
+
+
+def test_redis_killed_mid_crawl(site, tmp_path):
+    """The server goes away at the 6th page: the crawl goes on, those pages get the text they
+    would get without a store, one WARNING, the errors counted; the first pages kept theirs."""
+    server = RedisServer().start()
+    try:
+        specs = {"killed": {"BOILERPLATE_TEMPLATE_STORE": server.url, "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2,
+                            "BOILERPLATE_TEMPLATE_WARMUP": WARMUP, "TEST_REDIS_SHUTDOWN_AT": [server.url, 5]}}
+        result = run_crawls(site, specs, tmp_path)["killed"]
+    finally:
+        server.stop()
+    with_memory = expected_texts(site, MemoryTemplateStore(warmup=WARMUP))
+    plain = expected_texts(site, None)
+    texts = {item["url"]: item["main_text"] for item in result["items"]}
+    urls = [site.url(f"/news/story-{i}.html") for i in range(PAGES)]
+    assert [texts[u] for u in urls] == [with_memory[u] for u in urls[:5]] + [plain[u] for u in urls[5:]]
+    stats = result["stats"]
+    assert stats["boilerplate/templates/pages_recorded"] == 5
+    assert stats["boilerplate/templates/evidence_used"] == 5 - WARMUP
+    assert stats["boilerplate/templates/errors"] == PAGES - 5
+    assert stats["boilerplate/items_enriched"] == PAGES
+    warnings = [r for r in result["log"] if r[0] == "WARNING"]
+    assert len(warnings) == 1 and "story-5.html" in warnings[0][2], warnings
