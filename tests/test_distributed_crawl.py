@@ -15,7 +15,7 @@ from redis_server import RedisServer
 from server import LoopbackServer
 from template_site import article, page_html
 
-ARTICLES = 24
+ARTICLES = 18
 
 
 def routes() -> dict:
@@ -43,8 +43,10 @@ def test_two_processes_share_a_crawl_and_the_site_memory(tmp_path, executor):
         client = redis.Redis.from_url(server.url)
         with LoopbackServer(routes()) as site:
             client.lpush("distributed:start_urls", site.url("/"))
+            # A delay between requests, so that the crawl lasts until the later process has
+            # started too (one process alone would take 11 s); both take requests from the shared queue.
             extra = {"BOILERPLATE_EXECUTOR": executor, "BOILERPLATE_EXECUTOR_WORKERS": 1,
-                     "CONCURRENT_REQUESTS": 4}
+                     "CONCURRENT_REQUESTS": 4, "DOWNLOAD_DELAY": 0.5, "RANDOMIZE_DOWNLOAD_DELAY": False}
             outputs = [tmp_path / f"crawl{n}.json" for n in range(2)]
             procs = [subprocess.Popen([sys.executable, str(TESTS / "distributed_crawl.py"), server.url,
                                        str(out), json.dumps(extra)], cwd=TESTS,

@@ -86,6 +86,8 @@ def test_crawls_with_site_memory(site, tmp_path):
             # Two workers: pages in flight together reach the store in either order.
             "memory_process_2": {**common, "BOILERPLATE_TEMPLATE_STORE": "memory", "BOILERPLATE_EXECUTOR": "process",
                                  "BOILERPLATE_EXECUTOR_WORKERS": 2},
+            "memory_thread": {**common, "BOILERPLATE_TEMPLATE_STORE": "memory", "BOILERPLATE_EXECUTOR": "thread",
+                              "BOILERPLATE_EXECUTOR_WORKERS": 2},
             "off": {},
         }
         results = run_crawls(site, specs, tmp_path)
@@ -93,11 +95,13 @@ def test_crawls_with_site_memory(site, tmp_path):
         for name in ("memory_inline", "memory_process", "redis_inline", "redis_process"):
             check(results[name], with_memory, name=name)
             assert not [r for r in results[name]["log"] if r[0] in ("WARNING", "ERROR")], name
-        stats = results["memory_process_2"]["stats"]
-        assert stats["boilerplate/templates/pages_recorded"] == PAGES
-        assert stats["boilerplate/templates/sites"] == 1
-        assert 0 < stats["boilerplate/templates/evidence_used"] <= PAGES - WARMUP
-        assert len(results["memory_process_2"]["items"]) == PAGES
+        for name in ("memory_process_2", "memory_thread"):
+            stats = results[name]["stats"]
+            assert stats["boilerplate/templates/pages_recorded"] == PAGES, name
+            assert stats["boilerplate/templates/sites"] == 1, name
+            assert 0 < stats["boilerplate/templates/evidence_used"] <= PAGES - WARMUP, name
+            assert len(results[name]["items"]) == PAGES, name
+            assert all(item["main_text"] for item in results[name]["items"]), name
         plain = expected_texts(site, None)
         assert {i["url"]: i["main_text"] for i in results["off"]["items"]} == plain
         # Site memory made a difference: the template's print note is gone after the warm-up.
