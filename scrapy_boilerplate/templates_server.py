@@ -113,8 +113,9 @@ class RemoteTemplateStore(TemplateStore):
                     self._conn = None
                 if not self._warned:
                     self._warned = True
-                    logger.log(logging.DEBUG if self.quiet else logging.WARNING, "the crawl's template store cannot be reached (%r): pages are "
-                                   "extracted without site memory", exc)
+                    logger.log(logging.DEBUG if self.quiet else logging.WARNING,
+                               "the crawl's template store cannot be reached (%r): pages are "
+                               "extracted without site memory", exc)
                 return None
 
 

@@ -51,8 +51,10 @@ def page_html(i: int, links: list[str] | None = None) -> str:
 <p>{APPEAL}</p><p>{PRINT_NOTE}</p></div>
 </div>
 <div class="side"><h3>Most read</h3><ul>{more}</ul>
-<p>Sign up for the morning briefing: the day's five stories from the valley in your inbox before breakfast.</p></div></div>
-<footer><ul class="next">{links_html}</ul><p>Valley Courier, 12 Mill Lane. All rights reserved. Contact the newsroom for corrections.</p></footer>
+<p>Sign up for the morning briefing: the day's five stories from the valley in your inbox before
+breakfast.</p></div></div>
+<footer><ul class="next">{links_html}</ul><p>Valley Courier, 12 Mill Lane. All rights reserved.
+Contact the newsroom for corrections.</p></footer>
 </body></html>"""
 
 

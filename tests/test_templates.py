@@ -186,7 +186,8 @@ def test_no_url_no_record():
 def test_bad_input_with_store():
     store = MemoryTemplateStore()
     for bad in (b"", b"\x00\xff\xfe", "   ", b"%PDF-1.4 binary", "<html></html>"):
-        assert extract(bad, url="http://bad.example/", templates=store).text == extract(bad, url="http://bad.example/").text
+        url = "http://bad.example/"
+        assert extract(bad, url=url, templates=store).text == extract(bad, url=url).text
 
 
 def test_memory_ceiling_500_pages():

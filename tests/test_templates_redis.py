@@ -74,7 +74,8 @@ def test_unreachable_goes_on_without_and_logs_once(caplog):
     caplog.set_level(logging.WARNING)
     start = time.monotonic()
     for i in range(5):
-        assert extract(page_html(i), url=page_url(i), templates=store).text == extract(page_html(i), url=page_url(i)).text
+        html, url = page_html(i), page_url(i)
+        assert extract(html, url=url, templates=store).text == extract(html, url=url).text
     assert time.monotonic() - start < 3
     assert store.stats["errors"] == 1     # then no new attempt before retry_after
     assert caplog.text.count("template store at redis://127.0.0.1") == 1
@@ -87,7 +88,8 @@ def test_server_killed_and_back(redis_server, caplog):
     redis_server.stop()
     caplog.set_level(logging.INFO)
     for i in range(3, 6):
-        assert extract(page_html(i), url=page_url(i), templates=store).text == extract(page_html(i), url=page_url(i)).text
+        html, url = page_html(i), page_url(i)
+        assert extract(html, url=url, templates=store).text == extract(html, url=url).text
     assert store.stats["errors"] >= 1
     assert caplog.text.count("failed (") == 1
     # The server comes back (empty: no persistence): the store reconnects by itself.
