@@ -6,18 +6,20 @@ frequency (IBDF) over the pages of one site: a block found on many of the site's
 found on one page only is that page's content. A crawl sees exactly that data.
 
 Here each block of a walked :class:`~scrapy_boilerplate.core.page.Page` gets a *fingerprint*:
-a 64-bit hash of its text (lower case) and its
-tag path (the block-level tags from the root to it), so the same words in the menu and in the
-body are two blocks. A store keeps, per site (the URL's host without "www."), the number of
-pages recorded and, per fingerprint, the number of those pages that held it.
+a 64-bit hash of its text (lower case) and its tag path (the block-level tags from the root to
+it), so the same words in the menu and in the body are two blocks. A store keeps, per site (the
+URL's host without "www."), the number of pages recorded and, per fingerprint, the number of
+those pages that held it.
 
 For a new page of a site whose store has seen at least ``warmup`` pages, each block's share
 of earlier pages holding it moves the model's log-odds: a block on at least ``REPEAT_SHARE``
-of them (and on at least two) leans to boilerplate, more the more pages hold it; a block on
-none of them, in the region where the model found content, leans to content. Blocks the
-model is very sure about (probability above ``SURE_CONTENT`` or below ``SURE_BOILERPLATE``)
-are not moved against its verdict. The output is a pure function of the page and the
-store's state; the page is recorded after its evidence is read (one exchange per page).
+of them (and on at least two) leans to boilerplate, more the more pages hold it (half as much
+inside the span where the model finds content). Blocks the model is very sure about
+(probability above ``SURE_CONTENT`` or below ``SURE_BOILERPLATE``) are not moved against its
+verdict. The other direction, a page's own block in the site's content slot leaning to content,
+is here (``UNIQUE_WEIGHT``) but off: it lowered F1 on the development sites. The output is a
+pure function of the page and the store's state; the page is recorded as its evidence is read
+(one exchange per page).
 
 Stores (same results for the same pages in the same order):
 
