@@ -17,9 +17,9 @@ import logging
 import weakref
 from typing import TYPE_CHECKING
 
-from . import settings as bp
 from scrapy import signals
 
+from . import settings as bp
 from .core.templates import MemoryTemplateStore, TemplateStore
 from .weakcache import WeakCache
 
@@ -109,7 +109,10 @@ class CrawlSiteMemory:
                                {"store": self.where, "url": url or "a page", "stat": STAT_PREFIX + "errors"},
                                extra={"spider": crawler.spider})
             return
-        self._failing = False
+        if self._failing:
+            self._failing = False
+            logger.info("Site memory: the template store %(store)s answers again (%(url)s)",
+                        {"store": self.where, "url": url or "a page"}, extra={"spider": crawler.spider})
         if info.get("recorded"):
             stats.inc_value(STAT_PREFIX + "pages_recorded")
         if info.get("new_site"):
