@@ -65,6 +65,7 @@ def main(argv=None) -> int:
     ap.add_argument("--inside-factor", type=float, default=tpl.INSIDE_FACTOR)
     ap.add_argument("--unique-weight", type=float, default=tpl.UNIQUE_WEIGHT)
     ap.add_argument("--slot-share", type=float, default=tpl.SLOT_SHARE)
+    ap.add_argument("--headings-inside", type=float, default=tpl.HEADINGS_INSIDE)
     ap.add_argument("--no-loo", action="store_true", help="skip leave-one-out")
     ap.add_argument("--no-singles", action="store_true", help="skip the single-page sites check")
     ap.add_argument("--json")
@@ -72,6 +73,7 @@ def main(argv=None) -> int:
     tpl.REPEAT_SHARE, tpl.REPEAT_WEIGHT, tpl.UNIQUE_WEIGHT = args.repeat_share, args.repeat_weight, args.unique_weight
     tpl.SHORT_CHARS, tpl.SURE_CONTENT = args.short_chars, args.sure_content
     tpl.INSIDE_FACTOR, tpl.SLOT_SHARE = args.inside_factor, args.slot_share
+    tpl.HEADINGS_INSIDE = args.headings_inside
 
     extractor = Extractor()
     by_site = defaultdict(list)

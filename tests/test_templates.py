@@ -257,3 +257,16 @@ def test_memory_ceiling_in_a_500_page_extraction_run():
     # What is left allocated after the run: the store (and caches of the extractor's first
     # pages): under the ceiling plus a margin for those.
     assert gc_free <= 20 * 60 * 100 + 2_000_000, gc_free
+
+
+def test_repeated_heading_inside_the_content_is_not_moved():
+    page = build_page(to_element("<div><p>menu</p><h3>Description</h3><p>own text</p>"
+                                 "<p>repeated note</p></div>"), base_url="http://s.example/x")
+    fps = tpl.page_fingerprints(page)
+    known = tpl.SiteCounts(4, {fps[0]: 4, fps[1]: 4, fps[3]: 4}, frozenset(fps))
+    evidence = tpl.TemplateEvidence("s.example", 3, known, fps, page)
+    proba = np.array([0.3, 0.6, 0.9, 0.7])
+    adjusted = evidence.adjust(page, proba, fps)
+    assert adjusted[0] < 0.05                 # outside the content span: the full weight
+    assert adjusted[1] == proba[1]            # a heading inside it: a label of the template
+    assert 0.3 < adjusted[3] < proba[3]       # a repeated block inside it: half the weight

@@ -14,7 +14,7 @@ those pages that held it.
 For a new page of a site whose store has seen at least ``warmup`` pages, each block's share
 of earlier pages holding it moves the model's log-odds: a block on at least ``REPEAT_SHARE``
 of them (and on at least two) leans to boilerplate, more the more pages hold it (half as much
-inside the span where the model finds content). Blocks the model is very sure about
+inside the span where the model finds content, and not at all for a heading there). Blocks the model is very sure about
 (probability above ``SURE_CONTENT`` or below ``SURE_BOILERPLATE``) are not moved against its
 verdict. The other direction, a page's own block in the site's content slot leaning to content,
 is here (``UNIQUE_WEIGHT``) but off: it lowered F1 on the development sites. The output is a
@@ -58,6 +58,10 @@ SHORT_CHARS = 0
 #: or more) is scaled by this: there a repeated block is as often a label of the site's
 #: content template ("Description", "Specifications" on every product page).
 INSIDE_FACTOR = 0.5
+#: ... and a repeated heading there by this: a section label of the content template
+#: ("Description", "Ingredients", "Parameters"), which the gold sets count as content.
+HEADINGS_INSIDE = 0.0
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: Log-odds added to a block on no earlier page that the model finds unlikely content, when it
 #: sits in the site's content slot: a slot (tag and class path) where at least SLOT_SHARE of
 #: the earlier pages had likely content. 0: off, and slots are not recorded (on the
@@ -178,7 +182,7 @@ class TemplateEvidence:
             fps, slots = fingerprints, self.slots
         if len(fps) != len(proba):
             return proba
-        delta = evidence_log_odds(fps, self.known, proba, page.chars, slots)
+        delta = evidence_log_odds(fps, self.known, proba, page.chars, slots, page.tags)
         if not delta.any():
             return proba
         moved = delta != 0
@@ -189,7 +193,7 @@ class TemplateEvidence:
 
 
 def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, chars,
-                      slots: list[int] | None = None) -> np.ndarray:
+                      slots: list[int] | None = None, tags=None) -> np.ndarray:
     """Per-block log-odds from the site's block-document frequencies (IBDF)."""
     n = len(fps)
     delta = np.zeros(n)
@@ -218,6 +222,10 @@ def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, char
         likely = np.flatnonzero(proba >= 0.5)
         if len(likely):
             delta[likely[0]:likely[-1] + 1] *= INSIDE_FACTOR
+            if HEADINGS_INSIDE != 1.0 and tags is not None:
+                for i in range(likely[0], likely[-1] + 1):
+                    if delta[i] and tags[i] in _HEADINGS:
+                        delta[i] *= HEADINGS_INSIDE
     if UNIQUE_WEIGHT and slots is not None:
         # Unique to this page, in a slot where the model found content on most earlier pages
         # of the site: the site's content slot (forum posts, product details, doc sections).
