@@ -101,6 +101,20 @@ def test_an_article_rendered_twice_comes_out_once():
     assert text.count(chorus) == 3
 
 
+def test_a_code_block_of_one_div_a_line_is_one_unit():
+    # Highlighters that put each line of a <pre> in a <div> make many short blocks that the
+    # model drops one by one: the code block is one decision, and one fenced block.
+    lines = ["{", '  "id": "ch_3MmlLrLkdIwHu7ix0snN0B15",', '  "object": "charge",', '  "amount": 1099,',
+             '  "currency": "usd",', '  "paid": true', "}"]
+    code = "<pre>" + "".join(f'<div class="line">{line}</div>' for line in lines) + "</pre>"
+    result = extract(page_with(f"<article><h1>Charges</h1><p>{ARTICLE}</p><p>An example:</p>{code}"
+                               f"<p>{ARTICLE[:300]}</p></article>"))
+    assert all(line in result.text.split("\n") for line in lines)   # indentation kept, as in <pre>
+    fenced = result.markdown.split("```")
+    assert len(fenced) == 3 and all(line in fenced[1].split("\n") for line in lines)
+    assert result.html.count("<pre>") == 1
+
+
 def test_a_data_table_counts_as_one_block_between_two_parts_of_an_article():
     # A short first section, a table of 90 short cells, then the body: the first section is
     # one block away from the body, not 90 (it used to be dropped as a far-away fragment).
@@ -140,6 +154,7 @@ REAL = [
     ("wcxb-dev", "1396", 0.8),    # a blog post rendered twice, in two templates
     ("readability", "pixnet", 0.9),   # reader comments in div#comment-box, kept as the body's end
     ("readability", "ietf-1", 0.94),  # the RFC's last pages, just under the threshold
+    ("wcxb-dev", "0680", 0.68),   # API reference: JSON samples in <pre>, a <div> a line
 ]
 
 

@@ -16,7 +16,7 @@ from .model import Model, ModelError, load_model
 from .page import Page, build_page
 from .parse import to_element, to_element_type_error
 from .render import Options, content_units, render_markup, units_text
-from .tables import decide_tables, find_data_tables
+from .tables import Table, decide_tables, find_data_tables
 from .unsupervised import cluster_probabilities
 from .urls import page_base, safe_url
 
@@ -261,7 +261,11 @@ class Extractor:
                 mask[i] = False
         _drop_renderings(page, mask)
         decide_tables(tables, mask, proba, page)
-        return _render(page, mask, proba, tables, title, url, opts)
+        # A code block whose highlighter puts each line in a <div> is many short blocks that
+        # the model drops one by one, like table cells: one decision, as for a table.
+        code_blocks = _code_blocks(page, tables)
+        decide_tables(code_blocks, mask, proba, page)
+        return _render(page, mask, proba, tables, title, url, opts, code_blocks)
 
 
 def _template_evidence(templates, page: Page, url, proba):
@@ -317,6 +321,21 @@ def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
     return mask
 
 
+def _code_blocks(page: Page, tables: list[Table]) -> list[Table]:
+    """The outermost <pre> elements of more than one block, outside the data tables."""
+    taken = [(t.first, t.last) for t in tables]
+    units: list[Table] = []
+    end = -1
+    for node, tag in enumerate(page.node_tags):
+        if tag != "pre":
+            continue
+        first, last = page.node_first[node], page.node_last[node]
+        if last - first > 1 and first >= end and not any(a <= first < b for a, b in taken):
+            units.append(Table(node, first, last))
+            end = last
+    return units
+
+
 def _drop_renderings(page: Page, mask) -> None:
     """Unselect a second rendering of the same text: a kept block of REPEAT_MIN_CHARS or more
     whose text a kept block before it already has, under other ids and classes (a site's
@@ -350,13 +369,13 @@ def _best_title(page: Page) -> str | None:
     return meta
 
 
-def _render(page: Page, mask, proba, tables, title, url, opts) -> Extraction:
+def _render(page: Page, mask, proba, tables, title, url, opts, code_blocks=()) -> Extraction:
     lead = title if opts["include_title"] and title else None
     if lead and mask.any() and page.texts[int(np.flatnonzero(mask)[0])] == title:
         lead = None   # the title is the first kept block already
     base = page_base(url or page.base_url, page.base_href)
     images = _content_images(page, mask, base)
-    units = content_units(page, mask, tables, images)
+    units = content_units(page, mask, tables, images, code_blocks)
     lines = units_text(page, units)
     options = Options(include_links=opts["include_links"], include_images=opts["include_images"], base=base)
     return Extraction(

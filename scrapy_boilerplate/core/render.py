@@ -48,20 +48,23 @@ class Options:
 
 # -- units ------------------------------------------------------------------------------
 
-def content_units(page, mask, tables: list[Table], images: list) -> list[tuple]:
-    """Kept blocks, data tables and images in document order: ("block", i),
-    ("table", Table), ("image", url, alt). `images`: (block index, url, alt)."""
+def content_units(page, mask, tables: list[Table], images: list, code_blocks: list[Table] = ()) -> list[tuple]:
+    """Kept blocks, data tables, code blocks and images in document order: ("block", i),
+    ("table", Table), ("code", Table), ("image", url, alt). `images`: (block index, url, alt).
+    A code block is a <pre> of several blocks (a line a <div>), written as one."""
     units: list[tuple] = []
-    table_at = {t.first: t for t in tables}
+    table_at = {t.first: ("table", t) for t in tables}
+    table_at.update((c.first, ("code", c)) for c in code_blocks)
     pending_images = list(images)
     skip_to = 0   # past the last table written
     for i in np.flatnonzero(mask).tolist():
         if i < skip_to:
             continue
-        table = table_at.get(i)
-        if table is not None:
+        unit = table_at.get(i)
+        if unit is not None:
+            table = unit[1]
             _add_images(units, pending_images, table.last)
-            units.append(("table", table))
+            units.append(unit)
             skip_to = table.last
         else:
             _add_images(units, pending_images, i + 1)
@@ -87,6 +90,8 @@ def units_text(page, units: list[tuple]) -> list[str]:
             lines.append(page.texts[unit[1]])
         elif unit[0] == "table":
             lines.extend(table_rows_text(page, unit[1], None))
+        elif unit[0] == "code":
+            lines.extend(page.texts[unit[1].first:unit[1].last])
     return lines
 
 
@@ -103,6 +108,8 @@ def render_markup(page, units: list[tuple], lead: str | None, options: Options) 
             renderer.block(unit[1])
         elif unit[0] == "table":
             renderer.table(unit[1])
+        elif unit[0] == "code":
+            renderer.code("\n".join(page.texts[unit[1].first:unit[1].last]))
         elif options.include_images:
             renderer.image(unit[1], unit[2])
     return renderer.markdown(), renderer.html()
@@ -131,10 +138,7 @@ class _Renderer:
         levels = self._list_levels(page.nodes[i])
         self._close_html_outside(levels)
         if tag == "pre":
-            text = page.texts[i]
-            fence = "`" * max(3, _longest_run(text, "`") + 1)
-            md = f"{fence}\n{text}\n{fence}"
-            inner = f"<pre><code>{html_lib.escape(text, quote=False)}</code></pre>"
+            md, inner = _code_block(page.texts[i])
         else:
             tokens = self.segments.tokens(i)
             if tokens is None:
@@ -264,7 +268,13 @@ class _Renderer:
             else:
                 self.html_parts.append(closing)
 
-    # -- tables and images --
+    # -- tables, code blocks and images --
+
+    def code(self, text: str) -> None:
+        self._close_html_outside([])
+        md, html = _code_block(text)
+        self.md_blocks.append(("", md))
+        self.html_parts.append(html)
 
     def table(self, table: Table) -> None:
         self._close_html_outside([])
@@ -524,6 +534,12 @@ def _span(element, name: str, limit: int) -> int:
         return max(1, min(limit, int((element.get(name) or "1").strip())))
     except ValueError:
         return 1
+
+
+def _code_block(text: str) -> tuple[str, str]:
+    """(Markdown, HTML) of preformatted text: a fence longer than any backtick run in it."""
+    fence = "`" * max(3, _longest_run(text, "`") + 1)
+    return f"{fence}\n{text}\n{fence}", f"<pre><code>{html_lib.escape(text, quote=False)}</code></pre>"
 
 
 def _longest_run(text: str, char: str) -> int:
