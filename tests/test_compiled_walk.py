@@ -177,6 +177,27 @@ HIDDEN_CASES = [
 ]
 
 
+ANCHOR_CASES = [
+    # (markup, the link's text is read?)
+    ("<h2 id='q'>Quickstart<a class='headerlink' href='#q'>¶</a></h2>", False),   # Sphinx
+    ("<h2 id='e'><a href='#e' class='anchor'>§</a>Examples</h2>", False),         # rustdoc
+    ("<h2 id='x'>Setup <a href='#x'> # </a></h2>", False),
+    ("<p>See <a href='#x'>the setup</a>.</p>", True),                        # a real in-page link
+    ("<p>Sources <a href='/notes'>¶</a></p>", True),                        # not to its own page
+    ("<h2 id='y'>Y<a href='#y'><b>¶</b></a></h2>", True),                   # markup inside: left alone
+]
+
+
+@pytest.mark.parametrize("markup, read", ANCHOR_CASES)
+def test_heading_anchor_marks_are_not_text(markup, read):
+    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
+    root = parse_html(html)
+    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    text = " ".join(page.texts)
+    link_text = parse_html(markup).xpath("string(//a)").strip()
+    assert (link_text in text.split() or link_text in text) == read
+
+
 @pytest.mark.parametrize("markup, read", HIDDEN_CASES)
 def test_hidden_elements_and_toggle_targets(markup, read):
     """Both walks read a hidden panel that a control opens, and only that."""

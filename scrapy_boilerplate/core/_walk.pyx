@@ -57,6 +57,7 @@ cdef enum:
     WALK_NO_TEXT = 2      # <br>: its own text is not read (as in the Python walk)
 
 cdef long long FLAG_LINK = elements.FLAG["link"]
+cdef object is_anchor_mark = elements.is_anchor_mark
 cdef long long FLAG_BODY = elements.FLAG["body_prop"]
 cdef Py_ssize_t MAX_BLOCKS = _MAX_BLOCKS
 cdef object count_words = _count_words
@@ -855,6 +856,10 @@ cdef class _Walker:
         cdef _Attrs attrs = self.attrs
         if c.properties is not NULL:
             attrs.read(c)
+            if kind == K_LINK and attrs.href is not NULL and _attr_value(attrs.href).startswith("#") \
+                    and is_anchor_mark(elementFactory(self.doc, c)):
+                self.push_frame(FRAME_SKIPPED)
+                return SKIP_SUBTREE
             if attrs.special:
                 if self.skip_hidden and c is not self.c_root and attrs.is_hidden(self.opened):
                     self.hidden_skipped += 1

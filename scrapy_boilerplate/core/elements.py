@@ -81,4 +81,15 @@ TAG_INFO: dict = {}
 
 # Attributes that may hide an element or carry a role/itemprop cue: an element
 # with none of them skips those checks.
+#: The whole text of a link that only marks a heading's own anchor: Sphinx's "¶", rustdoc's "§".
+ANCHOR_MARKS = frozenset(("¶", "§", "#", "🔗"))
+
+
+def is_anchor_mark(el) -> bool:
+    """A link to a place on its own page whose whole text is an anchor mark ("Quickstart¶"):
+    not text of the page."""
+    return ((el.get("href") or "").startswith("#") and len(el) == 0
+            and (el.text or "").strip() in ANCHOR_MARKS)
+
+
 SPECIAL_ATTRS = frozenset(("hidden", "aria-hidden", "aria-modal", "style", "role", "itemprop"))

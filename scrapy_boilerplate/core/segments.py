@@ -15,7 +15,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .cues import COMMENT_SAFE_TAGS, class_cues
-from .elements import K_BLOCK, K_BR, K_PRE, K_SKIP, TAG_INFO, tag_info
+from .elements import K_BLOCK, K_BR, K_PRE, K_SKIP, TAG_INFO, is_anchor_mark, tag_info
 from .hidden import is_hidden
 
 # Inline elements whose markup the outputs keep, by the kind of markup.
@@ -112,11 +112,13 @@ def node_segments(page, node: int) -> list[list[tuple]]:
 
 
 def _skipped(page, el) -> bool:
-    """What the walk skips inside a node: hidden elements and comment sections."""
+    """What the walk skips inside a node: hidden elements, anchor marks and comment sections."""
     keys = el.keys()
     if not keys:
         return False
     if page.skip_hidden and is_hidden(el, page.opened):
+        return True
+    if el.tag == "a" and is_anchor_mark(el):
         return True
     if not page.include_comments and ("class" in keys or "id" in keys):
         cue = class_cues(el.get("id") if "id" in keys else None, el.get("class") if "class" in keys else None)

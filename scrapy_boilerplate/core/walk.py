@@ -22,6 +22,7 @@ from lxml import etree
 
 from .cues import BODY_PROPS, COMMENT_SAFE_TAGS, CUE_CACHE, ROLE_FLAGS, class_cues
 from .elements import (
+    is_anchor_mark,
     BLOCK_TAGS,
     FLAG,
     K_BLOCK,
@@ -152,6 +153,10 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
             own_tokens = ()
             keys = el.keys()
             if keys:
+                if kind == K_LINK and is_anchor_mark(el):
+                    walker.skip_subtree()
+                    stack.append(None)
+                    continue
                 if not SPECIAL_ATTRS.isdisjoint(keys):
                     if skip_hidden and el is not root and is_hidden(el, opened):
                         hidden_skipped += 1
