@@ -374,3 +374,10 @@ def test_a_tiny_page_of_links_only_gives_their_text():
     # With some plain text, the links are left out as before.
     mixed = html.replace("<body>", "<body><p>A short note about the three pages below.</p>")
     assert extract(mixed).text == "A short note about the three pages below."
+
+
+def test_an_h1_without_letters_is_not_the_title():
+    # A vote count in an h1 before the post's own heading (seen on a forum of long posts).
+    body = "<p>" + "A long post about forecasting and the reasons it goes wrong. " * 10 + "</p>"
+    html = f"<html><body><h1>94</h1><h1>Forecasting, again</h1>{body}</body></html>"
+    assert extract(html).title == "Forecasting, again"

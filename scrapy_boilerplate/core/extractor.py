@@ -355,7 +355,8 @@ def _best_title(page: Page) -> str | None:
     meta = page.main_title
     meta_words = set(meta.lower().split()) if meta else set()
     for text, tag in zip(page.texts, page.tags):
-        if tag == "h1" and len(text) < 300:
+        # An h1 without a letter is a counter or a score (a vote count in an h1), not a headline.
+        if tag == "h1" and len(text) < 300 and any(ch.isalpha() for ch in text):
             words = set(text.lower().split())
             if not meta_words or len(words & meta_words) >= 0.5 * len(words):
                 return text
