@@ -84,6 +84,20 @@ def _extractor(args):
 
 
 def _read_source(source: str, url: str | None):
+    """The bytes of a file, a URL or standard input (-), gunzipped when gzip-compressed."""
+    data, url = _read_raw(source, url)
+    if data[:2] == b"\x1f\x8b":   # a .gz file (the datasets' .html.gz), whatever its name
+        import gzip
+        import zlib
+
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ValueError(f"{source}: not a readable gzip file ({exc})") from None
+    return data, url
+
+
+def _read_raw(source: str, url: str | None):
     if source == "-":
         return sys.stdin.buffer.read(), url
     if source.startswith(("http://", "https://")):
@@ -96,22 +110,33 @@ def _read_source(source: str, url: str | None):
     return Path(source).read_bytes(), url
 
 
+def _binary_input(source: str, data: bytes) -> bool:
+    """Binary input (an executable, an image, a PDF): one line on stderr; the result is empty."""
+    from .core.parse import looks_binary
+
+    if not looks_binary(data):
+        return False
+    name = "standard input" if source == "-" else source
+    print(f"scrapy-boilerplate: error: {name}: binary data, not an HTML page: nothing extracted",
+          file=sys.stderr)
+    return True
+
+
 def cmd_extract(args) -> int:
     extractor = _extractor(args)
     data, url = _read_source(args.source, args.url)
-    result = extractor.extract(data, url=url)
+    binary = _binary_input(args.source, data)
+    result = extractor.extract(data, url=url)   # empty for binary input
     if args.format == "json":
         out = json.dumps({"url": url, **result.to_dict()}, ensure_ascii=False, indent=2)
     else:
         out = {"text": result.text, "markdown": result.markdown, "html": result.html}[args.format]
     sys.stdout.write(out + ("\n" if out else ""))
-    return 0
+    return 1 if binary else 0
 
 
 def cmd_overview(args) -> int:
     """One line per file: PATH, overview|article-like, score, net text length, reason (tab-separated)."""
-    import gzip
-
     from .core.overview import OverviewDetector
 
     if args.url and len(args.sources) > 1:
@@ -122,11 +147,10 @@ def cmd_overview(args) -> int:
     for source in args.sources:
         try:
             data, url = _read_source(source, args.url)
-            if data[:2] == b"\x1f\x8b":   # the datasets' .html.gz files
-                data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
+        except (OSError, ValueError) as exc:
             # One unreadable file must not hide the verdicts on the others.
-            print(f"scrapy-boilerplate: error: {source}: {exc}", file=sys.stderr)
+            message = str(exc) if str(exc).startswith(source) else f"{source}: {exc}"
+            print(f"scrapy-boilerplate: error: {message}", file=sys.stderr)
             status = 1
             continue
         verdict = detector.detect(data, url=url)

@@ -344,3 +344,27 @@ tag_soup = st.lists(
 def test_tag_soup_never_raises(html):
     check_never_raises(html)
     check_never_raises(html.encode("utf-8", "surrogatepass"))
+
+
+def test_executable_bytes_give_empty_extraction():
+    # A real program (ELF, Mach-O or PE): control bytes throughout, not a page (issue 17).
+    import sys
+    from pathlib import Path
+
+    from scrapy_boilerplate import detect_overview
+
+    program = Path(sys.executable).resolve().read_bytes()[:500_000]
+    assert assert_quick_extraction(program) == Extraction()
+    assert detect_overview(program).net_text_length == 0
+
+
+def test_legacy_encodings_are_not_taken_for_binary():
+    from scrapy_boilerplate.core.parse import looks_binary
+
+    page = "<html><body><p>Grüße aus Köln – “quoted” — ½ € ™</p></body></html>"
+    for codec in ("cp1252", "latin-1", "shift_jis", "iso-2022-jp", "gb18030", "koi8-r"):
+        data = page.encode(codec, errors="ignore")
+        assert not looks_binary(data), codec
+    assert not looks_binary(page.encode("utf-16"))
+    assert not looks_binary(page.encode("utf-16-le"))   # no BOM: NULs every other byte
+    assert not looks_binary(b"<p>a stray NUL\x00 in a page</p>")

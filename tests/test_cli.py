@@ -203,3 +203,73 @@ def test_module_evaluate_json(tmp_path):
 def test_evaluate_missing_dataset(tmp_path, capsys):
     assert main(["evaluate", str(tmp_path / "nothing")]) == 1
     assert "pages.jsonl" in capsys.readouterr().err
+
+
+# -- edges a new user met (issue 17) ----------------------------------------------------------
+
+def test_extract_reads_gzip_files(tmp_path, capsys):
+    import gzip
+
+    packed = tmp_path / "page.html.gz"
+    packed.write_bytes(gzip.compress(EN.read_bytes()))
+    assert main(["extract", str(packed)]) == 0
+    assert FIRST_WORDS in capsys.readouterr().out
+
+
+def test_extract_reads_gzip_on_stdin(capsys, monkeypatch):
+    import gzip
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(gzip.compress(EN.read_bytes()))))
+    assert main(["extract", "-"]) == 0
+    assert FIRST_WORDS in capsys.readouterr().out
+
+
+def test_broken_gzip_is_one_error_line(tmp_path, capsys):
+    import gzip
+
+    broken = tmp_path / "page.html.gz"
+    broken.write_bytes(gzip.compress(EN.read_bytes())[:100])
+    assert main(["extract", str(broken)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and "not a readable gzip file" in captured.err
+
+
+def _binary_program() -> bytes:
+    return Path(sys.executable).resolve().read_bytes()[:200_000]   # a real executable (ELF, Mach-O, PE)
+
+
+def test_binary_stdin_gives_empty_output_a_message_and_status_1():
+    done = run_module("extract", "-", stdin=_binary_program())
+    assert done.returncode == 1
+    assert done.stdout == b""
+    err = done.stderr.decode()
+    assert err.count("\n") == 1 and "standard input: binary data, not an HTML page" in err
+
+
+def test_binary_file_as_json_is_the_empty_result(tmp_path, capsys):
+    binary = tmp_path / "program"
+    binary.write_bytes(_binary_program())
+    assert main(["extract", str(binary), "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["text"] == "" and data["title"] is None and data["html"] == ""
+    assert "binary data" in captured.err
+
+
+def test_extract_given_an_overview_model_names_the_mix_up(capsys):
+    from importlib import resources
+
+    overview_model = resources.files("scrapy_boilerplate").joinpath("models/overview.json")
+    assert main(["extract", str(EN), "--model", str(overview_model)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "this is an overview model" in err and "train" in err
+
+
+def test_overview_given_a_block_model_names_the_mix_up(capsys):
+    from importlib import resources
+
+    block_model = resources.files("scrapy_boilerplate").joinpath("models/default.json")
+    assert main(["overview", str(EN), "--model", str(block_model)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "this is a block model" in err and "train --overview" in err

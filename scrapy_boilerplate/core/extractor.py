@@ -158,6 +158,12 @@ class Extractor:
                 return None
         dense = dense_feature_names()
         if loaded.feature_names[:len(dense)] != dense:
+            from .overview import is_overview_model
+
+            if is_overview_model(loaded):
+                raise ModelError("this is an overview model (for 'overview --model' and "
+                                 "BOILERPLATE_OVERVIEW_MODEL), not a block model: give a block model "
+                                 "made by 'scrapy-boilerplate train', or none for the shipped one")
             raise ModelError("the model was trained with another feature set; retrain it with "
                              "'scrapy-boilerplate train'")
         return loaded

@@ -584,8 +584,23 @@ def _load_overview_model(model) -> Model | None:
         loaded = load_model(model)
     missing = [f for f in loaded.feature_names if f not in FEATURE_NAMES and not is_token_feature(f)]
     if missing:
-        raise ModelError(f"overview model uses unknown evidence: {', '.join(missing)}")
+        from .features import dense_feature_names
+
+        dense = dense_feature_names()
+        if loaded.feature_names[:len(dense)] == dense:
+            raise ModelError("this is a block model (for 'extract --model' and BOILERPLATE_MODEL), "
+                             "not an overview model: give an overview model made by "
+                             "'scrapy-boilerplate train --overview', or none for the shipped one")
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise ModelError(f"overview model uses unknown evidence: {', '.join(missing[:5])}{more}; "
+                         "retrain it with 'scrapy-boilerplate train --overview'")
     return loaded
+
+
+def is_overview_model(model: Model) -> bool:
+    """True when most of the model's features are overview evidence (an overview model)."""
+    names = [f for f in model.feature_names if not is_token_feature(f)]
+    return bool(names) and sum(f in FEATURE_NAMES for f in names) * 2 > len(names)
 
 
 _default_lock = threading.Lock()

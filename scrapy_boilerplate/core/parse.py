@@ -86,6 +86,9 @@ def parse_html(html) -> etree._Element | None:
         if utf8 is not None:
             # The common case: parse the bytes as they are, no decode/encode round trip.
             return _parse_utf8(utf8)
+        if looks_binary(data):
+            logger.debug("input of %d bytes is binary, not HTML: nothing to parse", len(data))
+            return None
         text = to_unicode(data)
     elif isinstance(html, str):
         text = html
@@ -101,6 +104,31 @@ def parse_html(html) -> etree._Element | None:
         return None
     # Re-encode as UTF-8: lxml refuses str input with an XML encoding declaration.
     return _parse_utf8(text.encode("utf-8", errors="replace"))
+
+
+#: Control bytes that no text encoding of a web page uses (not TAB, LF, VT, FF, CR; not ESC, which
+#: ISO-2022 encodings use). NUL is counted too, unless it falls every other byte (UTF-16 text).
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
+BINARY_SAMPLE = 4096
+
+
+def looks_binary(data: bytes) -> bool:
+    """True for binary data (an executable, an image, a compressed or PDF stream): more than 5% of
+    its first 4 KB are control bytes that no text encoding of a page uses. UTF-8 with a BOM and
+    UTF-16 (with a BOM, or NULs every other byte) are text. The parser asks only about input that
+    is not valid UTF-8."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
+        return False
+    head = data[:BINARY_SAMPLE]
+    if not head:
+        return False
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    if controls * 20 <= len(head):
+        return False
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if max(even, odd) * 5 > len(head) and min(even, odd) * 50 < len(head):   # UTF-16 without a BOM
+        return (controls - even - odd) * 20 > len(head)
+    return True
 
 
 def _valid_utf8(data: bytes) -> bytes | None:
