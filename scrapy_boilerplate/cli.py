@@ -60,7 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
     p.add_argument("--output", "-o", required=True, help="where to write the model (JSON)")
     p.add_argument("--overview", action="store_true",
-                   help="train the overview-page model from the pages' labels instead of the block model")
+                   help="train the overview-page model from the pages' labels (\"label\": \"overview\", "
+                        "\"article\" or \"other\" in pages.jsonl) instead of the block model")
+    p.add_argument("--all-sites", action="store_true",
+                   help="block model: train on the pages of every site (by default about 20%% of the "
+                        "sites are held out for 'evaluate --split validation'); the overview model "
+                        "always uses every labelled page")
     return parser
 
 
@@ -197,7 +202,7 @@ def cmd_train(args) -> int:
 
         model = train_overview(pages, command, names, log=log)
     else:
-        model = train(pages, command, names, log=log)
+        model = train(pages, command, names, log=log, all_sites=args.all_sites)
     model.save(args.output)
     print(f"model written to {args.output}", file=sys.stderr)
     return 0

@@ -273,3 +273,75 @@ def test_overview_given_a_block_model_names_the_mix_up(capsys):
     assert main(["overview", str(EN), "--model", str(block_model)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "this is a block model" in err and "train --overview" in err
+
+
+def _without_labels(folder: Path) -> Path:
+    jsonl = folder / "pages.jsonl"
+    records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    jsonl.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "label"}) + "\n"
+                             for r in records), encoding="utf-8")
+    return folder
+
+
+def test_train_overview_without_labels_is_one_error_line(tmp_path):
+    dataset = _without_labels(write_tiny_dataset(tmp_path / "tiny"))
+    done = run_module("train", str(dataset), "--overview", "--output", str(tmp_path / "m.json"))
+    assert done.returncode == 1
+    err = done.stderr.decode()
+    assert err.count("\n") == 1, err   # no numpy warnings, no traceback
+    assert "no page of tiny has a label" in err and '"overview", "article" or "other"' in err
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_train_overview_with_one_kind_of_label_is_an_error(tmp_path, capsys):
+    dataset = write_tiny_dataset(tmp_path / "tiny")   # two articles, no overview page
+    assert main(["train", str(dataset), "--overview", "--output", str(tmp_path / "m.json")]) == 1
+    assert 'no "overview" page' in capsys.readouterr().err
+
+
+def test_train_block_model_without_gold_or_snippets_points_to_overview(tmp_path, capsys):
+    folder = tmp_path / "labels-only"
+    folder.mkdir()
+    (folder / "a.html").write_bytes(EN.read_bytes())
+    (folder / "pages.jsonl").write_text(json.dumps({"id": "a", "html": "a.html", "label": "article"}) + "\n",
+                                        encoding="utf-8")
+    assert main(["train", str(folder), "--output", str(tmp_path / "m.json")]) == 1
+    err = capsys.readouterr().err
+    assert "no page of labels-only has gold text or with/without snippets" in err and "--overview" in err
+
+
+@pytest.mark.parametrize("command", ["train", "evaluate"])
+def test_a_folder_that_is_not_a_dataset_is_one_error_line(tmp_path, command):
+    (tmp_path / "notes.txt").write_text("not a dataset", encoding="utf-8")
+    extra = ["--output", str(tmp_path / "m.json")] if command == "train" else []
+    done = run_module(command, str(tmp_path), *extra)
+    assert done.returncode == 1
+    err = done.stderr.decode()
+    assert err.count("\n") == 1 and "is not a dataset: it has no pages.jsonl" in err
+    assert "Errno" not in err
+    done = run_module(command, str(tmp_path / "nowhere"), *extra)
+    assert done.returncode == 1 and "nowhere: no such folder" in done.stderr.decode()
+
+
+def test_train_all_sites_keeps_the_validation_sites(tmp_path, monkeypatch, capsys):
+    from scrapy_boilerplate.training import train as training
+    from scrapy_boilerplate.training.datasets import is_validation_site
+
+    dataset = write_tiny_dataset(tmp_path / "tiny")
+    records = [json.loads(line) for line in (dataset / "pages.jsonl").read_text().splitlines()]
+    held = next(f"s{i}.example" for i in range(100) if is_validation_site(f"s{i}.example"))
+    kept = next(f"s{i}.example" for i in range(100) if not is_validation_site(f"s{i}.example"))
+    records[0]["url"], records[1]["url"] = f"https://{held}/en", f"https://{kept}/de"
+    (dataset / "pages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    trained_on = []
+
+    def collect(pages):   # stop before fitting: only which pages are used is tested here
+        trained_on.append(sorted(p.id for p in pages))
+        raise ValueError("stopped by the test")
+
+    monkeypatch.setattr(training, "collect", collect)
+    assert main(["train", str(dataset), "--output", str(tmp_path / "m.json")]) == 1
+    assert main(["train", str(dataset), "--all-sites", "--output", str(tmp_path / "m.json")]) == 1
+    assert trained_on == [["de"], ["de", "en"]]
+    err = capsys.readouterr().err
+    assert "validation sites held out): 1" in err and "all sites, none held out): 2" in err

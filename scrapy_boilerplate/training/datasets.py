@@ -70,6 +70,11 @@ def load_dataset(path: str | Path) -> list[DatasetPage]:
     """Read ``pages.jsonl`` of one dataset folder."""
     root = Path(path)
     jsonl = root / "pages.jsonl"
+    if not root.is_dir():
+        raise ValueError(f"{root}: no such folder (a dataset is a folder holding pages.jsonl)")
+    if not jsonl.is_file():
+        raise ValueError(f"{root} is not a dataset: it has no pages.jsonl (one JSON object a line: "
+                         f"id, html, gold, url, label...; the format: docs/training.md)")
     pages = []
     with jsonl.open(encoding="utf-8") as f:
         for line_no, line in enumerate(f, start=1):

@@ -238,10 +238,35 @@ def cross_validate(ev: Evidence, splits=SPLITS, variants: tuple = (), log=print)
     return CrossValidation(cutoff, classification_report(pooled >= cutoff, y, labels), per_split, scores)
 
 
+LABELS = ("overview", "article", "other")
+
+
+def check_labels(pages: list[DatasetPage], datasets: list[str]) -> None:
+    """One clear error before any work when the pages cannot train an overview model."""
+    counts = {label: sum(p.label == label for p in pages) for label in LABELS}
+    named = ", ".join(datasets)
+    if not any(counts.values()):
+        others = sorted({str(p.label) for p in pages if p.label is not None})
+        found = f" (labels found: {', '.join(others[:5])})" if others else ""
+        raise ValueError(f"no page of {named} has a label{found}: overview training needs pages "
+                         f"labelled \"overview\", \"article\" or \"other\" in pages.jsonl "
+                         f"(docs/training.md)")
+    if not counts["overview"] or not (counts["article"] + counts["other"]):
+        missing = "\"overview\"" if not counts["overview"] else "\"article\" or \"other\""
+        raise ValueError(f"the labelled pages of {named} have no {missing} page: overview training "
+                         f"needs both overview pages and others (docs/training.md)")
+
+
 def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], log=print):
     start = time.time()
+    check_labels(pages, datasets)
     ev = collect_evidence(pages)
     y = ev.y
+    if len(set(ev.sites)) < FOLDS or y.sum() < FOLDS or (len(y) - y.sum()) < FOLDS:
+        raise ValueError(f"too few labelled pages that could be read ({len(y)}, {int(y.sum())} "
+                         f"overview, from {len(set(ev.sites))} sites): overview training needs at "
+                         f"least {FOLDS} sites and {FOLDS} pages of each kind for its "
+                         f"{FOLDS}-fold cross-validation")
     log(f"labelled pages: {len(y)} ({int(y.sum())} overview) from {len(set(ev.sites))} sites")
     log(f"site-grouped {FOLDS}-fold CV on {len(SPLITS)} site-to-fold splits:")
     cv = cross_validate(ev, log=log)

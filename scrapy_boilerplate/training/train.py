@@ -227,11 +227,21 @@ def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> d
     return params
 
 
-def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print) -> Model:
+def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print,
+          all_sites: bool = False) -> Model:
+    """The block model. `all_sites`: train on every site (no validation sites held out)."""
     start = time.time()
-    train_pages = [p for p in pages if (p.gold_path or p.with_ or p.without)
-                   and not is_validation_site(p.site)]
-    log(f"training pages with gold or snippets (validation sites held out): {len(train_pages)}")
+    usable = [p for p in pages if p.gold_path or p.with_ or p.without]
+    if not usable:
+        raise ValueError(f"no page of {', '.join(datasets)} has gold text or with/without snippets: "
+                         f"the block model trains on them (docs/training.md); for the overview "
+                         f"model from labels, add --overview")
+    train_pages = usable if all_sites else [p for p in usable if not is_validation_site(p.site)]
+    held = "all sites, none held out" if all_sites else "validation sites held out"
+    log(f"training pages with gold or snippets ({held}): {len(train_pages)}")
+    if not train_pages:
+        raise ValueError(f"all {len(usable)} pages with gold or snippets are on validation sites: "
+                         f"add --all-sites to train on them")
     data = collect(train_pages)
     labels = np.concatenate([d.labels for d in data])
     log(f"pages read: {len(data)} ({sum(d.gold is not None for d in data)} with gold), "
@@ -251,7 +261,8 @@ def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print
 
     meta = {"datasets": datasets, "command": command, "sklearn_version": sklearn.__version__,
             "training_pages": len(data), "hgb_params": HGB_PARAMS, "seed": SEED,
-            "validation": "sites where is_validation_site(site) is true were held out",
+            "validation": ("none: trained on all sites (--all-sites)" if all_sites else
+                           "sites where is_validation_site(site) is true were held out"),
             "trained_at": time.strftime("%Y-%m-%d")}
     model = to_model(clf, vocabulary, X, params, meta)
     log(f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, "
