@@ -15,6 +15,7 @@ from scrapy.http import HtmlResponse, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from . import settings as bp
+from .core.model import ModelError
 from .core.overview import OverviewDetector, OverviewVerdict
 from .pages import response_page
 from .worker_pool import WorkerLost
@@ -66,6 +67,7 @@ class OverviewMiddleware:
     which also extracts its main content for MainContentPipeline (workers.py).
     """
 
+    @bp.stops_crawl
     def __init__(self, crawler: Crawler):
         settings = bp.read(crawler.settings)
         self.action: str = settings.overview_action if settings.enabled else "off"
@@ -75,7 +77,10 @@ class OverviewMiddleware:
         self.stats = crawler.stats
         options = settings.detector_options()
         # Built here also in "process": a bad model file stops the crawl before it starts.
-        self.detector = OverviewDetector(**options)
+        try:
+            self.detector = OverviewDetector(**options)
+        except ModelError as exc:
+            raise ModelError(f"{bp.OVERVIEW_MODEL} = {options.get('model')!r}: {exc}") from None
         self.max_body_size: int = settings.max_body_size
         self.drop_start: bool = settings.overview_drop_start
         self.workers: CrawlWorkers | None = None
@@ -196,6 +201,7 @@ class OverviewLinksOnlyMiddleware(BaseSpiderMiddleware):
     start pages that are not dropped still lead to the rest of the site).
     """
 
+    @bp.stops_crawl
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
         # "flag" leaves the items to the spider; "off" flags nothing.
@@ -223,6 +229,7 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
     the entry goes then at the latest (see pipelines.ItemSources).
     """
 
+    @bp.stops_crawl
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
         if not bp.read(crawler.settings).enabled:

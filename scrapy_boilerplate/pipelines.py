@@ -24,6 +24,7 @@ from scrapy.utils.response import get_base_url
 
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
+from .core.model import ModelError
 from .executors import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .pages import cached_page, response_page
 from .site_memory import site_memory
@@ -118,6 +119,7 @@ class MainContentPipeline:
     failure is logged with the URL and counted.
     """
 
+    @bp.stops_crawl
     def __init__(self, crawler: Crawler):
         settings = bp.read(crawler.settings)
         if not settings.enabled:
@@ -144,7 +146,10 @@ class MainContentPipeline:
         # that should stop the crawl before it starts, not empty every item.
         # Site memory (BOILERPLATE_TEMPLATE_STORE, site_memory.py): None when off.
         self.site_memory = site_memory(crawler)
-        self.extractor = Extractor(self.model, templates=self.site_memory.store, **self.options)
+        try:
+            self.extractor = Extractor(self.model, templates=self.site_memory.store, **self.options)
+        except ModelError as exc:
+            raise ModelError(f"{bp.MODEL} = {self.model!r}: {exc}") from None
         self.pool: ThreadPoolExecutor | None = None   # "thread"
         self.workers: CrawlWorkers | None = None     # "process"
         if self.executor == "process":

@@ -340,6 +340,45 @@ def _get(settings: Any, name: str) -> Any:
     return settings.get(name, DEFAULTS[name])
 
 
+class _ReportedMisconfiguration(logging.Filter):
+    """Drops asyncio's "Task exception was never retrieved" record of a misconfiguration that
+    stops_crawl() has already logged as one line (Scrapy re-raises a failed start so that asyncio
+    logs it with the whole traceback)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not getattr(exc, "_boilerplate_reported", False)
+
+
+_REPORTED_FILTER = _ReportedMisconfiguration()
+
+
+def stops_crawl(init):
+    """Decorates a component's __init__: a bad setting value or model file (SettingError,
+    ModelError, both ValueErrors) is logged as one ERROR line, the message alone, and still raised,
+    so the crawl stops before it starts (exit status 1), without a traceback on the console."""
+    import functools
+
+    @functools.wraps(init)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return init(self, *args, **kwargs)
+        except ValueError as exc:
+            from .core.model import ModelError
+
+            if not isinstance(exc, SettingError | ModelError):
+                raise
+            if not getattr(exc, "_boilerplate_reported", False):
+                logger.error("%s: the crawl stops", exc)
+                exc._boilerplate_reported = True
+                asyncio_logger = logging.getLogger("asyncio")
+                if _REPORTED_FILTER not in asyncio_logger.filters:
+                    asyncio_logger.addFilter(_REPORTED_FILTER)
+            raise
+
+    return wrapper
+
+
 def read_enabled(settings: Any) -> bool:
     """BOILERPLATE_ENABLED alone (the add-on reads it before the other settings are final)."""
     return _boolean(ENABLED, _get(settings, ENABLED))

@@ -94,3 +94,26 @@ def test_start_url_crawls_another_site(tmp_path):
     assert {path_of(item["url"]) for item in items} == set(ARTICLES)
     assert all(item["url"].startswith(server.url("/")) for item in items)
     assert "/news/" in requested and "/" in requested   # reached through the site's own links
+
+
+def run_crawl(*args: str) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("scrapy")
+    command = [str(exe)] if exe.exists() else [shutil.which("scrapy") or "scrapy"]
+    return subprocess.run([*command, "crawl", "articles", "-s", "FEEDS={}", *args], cwd=PROJECT,
+                          capture_output=True, text=True, timeout=180)
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ("BOILERPLATE_EXECUTOR=gpu", "BOILERPLATE_EXECUTOR must be one of inline, thread, process, not 'gpu'"),
+    ("BOILERPLATE_MODEL=" + str(PROJECT.parent / "scrapy_boilerplate" / "models" / "overview.json"),
+     "BOILERPLATE_MODEL = "),
+])
+def test_a_bad_setting_stops_the_crawl_with_the_message_alone(setting, message):
+    # Issue 17: the message came at the end of a "Task exception was never retrieved" traceback.
+    done = run_crawl("-s", setting)
+    assert done.returncode == 1
+    errors = [line for line in done.stderr.splitlines() if "ERROR" in line]
+    assert len(errors) == 1, done.stderr[-3000:]
+    assert message in errors[0] and errors[0].endswith("the crawl stops")
+    assert "Traceback" not in done.stderr and "never retrieved" not in done.stderr
+    assert "Spider opened" not in done.stderr
