@@ -213,8 +213,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.version:
         from . import __version__
+        from .core import speedups
 
-        print(__version__)
+        built = speedups.available()
+        compiled = ", ".join(name for name, ok in built.items() if ok) or "none"
+        print(f"{__version__} (compiled modules: {compiled}; Python {sys.version.split()[0]})")
         return 0
     handlers = {"extract": cmd_extract, "overview": cmd_overview, "evaluate": cmd_evaluate,
                 "bench": cmd_bench, "train": cmd_train}

@@ -53,7 +53,7 @@ def test_module_missing_file_is_exit_code_1_without_traceback(tmp_path):
 def test_module_version():
     done = run_module("--version")
     assert done.returncode == 0
-    assert done.stdout.decode().strip() == __version__
+    assert done.stdout.decode().split()[0] == __version__
 
 
 # -- in process -------------------------------------------------------------------------------
@@ -128,9 +128,13 @@ def test_bad_model_file_is_an_error_message(tmp_path, capsys):
     assert "pickle" in capsys.readouterr().err
 
 
-def test_version(capsys):
+def test_version(capsys, monkeypatch):
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == __version__
+    out = capsys.readouterr().out
+    assert out.split()[0] == __version__ and "compiled modules:" in out
+    monkeypatch.setenv("SCRAPY_BOILERPLATE_PURE_PYTHON", "1")
+    assert main(["--version"]) == 0
+    assert "compiled modules: none" in capsys.readouterr().out
 
 
 def test_no_command_prints_help(capsys):

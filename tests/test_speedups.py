@@ -219,3 +219,12 @@ def test_compiled_best_region_equals_python_on_any_tree(forest, data):
                 chars=[7, 30, 500], link_chars=[7, 0, 20])
     for tolerance in (0.9, 0.0, 1.0):
         assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
+
+
+def test_a_module_that_is_not_built_is_reported_once(caplog, monkeypatch):
+    monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)   # (the pure-Python CI pass sets it)
+    with caplog.at_level("WARNING", logger="scrapy_boilerplate.core.speedups"):
+        assert speedups.load("_not_a_module") is None
+        assert speedups.load("_not_a_module") is None
+    warnings = [r for r in caplog.records if "_not_a_module" in r.getMessage()]
+    assert len(warnings) == 1 and "pure-Python twin" in warnings[0].getMessage()

@@ -15,6 +15,7 @@ import os
 logger = logging.getLogger(__name__)
 
 PURE_PYTHON_ENV = "SCRAPY_BOILERPLATE_PURE_PYTHON"
+_missing: set = set()   # modules already reported as not built
 
 
 def load(name: str):
@@ -24,7 +25,12 @@ def load(name: str):
     try:
         return importlib.import_module(f"{__package__}.{name}")
     except ImportError:
-        return None   # not built: the normal case without a C compiler
+        # Not built (no C compiler at install time): say so once, since it costs about 2x.
+        if name not in _missing:
+            _missing.add(name)
+            logger.warning("compiled module %s is not built; using its pure-Python twin (about 2x "
+                           "slower; a C compiler at install time builds it)", name)
+        return None
     except Exception:   # noqa: BLE001 - a broken build must not break the package
         logger.warning("compiled module %s failed to load; using its pure-Python twin", name,
                        exc_info=True)
