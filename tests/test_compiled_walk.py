@@ -25,6 +25,7 @@ from scrapy_boilerplate.core.parse import parse_html
 from scrapy_boilerplate.core.walk import MAX_BLOCKS, walk_blocks
 
 from conftest import FIXTURE_NAMES, fixture_bytes, load_shared_pages
+from test_cues import COMMENT_NAMES
 
 compiled = P._compiled
 needs_compiled = pytest.mark.skipif(
@@ -286,7 +287,7 @@ def test_same_cues_on_names_made_of_cue_literals(name):
 
 @needs_compiled
 def test_same_cues_on_every_cue_word():
-    words = [w for ws in cues.CUE_WORDS.values() for w in ws.inside + ws.whole] + sorted(cues.COMMENT_SECTION_NAMES)
+    words = [w for ws in cues.CUE_WORDS.values() for w in ws.inside + ws.whole] + COMMENT_NAMES
     names = words + [f"x{w}y" for w in words] + [f"{w}-{v}" for w, v in itertools.pairwise(words)]
     assert_same_unit_cues(names + [name.upper() for name in names])
 

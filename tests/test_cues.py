@@ -109,9 +109,16 @@ def test_every_cue_word_marks_its_category(category):
         assert cues.key_bits("xx" + word + "yy") & FLAG[category], word
 
 
+# The comment-section names: the listed ones and names with a comment(s) part.
+COMMENT_NAMES = sorted(cues.COMMENT_SECTION_NAMES) + [
+    "comment", "comments", "comment-list", "comment-respond",
+    *(f"{stem}{sep}{part}" for stem in ("comment", "comments") for sep in "-_"
+      for part in ("area", "section", "wrapper", "container", "list", "block", "thread", "form"))]
+
+
 def test_comment_words_find_every_comment_section_name():
     # The compiled twin tests these first: each comment-section name must hold one.
-    for name in cues.COMMENT_SECTION_NAMES:
+    for name in COMMENT_NAMES:
         assert any(word in name for word in cues.COMMENT_WORDS), name
         assert cues.unit_cues(name)[2], name
 

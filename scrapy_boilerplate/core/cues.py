@@ -69,21 +69,17 @@ _CUE_MATCHERS = [(FLAG[name], words.inside, frozenset(words.whole)) for name, wo
 _ANY_CUE_WORD_RE = re.compile("|".join(re.escape(word) for words in CUE_WORDS.values()
                                        for word in words.inside + words.whole))
 
-# Comment sections are skipped unless the caller asks for them: a name (or, for an id
-# with spaces, a space-separated part of it) that is one of these marks one.
-_COMMENT_PARTS = ("area", "section", "wrapper", "container", "list", "block", "thread", "form")
-COMMENT_SECTION_NAMES = frozenset((
-    "comment", "comments", "commentlist", "comment-list", "comment-respond", "disqus", "disqus_thread",
-    "respond", "replies", "discussion", "talkback",
-    *(f"{stem}{sep}{part}" for stem in ("comment", "comments") for sep in "-_" for part in _COMMENT_PARTS),
-))
-# Beyond those names: a name whose parts (split at "-" and "_") hold "comment" or "comments"
-# marks a comment section ("article_comments", "comment-box", "comment-215101"), unless a later
-# part makes it a link, a counter or a state about the comments ("post-comments-link").
+# Comment sections are skipped unless the caller asks for them. A name (or, for an id with
+# spaces, a space-separated part of it) marks one when its parts (split at "-" and "_") hold
+# "comment" or "comments" ("comments", "comment-list", "article_comments", "comment-215101"),
+# unless a later part makes it a link, a counter or a state about the comments
+# ("post-comments-link", "comments-open"); or when it is one of the other names below.
 COMMENT_STEMS = frozenset(("comment", "comments"))
 NOT_COMMENT_SECTION_PARTS = frozenset((
     "open", "closed", "count", "counts", "link", "links", "number", "num", "icon", "btn", "button",
     "bubble", "meta", "enabled", "disabled", "allowed", "none"))
+COMMENT_SECTION_NAMES = frozenset((
+    "commentlist", "disqus", "disqus_thread", "respond", "replies", "discussion", "talkback"))
 _NAME_PARTS_RE = re.compile(r"[-_]")
 
 

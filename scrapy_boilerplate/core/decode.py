@@ -169,7 +169,7 @@ def _trim_tail(mask, page) -> None:
     """Drop trailing headings and link-only blocks at the end of the content."""
     idx = np.flatnonzero(mask)
     for i in idx[::-1]:
-        heading = page.tags[i] in ("h1", "h2", "h3", "h4", "h5", "h6")
+        heading = page.tags[i] in HEADING_TAGS
         link_only = page.link_chars[i] >= 0.8 * page.chars[i]
         if (heading or link_only) and page.chars[i] < 200:
             mask[i] = False

@@ -53,19 +53,18 @@ def content_units(page, mask, tables: list[Table], images: list, code_blocks: li
     ("table", Table), ("code", Table), ("image", url, alt). `images`: (block index, url, alt).
     A code block is a <pre> of several blocks (a line a <div>), written as one."""
     units: list[tuple] = []
-    table_at = {t.first: ("table", t) for t in tables}
-    table_at.update((c.first, ("code", c)) for c in code_blocks)
+    unit_at = {t.first: ("table", t) for t in tables}
+    unit_at.update((c.first, ("code", c)) for c in code_blocks)
     pending_images = list(images)
     skip_to = 0   # past the last table written
     for i in np.flatnonzero(mask).tolist():
         if i < skip_to:
             continue
-        unit = table_at.get(i)
+        unit = unit_at.get(i)
         if unit is not None:
-            table = unit[1]
-            _add_images(units, pending_images, table.last)
+            _add_images(units, pending_images, unit[1].last)
             units.append(unit)
-            skip_to = table.last
+            skip_to = unit[1].last
         else:
             _add_images(units, pending_images, i + 1)
             units.append(("block", i))
