@@ -119,14 +119,14 @@ def test_evidence_moves_unsure_blocks_not_sure_ones():
     known = tpl.SiteCounts(4, {fps[0]: 4, fps[1]: 4, fps[3]: 1}, frozenset(fps))
     evidence = tpl.TemplateEvidence("s.example", 3, known, fps, page)
     proba = np.array([0.3, 0.97, 0.3, 0.3])
-    adjusted = evidence.adjust(page, proba, fps)
+    adjusted = evidence.adjust(page, proba)
     assert adjusted[0] < 0.1                 # on every earlier page, model unsure: boilerplate
     assert adjusted[1] == proba[1]           # the model is very sure: it stands
     assert adjusted[2] == proba[2]           # on no earlier page
     assert adjusted[3] == proba[3]           # on one earlier page only: no evidence
     # Under the warm-up: nothing moves.
     early = tpl.TemplateEvidence("s.example", 5, known, fps, page)
-    assert early.adjust(page, proba, fps) is proba
+    assert early.adjust(page, proba) is proba
 
 
 def test_deterministic_given_store_state():
@@ -230,7 +230,7 @@ def test_content_slot_evidence_when_enabled(monkeypatch):
     first = page.texts.index(paragraphs[0])
     proba[first] = 0.3                      # the model misses a paragraph of the article
     evidence = store.evidence(page, page_url(5), proba)
-    adjusted = evidence.adjust(page, proba, evidence.fingerprints)
+    adjusted = evidence.adjust(page, proba)
     assert adjusted[first] > 0.5
     nav = page.texts.index("Sport")
     assert adjusted[nav] <= proba[nav]      # template: never up
@@ -266,7 +266,7 @@ def test_repeated_heading_inside_the_content_is_not_moved():
     known = tpl.SiteCounts(4, {fps[0]: 4, fps[1]: 4, fps[3]: 4}, frozenset(fps))
     evidence = tpl.TemplateEvidence("s.example", 3, known, fps, page)
     proba = np.array([0.3, 0.6, 0.9, 0.7])
-    adjusted = evidence.adjust(page, proba, fps)
+    adjusted = evidence.adjust(page, proba)
     assert adjusted[0] < 0.05                 # outside the content span: the full weight
     assert adjusted[1] == proba[1]            # a heading inside it: a label of the template
     assert 0.3 < adjusted[3] < proba[3]       # a repeated block inside it: half the weight

@@ -254,7 +254,7 @@ class Extractor:
             proba = self.block_probabilities(page)
         if evidence is not None:
             # Site memory (core/templates.py): blocks repeated across the site's pages.
-            proba = evidence.adjust(page, proba, evidence.fingerprints)
+            proba = evidence.adjust(page, proba)
         params = self.model.decode if self.model is not None else None
         tables = find_data_tables(page)
         mask = select_blocks(page, proba, params, opts, tables)

@@ -172,14 +172,15 @@ class TemplateEvidence:
                 "new_site": self.known is not None and self.known.pages == 0,
                 "failed": self.known is None}
 
-    def adjust(self, page, proba: np.ndarray, fingerprints: list[int] | None = None) -> np.ndarray:
-        """`proba` moved by the site's evidence (unchanged before the warm-up)."""
+    def adjust(self, page, proba: np.ndarray) -> np.ndarray:
+        """`proba` moved by the site's evidence (unchanged before the warm-up). `page` may be
+        another walk of the page the evidence was asked for (with its comment sections)."""
         if not self.used or not len(proba):
             return proba
-        if fingerprints is None or page is not self.page:
+        if self.fingerprints is None or page is not self.page:
             fps, slots = _fingerprints(page, with_slots=bool(UNIQUE_WEIGHT))
         else:
-            fps, slots = fingerprints, self.slots
+            fps, slots = self.fingerprints, self.slots
         if len(fps) != len(proba):
             return proba
         delta = evidence_log_odds(fps, self.known, proba, page.chars, slots, page.tags)
