@@ -329,6 +329,8 @@ def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
 
 def _code_blocks(page: Page, tables: list[Table]) -> list[Table]:
     """The outermost <pre> elements of more than one block, outside the data tables."""
+    if "pre" not in page.node_tags:
+        return []
     taken = [(t.first, t.last) for t in tables]
     units: list[Table] = []
     end = -1
