@@ -332,7 +332,10 @@ tag_soup = st.lists(
         st.builds(lambda tag, attr: f"<{tag}{attr}>", st.sampled_from(TAGS), st.sampled_from(ATTRIBUTES)),
         st.builds(lambda tag: f"</{tag}>", st.sampled_from(TAGS)),
         st.sampled_from(["<!-- c -->", "<!DOCTYPE html>", "<![CDATA[x]]>", "&amp;", "&#0;", "&#xD800;",
-                         "<", ">", "\x00", "\ufeff", '{"@type": "Article", "articleBody": "x"}']),
+                         "<", ">", "\x00", "\ufeff", '{"@type": "Article", "articleBody": "x"}',
+                         '{"@type": "HowTo", "step": [{"itemListElement": 3}, "x", null]}',
+                         '{"@type": {"a": 1}, "recipeInstructions": {"text": 5}}',
+                         '{"@type": "Recipe", "recipeInstructions": "' + "Stir. " * 100 + '"}']),
         st.text(max_size=40),
     ),
     max_size=60,
@@ -368,3 +371,15 @@ def test_legacy_encodings_are_not_taken_for_binary():
     assert not looks_binary(page.encode("utf-16"))
     assert not looks_binary(page.encode("utf-16-le"))   # no BOM: NULs every other byte
     assert not looks_binary(b"<p>a stray NUL\x00 in a page</p>")
+
+
+@pytest.mark.parametrize("ld", [
+    '{"@type": "HowTo", "step": [{"itemListElement": 3}, "x", null, [1, 2]]}',
+    '{"@type": {"a": 1}, "recipeInstructions": {"text": 5}}',
+    '{"@type": ["Recipe"], "recipeInstructions": [{"itemListElement": [{"itemListElement": []}]}]}',
+    '{"@type": "Article", "isAccessibleForFree": [], "articleBody": 7}',
+    '[' * 5000 + ']' * 5000,
+])
+def test_odd_json_ld_bodies_never_raise(ld):
+    page = f'<html><head><script type="application/ld+json">{ld}</script></head><body><p>x</p></body></html>'
+    assert extract(page).text in ("", "x")

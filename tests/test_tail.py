@@ -140,6 +140,65 @@ def test_a_closing_line_just_under_the_threshold_is_kept():
     assert not decode(proba, page, params, favor="precision")[8]
 
 
+def client_rendered(body_json: str, extra: str = "") -> str:
+    """A page whose markup holds only the app shell and whose body is stated in JSON-LD."""
+    return (f'<html><head><title>Solar roofs</title><script type="application/ld+json">'
+            f'{{"@type": "NewsArticle", "headline": "Solar roofs", {extra}"articleBody": {body_json}}}'
+            f'</script></head><body><div id="app"><nav><a href="/">Home</a> <a href="/news">News</a></nav>'
+            f'<p>Loading…</p></div></body></html>')
+
+
+def test_a_client_rendered_page_gives_the_body_it_states_in_json_ld():
+    import json
+    paragraphs = [f"Paragraph {i} on why snow on solar panels is best left to melt by itself." * 3
+                  for i in range(6)]
+    html = client_rendered(json.dumps("\n".join(paragraphs)))
+    result = extract(html)
+    assert result.text.splitlines() == paragraphs
+    assert result.markdown.count("\n\n") == 5 and result.html.count("<p>") == 6
+    # HTML in the stated body goes through the same allow-list as the page's own markup.
+    marked = json.dumps("".join(f"<p>{p}</p>" for p in paragraphs) + "<script>alert(1)</script>")
+    marked = marked.replace("</", "<\\/")   # as pages escape it inside <script>
+    result = extract(client_rendered(marked))
+    assert result.text.splitlines() == paragraphs and "script" not in result.html
+    # A paywall states the whole article for search engines; readers see the teaser only.
+    paywalled = extract(client_rendered(json.dumps("\n".join(paragraphs)), '"isAccessibleForFree": "False", '))
+    assert "Paragraph 3" not in paywalled.text
+    # Bounded: a body of megabytes is cut before it is parsed.
+    huge = extract(client_rendered(json.dumps("Snow. " * 400_000)))
+    assert 0 < len(huge.text) <= 500_000
+
+
+def test_a_client_rendered_how_to_gives_its_stated_steps():
+    import json
+    steps = [f"Step {i}: measure the table top twice and cut the cloth with a margin of {i} cm." * 2
+             for i in range(8)]
+    how_to = {"@context": "https://schema.org", "@type": "HowTo", "name": "A round tablecloth",
+              "description": "How to sew a round tablecloth in eight steps.",
+              "step": [{"@type": "HowToSection", "itemListElement": [
+                  {"@type": "HowToStep", "itemListElement": {"@type": "HowToDirection", "text": step}}
+                  for step in steps[:4]]}]
+              + [{"@type": "HowToStep", "text": step} for step in steps[4:]]}
+    html = (f'<html><head><script type="application/ld+json">{json.dumps(how_to)}</script></head>'
+            '<body><div id="root"><p>Your browser is out of date.</p></div></body></html>')
+    assert extract(html).text.splitlines() == ["How to sew a round tablecloth in eight steps.", *steps]
+
+
+@pytest.mark.needs_shared
+def test_a_real_client_rendered_how_to(dataset_pages):
+    page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id == "homify.de-Tischdecke")[0]
+    score = score_page(page, extract(page.read_html(), url=page.url).text)
+    assert (score.with_share, score.without_share) == (1.0, 1.0), score
+
+
+def test_a_page_whose_markup_has_its_text_keeps_it_over_the_json_ld_body():
+    import json
+    story = " ".join(f"Sentence {i} of the article as the page shows it to readers." for i in range(40))
+    stated = json.dumps("A different, longer stated body. " * 200)
+    html = client_rendered(stated).replace("<p>Loading…</p>", f"<article><p>{story}</p></article>")
+    assert extract(html).text == story
+
+
 REAL = [
     ("wcxb-dev", "0559", 0.9),    # Vanilla forum: the thread in "Discussion"/"Comments" containers
     ("wcxb-dev", "0543", 0.6),    # IPS forum: the post feed inside id="comments"
@@ -155,6 +214,7 @@ REAL = [
     ("readability", "pixnet", 0.9),   # reader comments in div#comment-box, kept as the body's end
     ("readability", "ietf-1", 0.94),  # the RFC's last pages, just under the threshold
     ("wcxb-dev", "0680", 0.68),   # API reference: JSON samples in <pre>, a <div> a line
+    ("wcxb-dev", "0547", 0.8),    # forum post drawn by a script: its text only in JSON-LD
 ]
 
 

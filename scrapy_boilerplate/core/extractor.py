@@ -12,6 +12,7 @@ import numpy as np
 from .decode import FAVOR_SHIFT, decode
 from .elements import FLAG
 from .features import dense_feature_names, feature_matrix
+from .jsonld_body import BODY_FALLBACK_SHARE, body_page, stated_body
 from .model import Model, ModelError, load_model
 from .page import Page, build_page
 from .parse import to_element, to_element_type_error
@@ -242,6 +243,17 @@ class Extractor:
             full = build_page(page.root, include_comments=True, base_url=page.base_url)
             if sum(full.chars) >= 2 * sum(page.chars):
                 candidate = self._select(full, url, opts, evidence)
+                if len(candidate.text) > len(result.text):
+                    result = candidate
+        body = stated_body(page)
+        if body is not None and len(result.text) < BODY_FALLBACK_SHARE * len(body):
+            # Next to nothing found in the markup of a page that states its body in JSON-LD
+            # (a client-rendered page): the stated body is the content.
+            stated = body_page(body, page)
+            if stated is not None:
+                mask = np.asarray(stated.chars) > 0
+                candidate = _render(stated, mask, mask.astype(float), find_data_tables(stated),
+                                    result.title, url, opts)
                 if len(candidate.text) > len(result.text):
                     return candidate
         return result

@@ -9,6 +9,10 @@ from __future__ import annotations
 import json
 
 
+#: Schema.org types whose body is a list of steps, and the property that holds them.
+STEP_LISTS = {"HowTo": "step", "Recipe": "recipeInstructions"}
+
+
 def read_head(head, page) -> None:
     """Title, Open Graph tags, JSON-LD, the base and the canonical URL from <head>."""
     for el in head.iter("title", "meta", "script", "base", "link"):
@@ -37,7 +41,9 @@ def read_head(head, page) -> None:
 
 
 def read_jsonld(text: str, jsonld: dict) -> None:
-    """Into `jsonld`: the longest articleBody, the first headline, the main @type and all types.
+    """Into `jsonld`: the longest articleBody, the first headline, the main @type and all types,
+    the text of the first how-to or recipe (its description and steps), and whether the page
+    says its article is behind a paywall (isAccessibleForFree: false).
 
     Iterative and bounded (200 items, 50 per list): JSON-LD can be large and deep.
     """
@@ -56,6 +62,8 @@ def read_jsonld(text: str, jsonld: dict) -> None:
             if isinstance(kind, list):
                 kind = kind[0] if kind else None
             body = item.get("articleBody") or item.get("text") if kind else item.get("articleBody")
+            if isinstance(kind, str) and kind in STEP_LISTS and "steps" not in jsonld:
+                jsonld["steps"] = _steps_text(item.get("description"), item.get(STEP_LISTS[kind]))
             if isinstance(body, str) and len(body) > len(jsonld.get("articleBody", "")):
                 jsonld["articleBody"] = body
             if isinstance(kind, str):
@@ -63,6 +71,8 @@ def read_jsonld(text: str, jsonld: dict) -> None:
                                                           "WebPage", "ImageObject", "Person"):
                     jsonld["type"] = kind
                 jsonld.setdefault("types", []).append(kind)
+            if item.get("isAccessibleForFree") in (False, "false", "False"):
+                jsonld["paywalled"] = True
             headline = item.get("headline")
             if isinstance(headline, str) and "headline" not in jsonld:
                 jsonld["headline"] = headline
@@ -72,6 +82,27 @@ def read_jsonld(text: str, jsonld: dict) -> None:
             main = item.get("mainEntity")
             if isinstance(main, dict | list):
                 stack.append(main)
+
+
+def _steps_text(description, steps) -> str:
+    """A how-to or a recipe as text: its description, then each step's text, one a line."""
+    lines = [description] if isinstance(description, str) else []
+    todo = list(steps[:50]) if isinstance(steps, list) else [steps]
+    visits = 0
+    while todo and len(lines) < 200 and visits < 1000:
+        step = todo.pop(0)
+        visits += 1
+        if isinstance(step, str):
+            lines.append(step)
+        elif isinstance(step, dict):
+            # A HowToSection holds steps; a HowToStep its text or HowToDirections.
+            text = step.get("text")
+            if isinstance(text, str):
+                lines.append(text)
+            inner = step.get("itemListElement")
+            if isinstance(inner, list | dict):
+                todo[:0] = inner[:50] if isinstance(inner, list) else [inner]
+    return "\n".join(lines)
 
 
 def document_lang(root) -> str | None:
