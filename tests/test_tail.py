@@ -184,6 +184,33 @@ def test_a_client_rendered_how_to_gives_its_stated_steps():
     assert extract(html).text.splitlines() == ["How to sew a round tablecloth in eight steps.", *steps]
 
 
+def related_posts(n: int) -> str:
+    excerpt = ("the first lines of the story, about the banks that failed, the vote that followed, "
+               "the debts that the people would not pay and the trials of the bankers, which the press "
+               "abroad barely mentioned, cut short here...")
+    return "".join(f'<li><a href="/p/{i}">Related story {i} about the banks</a><br><small>Story {i}: '
+                   f'{excerpt}</small></li>' for i in range(n))
+
+
+def test_related_posts_with_excerpts_after_the_body_are_not_content():
+    html = page_with(f'<article><h1>Iceland</h1><p>{ARTICLE}</p></article>'
+                     f'<h2>Related posts</h2><ul class="posts">{related_posts(6)}</ul>')
+    text = extract(html).text
+    assert ARTICLE in text and "Related story" not in text and "cut short" not in text
+
+
+def test_a_list_of_teasers_with_excerpts_is_the_content_of_a_listing_page():
+    html = page_with(f'<main><h1>Banks</h1><ul class="posts">{related_posts(12)}</ul></main>', "Banks")
+    assert extract(html).text.count("cut short here...") >= 10
+
+
+@pytest.mark.needs_shared
+def test_a_real_related_posts_list(dataset_pages):
+    page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id.startswith("archive.org.tv-orange.de"))[0]
+    score = score_page(page, extract(page.read_html(), url=page.url).text)
+    assert (score.with_share, score.without_share) == (1.0, 1.0), score
+
+
 @pytest.mark.needs_shared
 def test_a_real_client_rendered_how_to(dataset_pages):
     page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id == "homify.de-Tischdecke")[0]

@@ -39,6 +39,11 @@ RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
 THREAD_FALLBACK_CHARS = 500
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
+#: A teaser: a linked title, then an excerpt cut short ("...", "…", "[…]").
+TEASER_END_RE = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*$")
+#: This many sibling teasers after at least TEASER_BODY_CHARS of body are a related-posts list.
+TEASER_RUN = 3
+TEASER_BODY_CHARS = 500
 #: Caption-flagged blocks are dropped only while they are less than this share of the content.
 CAPTION_MAX_SHARE = 0.5
 
@@ -278,6 +283,7 @@ class Extractor:
             elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
                 mask[i] = False
         _drop_renderings(page, mask)
+        _drop_trailing_teasers(page, mask)
         decide_tables(tables, mask, proba, page)
         # A code block whose highlighter puts each line in a <div> is many short blocks that
         # the model drops one by one, like table cells: one decision, as for a table.
@@ -368,6 +374,39 @@ def _drop_renderings(page: Page, mask) -> None:
         path = first_path.setdefault(page.texts[i], page.tokens[i])
         if path != page.tokens[i]:
             mask[i] = False
+
+
+def _drop_trailing_teasers(page: Page, mask) -> None:
+    """Unkeep runs of sibling teasers that follow the body (a related-posts list with excerpts).
+
+    Their excerpts are prose, so the model keeps them. On a listing page the teasers are the
+    content: a run goes only when the kept text before it is at least TEASER_BODY_CHARS and
+    half the run's.
+    """
+    kept = np.flatnonzero(mask)
+    if len(kept) <= TEASER_RUN:
+        return
+    texts, chars, link_chars = page.texts, page.chars, page.link_chars
+    parents = [page.node_parents[node] for node in page.nodes]
+
+    def teaser(i) -> bool:
+        return 10 <= link_chars[i] < chars[i] and TEASER_END_RE.search(texts[i]) is not None
+
+    is_teaser = {int(i): teaser(i) for i in kept}
+    runs, run = [], []
+    for i in kept:
+        if is_teaser[i] and run and parents[i] == parents[run[-1]]:
+            run.append(i)
+        else:
+            runs.append(run)
+            run = [i] if is_teaser[i] else []
+    runs.append(run)
+    for run in runs:
+        if len(run) < TEASER_RUN:
+            continue
+        body = sum(chars[j] for j in kept if j < run[0] and not is_teaser[j])
+        if body >= max(TEASER_BODY_CHARS, sum(chars[j] for j in run) / 2):
+            mask[run] = False
 
 
 def _best_title(page: Page) -> str | None:
