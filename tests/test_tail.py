@@ -184,6 +184,28 @@ def test_a_client_rendered_how_to_gives_its_stated_steps():
     assert extract(html).text.splitlines() == ["How to sew a round tablecloth in eight steps.", *steps]
 
 
+def course_cards(n: int) -> str:
+    return "".join(f'<div class="card course"><h3><a href="/courses/{i}">Course {i}: Accounting and '
+                   f'auditing for small firms</a></h3><span class="meta">6 weeks</span></div>'
+                   for i in range(n))
+
+
+def test_a_catalogue_of_link_cards_is_kept_whole_beside_its_intro():
+    intro = ("Our catalogue lists every course we teach this year, from bookkeeping to audit practice, "
+             "with its length and the next start date. ") * 2
+    html = page_with(f'<main><h1>Courses</h1><p>{intro}</p><div class="grid">{course_cards(24)}</div></main>',
+                     "Courses")
+    text = extract(html).text
+    assert intro.strip() in text and text.count("Accounting and auditing for small firms") == 24
+
+
+def test_a_grid_of_cards_under_an_article_stays_out():
+    html = page_with(f'<article><h1>Audits</h1><p>{ARTICLE}</p></article>'
+                     f'<div class="grid">{course_cards(6)}</div>')
+    text = extract(html).text
+    assert ARTICLE in text and "Course 3" not in text
+
+
 def related_posts(n: int) -> str:
     excerpt = ("the first lines of the story, about the banks that failed, the vote that followed, "
                "the debts that the people would not pay and the trials of the bankers, which the press "
@@ -242,6 +264,9 @@ REAL = [
     ("readability", "ietf-1", 0.94),  # the RFC's last pages, just under the threshold
     ("wcxb-dev", "0680", 0.68),   # API reference: JSON samples in <pre>, a <div> a line
     ("wcxb-dev", "0547", 0.8),    # forum post drawn by a script: its text only in JSON-LD
+    ("wcxb-dev", "0076", 0.9),    # a course catalogue: intro, then 60 cards of linked titles
+    ("wcxb-dev", "2904", 0.7),    # a Wikipedia list whose items are links only
+    ("wcxb-dev", "3067", 0.5),    # a shop category of game cards (title link, tags, price)
 ]
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from .decode import FAVOR_SHIFT, decode
 from .elements import FLAG
 from .features import dense_feature_names, feature_matrix
+from .cards import keep_card_groups
 from .jsonld_body import BODY_FALLBACK_SHARE, body_page, stated_body
 from .model import Model, ModelError, load_model
 from .page import Page, build_page
@@ -283,6 +284,8 @@ class Extractor:
             elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
                 mask[i] = False
         _drop_renderings(page, mask)
+        # Cards first: a related-posts run after an article must not come back as a card group.
+        keep_card_groups(page, mask)
         _drop_trailing_teasers(page, mask)
         decide_tables(tables, mask, proba, page)
         # A code block whose highlighter puts each line in a <div> is many short blocks that
@@ -387,24 +390,26 @@ def _drop_trailing_teasers(page: Page, mask) -> None:
     if len(kept) <= TEASER_RUN:
         return
     texts, chars, link_chars = page.texts, page.chars, page.link_chars
-    parents = [page.node_parents[node] for node in page.nodes]
-
-    def teaser(i) -> bool:
-        return 10 <= link_chars[i] < chars[i] and TEASER_END_RE.search(texts[i]) is not None
-
-    is_teaser = {int(i): teaser(i) for i in kept}
+    teasers = [i for i in kept.tolist()
+               if 10 <= link_chars[i] < chars[i] and TEASER_END_RE.search(texts[i]) is not None]
+    if len(teasers) < TEASER_RUN:
+        return
+    parent = {i: page.node_parents[page.nodes[i]] for i in teasers}
+    position = {i: k for k, i in enumerate(kept.tolist())}
+    # Runs of teasers that follow each other among the kept blocks, under one parent.
     runs, run = [], []
-    for i in kept:
-        if is_teaser[i] and run and parents[i] == parents[run[-1]]:
+    for i in teasers:
+        if run and position[i] == position[run[-1]] + 1 and parent[i] == parent[run[-1]]:
             run.append(i)
         else:
             runs.append(run)
-            run = [i] if is_teaser[i] else []
+            run = [i]
     runs.append(run)
+    teaser_set = set(teasers)
     for run in runs:
         if len(run) < TEASER_RUN:
             continue
-        body = sum(chars[j] for j in kept if j < run[0] and not is_teaser[j])
+        body = sum(chars[j] for j in kept.tolist() if j < run[0] and j not in teaser_set)
         if body >= max(TEASER_BODY_CHARS, sum(chars[j] for j in run) / 2):
             mask[run] = False
 
