@@ -140,6 +140,21 @@ def test_a_closing_line_just_under_the_threshold_is_kept():
     assert not decode(proba, page, params, favor="precision")[8]
 
 
+def test_paragraphs_just_under_the_threshold_in_mid_body_are_kept():
+    # An article in one container (node 1): four paragraphs, a run the model scores just under
+    # the shipped threshold (two long paragraphs at .55 and .6, a short line at .45, a caption
+    # at .2), four more paragraphs; then a teaser in another container (node 2) at .55.
+    proba = np.array([0.95] * 4 + [0.55, 0.45, 0.2, 0.6] + [0.95] * 4 + [0.55])
+    chars = [300] * 4 + [400, 40, 30, 300] + [300] * 4 + [300]
+    tags = ["p"] * 6 + ["figcaption"] + ["p"] * 6
+    page = Page(texts=["x" * c for c in chars], tags=tags, chars=chars, link_chars=[0] * 13,
+                nodes=list(range(3, 16)), node_parents=[-1, 0, 0] + [1] * 12 + [2])
+    params = {"threshold": 0.65, "switch_penalty": 0.5}   # the shipped model's
+    mask = decode(proba, page, params)
+    assert mask.tolist() == [True] * 5 + [False, False] + [True] * 5 + [False]
+    assert not decode(proba, page, params, favor="precision")[4]
+
+
 def client_rendered(body_json: str, extra: str = "") -> str:
     """A page whose markup holds only the app shell and whose body is stated in JSON-LD."""
     return (f'<html><head><title>Solar roofs</title><script type="application/ld+json">'
@@ -267,6 +282,7 @@ REAL = [
     ("wcxb-dev", "0076", 0.9),    # a course catalogue: intro, then 60 cards of linked titles
     ("wcxb-dev", "2904", 0.7),    # a Wikipedia list whose items are links only
     ("wcxb-dev", "3067", 0.5),    # a shop category of game cards (title link, tags, price)
+    ("readability", "clean-links", 0.95),   # long story paragraphs at p .47-.62 in mid-body
 ]
 
 

@@ -8,7 +8,8 @@ positives (a lone teaser in the sidebar). Afterwards: segments far smaller
 than the main body are dropped unless close to it (bodies split by ad slots
 are kept, stray widgets are not), in-body headings are kept, trailing
 headings, link lists and end markers are trimmed, and a closing line just
-under the threshold, in the container of the last kept block, is kept.
+under the threshold, in the container of the last kept block, is kept, as are
+paragraphs just under it between kept blocks of one container.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ DEFAULT_PARAMS = {
 FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.8, "recall": -0.8}
 #: Blocks right after the content, in its container, are kept from this probability on.
 TAIL_PROBABILITY = 0.5
+#: Paragraphs in mid-body from this length on are filled in from TAIL_PROBABILITY.
+GAP_MIN_CHARS = 80
 
 
 def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
@@ -96,6 +99,7 @@ def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "ba
     _trim_tail(mask, page)
     if favor != "precision":
         _extend_tail(mask, proba, page)
+        _fill_body_gaps(mask, proba, page)
     return mask
 
 
@@ -163,6 +167,25 @@ def _extend_tail(mask, proba, page) -> None:
                 or page.tags[i] in HEADING_TAGS or page.link_chars[i] >= 0.5 * page.chars[i]):
             break
         mask[i] = True
+
+
+def _fill_body_gaps(mask, proba, page) -> None:
+    """Keep the paragraphs between kept blocks that the model leans to (TAIL_PROBABILITY or
+    more), that hold GAP_MIN_CHARS or more and few links, and that sit in the container of
+    the kept block before them: a run of them in mid-body, each just under the decoding
+    threshold, costs the Viterbi pass more than two switches and was cut out of the article."""
+    kept = np.flatnonzero(mask)
+    if len(kept) < 2:
+        return
+    parents, nodes, tags, chars, links = page.node_parents, page.nodes, page.tags, page.chars, page.link_chars
+    before = -1   # the last block kept by the decoder so far
+    for i in range(int(kept[0]), int(kept[-1])):
+        if mask[i]:
+            before = i
+        elif (proba[i] >= TAIL_PROBABILITY and chars[i] >= GAP_MIN_CHARS and links[i] < 0.5 * chars[i]
+              and tags[i] not in HEADING_TAGS and parents[nodes[i]] == parents[nodes[before]]):
+            mask[i] = True
+            before = i
 
 
 def _trim_tail(mask, page) -> None:
