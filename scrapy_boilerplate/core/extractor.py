@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .article_meta import ArticleMetadata, article_metadata
 from .decode import FAVOR_SHIFT, decode
 from .elements import FLAG
 from .features import dense_feature_names, feature_matrix
@@ -74,6 +75,56 @@ class Extraction:
     _block_source: tuple | None = field(default=None, repr=False, compare=False)
     # What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
     _site_memory: dict | None = field(default=None, repr=False, compare=False)
+    # (page, mask, title, url, text, images) until a metadata field is first read: the article
+    # metadata (article_meta.py) is made then, so a crawl that stores none never pays for it.
+    _meta_source: tuple | None = field(default=None, repr=False, compare=False)
+    _meta: ArticleMetadata | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def metadata(self) -> ArticleMetadata:
+        """Authors, dates, language, site name, canonical URL, description and lead image."""
+        if self._meta is None:
+            self._meta = _metadata_of(self._meta_source)
+            self._meta_source = None
+        return self._meta
+
+    @property
+    def authors(self) -> list:
+        """The article's authors: person names, each once (organisations when it names no person)."""
+        return self.metadata.authors
+
+    @property
+    def date_published(self) -> str | None:
+        """ISO 8601: a date, or a datetime with its offset when the page gives the time."""
+        return self.metadata.date_published
+
+    @property
+    def date_modified(self) -> str | None:
+        """ISO 8601, as date_published: when the page says it was updated."""
+        return self.metadata.date_modified
+
+    @property
+    def language(self) -> str | None:
+        """ISO 639-1, lower case."""
+        return self.metadata.language
+
+    @property
+    def site_name(self) -> str | None:
+        return self.metadata.site_name
+
+    @property
+    def canonical_url(self) -> str | None:
+        """Absolute http(s)."""
+        return self.metadata.canonical_url
+
+    @property
+    def description(self) -> str | None:
+        return self.metadata.description
+
+    @property
+    def image(self) -> str | None:
+        """The lead image, absolute http(s)."""
+        return self.metadata.image
 
     @property
     def markdown(self) -> str:
@@ -100,6 +151,7 @@ class Extraction:
         if self._markup is None and self._markup_source is not None:
             state["_markup"] = render_markup(*self._markup_source)
         state["_markup_source"] = None
+        state["_meta"], state["_meta_source"] = self.metadata, None
         return state
 
     @property
@@ -124,7 +176,7 @@ class Extraction:
 
     def to_dict(self, include_blocks: bool = False) -> dict:
         out = {"title": self.title, "text": self.text, "markdown": self.markdown,
-               "html": self.html, "images": list(self.images)}
+               "html": self.html, "images": list(self.images), **self.metadata.to_dict()}
         if include_blocks:
             out["blocks"] = [b.__dict__.copy() for b in self.blocks]
         return out
@@ -267,7 +319,7 @@ class Extractor:
     def _select(self, page: Page, url, opts, evidence=None, proba=None) -> Extraction:
         title = _best_title(page)
         if not len(page):
-            return Extraction(title=title)
+            return Extraction(title=title, _meta_source=(page, None, title, url, "", ()))
         if proba is None:
             proba = self.block_probabilities(page)
         if evidence is not None:
@@ -293,6 +345,17 @@ class Extractor:
         code_blocks = _code_blocks(page, tables)
         decide_tables(code_blocks, mask, proba, page)
         return _render(page, mask, proba, tables, title, url, opts, code_blocks)
+
+
+def _metadata_of(source: tuple | None) -> ArticleMetadata:
+    """The article metadata of an extraction's page; empty when there is none, or it failed."""
+    if source is None:
+        return ArticleMetadata()
+    try:
+        return article_metadata(*source)
+    except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
+        logger.warning("metadata extraction failed for %s: %r", source[3] or "page", exc)
+        return ArticleMetadata()
 
 
 def _template_evidence(templates, page: Page, url, proba):
@@ -443,12 +506,15 @@ def _render(page: Page, mask, proba, tables, title, url, opts, code_blocks=()) -
     units = content_units(page, mask, tables, images, code_blocks)
     lines = units_text(page, units)
     options = Options(include_links=opts["include_links"], include_images=opts["include_images"], base=base)
+    text = "\n".join([lead, *lines] if lead else lines)
+    image_urls = list(dict.fromkeys(url for _, url, _ in images))
     return Extraction(
-        text="\n".join([lead, *lines] if lead else lines),
+        text=text,
         title=title,
-        images=list(dict.fromkeys(url for _, url, _ in images)),
+        images=image_urls,
         _markup_source=(page, units, lead, options),
         _block_source=(page.texts, page.tags, mask, proba),
+        _meta_source=(page, mask, title, url, text, image_urls),
     )
 
 

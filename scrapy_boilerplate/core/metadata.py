@@ -1,12 +1,32 @@
-"""The page's metadata from <head> and JSON-LD: title, Open Graph, base and canonical URLs.
+"""The page's metadata from <head> and JSON-LD: title, Open Graph, <meta>, base and canonical URLs.
 
 Read during the walk (``<head>`` and ``ld+json`` scripts are skipped subtrees
-there), into the Page's metadata fields.
+there), into the Page's metadata fields. ``article_meta.py`` makes the article's
+authors, dates, language... out of them.
 """
 
 from __future__ import annotations
 
 import json
+
+#: <meta> names kept per page (a page with thousands of them costs no more than this).
+MAX_META = 300
+#: Characters kept of a <meta> content.
+MAX_META_CHARS = 1000
+#: ld+json scripts longer than this are not parsed (bounded time on a catalogue dumped as JSON-LD).
+MAX_JSONLD_CHARS = 1_000_000
+#: What article_meta.py reads of the page's schema.org article object.
+ARTICLE_KEYS = ("author", "creator", "datePublished", "dateCreated", "dateModified", "publisher",
+                "image", "thumbnailUrl", "description", "inLanguage", "headline", "url")
+#: schema.org types that describe the page as a whole when no article type does.
+PAGE_TYPES = ("WebPage", "ItemPage", "AboutPage", "ProfilePage", "QAPage", "FAQPage",
+              "CollectionPage", "MedicalWebPage", "Recipe", "VideoObject", "Review", "Event",
+              "Product", "Course", "Question", "DiscussionForumPosting", "SocialMediaPosting")
+
+
+def is_article_type(kind: str) -> bool:
+    """Article, NewsArticle, BlogPosting, Report, LiveBlogPosting, TechArticle..."""
+    return kind.endswith(("Article", "BlogPosting", "Report")) or kind in ("LiveBlogPosting", "Blog")
 
 
 #: Schema.org types whose body is a list of steps, and the property that holds them.
@@ -21,10 +41,13 @@ def read_head(head, page) -> None:
             if page.title is None and el.text:
                 page.title = " ".join(el.text.split())
         elif tag == "meta":
-            prop = (el.get("property") or el.get("name") or "").lower()
+            prop = (el.get("property") or el.get("name") or el.get("itemprop")
+                    or el.get("http-equiv") or "").lower()
             content = el.get("content")
             if not content:
                 continue
+            if prop and len(page.meta) < MAX_META:
+                page.meta.setdefault(prop, content[:MAX_META_CHARS])
             if prop.startswith("og:"):
                 page.og.setdefault(prop[3:], " ".join(content.split()))
             elif prop in ("description", "twitter:title", "twitter:description"):
@@ -47,6 +70,8 @@ def read_jsonld(text: str, jsonld: dict) -> None:
 
     Iterative and bounded (200 items, 50 per list): JSON-LD can be large and deep.
     """
+    if len(text) > MAX_JSONLD_CHARS:
+        return
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -71,6 +96,7 @@ def read_jsonld(text: str, jsonld: dict) -> None:
                                                           "WebPage", "ImageObject", "Person"):
                     jsonld["type"] = kind
                 jsonld.setdefault("types", []).append(kind)
+                _keep_entity(kind, item, jsonld)
             if item.get("isAccessibleForFree") in (False, "false", "False"):
                 jsonld["paywalled"] = True
             headline = item.get("headline")
@@ -103,6 +129,29 @@ def _steps_text(description, steps) -> str:
             if isinstance(inner, list | dict):
                 todo[:0] = inner[:50] if isinstance(inner, list) else [inner]
     return "\n".join(lines)
+def _keep_entity(kind: str, item: dict, jsonld: dict) -> None:
+    """The first article object (else the first page-like object), the site's name and the
+    publisher, as article_meta.py reads them."""
+    if is_article_type(kind):
+        slot = "article"
+    elif kind in PAGE_TYPES:
+        slot = "page"
+    elif kind == "WebSite":
+        if isinstance(item.get("name"), str):
+            jsonld.setdefault("site_name", item["name"])
+        return
+    elif kind in ("Person", "Organization", "NewsMediaOrganization", "Corporation"):
+        name, ref = item.get("name"), item.get("@id")
+        if isinstance(name, str):
+            if kind != "Person":
+                jsonld.setdefault("organization", name)
+            if isinstance(ref, str) and len(jsonld.setdefault("people", {})) < 50:
+                jsonld["people"][ref] = name   # an article's author may be {"@id": ...}
+        return
+    else:
+        return
+    if slot not in jsonld:
+        jsonld[slot] = {key: item[key] for key in ARTICLE_KEYS if key in item}
 
 
 def document_lang(root) -> str | None:

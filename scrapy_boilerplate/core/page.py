@@ -53,7 +53,8 @@ class Page:
     # Metadata
     title: str | None = None           # <title>
     og: dict = field(default_factory=dict)
-    jsonld: dict = field(default_factory=dict)   # headline, articleBody, type, description
+    jsonld: dict = field(default_factory=dict)   # headline, articleBody, type, article, page...
+    meta: dict = field(default_factory=dict)     # <meta> name/property/itemprop -> first content
     lang: str | None = None
     base_url: str | None = None        # the page's URL, as the caller gave it
     base_href: str | None = None       # <base href>

@@ -1,0 +1,256 @@
+"""Article metadata: authors, dates, language, site name, canonical URL, description, lead image.
+
+Each source is a small function returning what it found (a dict of raw values);
+``article_metadata`` takes every field from the most trusted source that has a
+valid value: schema.org JSON-LD, microdata in <head>, Open Graph and article:*,
+Dublin Core, other <meta> names, the byline and <time> near the headline or at the
+top of the content the model found, the URL. Nothing is guessed: unknown is None or [].
+
+The <head> and JSON-LD were read during the walk (metadata.py); only the few blocks
+around the headline are looked at again here, so the cost is small and bounded.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import asdict, dataclass, field
+
+from .authors import clean_authors, split_names
+from .dates import normalize_date, url_date
+from .language import page_language
+from .urls import page_base, safe_url
+
+#: Blocks read before the headline, and after it or after the content's first block.
+WINDOW_BEFORE, WINDOW_AFTER = 3, 8
+#: A block longer than this is text, not a byline or a date line.
+MAX_BYLINE_CHARS = 200
+#: Class and id words of a byline or a date line.
+BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
+DATE_TOKENS = re.compile(r"date|time|publish|posted|updated|meta|datum|fecha")
+UPDATED_RE = re.compile(r"updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
+                        r"aggiornato|bijgewerkt|zaktualizowano", re.I)
+# Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
+BYLINE_START = re.compile(r"^\s*(?:(?:posted|written|published)\s+)?(?i:by|von|par|por|di|door|av|af|przez)\s+\S")
+
+# <meta> names per field, most trusted first (lower case, as metadata.py keeps them).
+META_PUBLISHED = ("article:published_time", "og:published_time", "og:article:published_time",
+                  "datepublished", "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date",
+                  "dcterms.created", "dc.date.created", "citation_publication_date", "citation_date",
+                  "parsely-pub-date", "sailthru.date", "article.published", "publish-date",
+                  "publish_date", "publishdate", "pubdate", "date", "datecreated", "release_date")
+META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
+                 "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised")
+META_AUTHORS = ("article:author", "author", "dc.creator", "dcterms.creator", "citation_author",
+                "parsely-author", "sailthru.author", "byl", "article.author", "twitter:creator")
+META_SITE = ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher",
+             "publisher")
+META_IMAGE = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
+              "image", "thumbnail")
+META_DESCRIPTION = ("og:description", "description", "twitter:description", "dc.description",
+                    "dcterms.description")
+
+
+@dataclass
+class ArticleMetadata:
+    authors: list = field(default_factory=list)
+    date_published: str | None = None
+    date_modified: str | None = None
+    language: str | None = None
+    site_name: str | None = None
+    canonical_url: str | None = None
+    description: str | None = None
+    image: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def article_metadata(page, mask, title: str | None, url: str | None, text: str = "",
+                     images=()) -> ArticleMetadata:
+    """The article metadata of a walked page, given the content mask the model chose."""
+    base = page_base(url or page.base_url, page.base_href)
+    window = byline_window(page, mask, title)
+    sources = (from_jsonld(page), from_meta(page), from_byline(page, window), from_url(url))
+    meta = ArticleMetadata()
+    persons, organisations = [], []
+    for found in sources:
+        persons.extend(found.get("authors", ()))
+        organisations.extend(found.get("organisations", ()))
+        if persons:
+            break   # the most trusted source that names people decides them
+    meta.authors = clean_authors(persons) or clean_authors(organisations)
+    meta.date_published = _first(sources, "date_published", normalize_date)
+    meta.date_modified = _first(sources, "date_modified", normalize_date)
+    if meta.date_published and meta.date_modified and meta.date_modified[:10] < meta.date_published[:10]:
+        meta.date_modified = None   # an "update" before the publication is another page's date
+    meta.site_name = _first(sources, "site_name", _clean_text)
+    meta.description = _first(sources, "description", _clean_text)
+    meta.canonical_url = _first(sources, "canonical_url", lambda v: _absolute(v, base))
+    meta.image = _first(sources, "image", lambda v: _absolute(v, base))
+    if meta.image is None and images:
+        meta.image = images[0]   # the content's first image is its lead image
+    meta.language = page_language(page, text, _first(sources, "language", _clean_text))
+    return meta
+
+
+def _first(sources, key: str, clean):
+    for found in sources:
+        for value in found.get(key, ()):
+            cleaned = clean(value)
+            if cleaned:
+                return cleaned
+    return None
+
+
+# --- sources ---------------------------------------------------------------------------
+
+def from_jsonld(page) -> dict:
+    """The schema.org article object (else the page-like one) of the page's JSON-LD."""
+    ld = page.jsonld
+    item = ld.get("article") or ld.get("page") or {}
+    people = ld.get("people", {})
+    persons, organisations = _ld_authors(item.get("author") or item.get("creator"), people)
+    publisher = _ld_name(item.get("publisher"))
+    return {
+        "authors": persons, "organisations": organisations,
+        "date_published": [item.get("datePublished"), item.get("dateCreated")],
+        "date_modified": [item.get("dateModified")],
+        "site_name": [ld.get("site_name"), publisher],
+        "description": [item.get("description")],
+        "image": _ld_urls(item.get("image") or item.get("thumbnailUrl")),
+        "canonical_url": [item.get("url")] if "article" in ld else [],
+        "language": [item.get("inLanguage")],
+    }
+
+
+def from_meta(page) -> dict:
+    """Open Graph and article:* tags, Dublin Core, <meta itemprop> and other <meta> names."""
+    meta = page.meta
+    return {
+        "authors": [meta[k] for k in META_AUTHORS if k in meta],
+        "date_published": [meta[k] for k in META_PUBLISHED if k in meta],
+        "date_modified": [meta[k] for k in META_MODIFIED if k in meta],
+        "site_name": [meta[k] for k in META_SITE if k in meta],
+        "description": [meta[k] for k in META_DESCRIPTION if k in meta],
+        "image": [meta[k] for k in META_IMAGE if k in meta],
+        "canonical_url": [page.canonical_url, meta.get("og:url")],
+        "language": [meta.get(k) for k in ("content-language", "dc.language", "language",
+                                           "og:locale") if k in meta],
+    }
+
+
+def from_byline(page, window: range) -> dict:
+    """Bylines and dates in the blocks around the headline (see byline_window)."""
+    authors, published, modified = [], [], []
+    for i in window:
+        text = page.texts[i]
+        if page.chars[i] > MAX_BYLINE_CHARS:
+            continue
+        tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
+        element = page.node_elements[page.nodes[i]] if page.node_elements else None
+        if BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens):
+            authors.extend(_byline_names(element, text))
+        if element is not None and page.node_chars[page.nodes[i]] <= MAX_BYLINE_CHARS:
+            for time_el in element.iter("time"):
+                stamp = time_el.get("datetime") or time_el.text
+                (modified if _says_updated(time_el, text) else published).append(stamp)
+        if DATE_TOKENS.search(tokens) or BYLINE_TOKENS.search(tokens):
+            (modified if UPDATED_RE.search(text) else published).append(text)
+    return {"authors": authors, "date_published": published, "date_modified": modified}
+
+
+def from_url(url: str | None) -> dict:
+    """A date in the URL's path (/2024/03/15/)."""
+    found = url_date(url)
+    return {"date_published": [found]} if found else {}
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+def byline_window(page, mask, title: str | None) -> range:
+    """The blocks where a byline belongs: around the headline (an h1), else around the first
+    block of the content the model found. Sidebars, comments and teasers are far from both."""
+    n = len(page.texts)
+    anchor = None
+    for i, (tag, text) in enumerate(zip(page.tags, page.texts)):
+        if tag == "h1" and (title is None or text == title):
+            anchor = i
+            break
+    if anchor is None and mask is not None and mask.any():
+        anchor = int(mask.argmax())
+    if anchor is None:
+        return range(0)
+    return range(max(0, anchor - WINDOW_BEFORE), min(n, anchor + WINDOW_AFTER + 1))
+
+
+def _byline_names(element, text: str) -> list[str]:
+    """Names of a byline block: its rel=author / itemprop=author element, else its text."""
+    if element is not None:
+        for el in element.iter("a", "span", "div", "p", "address"):
+            if "author" in (el.get("rel") or "") or el.get("itemprop") == "author":
+                name = " ".join("".join(el.itertext()).split())
+                if name:
+                    return [name]
+    return [text] if split_names(text) else []
+
+
+def _says_updated(time_el, text: str) -> bool:
+    if "modif" in (time_el.get("itemprop") or "").lower() or "updat" in (time_el.get("class") or "").lower():
+        return True
+    before = (time_el.getprevious().tail if time_el.getprevious() is not None else None) or \
+        (time_el.getparent().text if time_el.getparent() is not None else None) or ""
+    return bool(UPDATED_RE.search(before[-30:]))
+
+
+def _ld_authors(value, people: dict) -> tuple[list, list]:
+    """(person names, organisation names) of a JSON-LD author: a string, a Person, an
+    Organization, an {"@id"} reference to one, or a list of these."""
+    persons, organisations = [], []
+    items = value if isinstance(value, list) else [value]
+    for item in items[:20]:
+        if isinstance(item, str):
+            persons.append(item)
+        elif isinstance(item, dict):
+            kind = item.get("@type")
+            kind = kind[0] if isinstance(kind, list) and kind else kind
+            name = _ld_name(item) or people.get(item.get("@id"))
+            if name is None:
+                continue
+            (organisations if isinstance(kind, str) and "Organization" in kind else persons).append(name)
+    return persons, organisations
+
+
+def _ld_name(value) -> str | None:
+    if isinstance(value, dict):
+        name = value.get("name")
+        if isinstance(name, list) and name:
+            name = name[0]
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _ld_urls(value) -> list:
+    items = value if isinstance(value, list) else [value]
+    urls = []
+    for item in items[:5]:
+        if isinstance(item, dict):
+            item = item.get("url") or item.get("contentUrl")   # not "@id": a name, not the image
+        if isinstance(item, str):
+            urls.append(item)
+    return urls
+
+
+def _clean_text(value) -> str | None:
+    if not isinstance(value, str):
+        return None
+    text = " ".join(value[:2000].split())
+    if "&" in text:
+        text = html.unescape(text)   # "&amp;" escaped twice by the site
+    if "<" in text and ">" in text:
+        text = " ".join(re.sub(r"<[^>]*>", " ", text).split())
+    return text or None
+
+
+def _absolute(value, base: str | None) -> str | None:
+    return safe_url(value.strip(), base) if isinstance(value, str) and len(value) < 2000 else None

@@ -1,0 +1,117 @@
+"""Dates as pages write them, to ISO 8601: a date, or a datetime with its offset.
+
+A date before EARLIEST_YEAR, in the future, or that does not exist ("0000-00-00",
+"2024-02-31") is None: never a guess. Text dates ("15 March 2024", "15.03.2024")
+are read by htmldate's fast parser when it is installed (the ``[metadata]`` extra),
+ISO dates and URL dates without it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta, timezone
+
+#: Pages with a publication date before this year are not on the web as we know it.
+EARLIEST_YEAR = 1995
+#: Longer strings are not a date (an author field holding a paragraph).
+MAX_DATE_CHARS = 100
+
+_ISO_RE = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?")
+_COMPACT_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?)?\s*(Z|[+-]\d{2}:?\d{2})?$")
+# /2024/03/15/, /2024-03-15-, /20240315/ in a URL path.
+_URL_DATE_RE = re.compile(r"/((?:19|20)\d{2})[/_-]([01]?\d)[/_-]([0-3]?\d)(?:[/_.-]|$)")
+_URL_COMPACT_RE = re.compile(r"/((?:19|20)\d{2})([01]\d)([0-3]\d)(?:[/_.-]|$)")
+_EPOCH_RE = re.compile(r"^\d{10}(?:\d{3})?$")
+
+
+def normalize_date(value, now: datetime | None = None) -> str | None:
+    """An ISO 8601 string for `value` (str, or a number of seconds since 1970), or None."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _from_epoch(value, now)
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not text or len(text) > MAX_DATE_CHARS:
+        return None
+    if _EPOCH_RE.match(text):
+        return _from_epoch(int(text[:10]), now)
+    match = _ISO_RE.search(text) or _COMPACT_RE.match(text)
+    if match:
+        return _iso(*match.groups(), now=now)
+    return _text_date(text, now)
+
+
+def url_date(url: str | None, now: datetime | None = None) -> str | None:
+    """The date in a URL's path (/2024/03/15/, /2024-03-15-slug, /20240315/), or None."""
+    if not url:
+        return None
+    path = url.split("?", 1)[0].split("#", 1)[0]
+    match = _URL_DATE_RE.search(path) or _URL_COMPACT_RE.search(path)
+    return _iso(*match.groups(), now=now) if match else None
+
+
+def _iso(year, month, day, hour=None, minute=None, second=None, offset=None, now=None) -> str | None:
+    try:
+        day_value = date(int(year), int(month), int(day))
+    except ValueError:   # 0000-00-00, 2024-02-31
+        return None
+    if not _plausible(day_value, now):
+        return None
+    if hour is None:
+        return day_value.isoformat()
+    try:
+        stamp = datetime(day_value.year, day_value.month, day_value.day, int(hour), int(minute),
+                         int(second or 0))
+    except ValueError:
+        return day_value.isoformat()
+    if offset:
+        if offset == "Z":
+            stamp = stamp.replace(tzinfo=timezone.utc)
+        else:
+            sign = -1 if offset[0] == "-" else 1
+            digits = offset[1:].replace(":", "")
+            try:
+                delta = timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+                stamp = stamp.replace(tzinfo=timezone(sign * delta))
+            except ValueError:
+                pass
+    # A midnight without an offset is a date written as a datetime.
+    if stamp.tzinfo is None and stamp.hour == stamp.minute == stamp.second == 0:
+        return day_value.isoformat()
+    return stamp.isoformat()
+
+
+def _plausible(day_value: date, now: datetime | None) -> bool:
+    today = (now or datetime.now(timezone.utc)).date()
+    # A day of slack: a page published "tomorrow" in a time zone ahead of ours.
+    return day_value.year >= EARLIEST_YEAR and day_value <= today + timedelta(days=1)
+
+
+def _from_epoch(seconds, now) -> str | None:
+    if seconds > 1e11:   # milliseconds
+        seconds /= 1000
+    try:
+        stamp = datetime.fromtimestamp(seconds, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return stamp.isoformat() if _plausible(stamp.date(), now) else None
+
+
+def _text_date(text: str, now) -> str | None:
+    """A date written in words or with dots ("March 15, 2024", "15.03.2024"), by htmldate."""
+    if _try_date_expr is None or not any(ch.isdigit() for ch in text):
+        return None
+    latest = (now or datetime.now(timezone.utc)).replace(tzinfo=None) + timedelta(days=1)
+    try:
+        found = _try_date_expr(text, "%Y-%m-%d", False, datetime(EARLIEST_YEAR, 1, 1), latest)
+    except Exception:   # noqa: BLE001 - a third-party parser must not cost the page
+        return None
+    return _iso(*found.split("-"), now=now) if found else None
+
+
+try:   # the [metadata] extra
+    from htmldate.extractors import try_date_expr as _try_date_expr
+except ImportError:   # pragma: no cover - depends on the installation
+    _try_date_expr = None
