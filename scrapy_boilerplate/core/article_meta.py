@@ -25,9 +25,10 @@ from .urls import page_base, safe_url
 WINDOW_BEFORE, WINDOW_AFTER = 3, 8
 #: A block longer than this is text, not a byline or a date line.
 MAX_BYLINE_CHARS = 200
-#: Class and id words of a byline or a date line.
+#: A block longer than this is not a date line ("Jun 08, 2023 • 11 Minute Read").
+MAX_DATE_LINE_CHARS = 80
+#: Class and id words of a byline.
 BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
-DATE_TOKENS = re.compile(r"date|time|publish|posted|updated|meta|datum|fecha")
 UPDATED_RE = re.compile(r"updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
                         r"aggiornato|bijgewerkt|zaktualizowano", re.I)
 # Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
@@ -82,6 +83,11 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
     meta.authors = clean_authors(persons) or clean_authors(organisations)
     meta.date_published = _first(sources, "date_published", normalize_date)
     meta.date_modified = _first(sources, "date_modified", normalize_date)
+    shown = _first(sources[2:3], "date_published", normalize_date)
+    if shown and meta.date_modified and shown[:10] == meta.date_modified[:10] != (meta.date_published or "")[:10]:
+        # The page shows its last modification, unlabelled, as its date under the headline:
+        # that is the date it gives itself (the metadata's first one is an older draft's).
+        meta.date_published = meta.date_modified
     if meta.date_published and meta.date_modified and meta.date_modified[:10] < meta.date_published[:10]:
         meta.date_modified = None   # an "update" before the publication is another page's date
     meta.site_name = _first(sources, "site_name", _clean_text)
@@ -143,9 +149,11 @@ def from_meta(page) -> dict:
 def from_byline(page, window: range) -> dict:
     """Bylines and dates in the blocks around the headline (see byline_window)."""
     authors, published, modified = [], [], []
+    previous = ""
     for i in window:
         text = page.texts[i]
         if page.chars[i] > MAX_BYLINE_CHARS:
+            previous = ""
             continue
         tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
@@ -155,9 +163,20 @@ def from_byline(page, window: range) -> dict:
             for time_el in element.iter("time"):
                 stamp = time_el.get("datetime") or time_el.text
                 (modified if _says_updated(time_el, text) else published).append(stamp)
-        if DATE_TOKENS.search(tokens) or BYLINE_TOKENS.search(tokens):
-            (modified if UPDATED_RE.search(text) else published).append(text)
-    return {"authors": authors, "date_published": published, "date_modified": modified}
+        if page.chars[i] <= MAX_DATE_LINE_CHARS and any(ch.isdigit() for ch in text):
+            # "Published on July 18, 2025", "Aug 16, 2019 - Updated July 9, 2025", and a date
+            # after a "Last updated:" block of its own.
+            updated = UPDATED_RE.search(text)
+            if updated:
+                published.append(text[:updated.start()])
+                modified.append(text[updated.end():])
+            elif UPDATED_RE.search(previous):
+                modified.append(text)
+            else:
+                published.append(text)
+        previous = text
+    return {"authors": authors, "date_published": [d for d in published if d],
+            "date_modified": [d for d in modified if d]}
 
 
 def from_url(url: str | None) -> dict:
