@@ -43,7 +43,7 @@ META_PUBLISHED = ("article:published_time", "og:published_time", "og:article:pub
 META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
                  "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised")
 META_AUTHORS = ("article:author", "author", "dc.creator", "dcterms.creator", "citation_author",
-                "parsely-author", "sailthru.author", "byl", "article.author", "twitter:creator")
+                "parsely-author", "sailthru.author", "byl", "article.author")
 META_SITE = ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher",
              "publisher")
 META_IMAGE = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
@@ -157,8 +157,8 @@ def from_byline(page, window: range) -> dict:
             continue
         tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
-        if BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens):
-            authors.extend(_byline_names(element, text))
+        if not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens)):
+            authors.extend(_byline_names(element, text))   # the first byline only
         if element is not None and page.node_chars[page.nodes[i]] <= MAX_BYLINE_CHARS:
             for time_el in element.iter("time"):
                 stamp = time_el.get("datetime") or time_el.text

@@ -3,6 +3,7 @@ job titles, URLs or markup. A value that is none of these is dropped, never repa
 
 from __future__ import annotations
 
+import html
 import re
 
 #: Names kept per page; a field with more is a list of contributors or a tag cloud.
@@ -29,6 +30,9 @@ _TAIL_RE = re.compile(r"\s+(?:[|·•/]|[-–—]\s)\s*.*$")
 _CREDENTIAL_RE = re.compile(r"^(?:[A-Z][A-Za-z]{0,3}\.?){1,4}(?:[-\s]?\d+)?®?$|^ph\.?\s?d\.?$", re.I)
 _CREDENTIAL_WORDS = {"md", "m.d.", "phd", "ph.d.", "ph.d", "rn", "rd", "ms", "msc", "mba", "dds", "do",
                      "jr", "jr.", "sr", "sr.", "esq", "cpa", "cfa", "cfp", "ii", "iii", "facp", "faan"}
+# Words of a byline's furniture, never of a name ("Written By", "5 mins read", "Share").
+_FURNITURE_RE = re.compile(r"\b(?:by|read|mins?|minutes?|written|posted|updated|published|views?|"
+                           r"comments?|share|follow|handle|email|login)\b", re.I)
 # Values that stand where a name should be: form labels, placeholders, roles.
 _NOT_NAMES = {
     "admin", "administrator", "author", "authors", "by", "editor", "editors", "guest", "staff",
@@ -58,6 +62,8 @@ def split_names(value) -> list[str]:
     if not isinstance(value, str):
         return []
     text = value[:MAX_VALUE_CHARS]
+    if "&" in text:
+        text = html.unescape(text)
     if "<" in text:
         text = _TAG_RE.sub(" ", text)
     text = " ".join(text.split())
@@ -84,7 +90,9 @@ def _is_credential(part: str) -> bool:
 
 def clean_name(text: str) -> str | None:
     """One person's (or organisation's) name, or None when `text` is not one."""
-    name = text.strip(" \t\"'“”‘’«»()[]{}.,;:-–—|·•*@")
+    name = text.strip(" \t\"'“”‘’«»[]{}.,;:-–—|·•*@")
+    if name.count("(") != name.count(")"):
+        name = name.strip("()")
     if name.endswith(".") or (name and name[-1] == "." and len(name.split()[-1]) > 2):
         name = name.rstrip(".")
     if len(name) < 2 or len(name) > MAX_NAME_CHARS or len(name.split()) > MAX_NAME_WORDS:
@@ -92,6 +100,8 @@ def clean_name(text: str) -> str | None:
     lower = name.casefold()
     if lower in _NOT_NAMES or lower in _CREDENTIAL_WORDS or "@" in name or "/" in name:
         return None
-    if not any(ch.isalpha() for ch in name) or _DATE_LIKE_RE.search(name):
-        return None   # a date or a time, not a name ("luiz4" is a user name)
+    if not any(ch.isalpha() for ch in name) or _DATE_LIKE_RE.search(name) or ":" in name:
+        return None   # a date, a time or a label, not a name
+    if " " in name and (any(ch.isdigit() for ch in name) or _FURNITURE_RE.search(name)):
+        return None   # "Sofia Gonzalez December 2", "Written By"; "luiz4" is a user name
     return name
