@@ -46,6 +46,8 @@ OUTPUTS = (
     (bp.MARKDOWN_FIELD, "markdown", ""),
     (bp.CLEAN_HTML_FIELD, "html", ""),
     (bp.IMAGES_FIELD, "images", []),
+    # Article metadata: unknown is None or [], never a guess.
+    *((setting, attr, [] if attr == "authors" else None) for attr, setting in bp.METADATA_SETTINGS.items()),
 )
 
 

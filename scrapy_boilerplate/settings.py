@@ -36,6 +36,22 @@ TITLE_FIELD = "BOILERPLATE_TITLE_FIELD"
 MARKDOWN_FIELD = "BOILERPLATE_MARKDOWN_FIELD"
 CLEAN_HTML_FIELD = "BOILERPLATE_CLEAN_HTML_FIELD"
 IMAGES_FIELD = "BOILERPLATE_IMAGES_FIELD"
+# Article metadata (core/article_meta.py): one field setting per value, and a switch that
+# writes all of them under their own names (authors, date_published, ...) unless named here.
+METADATA_FIELDS = "BOILERPLATE_METADATA_FIELDS"
+AUTHORS_FIELD = "BOILERPLATE_AUTHORS_FIELD"
+DATE_PUBLISHED_FIELD = "BOILERPLATE_DATE_PUBLISHED_FIELD"
+DATE_MODIFIED_FIELD = "BOILERPLATE_DATE_MODIFIED_FIELD"
+LANGUAGE_FIELD = "BOILERPLATE_LANGUAGE_FIELD"
+SITE_NAME_FIELD = "BOILERPLATE_SITE_NAME_FIELD"
+CANONICAL_URL_FIELD = "BOILERPLATE_CANONICAL_URL_FIELD"
+DESCRIPTION_FIELD = "BOILERPLATE_DESCRIPTION_FIELD"
+IMAGE_FIELD = "BOILERPLATE_IMAGE_FIELD"
+#: Extraction attribute -> its field setting.
+METADATA_SETTINGS = {"authors": AUTHORS_FIELD, "date_published": DATE_PUBLISHED_FIELD,
+                     "date_modified": DATE_MODIFIED_FIELD, "language": LANGUAGE_FIELD,
+                     "site_name": SITE_NAME_FIELD, "canonical_url": CANONICAL_URL_FIELD,
+                     "description": DESCRIPTION_FIELD, "image": IMAGE_FIELD}
 
 # An item field holding page HTML the spider stored itself; used instead of the response.
 HTML_FIELD = "BOILERPLATE_HTML_FIELD"
@@ -96,6 +112,8 @@ DEFAULTS = {
     MARKDOWN_FIELD: None,
     CLEAN_HTML_FIELD: None,
     IMAGES_FIELD: None,
+    METADATA_FIELDS: False,
+    **{name: None for name in METADATA_SETTINGS.values()},
     HTML_FIELD: None,
     HTML_FIELD_REMOVE: False,
     EXECUTOR: "inline",
@@ -290,6 +308,15 @@ class BoilerplateSettings:
     markdown_field: str | None = None
     clean_html_field: str | None = None
     images_field: str | None = None
+    metadata_fields: bool = False
+    authors_field: str | None = None
+    date_published_field: str | None = None
+    date_modified_field: str | None = None
+    language_field: str | None = None
+    site_name_field: str | None = None
+    canonical_url_field: str | None = None
+    description_field: str | None = None
+    image_field: str | None = None
     html_field: str | None = None
     html_field_remove: bool = False
     executor: str = "inline"
@@ -322,6 +349,9 @@ class BoilerplateSettings:
         """Extraction attribute -> item field, for the fields to write."""
         fields = {"text": self.text_field, "title": self.title_field, "markdown": self.markdown_field,
                   "html": self.clean_html_field, "images": self.images_field}
+        for attr in METADATA_SETTINGS:
+            # BOILERPLATE_METADATA_FIELDS: the metadata not named one by one, under its own name.
+            fields[attr] = getattr(self, f"{attr}_field") or (attr if self.metadata_fields else None)
         return {attr: name for attr, name in fields.items() if name}
 
     def extractor_options(self) -> dict:
@@ -406,6 +436,9 @@ def read(settings: Any) -> BoilerplateSettings:
         markdown_field=_field_name(MARKDOWN_FIELD, _get(settings, MARKDOWN_FIELD)),
         clean_html_field=_field_name(CLEAN_HTML_FIELD, _get(settings, CLEAN_HTML_FIELD)),
         images_field=_field_name(IMAGES_FIELD, _get(settings, IMAGES_FIELD)),
+        metadata_fields=_boolean(METADATA_FIELDS, _get(settings, METADATA_FIELDS)),
+        **{f"{attr}_field": _field_name(name, _get(settings, name))
+           for attr, name in METADATA_SETTINGS.items()},
         html_field=_field_name(HTML_FIELD, _get(settings, HTML_FIELD)),
         html_field_remove=_boolean(HTML_FIELD_REMOVE, _get(settings, HTML_FIELD_REMOVE)),
         executor=_choice(EXECUTOR, _get(settings, EXECUTOR), EXECUTORS),

@@ -383,3 +383,83 @@ def test_legacy_encodings_are_not_taken_for_binary():
 def test_odd_json_ld_bodies_never_raise(ld):
     page = f'<html><head><script type="application/ld+json">{ld}</script></head><body><p>x</p></body></html>'
     assert extract(page).text in ("", "x")
+
+
+# -- article metadata (issue 19): bad values give None or [], never an exception or garbage ------
+
+def _article(head: str = "", byline: str = "") -> str:
+    return (f"<html><head><title>A headline</title>{head}</head><body><article><h1>A headline</h1>"
+            f"{byline}{ARTICLE * 4}</article></body></html>")
+
+
+def assert_metadata_quick(html, seconds: float = 2.0):
+    start = time.perf_counter()
+    result = extract(html, url="https://example.com/news/story")
+    meta = result.metadata.to_dict()
+    assert time.perf_counter() - start < seconds
+    assert isinstance(meta["authors"], list)
+    return meta
+
+
+@pytest.mark.parametrize("script", [
+    '{"@type": "NewsArticle", "author": ',                   # cut off
+    '{"@type": "NewsArticle", "author": {"name": {"a": 1}}, "datePublished": 20240315}',
+    '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+    '{"@graph": [' + ",".join(['{"@graph": []}'] * 5000) + "]}",
+    '{"@type": ["NewsArticle", 3], "author": [null, 1, [], {"@id": 5}], "image": {"url": 7}}',
+])
+def test_malformed_json_ld_gives_no_metadata(script):
+    meta = assert_metadata_quick(_article(f'<script type="application/ld+json">{script}</script>'))
+    assert meta["authors"] == [] and meta["date_published"] is None and meta["image"] is None
+
+
+@pytest.mark.parametrize("value", ["0000-00-00", "2024-02-31", "2999-01-01T00:00:00Z", "1970-01-01",
+                                   "99999999999999", "yesterday", "2024-13-45", "-1"])
+def test_impossible_and_future_dates_are_none(value):
+    head = (f'<meta property="article:published_time" content="{value}">'
+            f'<meta property="article:modified_time" content="{value}">'
+            f'<script type="application/ld+json">{{"@type": "Article", "datePublished": "{value}"}}'
+            f"</script>")
+    meta = assert_metadata_quick(_article(head))
+    assert meta["date_published"] is None and meta["date_modified"] is None
+
+
+def test_five_megabyte_json_ld_is_bounded():
+    big = json.dumps({"@type": "NewsArticle", "author": {"name": "Jane Doe"},
+                      "articleBody": "word " * 1_000_000})
+    assert len(big) > 5_000_000
+    meta = assert_metadata_quick(_article(f'<script type="application/ld+json">{big}</script>'))
+    assert meta["authors"] == []   # not parsed at all: over metadata.MAX_JSONLD_CHARS
+
+
+def test_thousands_of_meta_tags_are_bounded():
+    metas = "".join(f'<meta name="x{i}" content="{i}">' for i in range(20_000))
+    head = metas + '<meta name="author" content="Jane Doe">'
+    meta = assert_metadata_quick(_article(head))
+    assert meta["authors"] == []   # beyond metadata.MAX_META names; bounded, not read
+
+
+@pytest.mark.parametrize("author", [
+    "<a href='/u/1'>https://example.com/author/jane</a>", "https://twitter.com/jane",
+    "<script>alert(1)</script>", "www.example.com", "jane@example.com", "By", "Name", "Sign In",
+    "15 March 2024", "x" * 5000, "<b></b>",
+])
+def test_author_fields_holding_urls_or_markup_give_no_author(author):
+    escaped = author.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    head = (f'<meta name="author" content="{escaped}">'
+            f'<script type="application/ld+json">{json.dumps({"@type": "Article", "author": author})}'
+            f"</script>")
+    meta = assert_metadata_quick(_article(head))
+    assert meta["authors"] == []
+
+
+def test_author_markup_is_stripped_to_the_name():
+    head = ('<script type="application/ld+json">{"@type": "Article", '
+            '"author": "<a href=\\"/jane\\">By Jane Doe</a>"}</script>')
+    assert assert_metadata_quick(_article(head))["authors"] == ["Jane Doe"]
+
+
+def test_metadata_of_bad_input_is_empty():
+    for html in ("", b"\x00\xff" * 100, "<html>", "<<<>>>"):
+        meta = extract(html).metadata.to_dict()
+        assert meta["authors"] == [] and meta["date_published"] is None and meta["canonical_url"] is None

@@ -55,6 +55,11 @@ def crawl_specs(jobdir: Path) -> dict:
                                                           "pipeline_site.FailThirdPipeline": 60}},
                   "kwargs": {"per_page": 3}},
         "bare": {"settings": ADDON, "kwargs": {"item_type": "bare"}},
+        "metadata": {"settings": {**ADDON, "BOILERPLATE_METADATA_FIELDS": True,
+                                  "BOILERPLATE_AUTHORS_FIELD": "byline"}},
+        "metadata-process": {"settings": {**ADDON, "BOILERPLATE_METADATA_FIELDS": True,
+                                          "BOILERPLATE_EXECUTOR": "process",
+                                          "BOILERPLATE_EXECUTOR_WORKERS": 1}},
         "disabled": {"settings": {**ADDON, "BOILERPLATE_ENABLED": False}},
     })
     return specs
@@ -130,6 +135,30 @@ def test_main_text_is_what_extract_gives(crawls, site, expected, name):
             assert item["main_text"] == from_bytes.text, (name, path)
             assert len(item["main_text"]) > 1000, (name, path)
     assert all(p in by_path for p in ARTICLES + [GZ]), name
+
+
+METADATA = ("date_published", "date_modified", "language", "site_name", "canonical_url",
+            "description", "image")
+
+
+@pytest.mark.parametrize("name", ["metadata", "metadata-process"])
+def test_article_metadata_fields_are_written(crawls, site, expected, name):
+    """BOILERPLATE_METADATA_FIELDS: every item gets the page's metadata, as extract() gives it;
+    the real pages (when the datasets are there) have authors and dates to give."""
+    server, _ = site
+    by_path = items_by_path(crawls[name], server)
+    authors_field = "byline" if name == "metadata" else "authors"
+    found = {"authors": 0, "date_published": 0}
+    for path, (from_parse, _) in expected.items():
+        for item in by_path.get(path, []):
+            assert item[authors_field] == from_parse.authors, (name, path)
+            for attr in METADATA:
+                assert item[attr] == getattr(from_parse, attr), (name, path, attr)
+            found["authors"] += bool(item[authors_field])
+            found["date_published"] += bool(item["date_published"])
+            assert item["language"] == "en", (name, path)
+    if real_pages():
+        assert found["authors"] >= REAL_COUNT and found["date_published"] >= REAL_COUNT, found
 
 
 @pytest.mark.parametrize("name", TYPED)

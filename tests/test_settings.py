@@ -43,6 +43,17 @@ def test_defaults_read_back_as_the_documented_defaults():
     assert 1 <= read.executor_workers <= bp.MAX_DEFAULT_WORKERS
 
 
+def test_metadata_fields_are_opt_in_one_by_one_or_all_at_once():
+    assert bp.read({}).outputs == {"text": "main_text"}
+    assert bp.read({"BOILERPLATE_LANGUAGE_FIELD": "lang"}).outputs == {"text": "main_text",
+                                                                       "language": "lang"}
+    every = bp.read({"BOILERPLATE_METADATA_FIELDS": "true", "BOILERPLATE_AUTHORS_FIELD": "by"}).outputs
+    assert every == {"text": "main_text", "authors": "by", "date_published": "date_published",
+                     "date_modified": "date_modified", "language": "language",
+                     "site_name": "site_name", "canonical_url": "canonical_url",
+                     "description": "description", "image": "image"}
+
+
 def test_every_setting_has_a_field():
     """A new setting must be added to DEFAULTS and to BoilerplateSettings together."""
     fields = set(bp.BoilerplateSettings.__dataclass_fields__)
@@ -84,6 +95,15 @@ BAD = {
     "BOILERPLATE_MARKDOWN_FIELD": True,
     "BOILERPLATE_CLEAN_HTML_FIELD": 1.5,
     "BOILERPLATE_IMAGES_FIELD": {"a": 1},
+    "BOILERPLATE_METADATA_FIELDS": "all",
+    "BOILERPLATE_AUTHORS_FIELD": ["authors"],
+    "BOILERPLATE_DATE_PUBLISHED_FIELD": 2024,
+    "BOILERPLATE_DATE_MODIFIED_FIELD": True,
+    "BOILERPLATE_LANGUAGE_FIELD": 1,
+    "BOILERPLATE_SITE_NAME_FIELD": b"site",
+    "BOILERPLATE_CANONICAL_URL_FIELD": {"url"},
+    "BOILERPLATE_DESCRIPTION_FIELD": 0.5,
+    "BOILERPLATE_IMAGE_FIELD": ("image",),
     "BOILERPLATE_HTML_FIELD": b"html",
     "BOILERPLATE_HTML_FIELD_REMOVE": "maybe",
     "BOILERPLATE_EXECUTOR": "threads",

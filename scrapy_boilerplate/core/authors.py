@@ -14,7 +14,7 @@ MAX_NAME_WORDS = 6
 #: Characters of a raw author value read at all.
 MAX_VALUE_CHARS = 1000
 
-_TAG_RE = re.compile(r"<[^>]*>")
+_TAG_RE = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|$)|<[^>]*>", re.I | re.S)
 _PREFIX_RE = re.compile(
     r"^\s*(?:(?:posted|written|published|reviewed|updated|story|text|words|photos?)\s+)?"
     r"(?:by|von|par|por|di|door|av|af|przez|od|autor(?:in)?|author|auteur|écrit par|escrito por)"
