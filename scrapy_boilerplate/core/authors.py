@@ -67,8 +67,8 @@ def split_names(value) -> list[str]:
     if "<" in text:
         text = _TAG_RE.sub(" ", text)
     text = " ".join(text.split())
-    if not text or "://" in text or "www." in text.lower():
-        return []
+    if not text or "://" in text or "www." in text.lower() or text.startswith("@"):
+        return []   # a URL or a social-media handle, not a name
     text = _LABEL_RE.sub("", text)
     text = _PREFIX_RE.sub("", text)
     text = _TAIL_RE.sub("", text)
