@@ -74,6 +74,10 @@ def test_extract_json(capsys):
     assert data["title"] == "How Community Gardens Are Changing City Neighbourhoods"
     assert FIRST_WORDS in data["text"]
     assert data["images"] == ["https://example.com/images/fenwick-garden.jpg"]
+    # Article metadata: the fixture's byline and <meta name=description>; no site name declared.
+    assert data["authors"] == ["Maria Lopez"] and data["language"] == "en"
+    assert data["description"] == "Vacant lots are turning into shared gardens across the city."
+    assert data["site_name"] is None and data["date_modified"] is None
 
 
 def test_extract_markdown(capsys):
