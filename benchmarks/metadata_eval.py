@@ -190,7 +190,8 @@ def evaluate(datasets: Path, names, limit=None) -> dict:
                     outputs[record["id"]] = run(html, record.get("url"))
                 except Exception as exc:   # noqa: BLE001 - a tool's failure is a miss
                     print(f"{tool} failed on {set_name}/{record['id']}: {exc!r}", file=sys.stderr)
-                    outputs[record["id"]] = {}
+                    outputs[record["id"]] = ({"date": None} if tool == "htmldate" else
+                                             {"title": None, "authors": [], "date": None, "language": None})
             seconds = time.perf_counter() - start
             for part, part_records in parts.items():
                 results[(set_name, part, tool)] = score(part_records, [outputs[r["id"]] for r in part_records])

@@ -48,18 +48,21 @@ def extract_text_timed(extractor: Extractor, text: str, url: str | None,
 _extractor: Extractor | None = None
 _detector: OverviewDetector | None = None
 _markup = True
+_metadata = True
 
 
 def init_worker(model, options: dict | None, detector: dict | None = None, markup: bool = True,
-                templates=None) -> None:
+                templates=None, metadata: bool = True) -> None:
     """Build the worker's Extractor(model, **options) and OverviewDetector(**detector);
     None for either: this crawl has no use for it (its component is not enabled).
     `markup` False: the crawl stores neither Markdown nor HTML, which are not sent back.
-    `templates`: the crawl's shared template store (Redis), used by every extraction here."""
-    global _extractor, _detector, _markup
+    `templates`: the crawl's shared template store (Redis), used by every extraction here.
+    `metadata` False: the crawl stores no article metadata, which is not made or sent back."""
+    global _extractor, _detector, _markup, _metadata
     _extractor = Extractor(model, templates=templates, **options) if options is not None else None
     _detector = OverviewDetector(**detector) if detector is not None else None
     _markup = markup
+    _metadata = metadata
 
 
 def _to_send(result: Extraction) -> Extraction:
@@ -68,6 +71,8 @@ def _to_send(result: Extraction) -> Extraction:
     if not _markup:
         # Rendered for pickling otherwise (the source holds the tree): not when nobody reads it.
         result._markup_source, result._markup = None, ("", "")
+    if not _metadata:
+        result._meta_source = None   # made for pickling otherwise: not when nobody reads it
     return result
 
 

@@ -161,6 +161,7 @@ class MainContentPipeline:
             # OverviewMiddleware's tasks extract too, unless items bring their own HTML.
             self.workers.extract_responses = not self.html_field
             self.workers.markup = any(attr in ("markdown", "html") for _, _, attr, _ in self.outputs)
+            self.workers.metadata = any(attr in bp.METADATA_SETTINGS for _, _, attr, _ in self.outputs)
         # response -> Future of (Extraction, seconds), or None when not extracted:
         # one extraction per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -127,6 +127,7 @@ class CrawlWorkers:
         self.extractor: tuple | None = None
         self.extract_responses = False
         self.markup = True
+        self.metadata = True   # whether the crawl stores article metadata (made in the worker)
         # Set by MainContentPipeline: the crawl's site memory (site_memory.py), or None.
         self.site_memory = None
         # Set by OverviewMiddleware: OverviewDetector keyword arguments.
@@ -149,7 +150,8 @@ class CrawlWorkers:
                 # The crawl's template store, as the workers reach it (site_memory.py).
                 shared = self.site_memory.for_workers() if self.site_memory else None
                 self.pool = WorkerPool(self.workers, init_worker,
-                                       (model, options, self.detector, self.markup, shared),
+                                       (model, options, self.detector, self.markup, shared,
+                                        self.metadata),
                                        task_timeout=self.timeout)
             return self.pool.submit(func, *args)
         except Exception as exc:   # noqa: BLE001 - reported by whoever waits

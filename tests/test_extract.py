@@ -175,10 +175,12 @@ def test_relative_images_need_a_url_to_be_output():
 def test_to_dict():
     result = extract(fixture_bytes("article_en"), url=URL)
     data = result.to_dict()
-    assert set(data) == {"title", "text", "markdown", "html", "images"}
+    assert set(data) == {"title", "text", "markdown", "html", "images", "authors", "date_published",
+                         "date_modified", "language", "site_name", "canonical_url", "description",
+                         "image"}
     assert data["text"] == result.text and data["images"] == result.images
     with_blocks = result.to_dict(include_blocks=True)
-    assert set(with_blocks) == {"title", "text", "markdown", "html", "images", "blocks"}
+    assert set(with_blocks) == set(data) | {"blocks"}
     assert len(with_blocks["blocks"]) == len(result.blocks)
     assert set(with_blocks["blocks"][0]) >= {"text", "is_content", "probability"}
 
