@@ -13,7 +13,7 @@ import threading
 from .metadata import document_lang
 
 #: Characters of main text identified (enough for a confident answer, bounded cost).
-SAMPLE_CHARS = 600
+SAMPLE_CHARS = 300
 #: Less main text than this is too little to contradict what the page declares.
 MIN_CONTRADICT_CHARS = 200
 #: ...or to name a language the page does not declare.
