@@ -199,6 +199,30 @@ def test_heading_anchor_marks_are_not_text(markup, read):
     assert (link_text in text.split() or link_text in text) == read
 
 
+SEPARATE_CASES = [
+    # (markup, the block's text)
+    ("<table><tr><td><code>description</code><code>string</code></td></tr></table>", "description string"),
+    ("<p><span><code>U+00DF</code></span><span><code>0x C3 9F</code></span></p>", "U+00DF 0x C3 9F"),
+    ("<p>Press <kbd>Ctrl</kbd><kbd>C</kbd></p>", "Press Ctrl C"),
+    ("<p><code>a</code><a href='/b'><code>b</code></a></p>", "a b"),
+    ("<p><b>W</b>ord and <code>list</code>s</p>", "Word and lists"),      # glued on purpose
+    ("<p><em>re</em><code>set</code></p>", "reset"),                       # only two code values
+    ("<p><code>os.path.</code><code>join</code></p>", "os.path.join"),     # one name (old Sphinx)
+    ("<p><code>std::</code><code>vector</code></p>", "std::vector"),
+    ("<pre><code>a</code><code>b</code></pre>", "ab"),                     # preformatted: as written
+    ("<p><code>a</code><code hidden>x</code><code>b</code></p>", "a b"),
+    ("<p><code>a</code><span hidden>x</span>b</p>", "ab"),
+]
+
+
+@pytest.mark.parametrize("markup, text", SEPARATE_CASES)
+def test_adjacent_code_values_are_separate_words(markup, text):
+    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
+    root = parse_html(html)
+    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    assert page.texts[-1] == text
+
+
 @pytest.mark.parametrize("markup, read", HIDDEN_CASES)
 def test_hidden_elements_and_toggle_targets(markup, read):
     """Both walks read a hidden panel that a control opens, and only that."""

@@ -383,3 +383,20 @@ def test_an_h1_without_letters_is_not_the_title():
     body = "<p>" + "A long post about forecasting and the reasons it goes wrong. " * 10 + "</p>"
     html = f"<html><body><h1>94</h1><h1>Forecasting, again</h1>{body}</body></html>"
     assert extract(html).title == "Forecasting, again"
+
+
+def test_adjacent_code_values_on_a_real_page_are_separate_words():
+    # Cut down from a real post: each character is annotated with two <code> values side by side
+    # (its code point and its UTF-8 bytes), "U+00DF0x C3 9F" when glued.
+    result = extract(fixture_bytes("inline_code_values"), url="https://ashvardanian.com/posts/search-utf8")
+    assert "U+00DF 0x C3 9F" in result.text
+    assert "U+00DF0x" not in result.text
+    assert "`U+00DF` `0x C3 9F`" in result.markdown
+    assert "<code>U+00DF</code> <code>0x C3 9F</code>" in result.html
+
+
+@pytest.mark.needs_shared
+def test_adjacent_code_values_on_the_whole_page(dataset_pages):
+    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == "0415")[0]
+    text = extract(page.read_html(), url=page.url).text
+    assert text.count("U+00DF 0x C3 9F") >= 3 and "U+00DF0x" not in text

@@ -64,6 +64,7 @@ cdef object count_words = _count_words
 cdef object ROLE_FLAGS = cues.ROLE_FLAGS
 cdef object BODY_PROPS = cues.BODY_PROPS
 cdef object COMMENT_SAFE_TAGS = cues.COMMENT_SAFE_TAGS
+cdef object SEPARATE_JOINERS = elements.SEPARATE_JOINERS
 
 # One frame per open element: what to restore at its end (walk.py pushes tuples).
 cdef enum:
@@ -75,6 +76,7 @@ cdef struct Frame:
     int state
     int block_kind        # K_BLOCK or K_PRE for block-level elements, else 0
     bint was_link
+    bint separate         # an elements.SEPARATE_TAGS element
     long long parent_flags
 
 # Tag kinds by name pointer: libxml2 interns element names per document.
@@ -88,6 +90,7 @@ cdef struct TagSlot:
     long long own
     PyObject* tag         # borrowed: Walker.tag_objects holds the references
     PyObject* node_tag
+    bint separate         # tag in elements.SEPARATE_TAGS
 
 
 cdef inline str _utf8(const_xmlChar* s):
@@ -572,6 +575,7 @@ cdef class _Walker:
     cdef xmlNode* c_root
     cdef _Attrs attrs
     cdef bint include_comments, skip_hidden, limit_hit
+    cdef bint separate_end   # the open block's text ends where a SEPARATE_TAGS element ended
     cdef object opened
     cdef long long cur_flags
     cdef tuple cur_tokens
@@ -622,6 +626,7 @@ cdef class _Walker:
         frame.state = state
         frame.block_kind = 0
         frame.was_link = False
+        frame.separate = False
         frame.parent_flags = self.cur_flags
         if state == FRAME_RESTORE:
             self.token_stack.append(self.cur_tokens)
@@ -783,6 +788,7 @@ cdef class _Walker:
             node = _text_or_skip(node.next)
         if total == 0:
             return 0
+        self.separate_end = False
         if space:
             # Whitespace between tags: it only matters inside a text run.
             if self.n_pending:
@@ -829,6 +835,7 @@ cdef class _Walker:
         slot.own = own
         slot.tag = <PyObject*>tag
         slot.node_tag = <PyObject*>node_tag
+        slot.separate = tag in elements.SEPARATE_TAGS
         return slot
 
     cdef int start(self, xmlNode* c) except -1:
@@ -888,12 +895,16 @@ cdef class _Walker:
         else:
             attrs.href = NULL
         if kind == K_INLINE:
+            if info.separate and self.separate_end and self.n_pending and not self.pre_depth \
+                    and chr(<unsigned char>self.pending[self.n_pending - 1]) not in SEPARATE_JOINERS:
+                self.append(" ", 1)   # <code>a</code><code>b</code>: two values, not "ab"
             if own or own_tokens:
-                self.push_frame(FRAME_RESTORE)
+                frame = self.push_frame(FRAME_RESTORE)
                 self.cur_flags |= own
                 self.cur_tokens = tokens
             else:
-                self.push_frame(FRAME_PLAIN)
+                frame = self.push_frame(FRAME_PLAIN)
+            frame.separate = info.separate
         elif kind == K_BLOCK or kind == K_PRE:
             self.push_frame(FRAME_RESTORE).block_kind = kind
             if self.n_pending:
@@ -948,6 +959,8 @@ cdef class _Walker:
         cdef Py_ssize_t node
         self.n_frames -= 1
         cdef Frame* frame = &self.frames[self.n_frames]
+        if frame.separate:
+            self.separate_end = True
         if frame.state != FRAME_RESTORE:
             return 0
         if frame.was_link:

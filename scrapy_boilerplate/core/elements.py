@@ -41,6 +41,14 @@ TAG_FLAGS = {
     "menu": FLAG["nav"], "button": FLAG["form"], "label": FLAG["form"],
 }
 
+#: Inline elements that each hold one value (an identifier, a key, a code sample): two of them with
+#: only tags between (`<code>name</code><code>string</code>` in a table cell) are two words. Other
+#: inline elements next to each other stay glued: `<b>W</b>ord` is one word on purpose.
+SEPARATE_TAGS = frozenset(("code", "kbd", "samp"))
+#: ...unless the first ends with a character that joins the parts of one name or path: old Sphinx
+#: writes `<code>os.path.</code><code>join</code>`, C++ docs `<code>std::</code><code>vector</code>`.
+SEPARATE_JOINERS = frozenset("./\\:-_([<@")
+
 # Element kinds for the walk, looked up once per tag name (_walk.pyx mirrors these numbers).
 K_INLINE, K_BLOCK, K_SKIP, K_BR, K_LINK, K_IMG, K_PRE = range(7)
 

@@ -15,7 +15,17 @@ from __future__ import annotations
 from lxml import etree
 
 from .cues import COMMENT_SAFE_TAGS, class_cues
-from .elements import K_BLOCK, K_BR, K_PRE, K_SKIP, TAG_INFO, is_anchor_mark, tag_info
+from .elements import (
+    K_BLOCK,
+    K_BR,
+    K_PRE,
+    K_SKIP,
+    SEPARATE_JOINERS,
+    SEPARATE_TAGS,
+    TAG_INFO,
+    is_anchor_mark,
+    tag_info,
+)
 from .hidden import is_hidden
 
 # Inline elements whose markup the outputs keep, by the kind of markup.
@@ -37,6 +47,7 @@ def node_segments(page, node: int) -> list[list[tuple]]:
     tokens: list[tuple] = []
     has_text = False
     br_run = 0
+    separate_end = False   # as in the walk: <code>a</code><code>b</code> are two words
 
     def cut() -> None:
         nonlocal tokens, has_text, br_run
@@ -45,8 +56,9 @@ def node_segments(page, node: int) -> list[list[tuple]]:
         tokens, has_text, br_run = [], False, 0
 
     def add_text(text: str | None) -> None:
-        nonlocal has_text, br_run
+        nonlocal has_text, br_run, separate_end
         if text:
+            separate_end = False
             tokens.append(("text", text))
             if not text.isspace():
                 has_text = True
@@ -67,6 +79,8 @@ def node_segments(page, node: int) -> list[list[tuple]]:
                 cut()   # the walk flushes at a block-level element's end too
             elif kind is not None and kind != "skip":
                 tokens.append(("close", kind))
+            if kind != "skip" and el.tag in SEPARATE_TAGS:
+                separate_end = True
             add_text(el.tail)
             continue
         if el is root:
@@ -96,6 +110,8 @@ def node_segments(page, node: int) -> list[list[tuple]]:
             walker.skip_subtree()
             stack.append(None)
             continue
+        if separate_end and has_text and el.tag in SEPARATE_TAGS and _last_char(tokens) not in SEPARATE_JOINERS:
+            tokens.append(("text", " "))
         kind = INLINE_KINDS.get(el.tag if isinstance(el.tag, str) else "")
         if kind == "link":
             href = el.get("href")
@@ -109,6 +125,15 @@ def node_segments(page, node: int) -> list[list[tuple]]:
         add_text(el.text)
     cut()
     return segments
+
+
+def _last_char(tokens: list[tuple]) -> str:
+    for token in reversed(tokens):
+        if token[0] == "text":
+            return token[1][-1]
+        if token[0] == "br":
+            return "\n"
+    return ""
 
 
 def _skipped(page, el) -> bool:

@@ -32,6 +32,8 @@ from .elements import (
     K_LINK,
     K_PRE,
     K_SKIP,
+    SEPARATE_JOINERS,
+    SEPARATE_TAGS,
     SPECIAL_ATTRS,
     TAG_INFO,
     clean_tag,
@@ -79,6 +81,8 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
     br_run = 0
     depth = 0
     limit_hit = False
+    # The open block's text ends where a SEPARATE_TAGS element ended (no text after it yet).
+    separate_end = False
 
     def flush():
         nonlocal pend_link, pend_links, pend_tags, br_run, limit_hit
@@ -124,6 +128,8 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
     for event, el in walker:
         if event == "comment" or event == "pi":
             tail = el.tail
+            if tail:
+                separate_end = False
             if tail and not tail.isspace():
                 pending.append(tail)
                 if link_depth:
@@ -187,6 +193,9 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
                     if own_tokens:
                         tokens = (own_tokens + cur_tokens)[:12]
             if kind == K_INLINE:
+                if (separate_end and pending and not pre_depth and el.tag in SEPARATE_TAGS
+                        and pending[-1][-1] not in SEPARATE_JOINERS):
+                    pending.append(" ")   # <code>a</code><code>b</code>: two values, not "ab"
                 if own or own_tokens:
                     stack.append((0, cur_flags, cur_tokens, 0))
                     cur_flags |= own
@@ -242,6 +251,7 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
             # a helper call per element would cost more than the rest of the walk.
             text = el.text
             if text:
+                separate_end = False
                 if text.isspace():
                     if pending:
                         pending.append(text if pre_depth else " ")
@@ -252,6 +262,8 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
                     br_run = 0
         else:  # end
             state = stack.pop()
+            if state is not None and el.tag in SEPARATE_TAGS:
+                separate_end = True
             if state is not None and state is not _PLAIN_STATE:
                 block_kind, parent_flags, parent_tokens, was_link = state
                 if was_link:
@@ -271,6 +283,7 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
                 cur_flags, cur_tokens = parent_flags, parent_tokens
             tail = el.tail
             if tail:
+                separate_end = False
                 if tail.isspace():
                     # Whitespace between elements only matters inside a text run.
                     if pending:
