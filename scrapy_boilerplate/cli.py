@@ -40,12 +40,18 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "(default: the model's own)")
     p.add_argument("--json", action="store_true", help="one JSON object per file and line")
 
-    p = sub.add_parser("evaluate", help="score the extractor on datasets (DESIGN.md metrics)")
+    p = sub.add_parser("evaluate", help="score the extractor on datasets (shingle precision, recall "
+                                        "and F1 per page type; docs/training.md)")
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
     p.add_argument("--split", choices=("auto", "all", "validation", "train"), default="auto",
                    help="pages to score: auto = the held-aside validation sites of a set the "
                         "default model was trained on (wcxb-dev), all pages otherwise")
     p.add_argument("--limit", type=int, help="score at most N pages per dataset")
+    p.add_argument("--per-page", action="store_true",
+                   help="also list every page's own precision, recall, F1 and snippet shares")
+    p.add_argument("--worst", type=_count, default=0, metavar="N",
+                   help="also list the N pages with the lowest F1 (the lowest snippet share for "
+                        "pages without gold text)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     _add_model_options(p)
 
@@ -67,6 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "sites are held out for 'evaluate --split validation'); the overview model "
                         "always uses every labelled page")
     return parser
+
+
+def _count(value: str) -> int:
+    """A whole number of 1 or more (argparse type: a bad value is a usage error)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of pages (1 or more), not {value!r}")
+    return number
 
 
 def _add_model_options(p) -> None:
@@ -173,7 +190,7 @@ def cmd_evaluate(args) -> int:
 
     extractor = _extractor(args)
     report = evaluate_datasets([Path(d) for d in args.datasets], extractor, split=args.split,
-                               limit=args.limit)
+                               limit=args.limit, per_page=args.per_page, worst=args.worst)
     if args.json:
         print(json.dumps(report["summaries"], indent=2, ensure_ascii=False))
     else:

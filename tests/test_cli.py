@@ -208,6 +208,73 @@ def test_module_evaluate_json(tmp_path):
     assert json.loads(done.stdout)["tiny"]["summaries"]["all"]["pages"] == 2
 
 
+def write_dataset_with_a_miss(folder: Path) -> Path:
+    """The tiny dataset plus a page whose gold text is not on it (F1 0) and a page with
+    snippets only (scored by their shares)."""
+    dataset = write_tiny_dataset(folder)
+    (dataset / "gold" / "miss.txt").write_text("Words that this page does not hold anywhere at all.\n",
+                                               encoding="utf-8")
+    records = [
+        {"id": "miss", "html": "html/en.html", "gold": "gold/miss.txt", "url": "https://c.example/miss",
+         "lang": "en", "label": "article", "source": "test", "page_type": "article"},
+        {"id": "snippets", "html": "html/de.html", "gold": None, "url": None, "lang": "de",
+         "label": "article", "source": "test", "with": ["Das größte Problem"], "without": []},
+    ]
+    with open(dataset / "pages.jsonl", "a", encoding="utf-8") as out:
+        out.write("".join(json.dumps(r) + "\n" for r in records))
+    return dataset
+
+
+def test_evaluate_per_page_lists_every_page(tmp_path, capsys):
+    dataset = write_dataset_with_a_miss(tmp_path / "tiny")
+    assert main(["evaluate", str(dataset), "--per-page"]) == 0
+    out = capsys.readouterr().out
+    listing = out.split("-- tiny: every page", 1)[1]
+    rows = {line.split()[0]: line.split() for line in listing.strip().splitlines()[2:]}
+    assert set(rows) == {"en", "de", "miss", "snippets"}
+    assert rows["miss"][4] == "0.000"                                # its F1
+    assert rows["miss"][-1] == "https://c.example/miss"
+    assert rows["snippets"][2:5] == ["-", "-", "-"]                  # no gold: no P, R, F1
+
+
+def test_evaluate_worst_lists_the_lowest_pages_first(tmp_path, capsys):
+    dataset = write_dataset_with_a_miss(tmp_path / "tiny")
+    assert main(["evaluate", str(dataset), "--worst", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "every page" not in out
+    listing = out.split("the 2 worst pages", 1)[1].strip().splitlines()[3:]   # title, header, rule
+    listed = [line.split()[0] for line in listing]
+    # The lowest two by the pages' own scores (F1, or the snippet share without gold), lowest first.
+    assert main(["evaluate", str(dataset), "--per-page", "--json"]) == 0
+    pages = json.loads(capsys.readouterr().out)["tiny"]["pages"]
+    rank = {row["id"]: row["f1"] if row["f1"] is not None else row["with_share"] for row in pages}
+    assert listed == sorted(rank, key=rank.get)[:2]
+    assert listed[0] == "miss"
+
+
+def test_evaluate_per_page_and_worst_in_json(tmp_path, capsys):
+    dataset = write_dataset_with_a_miss(tmp_path / "tiny")
+    assert main(["evaluate", str(dataset), "--per-page", "--worst", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)["tiny"]
+    pages = {row["id"]: row for row in report["pages"]}
+    assert set(pages) == {"en", "de", "miss", "snippets"}
+    assert pages["miss"]["f1"] == 0.0 and pages["miss"]["recall"] == 0.0
+    assert pages["snippets"]["f1"] is None and pages["snippets"]["with_share"] == 1.0
+    assert pages["en"]["url"] == "https://a.example/en"
+    assert set(pages["en"]) == {"id", "page_type", "precision", "recall", "f1", "bow_f1", "lcs_f1",
+                                "with_share", "without_share", "url"}
+    assert [row["id"] for row in report["worst"]] == ["miss"]
+    assert report["summaries"]["all"]["pages"] == 4
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", "some"])
+def test_evaluate_worst_needs_a_count(tmp_path, capsys, bad):
+    with pytest.raises(SystemExit) as stop:
+        main(["evaluate", str(tmp_path), "--worst", bad])
+    assert stop.value.code == 2
+    assert "--worst" in capsys.readouterr().err
+
+
 def test_evaluate_missing_dataset(tmp_path, capsys):
     assert main(["evaluate", str(tmp_path / "nothing")]) == 1
     assert "pages.jsonl" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Read datasets in the format of DESIGN.md ("Dataset format").
+"""Read datasets in the format of docs/training.md ("Datasets").
 
 A dataset is a folder with ``pages.jsonl``; each line names a raw HTML file
 (optionally gzipped), an optional gold text file and some metadata.

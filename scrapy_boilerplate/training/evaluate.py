@@ -1,14 +1,16 @@
-"""Score an extractor on datasets with the metrics of DESIGN.md."""
+"""Score an extractor on datasets (the metrics: docs/training.md, `scrapy-boilerplate evaluate`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from .datasets import is_validation_site, load_dataset
-from .metrics import format_table, score_page, summarize, summarize_by
+from .metrics import format_table, page_row, score_page, summarize, summarize_by, worst_pages
 from .train import progress
 
 COLUMNS = ("pages", "precision", "recall", "f1", "f1_ci", "bow_f1", "lcs_f1", "with_share", "without_share")
+#: Columns of the per-page tables (--per-page, --worst): the page's own scores.
+PAGE_COLUMNS = ("page_type", "precision", "recall", "f1", "bow_f1", "lcs_f1", "with_share", "without_share")
 #: Sets the shipped model was trained on: "auto" scores only their held-aside sites.
 TRAINED_ON = ("wcxb-dev", "trafilatura-eval")
 
@@ -23,7 +25,13 @@ def select(pages, dataset_name: str, split: str):
     return list(pages), split
 
 
-def evaluate_datasets(paths: list[Path], extractor, split: str = "auto", limit: int | None = None) -> dict:
+def evaluate_datasets(paths: list[Path], extractor, split: str = "auto", limit: int | None = None,
+                      per_page: bool = False, worst: int = 0) -> dict:
+    """Scores per dataset and page type; with `per_page` every page's own scores, with `worst`
+    the `worst` pages of lowest F1 (or snippet share, for pages without gold).
+
+    Returns {"summaries": {dataset: {"split", "summaries"[, "pages"][, "worst"]}}, "text": str}.
+    """
     summaries, lines = {}, []
     for path in paths:
         pages, used = select(load_dataset(path), path.name, split)
@@ -39,8 +47,27 @@ def evaluate_datasets(paths: list[Path], extractor, split: str = "auto", limit: 
             table = summarize_by(results, "page_type")
         else:
             table = {"all": summarize(results)}
-        summaries[path.name] = {"split": used, "summaries": table}
+        entry = summaries[path.name] = {"split": used, "summaries": table}
         lines.append(f"== {path.name} ({used} split, {len(pages)} pages)")
         lines.append(format_table(table, COLUMNS))
         lines.append("")
+        urls = {page.id: page.url for page in pages}
+        if per_page:
+            entry["pages"] = [{**page_row(r), "url": urls[r.id]} for r in results]
+            lines.append(f"-- {path.name}: every page")
+            lines.append(_page_table(entry["pages"]))
+            lines.append("")
+        if worst:
+            entry["worst"] = [{**page_row(r), "url": urls[r.id]} for r in worst_pages(results, worst)]
+            lines.append(f"-- {path.name}: the {len(entry['worst'])} worst pages (lowest F1; "
+                         "snippet share where a page has no gold)")
+            lines.append(_page_table(entry["worst"]))
+            lines.append("")
     return {"summaries": summaries, "text": "\n".join(lines)}
+
+
+def _page_table(rows: list[dict]) -> str:
+    """One line per page, named by its id, its URL last."""
+    table = {row["id"]: {**row, "page_type": row["page_type"] or "-", "url": row["url"] or "-"}
+             for row in rows}
+    return format_table(table, (*PAGE_COLUMNS, "url"), name="id")

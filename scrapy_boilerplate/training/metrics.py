@@ -1,4 +1,4 @@
-"""Extraction quality metrics (DESIGN.md, "Metrics").
+"""Extraction quality metrics (docs/training.md, `scrapy-boilerplate evaluate`).
 
 Content metrics follow the article-extraction-benchmark (scrapinghub,
 evaluate.py): ``\\w+`` tokens, multisets of word 4-grams ("shingles"),
@@ -177,6 +177,36 @@ def score_page(page: DatasetPage, extracted_text: str) -> PageResult:
     )
 
 
+def page_f1(result: PageResult) -> float | None:
+    """The page's own shingle F1: None without gold; 0 for an empty output on a page with gold."""
+    if result.recall is None:
+        return None
+    return f1_from(result.precision or 0.0, result.recall)
+
+
+def page_row(result: PageResult) -> dict:
+    """One page's scores, for per-page listings (`evaluate --per-page`, `--worst`)."""
+    return {"id": result.id, "page_type": result.page_type, "precision": result.precision,
+            "recall": result.recall, "f1": page_f1(result), "bow_f1": result.bow_f1,
+            "lcs_f1": result.lcs_f1, "with_share": result.with_share,
+            "without_share": result.without_share}
+
+
+def page_rank_score(result: PageResult) -> float | None:
+    """What `evaluate --worst` orders pages by: the page's F1 where it has gold, else the mean of
+    its snippet shares; None for a page with neither (never listed)."""
+    f1 = page_f1(result)
+    if f1 is not None:
+        return f1
+    return _mean((result.with_share, result.without_share))
+
+
+def worst_pages(results: Sequence[PageResult], n: int) -> list[PageResult]:
+    """The `n` pages with the lowest page_rank_score (ties in page order)."""
+    scored = [(score, i) for i, r in enumerate(results) if (score := page_rank_score(r)) is not None]
+    return [results[i] for _, i in sorted(scored)[:n]]
+
+
 def _mean(values: Iterable[float | None]) -> float | None:
     kept = [v for v in values if v is not None]
     return sum(kept) / len(kept) if kept else None
@@ -229,7 +259,7 @@ def bootstrap_f1_ci(
 def summarize(
     results: Sequence[PageResult], bootstrap: int = 1000, seed: int = 0
 ) -> dict:
-    """Macro averages over pages; see DESIGN.md "Metrics"."""
+    """Macro averages over pages (docs/training.md, `scrapy-boilerplate evaluate`)."""
     precision = _mean(r.precision for r in results)
     recall = _mean(r.recall for r in results)
     has_gold = [r for r in results if r.bow_f1 is not None]
