@@ -17,7 +17,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from . import settings as bp
 from .core.model import ModelError
 from .core.overview import OverviewDetector, OverviewVerdict
-from .pages import response_page
+from .pages import record_verdict, response_page
 from .worker_pool import WorkerLost
 from .workers import CrawlWorkers, crawl_workers
 
@@ -83,6 +83,8 @@ class OverviewMiddleware:
             raise ModelError(f"{bp.OVERVIEW_MODEL} = {options.get('model')!r}: {exc}") from None
         self.max_body_size: int = settings.max_body_size
         self.drop_start: bool = settings.overview_drop_start
+        # MainContentPipeline writes the verdict into the page's items (pages.py holds it meanwhile).
+        self.record_verdicts = settings.overview_field is not None
         self.workers: CrawlWorkers | None = None
         if settings.executor == "process":
             self.workers = crawl_workers(crawler)
@@ -157,6 +159,8 @@ class OverviewMiddleware:
     def _act(self, request: Request, response: Response, verdict: OverviewVerdict, seconds: float,
              forced: bool | None) -> Response:
         self.stats.inc_value("boilerplate/overview/checked")
+        if self.record_verdicts:
+            record_verdict(response, verdict)
         # Detection alone (in "process", as timed in the worker); the parse is counted
         # where the spider would have parsed anyway.
         self.stats.inc_value("boilerplate/overview/seconds_total", seconds)

@@ -1,4 +1,4 @@
-"""One walk of a response's tree, shared by OverviewMiddleware and MainContentPipeline.
+"""What OverviewMiddleware and MainContentPipeline share about a response: its walk, its verdict.
 
 Both need ``core.page.build_page`` of the same response: overview detection in
 the downloader, extraction in the item pipeline. The walk is a good part of
@@ -9,13 +9,16 @@ with their response (weak keys); nothing is stored on the response itself.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from .core.page import Page, build_page
 from .weakcache import WeakCache
 
 if TYPE_CHECKING:
-    from scrapy.http import HtmlResponse
+    from scrapy.http import HtmlResponse, Response
+
+    from .core.overview import OverviewVerdict
 
 _pages = WeakCache(lambda response: build_page(response.selector.root, base_url=response.url))
 
@@ -28,3 +31,16 @@ def response_page(response: HtmlResponse) -> Page:
 def cached_page(response) -> Page | None:
     """The page already walked for `response`, if any."""
     return _pages.get(response)
+
+
+# OverviewMiddleware's verdict on each response it judged, for BOILERPLATE_OVERVIEW_FIELD.
+_verdicts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def record_verdict(response: Response, verdict: OverviewVerdict) -> None:
+    _verdicts[response] = verdict
+
+
+def response_verdict(response: Response | None) -> OverviewVerdict | None:
+    """The overview verdict on `response`, or None when it was not judged."""
+    return _verdicts.get(response) if response is not None else None

@@ -26,7 +26,7 @@ from . import settings as bp
 from .core.extractor import Extraction, Extractor
 from .core.model import ModelError
 from .executors import extract_page_timed, extract_text_timed, extract_timed, in_worker
-from .pages import cached_page, response_page
+from .pages import cached_page, response_page, response_verdict
 from .site_memory import site_memory
 from .weakcache import WeakCache
 from .worker_pool import WorkerLost
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Item fields the pipeline can write: (setting name, Extraction attribute, value when nothing).
+# "overview" is not the extraction's: OverviewMiddleware's verdict on the page, as a dict.
 OUTPUTS = (
     (bp.TEXT_FIELD, "text", ""),
     (bp.TITLE_FIELD, "title", None),
@@ -48,6 +49,7 @@ OUTPUTS = (
     (bp.IMAGES_FIELD, "images", []),
     # Article metadata: unknown is None or [], never a guess.
     *((setting, attr, [] if attr == "authors" else None) for attr, setting in bp.METADATA_SETTINGS.items()),
+    (bp.OVERVIEW_FIELD, "overview", None),
 )
 
 
@@ -201,22 +203,24 @@ class MainContentPipeline:
         outputs = self._outputs_for(item)
         html = self._html_from_field(adapter)
         url = response.url if response is not None else None
+        verdict = response_verdict(response)
+        overview = verdict.to_dict() if verdict is not None else None
 
         if html is not None:
             future, owner = self._submit_html(html, url), True
         elif response is None:
             self._no_source(item)
-            return self._write(adapter, outputs, None)
+            return self._write(adapter, outputs, None, overview)
         elif not isinstance(response, HtmlResponse):
             self.stats.inc_value("boilerplate/items_not_html")
             logger.debug("Not extracted, not HTML (%(type)s): %(response)s",
                          {"type": type(response).__name__, "response": response},
                          extra={"spider": self.crawler.spider})
-            return self._write(adapter, outputs, None)
+            return self._write(adapter, outputs, None, overview)
         else:
             future, owner = self._submit_response(response)
         if future is None:
-            return self._write(adapter, outputs, None)
+            return self._write(adapter, outputs, None, overview)
 
         try:
             extraction, seconds = await wait(future, self.thread_timeout)
@@ -226,7 +230,7 @@ class MainContentPipeline:
             # The future keeps the exception for the page's other items: without this,
             # its traceback's frames would keep the response (a weak key) alive.
             exc.__traceback__ = None
-            return self._write(adapter, outputs, None)
+            return self._write(adapter, outputs, None, overview)
         if owner:
             self.site_memory.account(extraction, url)
             self.stats.inc_value("boilerplate/pages_extracted")
@@ -237,7 +241,7 @@ class MainContentPipeline:
                 logger.debug("No main content found on %(url)s", {"url": url},
                              extra={"spider": self.crawler.spider})
         self.stats.inc_value("boilerplate/items_enriched")
-        return self._write(adapter, outputs, extraction)
+        return self._write(adapter, outputs, extraction, overview)
 
     # -- where the HTML comes from --
 
@@ -375,9 +379,13 @@ class MainContentPipeline:
             self.stats.inc_value("boilerplate/field_missing")
         return outputs
 
-    def _write(self, adapter: ItemAdapter, outputs: list, extraction: Extraction | None) -> Any:
+    def _write(self, adapter: ItemAdapter, outputs: list, extraction: Extraction | None,
+               overview: dict | None = None) -> Any:
         for setting, field, attr, empty in outputs:
-            value = getattr(extraction, attr) if extraction is not None else empty
+            if attr == "overview":
+                value = overview
+            else:
+                value = getattr(extraction, attr) if extraction is not None else empty
             try:
                 adapter[field] = list(value) if isinstance(value, list) else value
             except Exception as exc:   # noqa: BLE001 - e.g. a frozen dataclass; keep the item

@@ -89,6 +89,8 @@ OVERVIEW_MODEL = "BOILERPLATE_OVERVIEW_MODEL"
 OVERVIEW_CUTOFF = "BOILERPLATE_OVERVIEW_CUTOFF"
 # With action "drop", also drop start requests (meta "is_start_request") found to be overviews.
 OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
+# Item field for OverviewMiddleware's verdict on the item's page (OverviewVerdict.to_dict()); None: not written.
+OVERVIEW_FIELD = "BOILERPLATE_OVERVIEW_FIELD"
 
 # Per-site template block store (site memory, core/templates.py): None (off), "memory" or a redis:// URL.
 TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
@@ -132,6 +134,7 @@ DEFAULTS = {
     OVERVIEW_MODEL: None,
     OVERVIEW_CUTOFF: None,
     OVERVIEW_DROP_START: False,
+    OVERVIEW_FIELD: None,
     TEMPLATE_STORE: None,
     TEMPLATE_WARMUP: 3,
     TEMPLATE_MAX_FINGERPRINTS: 2000,
@@ -208,6 +211,15 @@ def _field_name(name: str, value: Any) -> str | None:
     if isinstance(value, str):
         return value.strip() or None
     raise SettingError(name, value, 'an item field name (a string), or None for "not written"')
+
+
+def _overview_field(value: Any, action: str) -> str | None:
+    """BOILERPLATE_OVERVIEW_FIELD: the verdict comes from OverviewMiddleware, which "off" disables."""
+    name = _field_name(OVERVIEW_FIELD, value)
+    if name is not None and action == "off":
+        raise SettingError(OVERVIEW_FIELD, value, f'None while {OVERVIEW_ACTION} is "off" (no page '
+                           "is judged then): set the action to \"flag\", \"follow\" or \"drop\"")
+    return name
 
 
 def _integer(name: str, value: Any, allowed: str, minimum: int) -> int:
@@ -335,6 +347,7 @@ class BoilerplateSettings:
     overview_model: Any = None
     overview_cutoff: float | None = None
     overview_drop_start: bool = False
+    overview_field: str | None = None
     template_store: str | None = None
     template_warmup: int = DEFAULTS[TEMPLATE_WARMUP]
     template_max_fingerprints: int = DEFAULTS[TEMPLATE_MAX_FINGERPRINTS]
@@ -348,7 +361,8 @@ class BoilerplateSettings:
     def outputs(self) -> dict[str, str]:
         """Extraction attribute -> item field, for the fields to write."""
         fields = {"text": self.text_field, "title": self.title_field, "markdown": self.markdown_field,
-                  "html": self.clean_html_field, "images": self.images_field}
+                  "html": self.clean_html_field, "images": self.images_field,
+                  "overview": self.overview_field}
         for attr in METADATA_SETTINGS:
             # BOILERPLATE_METADATA_FIELDS: the metadata not named one by one, under its own name.
             fields[attr] = getattr(self, f"{attr}_field") or (attr if self.metadata_fields else None)
@@ -427,6 +441,7 @@ def read(settings: Any) -> BoilerplateSettings:
     timeout = _get(settings, EXECUTOR_TIMEOUT)
     cutoff = _get(settings, OVERVIEW_CUTOFF)
     action = _get(settings, OVERVIEW_ACTION)
+    overview_action = "off" if _is_blank(action) else _choice(OVERVIEW_ACTION, action, OVERVIEW_ACTIONS)
     model = _get(settings, MODEL)
     max_body = _get(settings, MAX_BODY_SIZE)
     return BoilerplateSettings(
@@ -457,7 +472,7 @@ def read(settings: Any) -> BoilerplateSettings:
         model=None if _is_blank(model) else _model_path(MODEL, model, _MODEL_ALLOWED),
         max_body_size=(0 if max_body is None else
                        _integer(MAX_BODY_SIZE, max_body, "a number of bytes (0: no limit)", 0)),
-        overview_action="off" if _is_blank(action) else _choice(OVERVIEW_ACTION, action, OVERVIEW_ACTIONS),
+        overview_action=overview_action,
         overview_threshold=_integer(OVERVIEW_THRESHOLD, _get(settings, OVERVIEW_THRESHOLD),
                                     "a number of characters (1 or more)", 1),
         overview_model=_overview_model(_get(settings, OVERVIEW_MODEL)),
@@ -465,6 +480,7 @@ def read(settings: Any) -> BoilerplateSettings:
                          _number(OVERVIEW_CUTOFF, cutoff, "a score from 0 to 1 (above 1: nothing is "
                                  "an overview), or None for the model's own cutoff")),
         overview_drop_start=_boolean(OVERVIEW_DROP_START, _get(settings, OVERVIEW_DROP_START)),
+        overview_field=_overview_field(_get(settings, OVERVIEW_FIELD), overview_action),
         template_store=_template_store(_get(settings, TEMPLATE_STORE)),
         template_warmup=_integer(TEMPLATE_WARMUP, _get(settings, TEMPLATE_WARMUP),
                                  "a number of pages (0 or more)", 0),

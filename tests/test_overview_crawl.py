@@ -8,6 +8,7 @@ and middlewares, OverviewMiddleware at 570 and OverviewLinksOnlyMiddleware at 80
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from overview_site import REAL_PAGES, real_page, serve_site, shared_pages_missing
+from overview_site import GZIPPED, REAL_PAGES, build_site, real_page, serve_site, shared_pages_missing
 from scrapy_boilerplate import detect_overview
 
 pytestmark = [pytest.mark.slow, pytest.mark.needs_shared]
@@ -47,10 +48,20 @@ CRAWLS = {
         "DOWNLOADER_MIDDLEWARES": {},
         "SPIDER_MIDDLEWARES": {"overview_site.RecorderMiddleware": 5},
     }},
+    # The verdict on each item's page in an item field (the add-on brings the pipeline that writes it).
+    "field-flag": {"spider": "plain", "settings": {
+        "ADDONS": {"scrapy_boilerplate.Addon": 0},
+        "BOILERPLATE_OVERVIEW_ACTION": "flag",
+        "BOILERPLATE_OVERVIEW_FIELD": "overview",
+    }},
+    "field-follow": {"spider": "crawl", "settings": {
+        "ADDONS": {"scrapy_boilerplate.Addon": 0},
+        "BOILERPLATE_OVERVIEW_FIELD": "overview",
+    }},
 }
 # The same crawls judged (and with the add-on extracted) in worker processes.
 PROCESS = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}
-PROCESS_CRAWLS = ("follow-crawl", "drop-plain", "flag-plain", "addon-crawl")
+PROCESS_CRAWLS = ("follow-crawl", "drop-plain", "flag-plain", "addon-crawl", "field-flag")
 CRAWLS.update({f"{name}-process": {**CRAWLS[name], "settings": {**CRAWLS[name]["settings"], **PROCESS}}
                for name in PROCESS_CRAWLS})
 
@@ -255,3 +266,38 @@ def test_meta_false_skips_one_page(crawls):
     assert "/news/" not in o.flagged()
     assert o.stats["boilerplate/overview/skipped/meta"] == 1
     assert o.stats["boilerplate/overview/dropped"] == 1   # the blog front page still is
+
+
+VERDICT_KEYS = {"is_overview", "net_text_length", "threshold", "score", "reason"}
+
+
+@pytest.mark.parametrize("name", ["field-flag", "field-flag-process"])
+def test_overview_field_holds_the_verdict_on_the_items_page(crawls, name):
+    result = crawls[name]
+    base_url = result["base_url"]
+    cut = len(base_url)
+    items = {item["url"][cut:]: item for item in result["items"]}
+    assert set(items) == ARTICLES | OVERVIEWS | PASSED_ON
+    site = build_site(base_url)
+    for path in ARTICLES | OVERVIEWS:
+        field = items[path]["overview"]
+        assert set(field) == VERDICT_KEYS
+        assert field["is_overview"] is (path in OVERVIEWS)
+        # The verdict detect_overview() gives on the page as served (gunzipped), as a plain dict.
+        body = site[path][2]
+        if path in GZIPPED:
+            body = gzip.decompress(body)
+        assert field == detect_overview(body, url=base_url + path).to_dict()
+    # Pages OverviewMiddleware did not judge (JSON, empty, over the size limit): None.
+    assert all(items[path]["overview"] is None for path in PASSED_ON)
+    # The rest of the item is as without the field.
+    assert all(items[path].get("main_text") for path in ARTICLES)
+
+
+def test_overview_field_with_follow_scores_the_items_that_remain(crawls):
+    o = outcome(crawls, "field-follow")
+    assert o.items == sorted(ARTICLES | PASSED_ON)
+    cut = len(crawls["field-follow"]["base_url"])
+    fields = {item["url"][cut:]: item["overview"] for item in crawls["field-follow"]["items"]}
+    assert all(fields[path]["is_overview"] is False and 0 <= fields[path]["score"] <= 1
+               for path in ARTICLES)

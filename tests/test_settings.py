@@ -81,6 +81,8 @@ def test_every_setting_has_a_field():
     ("BOILERPLATE_OVERVIEW_MODEL", "rule", False),
     ("BOILERPLATE_OVERVIEW_CUTOFF", "0.7", 0.7),
     ("BOILERPLATE_OVERVIEW_CUTOFF", "", None),
+    ("BOILERPLATE_OVERVIEW_FIELD", " overview ", "overview"),
+    ("BOILERPLATE_OVERVIEW_FIELD", "", None),
     ("BOILERPLATE_TEMPLATE_STORE", "redis://localhost:6379/0", "redis://localhost:6379/0"),
 ])
 def test_values_from_python_and_from_the_command_line(name, given, expected):
@@ -122,6 +124,7 @@ BAD = {
     "BOILERPLATE_OVERVIEW_MODEL": "/nonexistent/overview.json",
     "BOILERPLATE_OVERVIEW_CUTOFF": "high",
     "BOILERPLATE_OVERVIEW_DROP_START": "sometimes",
+    "BOILERPLATE_OVERVIEW_FIELD": 1,
     "BOILERPLATE_TEMPLATE_STORE": "postgres://db",
     "BOILERPLATE_TEMPLATE_WARMUP": -1,
     "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS": 0,
@@ -144,6 +147,15 @@ def test_a_bad_value_names_the_setting_and_what_it_allows(name):
     message = str(info.value)
     assert message.startswith(f"{name} must be ") and repr(BAD[name]) in message
     assert info.value.setting == name
+
+
+def test_the_overview_field_needs_an_action_that_judges_pages():
+    with pytest.raises(bp.SettingError) as info:
+        bp.read({"BOILERPLATE_OVERVIEW_FIELD": "overview", "BOILERPLATE_OVERVIEW_ACTION": "off"})
+    assert str(info.value).startswith("BOILERPLATE_OVERVIEW_FIELD must be None while "
+                                      'BOILERPLATE_OVERVIEW_ACTION is "off"')
+    assert bp.read({"BOILERPLATE_OVERVIEW_FIELD": "overview",
+                    "BOILERPLATE_OVERVIEW_ACTION": "flag"}).outputs["overview"] == "overview"
 
 
 @pytest.mark.parametrize("value, allowed", [
