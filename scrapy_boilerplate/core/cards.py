@@ -37,7 +37,7 @@ def keep_card_groups(page, mask) -> None:
     groups = _card_groups(page)
     if not groups:
         return
-    chars = np.asarray(page.chars)
+    chars = page.array("chars")
     # Prefix sums as lists: the loops below read single values, where numpy is slow.
     acc_chars = np.concatenate(([0], np.cumsum(chars))).tolist()
     acc_kept = np.concatenate(([0], np.cumsum(np.where(mask, chars, 0)))).tolist()
@@ -57,7 +57,7 @@ def keep_card_groups(page, mask) -> None:
 
 def _card_groups(page) -> list:
     """[(first, last) block spans of the cards] of each group of MIN_CARDS or more sibling cards."""
-    first, last = np.asarray(page.node_first), np.asarray(page.node_last)
+    first, last = page.array("node_first", int), page.array("node_last", int)
     acc_links = np.concatenate(([0], np.cumsum(page.link_chars)))
     head_end = np.minimum(last, first + HEAD_BLOCKS)
     # Candidates in one vectorised pass; the Python loop sees only nodes with a headline link.

@@ -79,7 +79,7 @@ def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "ba
     n = len(proba)
     if n == 0:
         return np.zeros(0, bool)
-    chars = np.asarray(page.chars, float)
+    chars = page.array("chars")
     eps = 1e-6
     prob = np.clip(proba, eps, 1 - eps)
     log_odds = np.log(prob / (1 - prob)) - np.log(p["threshold"] / (1 - p["threshold"]))

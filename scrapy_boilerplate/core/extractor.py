@@ -377,23 +377,23 @@ def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
         tables = find_data_tables(page)
     spans = [(t.first, t.last) for t in tables]
     mask = decode(proba, page, params, favor=favor, table_spans=spans)
-    chars = np.asarray(page.chars)
+    chars, link_chars = page.array("chars"), page.array("link_chars")
     if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
         # A tiny page has no boilerplate to speak of: its non-link text is the content,
         # or all its text when it is only links.
-        mask = np.asarray(page.link_chars) < chars / 2
+        mask = link_chars < chars / 2
         if not mask.any():
             mask = chars > 0
-    elif chars[mask].sum() < TINY_SELECTION * np.maximum(chars - np.asarray(page.link_chars), 0).sum():
+    elif chars[mask].sum() < TINY_SELECTION * np.maximum(chars - link_chars, 0).sum():
         # Next to nothing kept of a page with plenty of plain text: pages of short items
         # (teasers, cards, replies) score below the threshold one by one. A relaxed
         # decode, kept when it finds more.
         relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor, table_spans=spans)
         if chars[relaxed].sum() > chars[mask].sum():
             mask = relaxed
-    flags = np.asarray(page.flags)
+    flags = page.array("flags", int)
     # The text of an ad unit is its click-through link, even in the middle of an article.
-    mask &= ~(((flags & FLAG["ad"]) > 0) & (np.asarray(page.link_chars) >= 0.9 * chars))
+    mask &= ~(((flags & FLAG["ad"]) > 0) & (link_chars >= 0.9 * chars))
     if mask.any():
         span = np.zeros_like(mask)
         first, last = np.flatnonzero(mask)[[0, -1]]

@@ -100,12 +100,12 @@ class NodeArrays:
     about as much as a numpy operation on the page)."""
 
     def __init__(self, page: Page):
-        self.parents = np.asarray(page.node_parents)
-        self.first = np.asarray(page.node_first)
-        self.last = np.asarray(page.node_last)
-        self.flags = np.asarray(page.node_flags)
-        self.chars = np.asarray(page.node_chars, float)
-        self.link_chars = np.asarray(page.node_link_chars, float)
+        self.parents = page.array("node_parents", int)
+        self.first = page.array("node_first", int)
+        self.last = page.array("node_last", int)
+        self.flags = page.array("node_flags", int)
+        self.chars = page.array("node_chars")
+        self.link_chars = page.array("node_link_chars")
 
 
 def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, commas: np.ndarray):
@@ -139,9 +139,9 @@ def _block_values(page: Page) -> SimpleNamespace:
     """The per-block arrays (and per-page scalars) the dense columns are made of."""
     n = len(page)
     texts = page.texts
-    chars = np.asarray(page.chars, float)
-    words = np.maximum(np.asarray(page.words, float), 1)
-    link_chars = np.asarray(page.link_chars, float)
+    chars = page.array("chars")
+    words = np.maximum(page.array("words"), 1)
+    link_chars = page.array("link_chars")
     links = np.asarray(page.links, float)
     owners = np.asarray(page.nodes)
     nodes = NodeArrays(page)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+import numpy as np
 from lxml import etree
 
 from . import speedups
@@ -66,9 +67,21 @@ class Page:
     opened: object = field(default=(), repr=False, compare=False)   # ToggleTargets of the document
     read_noscript: bool = False        # <noscript> read as content (a page whose text is only there)
     root: object = field(default=None, repr=False, compare=False)
+    _arrays: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.texts)
+
+    def array(self, name: str, dtype=float) -> np.ndarray:
+        """The list field `name` (chars, link_chars, node_first...) as a read-only numpy array,
+        made once: the walk fills the lists and nothing changes them afterwards, while the
+        features, the decoder and the selection each read them as arrays."""
+        key = (name, dtype)
+        values = self._arrays.get(key)
+        if values is None:
+            values = self._arrays[key] = np.asarray(getattr(self, name), dtype)
+            values.flags.writeable = False
+        return values
 
     @property
     def main_title(self) -> str | None:

@@ -151,8 +151,8 @@ def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page
     aside, footer or related box."""
     if not tables:
         return
-    chars = np.asarray(page.chars, float)
-    links = np.asarray(page.link_chars, float)
+    chars = page.array("chars")
+    links = page.array("link_chars")
     kept = np.flatnonzero(mask)
     for table in tables:
         a, b = table.first, table.last

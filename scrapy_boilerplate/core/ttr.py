@@ -95,8 +95,8 @@ def _best_region(page, tolerance: float):
     """The reference for the compiled _evidence.best_region, which must give the same region."""
     if not page.node_tags:
         return -1, 0
-    chars = np.asarray(page.node_chars, float)
-    links = np.asarray(page.node_link_chars, float)
+    chars = page.array("node_chars")
+    links = page.array("node_link_chars")
     ratio = node_ratios(chars, links, page.node_tag_counts, page.node_depths)
     ratio[(chars - links) < 25] = 0
     best = float(ratio.max())
