@@ -221,6 +221,25 @@ def test_a_grid_of_cards_under_an_article_stays_out():
     assert ARTICLE in text and "Course 3" not in text
 
 
+def test_custom_fields_hidden_for_the_page_scripts_are_not_text():
+    # Cut down from a real shop page: `tab_Shipping and Returns:`, `shipping_chunk-1:` came out.
+    from conftest import fixture_bytes
+    text = extract(fixture_bytes("custom_fields_dl")).text
+    assert "Our best selling Staple collection" in text
+    assert "shipping_chunk" not in text and "tab_" not in text and "TRUE" not in text
+    # Visible, the same list is the page's own (an API reference lists identifiers too).
+    shown = fixture_bytes("custom_fields_dl").replace(b'class="productView-info hide"', b'class="productView-info"')
+    assert "shipping_chunk-1:" in extract(shown).text
+
+
+@pytest.mark.needs_shared
+def test_a_real_shop_page_keeps_no_template_keys(dataset_pages):
+    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == "0604")[0]
+    text = extract(page.read_html(), url=page.url).text
+    assert "The AS Colour Staple Tee" in text
+    assert not any(key in text for key in ("tab_Shipping", "shipping_chunk", "cat_thumb_"))
+
+
 def related_posts(n: int) -> str:
     excerpt = ("the first lines of the story, about the banks that failed, the vote that followed, "
                "the debts that the people would not pay and the trials of the bankers, which the press "

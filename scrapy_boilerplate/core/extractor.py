@@ -41,6 +41,10 @@ RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
 THREAD_FALLBACK_CHARS = 500
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
+#: A machine key: a snake_case identifier ("shipping_chunk-1", "cat_thumb_Kiwi").
+MACHINE_KEY_RE = re.compile(r"[a-z][a-z0-9]*(?:_[A-Za-z0-9-]+)+")
+#: Class words that hide an element until a script shows it.
+HIDING_CLASS_WORDS = frozenset(("hide", "hidden", "invisible"))
 #: A teaser: a linked title, then an excerpt cut short ("...", "…", "[…]").
 TEASER_END_RE = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*$")
 #: This many sibling teasers after at least TEASER_BODY_CHARS of body are a related-posts list.
@@ -336,6 +340,7 @@ class Extractor:
             elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
                 mask[i] = False
         _drop_renderings(page, mask)
+        _drop_field_dumps(page, mask)
         # Cards first: a related-posts run after an article must not come back as a card group.
         keep_card_groups(page, mask)
         _drop_trailing_teasers(page, mask)
@@ -440,6 +445,26 @@ def _drop_renderings(page: Page, mask) -> None:
         path = first_path.setdefault(page.texts[i], page.tokens[i])
         if path != page.tokens[i]:
             mask[i] = False
+
+
+def _drop_field_dumps(page: Page, mask) -> None:
+    """Unkeep definition lists that a class hides and whose terms are mostly machine keys.
+
+    A shop's custom fields (`<dl class="productView-info hide">` with `tab_Shipping and
+    Returns:`, `shipping_chunk-1:`, `cat_thumb_Kiwi:`) are data that the page's scripts read
+    to build its tabs, not text for readers. Neither signal alone is enough: a class hides
+    many tabs and accordions whose text is content, and API references list identifiers.
+    """
+    if "dl" not in page.node_tags:
+        return
+    for node, tag in enumerate(page.node_tags):
+        if tag != "dl" or HIDING_CLASS_WORDS.isdisjoint(page.node_tokens[node]):
+            continue
+        first, last = page.node_first[node], page.node_last[node]
+        terms = [page.texts[i] for i in range(first, last) if page.tags[i] == "dt"]
+        keys = sum(1 for term in terms if MACHINE_KEY_RE.match(term))
+        if len(terms) >= 3 and keys >= 0.5 * len(terms):
+            mask[first:last] = False
 
 
 def _drop_trailing_teasers(page: Page, mask) -> None:
