@@ -400,3 +400,22 @@ def test_adjacent_code_values_on_the_whole_page(dataset_pages):
     page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == "0415")[0]
     text = extract(page.read_html(), url=page.url).text
     assert text.count("U+00DF 0x C3 9F") >= 3 and "U+00DF0x" not in text
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("page_id, title", [
+    ("0384", "Scalable End-to-End Interpretability"),   # LessWrong: a vote count "94" in an h1 first
+    ("0491", "001"),                                      # a project named 001: its own h1 and og:title
+])
+def test_real_page_titles(dataset_pages, page_id, title):
+    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == page_id)[0]
+    assert extract(page.read_html(), url=page.url).title == title
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize("page_id", ["0661", "0662", "0663", "0664", "0665"])
+def test_real_sphinx_pages_keep_no_heading_anchor_marks(dataset_pages, page_id):
+    # Sphinx documentation (Django, Flask, Requests, SQLAlchemy, Celery): "Quickstart¶".
+    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == page_id)[0]
+    result = extract(page.read_html(), url=page.url)
+    assert result.text and "¶" not in result.text and "¶" not in result.markdown
