@@ -1,7 +1,10 @@
 """Article metadata (issue 19) on the development sets, beside trafilatura, htmldate and newspaper4k.
 
     python benchmarks/metadata_eval.py [DATASETS_DIR] [--limit N] [--tools this,trafilatura,...]
-        [--no-timing] [--json OUT]
+        [--no-timing] [--json OUT] [--dump OUT]
+
+``--dump`` writes one JSON line per page and tool (set, part, id, url, the gold and the
+tool's answer for title, authors and date), to list a row's misses.
 
 Sets: ``wcxb-dev`` (human gold title, author, publish_date), split by site as the block
 model was trained: "dev" = the sites the model and the metadata rules were developed on,
@@ -164,7 +167,19 @@ def score(records, outputs) -> dict:
     return rows
 
 
-def evaluate(datasets: Path, names, limit=None) -> dict:
+def dump_rows(set_name, parts, tool, outputs):
+    """One row per page: the gold and the tool's answer (for --dump)."""
+    for part, part_records in parts.items():
+        for record in part_records:
+            out = outputs[record["id"]] or {}
+            yield {"set": set_name, "part": part, "tool": tool, "id": record["id"],
+                   "url": record.get("url"), "page_type": record.get("page_type"),
+                   "gold": {"title": record.get("title"), "authors": record.get("author"),
+                            "date": record.get("publish_date")},
+                   "out": {key: out.get(key) for key in ("title", "authors", "date") if key in out}}
+
+
+def evaluate(datasets: Path, names, limit=None, dump=None) -> dict:
     tools = load_tools(names)
     results = {}
     for set_name in ("wcxb-dev", "readability"):
@@ -196,6 +211,9 @@ def evaluate(datasets: Path, names, limit=None) -> dict:
             for part, part_records in parts.items():
                 results[(set_name, part, tool)] = score(part_records, [outputs[r["id"]] for r in part_records])
             results[(set_name, "seconds", tool)] = seconds
+            if dump is not None:
+                for row in dump_rows(set_name, parts, tool, outputs):
+                    dump.write(json.dumps(row, ensure_ascii=False) + "\n")
     return results
 
 
@@ -257,12 +275,18 @@ def main(argv=None) -> int:
     parser.add_argument("--tools", default=",".join(TOOLS), help="comma-separated: " + ", ".join(TOOLS))
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--dump", type=Path, help="write each page's gold and answers here (JSON lines)")
     args = parser.parse_args(argv)
     names = [t.strip() for t in args.tools.split(",") if t.strip()]
     unknown = set(names) - set(TOOLS)
     if unknown:
         parser.error(f"unknown tool(s): {', '.join(sorted(unknown))}")
-    results = evaluate(args.datasets, names, args.limit)
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
+    try:
+        results = evaluate(args.datasets, names, args.limit, dump)
+    finally:
+        if dump is not None:
+            dump.close()
     print_table(results, names)
     timed = None
     if not args.no_timing and "this" in names:

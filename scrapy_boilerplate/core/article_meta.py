@@ -29,8 +29,13 @@ MAX_BYLINE_CHARS = 200
 MAX_DATE_LINE_CHARS = 80
 #: Class and id words of a byline.
 BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
-UPDATED_RE = re.compile(r"updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
-                        r"aggiornato|bijgewerkt|zaktualizowano", re.I)
+UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
+                        r"aggiornato|bijgewerkt|zaktualizowano)\w*(?:\s+(?:on|at|am|le|el)\b)?\s*:?",
+                        re.I)
+# A block about the thread's or the member's activity, not the page: "last post by X Jan 18",
+# "Latest reply", "Joined 2021". Its dates are never the page's.
+ACTIVITY_RE = re.compile(r"\blast (?:post|reply|activity|comment)|\blatest (?:post|reply)|\bjoined\b|"
+                         r"\bmember since\b", re.I)
 # Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
 BYLINE_START = re.compile(r"^\s*(?:(?:posted|written|published)\s+)?(?i:by|von|par|por|di|door|av|af|przez)\s+\S")
 
@@ -84,9 +89,20 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
     meta.date_published = _first(sources, "date_published", normalize_date)
     meta.date_modified = _first(sources, "date_modified", normalize_date)
     shown = _first(sources[2:3], "date_published", normalize_date)
-    if shown and meta.date_modified and shown[:10] == meta.date_modified[:10] != (meta.date_published or "")[:10]:
+    shown_update = _first(sources[2:3], "date_modified", normalize_date)
+    if shown is None and shown_update and not _first(sources[1:2], "date_published", normalize_date):
+        # Under its headline the page gives only its last update ("Updated August 14, 2025"),
+        # and its <meta> tags name no publication date: the page dates itself by the update,
+        # and readers (and the gold) take that. With article:published_time in <meta>, the
+        # site states its publication date and the update stays date_modified.
+        meta.date_published = shown_update
+    elif shown and meta.date_modified and shown[:10] == meta.date_modified[:10] != (meta.date_published or "")[:10]:
         # The page shows its last modification, unlabelled, as its date under the headline:
         # that is the date it gives itself (the metadata's first one is an older draft's).
+        meta.date_published = meta.date_modified
+    if meta.date_published is None:
+        # A page that gives only its last update ("Updated July 9, 2025", dateModified) dates
+        # itself by it: that is the date readers and the gold take as the page's.
         meta.date_published = meta.date_modified
     if meta.date_published and meta.date_modified and meta.date_modified[:10] < meta.date_published[:10]:
         meta.date_modified = None   # an "update" before the publication is another page's date
@@ -159,10 +175,13 @@ def from_byline(page, window: range) -> dict:
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
         if not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens)):
             authors.extend(_byline_names(element, text))   # the first byline only
+        if ACTIVITY_RE.search(text):
+            previous = text
+            continue
         if element is not None and page.node_chars[page.nodes[i]] <= MAX_BYLINE_CHARS:
             for time_el in element.iter("time"):
                 stamp = time_el.get("datetime") or time_el.text
-                (modified if _says_updated(time_el, text) else published).append(stamp)
+                (modified if _says_updated(time_el, element, text) else published).append(stamp)
         if page.chars[i] <= MAX_DATE_LINE_CHARS and any(ch.isdigit() for ch in text):
             # "Published on July 18, 2025", "Aug 16, 2019 - Updated July 9, 2025", and a date
             # after a "Last updated:" block of its own.
@@ -214,9 +233,21 @@ def _byline_names(element, text: str) -> list[str]:
     return [text] if split_names(text) else []
 
 
-def _says_updated(time_el, text: str) -> bool:
-    if "modif" in (time_el.get("itemprop") or "").lower() or "updat" in (time_el.get("class") or "").lower():
+def _says_updated(time_el, block, text: str) -> bool:
+    """Whether a <time> is the last update: its itemprop or class, or its block's classes up
+    to the block element ("dateblock-updated"), or "Updated" written just before it."""
+    if "modif" in (time_el.get("itemprop") or "").lower():
         return True
+    el = time_el
+    for _ in range(4):
+        if el is None:
+            break
+        classes = (el.get("class") or "").lower()
+        if "updat" in classes or "modif" in classes:
+            return True
+        if el is block:
+            break
+        el = el.getparent()
     before = (time_el.getprevious().tail if time_el.getprevious() is not None else None) or \
         (time_el.getparent().text if time_el.getparent() is not None else None) or ""
     return bool(UPDATED_RE.search(before[-30:]))
