@@ -506,11 +506,16 @@ def _best_title(page: Page) -> str | None:
     """The page headline: an h1 matching the metadata title, else the metadata title."""
     meta = page.main_title
     meta_words = set(meta.lower().split()) if meta else set()
+    # The <title> as well: a JSON-LD "headline" can be a description (Wikipedia's is
+    # "constitutional monarchy in Oceania" for "New Zealand").
+    title_words = set(page.title.lower().split()) if page.title and page.title != meta else set()
     for text, tag in zip(page.texts, page.tags):
         # An h1 without a letter is a counter or a score (a vote count in an h1), not a headline.
         if tag == "h1" and len(text) < 300 and any(ch.isalpha() for ch in text):
             words = set(text.lower().split())
             if not meta_words or len(words & meta_words) >= 0.5 * len(words):
+                return text
+            if meta is page.jsonld.get("headline") and len(words & title_words) >= 0.5 * len(words):
                 return text
     if meta:
         # "Headline | Site name": keep the headline part.

@@ -73,7 +73,7 @@ def read_jsonld(text: str, jsonld: dict) -> None:
     if len(text) > MAX_JSONLD_CHARS:
         return
     try:
-        data = json.loads(text)
+        data = json.loads(_uncdata(text))
     except (ValueError, RecursionError):
         return
     stack, seen = [data], 0
@@ -108,6 +108,17 @@ def read_jsonld(text: str, jsonld: dict) -> None:
             main = item.get("mainEntity")
             if isinstance(main, dict | list):
                 stack.append(main)
+
+
+def _uncdata(text: str) -> str:
+    """The JSON of a script wrapped for XHTML: "<![CDATA[ {...} ]]>", "//<![CDATA[ ... //]]>"."""
+    head = text.lstrip()[:20]
+    if "<![CDATA[" not in head:
+        return text
+    start = text.index("<![CDATA[") + 9
+    end = text.rfind("]]>")
+    body = text[start:end if end > start else len(text)].rstrip()
+    return body[:-2] if body.endswith(("//", "/*")) else body
 
 
 def _steps_text(description, steps) -> str:
