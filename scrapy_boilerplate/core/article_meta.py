@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
 
 from .authors import clean_authors, split_names
 from .dates import normalize_date, url_date
@@ -23,6 +24,9 @@ from .urls import page_base, safe_url
 
 #: Blocks read before the headline, and after it or after the content's first block.
 WINDOW_BEFORE, WINDOW_AFTER = 3, 8
+#: A UTC time before this hour may be the evening before in the page's own time zone (the
+#: Americas are 3 to 10 hours behind UTC).
+LOCAL_DAY_HOURS = 12
 #: A block longer than this is text, not a byline or a date line.
 MAX_BYLINE_CHARS = 200
 #: A block longer than this is not a date line ("Jun 08, 2023 • 11 Minute Read").
@@ -86,26 +90,7 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
         if persons:
             break   # the most trusted source that names people decides them
     meta.authors = clean_authors(persons) or clean_authors(organisations)
-    meta.date_published = _first(sources, "date_published", normalize_date)
-    meta.date_modified = _first(sources, "date_modified", normalize_date)
-    shown = _first(sources[2:3], "date_published", normalize_date)
-    shown_update = _first(sources[2:3], "date_modified", normalize_date)
-    if shown is None and shown_update and not _first(sources[1:2], "date_published", normalize_date):
-        # Under its headline the page gives only its last update ("Updated August 14, 2025"),
-        # and its <meta> tags name no publication date: the page dates itself by the update,
-        # and readers (and the gold) take that. With article:published_time in <meta>, the
-        # site states its publication date and the update stays date_modified.
-        meta.date_published = shown_update
-    elif shown and meta.date_modified and shown[:10] == meta.date_modified[:10] != (meta.date_published or "")[:10]:
-        # The page shows its last modification, unlabelled, as its date under the headline:
-        # that is the date it gives itself (the metadata's first one is an older draft's).
-        meta.date_published = meta.date_modified
-    if meta.date_published is None:
-        # A page that gives only its last update ("Updated July 9, 2025", dateModified) dates
-        # itself by it: that is the date readers and the gold take as the page's.
-        meta.date_published = meta.date_modified
-    if meta.date_published and meta.date_modified and meta.date_modified[:10] < meta.date_published[:10]:
-        meta.date_modified = None   # an "update" before the publication is another page's date
+    meta.date_published, meta.date_modified = _dates(sources)
     meta.site_name = _first(sources, "site_name", _clean_text)
     meta.description = _first(sources, "description", _clean_text)
     meta.canonical_url = _first(sources, "canonical_url", lambda v: _absolute(v, base))
@@ -114,6 +99,65 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
         meta.image = images[0]   # the content's first image is its lead image
     meta.language = page_language(page, text, _first(sources, "language", _clean_text))
     return meta
+
+
+def _dates(sources) -> tuple:
+    """(date_published, date_modified) from the sources, most trusted first, with what the page
+    shows under its headline (the byline source) deciding between them."""
+    published = _first(sources, "date_published", normalize_date)
+    modified = _first(sources, "date_modified", normalize_date)
+    shown = _all(sources[2:3], "date_published", normalize_date)
+    shown_update = _first(sources[2:3], "date_modified", normalize_date)
+    if not shown and shown_update and not _first(sources[1:2], "date_published", normalize_date):
+        # Under its headline the page gives only its last update ("Updated August 14, 2025"),
+        # and its <meta> tags name no publication date: the page dates itself by the update,
+        # and readers (and the gold) take that. With article:published_time in <meta>, the
+        # site states its publication date and the update stays date_modified.
+        published = shown_update
+    elif (shown and modified and shown[0][:10] == modified[:10] != (published or "")[:10]
+          and not any(day[:10] == (published or "")[:10] for day in shown)):
+        # The page shows its last modification, unlabelled, as its date under the headline
+        # (and not the metadata's publication date anywhere near it): that is the date it
+        # gives itself (the metadata's first one is an older draft's).
+        published = modified
+    if published is None:
+        # A page that gives only its last update ("Updated July 9, 2025", dateModified) dates
+        # itself by it: that is the date readers and the gold take as the page's.
+        published = modified
+    if published:
+        published = _local_day(published, _all(sources[:2] + sources[3:], "date_published", normalize_date))
+    if published and modified and modified[:10] < published[:10]:
+        modified = None   # an "update" before the publication is another page's date
+    return published, modified
+
+
+def _local_day(chosen: str, others: list) -> str:
+    """`chosen` as the page's own time zone dates it. A UTC stamp ("2025-12-19T02:41:41+00:00")
+    of an evening in America falls on the next day: when the page's metadata also gives the
+    same instant with the site's offset, or its URL has the day before, that is its date.
+    (What the byline shows is not asked: the development gold takes the UTC day as often
+    as the shown one there.)"""
+    if not (chosen.endswith("+00:00") and len(chosen) > 10):
+        return chosen
+    instant = datetime.fromisoformat(chosen)
+    if any(len(other) == 10 and other == chosen[:10] for other in others):
+        return chosen   # the page itself shows the UTC day
+    for other in others:
+        if len(other) > 10 and not other.endswith("+00:00") and other[19:]:
+            try:
+                if datetime.fromisoformat(other) == instant:
+                    return other
+            except ValueError:
+                continue
+        elif len(other) == 10 and instant.hour < LOCAL_DAY_HOURS:
+            if other == (instant - timedelta(days=1)).date().isoformat():
+                return other
+    return chosen
+
+
+def _all(sources, key: str, clean) -> list:
+    """Every valid value of `key` in the sources, in order."""
+    return [cleaned for found in sources for value in found.get(key, ()) if (cleaned := clean(value))]
 
 
 def _first(sources, key: str, clean):
