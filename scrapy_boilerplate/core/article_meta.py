@@ -27,6 +27,8 @@ WINDOW_BEFORE, WINDOW_AFTER = 3, 8
 #: A UTC time before this hour may be the evening before in the page's own time zone (the
 #: Americas are 3 to 10 hours behind UTC).
 LOCAL_DAY_HOURS = 12
+#: Short lines with digits read when looking for a date in the whole page (page_date).
+PAGE_DATE_LINES = 40
 #: A block longer than this is text, not a byline or a date line.
 MAX_BYLINE_CHARS = 200
 #: A block longer than this is not a date line ("Jun 08, 2023 • 11 Minute Read").
@@ -38,8 +40,16 @@ UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à j
                         re.I)
 # A block about the thread's or the member's activity, not the page: "last post by X Jan 18",
 # "Latest reply", "Joined 2021". Its dates are never the page's.
-ACTIVITY_RE = re.compile(r"\blast (?:post|reply|activity|comment)|\blatest (?:post|reply)|\bjoined\b|"
-                         r"\bmember since\b", re.I)
+ACTIVITY_RE = re.compile(r"\blast (?:post|reply|activity|comment|active|seen|checked)|\blatest (?:post|reply)|"
+                         r"\bjoined\b|\bmember since\b|\bopen today\b", re.I)
+# A line that reads as a date: a month's name by a four-digit year, or a numeric date with one
+# ("2024-03-15", "15.03.2024", "3/15/2024"). "2.3.10 no changes" and "9.5/10" are not dates.
+DATE_LINE_RE = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez|"
+    r"janv|févr|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|gen|mag|giu|lug|set|ott)[a-zé]*\.?"
+    r"[^\n]{0,12}?\b(?:19|20)\d\d\b|\b(?:19|20)\d\d-\d\d?-\d\d?\b|\b\d\d?[./]\d\d?[./](?:19|20)\d\d\b", re.I)
+# Class words of a block whose dates belong to someone else's text: reviews, comments, ratings.
+OTHERS_DATES = ("review", "comment", "rating", "reply", "answer")
 # Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
 BYLINE_START = re.compile(r"^\s*(?:(?:posted|written|published)\s+)?(?i:by|von|par|por|di|door|av|af|przez)\s+\S")
 
@@ -90,7 +100,7 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
         if persons:
             break   # the most trusted source that names people decides them
     meta.authors = clean_authors(persons) or clean_authors(organisations)
-    meta.date_published, meta.date_modified = _dates(sources)
+    meta.date_published, meta.date_modified = _dates(sources, page)
     meta.site_name = _first(sources, "site_name", _clean_text)
     meta.description = _first(sources, "description", _clean_text)
     meta.canonical_url = _first(sources, "canonical_url", lambda v: _absolute(v, base))
@@ -101,7 +111,7 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
     return meta
 
 
-def _dates(sources) -> tuple:
+def _dates(sources, page=None) -> tuple:
     """(date_published, date_modified) from the sources, most trusted first, with what the page
     shows under its headline (the byline source) deciding between them."""
     published = _first(sources, "date_published", normalize_date)
@@ -120,6 +130,8 @@ def _dates(sources) -> tuple:
         # (and not the metadata's publication date anywhere near it): that is the date it
         # gives itself (the metadata's first one is an older draft's).
         published = modified
+    if published is None and modified is None and page is not None:
+        published = page_date(page)
     if published is None:
         # A page that gives only its last update ("Updated July 9, 2025", dateModified) dates
         # itself by it: that is the date readers and the gold take as the page's.
@@ -240,6 +252,29 @@ def from_byline(page, window: range) -> dict:
         previous = text
     return {"authors": authors, "date_published": [d for d in published if d],
             "date_modified": [d for d in modified if d]}
+
+
+def page_date(page) -> str | None:
+    """The page's first date line anywhere ("April 8, 2024", "Post by jane » 11. Sep 2024",
+    "Published On: 15 August 2025"), for a page whose metadata, byline window and URL give
+    none: a blog that shows its date after the article or in a side column, a forum thread's
+    first post. A line that is mostly a link (a teaser's) or about members' activity is not it.
+    At most PAGE_DATE_LINES lines are read."""
+    tried = 0
+    for i, text in enumerate(page.texts):
+        if page.chars[i] > MAX_DATE_LINE_CHARS or not any(ch.isdigit() for ch in text):
+            continue
+        if page.link_chars[i] * 2 > page.chars[i] or ACTIVITY_RE.search(text) or not DATE_LINE_RE.search(text):
+            continue
+        if page.tokens[i] and any(word in token for token in page.tokens[i] for word in OTHERS_DATES):
+            continue
+        found = normalize_date(text)
+        if found:
+            return found
+        tried += 1
+        if tried >= PAGE_DATE_LINES:
+            break
+    return None
 
 
 def from_url(url: str | None) -> dict:
