@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
 from .authors import clean_authors, split_names
-from .dates import normalize_date, url_date
+from .dates import DATE_TEXT_RE, normalize_date, url_date
 from .language import page_language
 from .urls import page_base, safe_url
 
@@ -42,12 +42,6 @@ UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à j
 # "Latest reply", "Joined 2021". Its dates are never the page's.
 ACTIVITY_RE = re.compile(r"\blast (?:post|reply|activity|comment|active|seen|checked)|\blatest (?:post|reply)|"
                          r"\bjoined\b|\bmember since\b|\bopen today\b", re.I)
-# A line that reads as a date: a month's name by a four-digit year, or a numeric date with one
-# ("2024-03-15", "15.03.2024", "3/15/2024"). "2.3.10 no changes" and "9.5/10" are not dates.
-DATE_LINE_RE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|dez|"
-    r"janv|févr|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|gen|mag|giu|lug|set|ott)[a-zé]*\.?"
-    r"[^\n]{0,12}?\b(?:19|20)\d\d\b|\b(?:19|20)\d\d-\d\d?-\d\d?\b|\b\d\d?[./]\d\d?[./](?:19|20)\d\d\b", re.I)
 # Class words of a block whose dates belong to someone else's text: reviews, comments, ratings.
 OTHERS_DATES = ("review", "comment", "rating", "reply", "answer")
 # Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
@@ -264,7 +258,7 @@ def page_date(page) -> str | None:
     for i, text in enumerate(page.texts):
         if page.chars[i] > MAX_DATE_LINE_CHARS or not any(ch.isdigit() for ch in text):
             continue
-        if page.link_chars[i] * 2 > page.chars[i] or ACTIVITY_RE.search(text) or not DATE_LINE_RE.search(text):
+        if page.link_chars[i] * 2 > page.chars[i] or ACTIVITY_RE.search(text) or not DATE_TEXT_RE.search(text):
             continue
         if page.tokens[i] and any(word in token for token in page.tokens[i] for word in OTHERS_DATES):
             continue

@@ -24,6 +24,22 @@ _COMPACT_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?)?\s
 _URL_DATE_RE = re.compile(r"/((?:19|20)\d{2})[/_-]([01]?\d)[/_-]([0-3]?\d)(?:[/_.-]|$)")
 _URL_COMPACT_RE = re.compile(r"/((?:19|20)\d{2})([01]\d)([0-3]\d)(?:[/_.-]|$)")
 _EPOCH_RE = re.compile(r"^\d{10}(?:\d{3})?$")
+#: Text that reads as a date: a day, a month's name and a four-digit year ("Jan 3, 2024",
+#: "15. März 2024", "2023 Jan 7"), or a numeric date with such a year ("2024-03-15",
+#: "15.03.2024", "3/15/2024"). "2.3.10 no changes", "9.5/10" and "February 2026" are not.
+_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|"
+          r"dez|janv|févr|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|gen|mag|giu|lug|set|ott)[a-zé]*\.?")
+_DAY = r"[0-3]?\d(?:st|nd|rd|th)?\.?"
+_YEAR = r"(?:19|20)\d\d(?!\d)"
+DATE_TEXT_RE = re.compile(
+    rf"\b(?:{_DAY}\s*(?:of\s+|de\s+)?{_MONTH}\s*,?\s*{_YEAR}"      # 15 March 2024, 15. März 2024
+    rf"|{_MONTH}\s*{_DAY}\s*,?\s*{_YEAR}"                            # March 15, 2024; Jan. 3rd 2024
+    rf"|{_YEAR}\s+{_MONTH}\s+{_DAY}"                                 # 2023 Jan 7
+    rf"|{_YEAR}[-/.]\d\d?[-/.]\d\d?(?!\d)"                         # 2024-03-15, 2024/03/15
+    rf"|\d\d?[./-]\d\d?[./-]{_YEAR})", re.I)                       # 15.03.2024, 3/15/2024
+# A numeric day-month-year or month-day-year ("25/09/2025", "09/25/2025"), read when one of
+# the two numbers cannot be a month; "03/04/2025" says neither, and is no date.
+_DMY_RE = re.compile(r"\b(\d\d?)[./-](\d\d?)[./-]((?:19|20)\d\d)\b")
 
 
 def normalize_date(value, now: datetime | None = None) -> str | None:
@@ -40,7 +56,16 @@ def normalize_date(value, now: datetime | None = None) -> str | None:
     match = _ISO_RE.search(text) or _COMPACT_RE.match(text)
     if match:
         return _iso(*match.groups(), now=now)
-    return _text_date(text, now)
+    inside = DATE_TEXT_RE.search(text)
+    if inside is None:
+        return None   # "2.3.10 no changes", "9.5/10": numbers, not a date
+    found = _text_date(text, now)
+    if found is None and inside.group() != text:
+        # "#1 · Jan 15, 2024": the date inside the furniture.
+        found = _text_date(inside.group(), now)
+    if found is None:
+        found = _day_month(text, now)
+    return found
 
 
 def url_date(url: str | None, now: datetime | None = None) -> str | None:
@@ -97,6 +122,19 @@ def _from_epoch(seconds, now) -> str | None:
     except (OverflowError, OSError, ValueError):
         return None
     return stamp.isoformat() if _plausible(stamp.date(), now) else None
+
+
+def _day_month(text: str, now) -> str | None:
+    """A numeric date whose order its numbers tell ("09/25/2025": 25 is no month)."""
+    match = _DMY_RE.search(text)
+    if match is None:
+        return None
+    first, second, year = (int(g) for g in match.groups())
+    if first > 12 >= second:
+        return _iso(year, second, first, now=now)
+    if second > 12 >= first:
+        return _iso(year, first, second, now=now)
+    return None
 
 
 def _text_date(text: str, now) -> str | None:
