@@ -42,6 +42,7 @@ UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à j
 # "Latest reply", "Joined 2021". Its dates are never the page's.
 ACTIVITY_RE = re.compile(r"\blast (?:post|reply|activity|comment|active|seen|checked)|\blatest (?:post|reply)|"
                          r"\bjoined\b|\bmember since\b|\bopen today\b", re.I)
+_has_digit = re.compile(r"\d").search
 # Class words of a block whose dates belong to someone else's text: reviews, comments, ratings.
 OTHERS_DATES = ("review", "comment", "rating", "reply", "answer")
 # Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
@@ -232,7 +233,7 @@ def from_byline(page, window: range) -> dict:
             for time_el in element.iter("time"):
                 stamp = time_el.get("datetime") or time_el.text
                 (modified if _says_updated(time_el, element, text) else published).append(stamp)
-        if page.chars[i] <= MAX_DATE_LINE_CHARS and any(ch.isdigit() for ch in text):
+        if page.chars[i] <= MAX_DATE_LINE_CHARS and _has_digit(text):
             # "Published on July 18, 2025", "Aug 16, 2019 - Updated July 9, 2025", and a date
             # after a "Last updated:" block of its own.
             updated = UPDATED_RE.search(text)
@@ -256,7 +257,7 @@ def page_date(page) -> str | None:
     At most PAGE_DATE_LINES lines are read."""
     tried = 0
     for i, text in enumerate(page.texts):
-        if page.chars[i] > MAX_DATE_LINE_CHARS or not any(ch.isdigit() for ch in text):
+        if page.chars[i] > MAX_DATE_LINE_CHARS or not _has_digit(text):
             continue
         if page.link_chars[i] * 2 > page.chars[i] or ACTIVITY_RE.search(text) or not DATE_TEXT_RE.search(text):
             continue

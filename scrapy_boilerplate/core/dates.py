@@ -24,6 +24,7 @@ _COMPACT_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?)?\s
 _URL_DATE_RE = re.compile(r"/((?:19|20)\d{2})[/_-]([01]?\d)[/_-]([0-3]?\d)(?:[/_.-]|$)")
 _URL_COMPACT_RE = re.compile(r"/((?:19|20)\d{2})([01]\d)([0-3]\d)(?:[/_.-]|$)")
 _EPOCH_RE = re.compile(r"^\d{10}(?:\d{3})?$")
+_DIGIT_RE = re.compile(r"\d")
 #: Text that reads as a date: a day, a month's name and a four-digit year ("Jan 3, 2024",
 #: "15. März 2024", "2023 Jan 7"), or a numeric date with such a year ("2024-03-15",
 #: "15.03.2024", "3/15/2024"). "2.3.10 no changes", "9.5/10" and "February 2026" are not.
@@ -139,7 +140,7 @@ def _day_month(text: str, now) -> str | None:
 
 def _text_date(text: str, now) -> str | None:
     """A date written in words or with dots ("March 15, 2024", "15.03.2024"), by htmldate."""
-    if _try_date_expr is None or not any(ch.isdigit() for ch in text):
+    if _try_date_expr is None or not _DIGIT_RE.search(text):
         return None
     latest = (now or datetime.now(timezone.utc)).replace(tzinfo=None) + timedelta(days=1)
     try:
