@@ -63,6 +63,7 @@ cdef Py_ssize_t MAX_BLOCKS = _MAX_BLOCKS
 cdef object count_words = _count_words
 cdef object ROLE_FLAGS = cues.ROLE_FLAGS
 cdef object BODY_PROPS = cues.BODY_PROPS
+cdef object MICRODATA_PROPS = metadata.MICRODATA_PROPS
 cdef object COMMENT_SAFE_TAGS = cues.COMMENT_SAFE_TAGS
 cdef object SEPARATE_JOINERS = elements.SEPARATE_JOINERS
 
@@ -854,6 +855,8 @@ cdef class _Walker:
                 text = _run_text(c.children)
                 if text and (_get(c, "type") or "").endswith("ld+json"):
                     metadata.read_jsonld(text, self.jsonld)
+            elif tag == "meta" and c.properties is not NULL:
+                metadata.read_body_meta(elementFactory(self.doc, c), self.page)
             self.push_frame(FRAME_SKIPPED)
             return SKIP_SUBTREE
         self.n_elements += 1
@@ -878,8 +881,12 @@ cdef class _Walker:
                         own |= <long long>ROLE_FLAGS.get(role, 0)
                 if attrs.itemprop is not NULL:
                     prop = _attr_value(attrs.itemprop)
-                    if prop and prop.lower() in BODY_PROPS:
-                        own |= FLAG_BODY
+                    if prop:
+                        prop = prop.lower()
+                        if prop in BODY_PROPS:
+                            own |= FLAG_BODY
+                        elif prop in MICRODATA_PROPS:
+                            metadata.note_microdata(prop, elementFactory(self.doc, c), self.page)
             cls = _attr_value(attrs.cls) if attrs.cls is not NULL else None
             idv = _attr_value(attrs.idv) if attrs.idv is not NULL else None
             if cls or idv:

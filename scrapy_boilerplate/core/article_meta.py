@@ -16,8 +16,9 @@ import html
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
+from itertools import islice
 
-from .authors import clean_authors, split_names
+from .authors import MAX_NAME_CHARS, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
 from .language import page_language
 from .urls import page_base, safe_url
@@ -27,6 +28,11 @@ WINDOW_BEFORE, WINDOW_AFTER = 3, 8
 #: A UTC time before this hour may be the evening before in the page's own time zone (the
 #: Americas are 3 to 10 hours behind UTC).
 LOCAL_DAY_HOURS = 12
+#: Elements of an itemprop=author element searched for its itemprop=name.
+MICRODATA_ELEMENTS = 200
+#: Items whose author is someone else than the page's: reviews, answers, the product or book the
+#: page sells. (Not "Comment": forums mark their posts so, the thread's first one included.)
+OTHERS_ITEMS = ("Review", "Answer", "Product", "Book", "Offer")
 #: Short lines with digits read when looking for a date in the whole page (page_date).
 PAGE_DATE_LINES = 40
 #: A block longer than this is text, not a byline or a date line.
@@ -86,7 +92,8 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
     """The article metadata of a walked page, given the content mask the model chose."""
     base = page_base(url or page.base_url, page.base_href)
     window = byline_window(page, mask, title)
-    sources = (from_jsonld(page), from_meta(page), from_byline(page, window), from_url(url))
+    sources = (from_jsonld(page), from_meta(page), from_byline(page, window), from_microdata(page),
+               from_url(url))
     meta = ArticleMetadata()
     persons, organisations = [], []
     for found in sources:
@@ -132,7 +139,7 @@ def _dates(sources, page=None) -> tuple:
         # itself by it: that is the date readers and the gold take as the page's.
         published = modified
     if published:
-        published = _local_day(published, _all(sources[:2] + sources[3:], "date_published", normalize_date))
+        published = _local_day(published, _all(sources[:2] + sources[4:], "date_published", normalize_date))
     if published and modified and modified[:10] < published[:10]:
         modified = None   # an "update" before the publication is another page's date
     return published, modified
@@ -247,6 +254,58 @@ def from_byline(page, window: range) -> dict:
         previous = text
     return {"authors": authors, "date_published": [d for d in published if d],
             "date_modified": [d for d in modified if d]}
+
+
+def from_microdata(page) -> dict:
+    """schema.org microdata in <body>: the first itemprop=author (its itemprop=name, else its
+    short text) and datePublished / dateModified. A forum thread's first post carries its
+    starter's name this way; the walk kept these elements (metadata.note_microdata)."""
+    found = page.microdata
+    if not found:
+        return {}
+    authors = []
+    for el in found.get("author", []) or found.get("creator", []):
+        if _owner_type(el).endswith(OTHERS_ITEMS):
+            continue   # a review's, an answer's or a product's author is not the page's
+        name = _microdata_name(el)
+        if name:
+            authors.append(name)
+        break
+    return {
+        "authors": authors,
+        "date_published": [_microdata_value(el) for el in found.get("datepublished", [])[:1]
+                           + found.get("datecreated", [])[:1]],
+        "date_modified": [_microdata_value(el) for el in found.get("datemodified", [])[:1]],
+    }
+
+
+def _owner_type(el) -> str:
+    """The schema.org type of the item a microdata property belongs to (its nearest itemscope
+    ancestor's itemtype, "https://schema.org/Review"), or ""."""
+    for ancestor in islice(el.iterancestors(), MICRODATA_ELEMENTS):
+        if ancestor.get("itemscope") is not None:
+            return (ancestor.get("itemtype") or "").rstrip("/ ")
+    return ""
+
+
+def _microdata_value(el) -> str | None:
+    """A microdata property's value: content or datetime attribute, else its short text."""
+    value = el.get("content") or el.get("datetime")
+    if value is None and el.tag != "meta":
+        value = " ".join(islice(el.itertext(), 20))[:MAX_DATE_LINE_CHARS * 2]
+    return value
+
+
+def _microdata_name(el) -> str | None:
+    """The name of an itemprop=author element: its itemprop=name (a forum's user card holds
+    the name among "Member", "Joined", post counts), else its text when that is short."""
+    if el.tag == "meta":
+        return el.get("content")
+    for sub in islice(el.iter(), MICRODATA_ELEMENTS):
+        if (sub.get("itemprop") or "").lower() == "name":
+            return sub.get("content") or " ".join("".join(islice(sub.itertext(), 20)).split())
+    text = " ".join("".join(islice(el.itertext(), 20)).split())
+    return text if len(text) <= MAX_NAME_CHARS else None
 
 
 def page_date(page) -> str | None:

@@ -33,6 +33,26 @@ def is_article_type(kind: str) -> bool:
 STEP_LISTS = {"HowTo": "step", "Recipe": "recipeInstructions"}
 
 
+#: itemprop names kept from <body> (microdata), as article_meta.from_microdata reads them.
+MICRODATA_PROPS = frozenset(("author", "creator", "datepublished", "datecreated", "datemodified"))
+#: Elements kept per itemprop name: the article's own come first; a thread's replies follow.
+MAX_MICRODATA = 5
+
+
+def note_microdata(prop: str, el, page) -> None:
+    """Keep a <body> element with itemprop=author, datePublished... (`prop` in lower case)."""
+    kept = page.microdata.setdefault(prop, [])
+    if len(kept) < MAX_MICRODATA:
+        kept.append(el)
+
+
+def read_body_meta(el, page) -> None:
+    """A <meta itemprop=...> in <body> (skipped by the walk as <meta> in <head> is)."""
+    prop = el.get("itemprop")
+    if prop and prop.lower() in MICRODATA_PROPS:
+        note_microdata(prop.lower(), el, page)
+
+
 def read_head(head, page) -> None:
     """Title, Open Graph tags, JSON-LD, the base and the canonical URL from <head>."""
     for el in head.iter("title", "meta", "script", "base", "link"):

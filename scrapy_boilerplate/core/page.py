@@ -54,6 +54,7 @@ class Page:
     # Metadata
     title: str | None = None           # <title>
     og: dict = field(default_factory=dict)
+    microdata: dict = field(default_factory=dict)   # itemprop (author, datepublished...) -> <body> elements
     jsonld: dict = field(default_factory=dict)   # headline, articleBody, type, article, page...
     meta: dict = field(default_factory=dict)     # <meta> name/property/itemprop -> first content
     lang: str | None = None

@@ -40,7 +40,7 @@ from .elements import (
     tag_info,
 )
 from .hidden import is_hidden
-from .metadata import read_head, read_jsonld
+from .metadata import MICRODATA_PROPS, note_microdata, read_body_meta, read_head, read_jsonld
 from .textstats import count_words
 
 #: The walk stops adding blocks after this many (bounded memory and time).
@@ -150,6 +150,8 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
                     read_head(el, page)
                 elif el.tag == "script" and el.text and (el.get("type") or "").endswith("ld+json"):
                     read_jsonld(el.text, jsonld)
+                elif el.tag == "meta":
+                    read_body_meta(el, page)
                 walker.skip_subtree()
                 stack.append(None)
                 continue
@@ -173,8 +175,12 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
                     if role:
                         own |= ROLE_FLAGS.get(role, 0)
                     prop = el.get("itemprop")
-                    if prop and prop.lower() in BODY_PROPS:
-                        own |= flag_body
+                    if prop:
+                        prop = prop.lower()
+                        if prop in BODY_PROPS:
+                            own |= flag_body
+                        elif prop in MICRODATA_PROPS:
+                            note_microdata(prop, el, page)
                 cls = el.get("class") if "class" in keys else None
                 idv = el.get("id") if "id" in keys else None
                 if cls or idv:
