@@ -40,6 +40,8 @@ MAX_BYLINE_CHARS = 200
 #: A block longer than this is not a date line ("Jun 08, 2023 • 11 Minute Read").
 MAX_DATE_LINE_CHARS = 80
 #: Class and id words of a byline.
+#: A byline starting "By" and a lower-case word is a sentence beyond this many words.
+SENTENCE_WORDS = 4
 BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
 UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
                         r"aggiornato|bijgewerkt|zaktualizowano)\w*(?:\s+(?:on|at|am|le|el)\b)?\s*:?",
@@ -363,6 +365,11 @@ def _byline_names(element, text: str) -> list[str]:
                 name = " ".join("".join(el.itertext()).split())
                 if name:
                     return [name]
+    start = BYLINE_START.match(text)
+    if start and text[start.end() - 1].islower() and len(text.split()) > SENTENCE_WORDS:
+        # "By using VS Code, you agree...", "By the end of this tutorial, ...": a sentence
+        # ("by jsteinhardt" is a user name's byline).
+        return []
     return [text] if split_names(text) else []
 
 
