@@ -39,6 +39,10 @@ PAGE_DATE_LINES = 40
 MAX_BYLINE_CHARS = 200
 #: A block longer than this is not a date line ("Jun 08, 2023 • 11 Minute Read").
 MAX_DATE_LINE_CHARS = 80
+# A forum thread's starter in its header (XenForo, VerticalScope, vBulletin): the name after
+# the label, or before "Discussion starter"; the whole block is the label and one name.
+THREAD_STARTER_RE = re.compile(r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
+                               r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$", re.I)
 #: Class and id words of a byline.
 #: A byline starting "By" and a lower-case word is a sentence beyond this many words.
 SENTENCE_WORDS = 4
@@ -233,7 +237,11 @@ def from_byline(page, window: range) -> dict:
             continue
         tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
-        if not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens)):
+        starter = THREAD_STARTER_RE.match(text)
+        if starter and not authors:
+            # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter".
+            authors.append(starter.group(1) or starter.group(2))
+        elif not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens)):
             authors.extend(_byline_names(element, text))   # the first byline only
         if ACTIVITY_RE.search(text):
             previous = text
