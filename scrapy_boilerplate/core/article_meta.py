@@ -108,6 +108,8 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
         if persons:
             break   # the most trusted source that names people decides them
     meta.authors = clean_authors(persons) or clean_authors(organisations)
+    if not meta.authors:
+        meta.authors = clean_authors(page_byline(page))
     meta.date_published, meta.date_modified = _dates(sources, page)
     meta.site_name = _first(sources, "site_name", _clean_text)
     meta.description = _first(sources, "description", _clean_text)
@@ -316,6 +318,23 @@ def _microdata_name(el) -> str | None:
             return sub.get("content") or " ".join("".join(islice(sub.itertext(), 20)).split())
     text = " ".join("".join(islice(el.itertext(), 20)).split())
     return text if len(text) <= MAX_NAME_CHARS else None
+
+
+def page_byline(page) -> list:
+    """The first byline anywhere on a page whose metadata, byline window and microdata name
+    no author: a blog that signs its post at the end or in a side column ("Posted by Jane
+    Doe", an "author" box): a block marked byline or author by its classes ("By" alone
+    is not enough out there: "Shop by Gender, Age"); the walk left comment sections out."""
+    for i, text in enumerate(page.texts):
+        if page.chars[i] > MAX_BYLINE_CHARS:
+            continue
+        tokens = page.tokens[i]
+        if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
+            element = page.node_elements[page.nodes[i]] if page.node_elements else None
+            names = _byline_names(element, text)
+            if names:
+                return names
+    return []
 
 
 def page_date(page) -> str | None:

@@ -38,7 +38,7 @@ _NOT_NAMES = {
     "admin", "administrator", "author", "authors", "by", "editor", "editors", "guest", "staff",
     "name", "your name", "sign in", "log in", "login", "register", "anonymous", "unknown", "user",
     "null", "none", "undefined", "n/a", "na", "webmaster", "root", "team", "contributor", "posted",
-    "share", "follow", "subscribe", "comments", "comment", "reply", "more", "read more",
+    "share", "follow", "subscribe", "comments", "comment", "reply", "more", "read more", "blog",
 }
 
 
@@ -98,7 +98,7 @@ def clean_name(text: str) -> str | None:
     if len(name) < 2 or len(name) > MAX_NAME_CHARS or len(name.split()) > MAX_NAME_WORDS:
         return None
     lower = name.casefold()
-    if lower in _NOT_NAMES or lower in _CREDENTIAL_WORDS or "@" in name or "/" in name:
+    if lower in _NOT_NAMES or lower in _CREDENTIAL_WORDS or any(ch in name for ch in "@/»›"):
         return None
     if not any(ch.isalpha() for ch in name) or _DATE_LIKE_RE.search(name) or ":" in name:
         return None   # a date, a time or a label, not a name
