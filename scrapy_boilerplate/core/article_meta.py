@@ -108,9 +108,11 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
         if persons:
             break   # the most trusted source that names people decides them
     meta.authors = clean_authors(persons) or clean_authors(organisations)
-    if not meta.authors:
-        meta.authors = clean_authors(page_byline(page))
     meta.date_published, meta.date_modified = _dates(sources, page)
+    if not meta.authors and meta.date_published:
+        # A dated post signed at its end or in a side column. (Undated pages, products and
+        # services, have "Our Product Research Team" boxes, not bylines.)
+        meta.authors = clean_authors(page_byline(page))
     meta.site_name = _first(sources, "site_name", _clean_text)
     meta.description = _first(sources, "description", _clean_text)
     meta.canonical_url = _first(sources, "canonical_url", lambda v: _absolute(v, base))
