@@ -22,6 +22,9 @@ Scoring (a page counts when the gold has the field):
 * authors invented: pages whose gold has no author (wcxb-dev; the annotators found no byline)
   where the tool gives one, as a count and a share.
 * publication date: the same day (the first ten characters of an ISO date).
+* date on undated pages: pages whose gold has no publication date (wcxb-dev) where the tool
+  gives one, as a count and a share. Not all are wrong (the annotators left out dates that
+  some of these pages show), but a tool that dates everything scores high here.
 * language: wcxb-dev has no language gold; the reference is py3langid's answer on the
   human gold text (pages with at least 500 characters of it). That identifier is the one
   this project uses on the extracted text when a page declares no language, so this row
@@ -144,7 +147,8 @@ def language_reference(root: Path, record: dict):
 
 def score(records, outputs) -> dict:
     """Per measure: [hits, pages]; for invented authors: [pages with authors, unsigned pages]."""
-    rows = {"title": [0, 0], "authors": [0, 0], "invented": [0, 0], "date": [0, 0], "language": [0, 0]}
+    rows = {"title": [0, 0], "authors": [0, 0], "invented": [0, 0], "date": [0, 0], "undated": [0, 0],
+            "language": [0, 0]}
     for record, out in zip(records, outputs):
         if out is None:
             continue
@@ -161,6 +165,9 @@ def score(records, outputs) -> dict:
         if record.get("publish_date") and "date" in out:
             rows["date"][1] += 1
             rows["date"][0] += (out.get("date") or "")[:10] == record["publish_date"][:10]
+        elif "date" in out and record.get("source") == "wcxb":
+            rows["undated"][1] += 1
+            rows["undated"][0] += bool(out.get("date"))
         if record.get("lang_ref") and "language" in out:
             rows["language"][1] += 1
             rows["language"][0] += (out.get("language") or "").lower()[:2] == record["lang_ref"]
@@ -246,6 +253,7 @@ def print_table(results: dict, names) -> None:
     tools = [t for t in names if any(k[2] == t for k in results)]
     measures = (("title", "title"), ("authors", "authors"),
                 ("invented", "authors invented (unsigned pages)"), ("date", "publication date"),
+                ("undated", "date given on undated pages"),
                 ("language", "language (py3langid on gold text)"))
     print("| set | measure | pages | " + " | ".join(tools) + " |")
     print("|---|---|---|" + "---|" * len(tools))
@@ -260,7 +268,7 @@ def print_table(results: dict, names) -> None:
                     cells.append("—")
                     continue
                 pages = max(pages, n)
-                cells.append(f"{hits} ({hits / n:.0%})" if key == "invented" else f"{hits / n:.2f}")
+                cells.append(f"{hits} ({hits / n:.0%})" if key in ("invented", "undated") else f"{hits / n:.2f}")
             if pages:
                 print(f"| {set_name} {part} | {label} | {pages} | " + " | ".join(cells) + " |")
     for tool in tools:
