@@ -25,6 +25,8 @@ from .urls import page_base, safe_url
 
 #: Blocks read before the headline, and after it or after the content's first block.
 WINDOW_BEFORE, WINDOW_AFTER = 3, 8
+#: The sources' places in article_metadata's list, most trusted first.
+JSONLD, META, BYLINE, MICRODATA, URL = range(5)
 #: A UTC time before this hour may be the evening before in the page's own time zone (the
 #: Americas are 3 to 10 hours behind UTC).
 LOCAL_DAY_HOURS = 12
@@ -99,7 +101,7 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
     base = page_base(url or page.base_url, page.base_href)
     window = byline_window(page, mask, title)
     sources = (from_jsonld(page), from_meta(page), from_byline(page, window), from_microdata(page),
-               from_url(url))
+               from_url(url))   # in the order of JSONLD, META, BYLINE, MICRODATA, URL
     meta = ArticleMetadata()
     persons, organisations = [], []
     for found in sources:
@@ -128,9 +130,10 @@ def _dates(sources, page=None) -> tuple:
     shows under its headline (the byline source) deciding between them."""
     published = _first(sources, "date_published", normalize_date)
     modified = _first(sources, "date_modified", normalize_date)
-    shown = _all(sources[2:3], "date_published", normalize_date)
-    shown_update = _first(sources[2:3], "date_modified", normalize_date)
-    if not shown and shown_update and not _first(sources[1:2], "date_published", normalize_date):
+    byline, meta_tags = sources[BYLINE:BYLINE + 1], sources[META:META + 1]
+    shown = _all(byline, "date_published", normalize_date)
+    shown_update = _first(byline, "date_modified", normalize_date)
+    if not shown and shown_update and not _first(meta_tags, "date_published", normalize_date):
         # Under its headline the page gives only its last update ("Updated August 14, 2025"),
         # and its <meta> tags name no publication date: the page dates itself by the update,
         # and readers (and the gold) take that. With article:published_time in <meta>, the
@@ -149,7 +152,8 @@ def _dates(sources, page=None) -> tuple:
         # itself by it: that is the date readers and the gold take as the page's.
         published = modified
     if published:
-        published = _local_day(published, _all(sources[:2] + sources[4:], "date_published", normalize_date))
+        stated = sources[:BYLINE] + sources[URL:]   # the metadata and the URL, not what is shown
+        published = _local_day(published, _all(stated, "date_published", normalize_date))
     if published and modified and modified[:10] < published[:10]:
         modified = None   # an "update" before the publication is another page's date
     return published, modified
@@ -165,7 +169,7 @@ def _local_day(chosen: str, others: list) -> str:
         return chosen
     instant = datetime.fromisoformat(chosen)
     if any(len(other) == 10 and other == chosen[:10] for other in others):
-        return chosen   # the page itself shows the UTC day
+        return chosen   # the URL or the metadata gives the UTC day itself
     for other in others:
         if len(other) > 10 and not other.endswith("+00:00") and other[19:]:
             try:
