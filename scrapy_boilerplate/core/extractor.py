@@ -41,6 +41,8 @@ RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
 THREAD_FALLBACK_CHARS = 500
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
+#: Between the headline and the site's name in a <title> or og:title.
+TITLE_SEPARATORS_RE = re.compile(r" [|\-–—·:]{1,2} ")
 #: A machine key: a snake_case identifier ("shipping_chunk-1", "cat_thumb_Kiwi").
 MACHINE_KEY_RE = re.compile(r"[a-z][a-z0-9]*(?:_[A-Za-z0-9-]+)+")
 #: Class words that hide an element until a script shows it.
@@ -509,9 +511,15 @@ def _best_title(page: Page) -> str | None:
     # The <title> as well: a JSON-LD "headline" can be a description (Wikipedia's is
     # "constitutional monarchy in Oceania" for "New Zealand").
     title_words = set(page.title.lower().split()) if page.title and page.title != meta else set()
+    # The site's name: what follows the headline in a "Headline | Site" title, or og:site_name.
+    site_names = {part.strip().lower() for part in TITLE_SEPARATORS_RE.split(meta)[1:]} if meta else set()
+    if page.og.get("site_name"):
+        site_names.add(page.og["site_name"].lower())
     for text, tag in zip(page.texts, page.tags):
-        # An h1 without a letter is a counter or a score (a vote count in an h1), not a headline.
-        if tag == "h1" and len(text) < 300 and any(ch.isalpha() for ch in text):
+        # An h1 without a letter is a counter or a score (a vote count in an h1), not a headline;
+        # an h1 that holds the site's name is its logo.
+        if (tag == "h1" and len(text) < 300 and any(ch.isalpha() for ch in text)
+                and text.lower() not in site_names):
             words = set(text.lower().split())
             if not meta_words or len(words & meta_words) >= 0.5 * len(words):
                 return text
