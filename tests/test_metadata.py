@@ -233,6 +233,7 @@ def test_signature_at_the_end_only_on_a_dated_page():
     ("wcxb-dev", "0513", "authors", ["felixen"]),                 # XenForo, a later page: header
     ("wcxb-dev", "0501", "authors", ["DaleJack"]),                # Discourse: microdata
     ("wcxb-dev", "0538", "date_published", "2024-02-24"),         # phpBB: "Post by ... » Sat Feb 24"
+    ("wcxb-dev", "0538", "title", "Investment Strategy Review Request, 2024 Version"),  # not the logo h1
     ("wcxb-dev", "0020", "date_published", "2025-02-22"),         # "Last Updated: 2025-02-22" only
     ("wcxb-dev", "0479", "date_published", "2025-12-18"),         # UTC stamp, the URL's day
     ("wcxb-dev", "0177", "authors", []),                          # "By following the tips below..."
@@ -246,7 +247,10 @@ def test_real_pages(dataset, page_id, field, expected):
     record = next(r for r in map(json.loads, (folder / "pages.jsonl").open(encoding="utf-8"))
                   if r["id"] == page_id)
     result = extract(gzip.decompress((folder / record["html"]).read_bytes()), record.get("url"))
-    assert getattr(result, field) == expected
+    value = getattr(result, field)
+    if field.startswith("date_") and value:
+        value = value[:10]   # by day, as the benchmark scores dates: a datetime is fine
+    assert value == expected
 
 
 def test_language_code():
