@@ -72,3 +72,15 @@ def load_shared_pages(name: str, n: int | None = None, where=None) -> list:
 def dataset_pages():
     """`dataset_pages(name, n, where=None)`: pages of a shared dataset, or skip the test."""
     return load_shared_pages
+
+
+@pytest.fixture
+def redis_server():
+    """A redis-server of its own on a free loopback port (tests/redis_server.py); skips without one."""
+    from redis_server import RedisServer
+
+    server = RedisServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

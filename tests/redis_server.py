@@ -58,12 +58,3 @@ class RedisServer:
                 self.process.kill()
                 self.process.wait()
         self.process = None
-
-
-@pytest.fixture
-def redis_server():
-    server = RedisServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from redis_server import RedisServer, free_port, redis_server  # noqa: F401 - the fixture
+from redis_server import RedisServer, free_port
 from template_site import page_html, page_url
 
 from scrapy_boilerplate import Extractor, MemoryTemplateStore, extract
