@@ -10,16 +10,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .article_meta import ArticleMetadata, article_metadata
-from .decode import FAVOR_SHIFT, decode
-from .elements import FLAG
-from .features import dense_feature_names, feature_matrix
 from .cards import keep_card_groups
+from .decode import FAVOR_SHIFT
+from .features import dense_feature_names, feature_matrix
 from .jsonld_body import BODY_FALLBACK_SHARE, body_page, stated_body
 from .model import Model, ModelError, load_model
 from .page import Page, build_page
 from .parse import to_element, to_element_type_error
 from .render import Options, content_units, render_markup, units_text
-from .tables import Table, decide_tables, find_data_tables
+from .selection import drop_field_dumps, drop_renderings, drop_trailing_teasers, find_code_blocks, select_blocks
+from .tables import decide_tables, find_data_tables
 from .unsupervised import cluster_probabilities
 from .urls import page_base, safe_url
 
@@ -31,29 +31,11 @@ BYLINE_RE = re.compile(
     r"^(?i:by|von|par|por|di|door|av|af|przez|od)\s+(?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s*){1,4}"
     r"(?:$|[·|•,–—/-]|\band\b|\bund\b|\bet\b|\by\b)"
 )
-#: Pages with at most this much text keep all their non-link text when the model selects nothing.
-SMALL_PAGE_CHARS = 1000
-#: A selection of less than this share of the page's non-link text is decoded again, relaxed.
-TINY_SELECTION = 0.1
-RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
 #: An extraction shorter than this, on a page whose comment sections hold most of its text,
 #: is made again with the comment sections walked (forum threads, posts marked up as comments).
 THREAD_FALLBACK_CHARS = 500
-#: Kept blocks this long whose text repeats under other ids and classes are second renderings.
-REPEAT_MIN_CHARS = 60
 #: Between the headline and the site's name in a <title> or og:title.
 TITLE_SEPARATORS_RE = re.compile(r" [|\-–—·:]{1,2} ")
-#: A machine key: a snake_case identifier ("shipping_chunk-1", "cat_thumb_Kiwi").
-MACHINE_KEY_RE = re.compile(r"[a-z][a-z0-9]*(?:_[A-Za-z0-9-]+)+")
-#: Class words that hide an element until a script shows it.
-HIDING_CLASS_WORDS = frozenset(("hide", "hidden", "invisible"))
-#: A teaser: a linked title, then an excerpt cut short ("...", "…", "[…]").
-TEASER_END_RE = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*$")
-#: This many sibling teasers after at least TEASER_BODY_CHARS of body are a related-posts list.
-TEASER_RUN = 3
-TEASER_BODY_CHARS = 500
-#: Caption-flagged blocks are dropped only while they are less than this share of the content.
-CAPTION_MAX_SHARE = 0.5
 
 
 @dataclass
@@ -341,15 +323,15 @@ class Extractor:
                 mask[i] = False
             elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
                 mask[i] = False
-        _drop_renderings(page, mask)
-        _drop_field_dumps(page, mask)
+        drop_renderings(page, mask)
+        drop_field_dumps(page, mask)
         # Cards first: a related-posts run after an article must not come back as a card group.
         keep_card_groups(page, mask)
-        _drop_trailing_teasers(page, mask)
+        drop_trailing_teasers(page, mask)
         decide_tables(tables, mask, proba, page)
         # A code block whose highlighter puts each line in a <div> is many short blocks that
         # the model drops one by one, like table cells: one decision, as for a table.
-        code_blocks = _code_blocks(page, tables)
+        code_blocks = find_code_blocks(page, tables)
         decide_tables(code_blocks, mask, proba, page)
         return _render(page, mask, proba, tables, title, url, opts, code_blocks)
 
@@ -375,133 +357,6 @@ def _template_evidence(templates, page: Page, url, proba):
 
         site = site_key(url or page.base_url)
         return TemplateEvidence(site, 0, None) if site is not None else None
-
-
-def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
-    """Content mask from block probabilities, with the caption and comment options applied."""
-    favor = opts.get("favor", "balanced")
-    if tables is None:
-        tables = find_data_tables(page)
-    spans = [(t.first, t.last) for t in tables]
-    mask = decode(proba, page, params, favor=favor, table_spans=spans)
-    chars, link_chars = page.array("chars"), page.array("link_chars")
-    if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
-        # A tiny page has no boilerplate to speak of: its non-link text is the content,
-        # or all its text when it is only links.
-        mask = link_chars < chars / 2
-        if not mask.any():
-            mask = chars > 0
-    elif chars[mask].sum() < TINY_SELECTION * np.maximum(chars - link_chars, 0).sum():
-        # Next to nothing kept of a page with plenty of plain text: pages of short items
-        # (teasers, cards, replies) score below the threshold one by one. A relaxed
-        # decode, kept when it finds more.
-        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor, table_spans=spans)
-        if chars[relaxed].sum() > chars[mask].sum():
-            mask = relaxed
-    flags = page.array("flags", int)
-    # The text of an ad unit is its click-through link, even in the middle of an article.
-    mask &= ~(((flags & FLAG["ad"]) > 0) & (link_chars >= 0.9 * chars))
-    if mask.any():
-        span = np.zeros_like(mask)
-        first, last = np.flatnonzero(mask)[[0, -1]]
-        span[first:last + 1] = True
-        captions = (flags & FLAG["caption"]) > 0
-        if opts.get("include_captions"):
-            mask = mask | (captions & span)
-        elif chars[mask & captions].sum() < CAPTION_MAX_SHARE * chars[mask].sum():
-            # Captions are not main content by default (all gold sets agree). When they
-            # would be most of the content, the cue came from a wrapper ("caption-dark"
-            # on <body>, a "tag-creditshelf" class), not from captions: keep it all.
-            mask = mask & ~captions
-    if opts.get("include_comments"):
-        mask = mask | ((flags & FLAG["comment"]) > 0)
-    return mask
-
-
-def _code_blocks(page: Page, tables: list[Table]) -> list[Table]:
-    """The outermost <pre> elements of more than one block, outside the data tables."""
-    if "pre" not in page.node_tags:
-        return []
-    taken = [(t.first, t.last) for t in tables]
-    units: list[Table] = []
-    end = -1
-    for node, tag in enumerate(page.node_tags):
-        if tag != "pre":
-            continue
-        first, last = page.node_first[node], page.node_last[node]
-        if last - first > 1 and first >= end and not any(a <= first < b for a, b in taken):
-            units.append(Table(node, first, last))
-            end = last
-    return units
-
-
-def _drop_renderings(page: Page, mask) -> None:
-    """Unselect a second rendering of the same text: a kept block of REPEAT_MIN_CHARS or more
-    whose text a kept block before it already has, under other ids and classes (a site's
-    mobile and desktop variants of one article, a reply's preview of the post above it). A
-    repeat under the same ids and classes is the page's own (a chorus, a repeated note)."""
-    first_path: dict[str, tuple] = {}
-    for i in np.flatnonzero(mask):
-        if page.chars[i] < REPEAT_MIN_CHARS:
-            continue
-        path = first_path.setdefault(page.texts[i], page.tokens[i])
-        if path != page.tokens[i]:
-            mask[i] = False
-
-
-def _drop_field_dumps(page: Page, mask) -> None:
-    """Unkeep definition lists that a class hides and whose terms are mostly machine keys.
-
-    A shop's custom fields (`<dl class="productView-info hide">` with `tab_Shipping and
-    Returns:`, `shipping_chunk-1:`, `cat_thumb_Kiwi:`) are data that the page's scripts read
-    to build its tabs, not text for readers. Neither signal alone is enough: a class hides
-    many tabs and accordions whose text is content, and API references list identifiers.
-    """
-    if "dl" not in page.node_tags:
-        return
-    for node, tag in enumerate(page.node_tags):
-        if tag != "dl" or HIDING_CLASS_WORDS.isdisjoint(page.node_tokens[node]):
-            continue
-        first, last = page.node_first[node], page.node_last[node]
-        terms = [page.texts[i] for i in range(first, last) if page.tags[i] == "dt"]
-        keys = sum(1 for term in terms if MACHINE_KEY_RE.match(term))
-        if len(terms) >= 3 and keys >= 0.5 * len(terms):
-            mask[first:last] = False
-
-
-def _drop_trailing_teasers(page: Page, mask) -> None:
-    """Unkeep runs of sibling teasers that follow the body (a related-posts list with excerpts).
-
-    Their excerpts are prose, so the model keeps them. On a listing page the teasers are the
-    content: a run goes only when the kept text before it is at least TEASER_BODY_CHARS and
-    half the run's.
-    """
-    kept = np.flatnonzero(mask)
-    if len(kept) <= TEASER_RUN:
-        return
-    texts, chars, link_chars = page.texts, page.chars, page.link_chars
-    teasers = [i for i in kept.tolist()
-               if 10 <= link_chars[i] < chars[i] and TEASER_END_RE.search(texts[i]) is not None]
-    if len(teasers) < TEASER_RUN:
-        return
-    parent = {i: page.node_parents[page.nodes[i]] for i in teasers}
-    position = {i: k for k, i in enumerate(kept.tolist())}
-    # Runs of teasers that follow each other among the kept blocks, under one parent.
-    runs, run = [], []
-    for i in teasers:
-        if run and position[i] == position[run[-1]] + 1 and parent[i] == parent[run[-1]]:
-            run.append(i)
-        else:
-            runs.append(run)
-            run = [i]
-    runs.append(run)
-    teaser_set = set(teasers)
-    for run in runs:
-        if len(run) < TEASER_RUN:
-            continue
-        body = sum(chars[j] for j in kept.tolist() if j < run[0] and j not in teaser_set)
-        if body >= max(TEASER_BODY_CHARS, sum(chars[j] for j in run) / 2):
-            mask[run] = False
 
 
 def _best_title(page: Page) -> str | None:

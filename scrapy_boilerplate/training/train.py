@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.decode import DEFAULT_PARAMS
-from ..core.extractor import select_blocks
 from ..core.features import dense_feature_names, feature_matrix, token_features
 from ..core.model import Model, TreeEnsemble
 from ..core.page import build_page
 from ..core.parse import parse_html
+from ..core.selection import select_blocks
 from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from, shingle_scores, snippet_scores
