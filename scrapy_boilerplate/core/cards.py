@@ -56,7 +56,17 @@ def keep_card_groups(page, mask) -> None:
 
 
 def _card_groups(page) -> list:
-    """[(first, last) block spans of the cards] of each group of MIN_CARDS or more sibling cards."""
+    """The groups of MIN_CARDS or more sibling cards outside navigation, headers, footers and asides."""
+    return [cards for cards in card_groups(page, _OUTSIDE_CONTENT).values() if len(cards) >= MIN_CARDS]
+
+
+def card_groups(page, excluded_flags: int) -> dict:
+    """{(parent node, tag, id/class tokens): [(first, last) block spans of its cards]}.
+
+    A card is a node whose first HEAD_BLOCKS blocks hold a link of HEADLINE_LINK_CHARS or more
+    (a linked headline), not a paragraph or table cell or row, and not under `excluded_flags`.
+    Overview detection counts these groups too (overview.teaser_cards).
+    """
     first, last = page.array("node_first", int), page.array("node_last", int)
     acc_links = np.concatenate(([0], np.cumsum(page.link_chars)))
     head_end = np.minimum(last, first + HEAD_BLOCKS)
@@ -68,8 +78,8 @@ def _card_groups(page) -> list:
     node_first, node_last = page.node_first, page.node_last
     for node in candidates.tolist():
         start, stop = node_first[node], node_last[node]
-        if (parents[node] < 0 or flags[node] & _OUTSIDE_CONTENT or tags[node] in ("p", "td", "tr")
+        if (parents[node] < 0 or flags[node] & excluded_flags or tags[node] in ("p", "td", "tr")
                 or max(link_chars[start:min(stop, start + HEAD_BLOCKS)]) < HEADLINE_LINK_CHARS):
             continue
         groups.setdefault((parents[node], tags[node], tokens[node]), []).append((start, stop))
-    return [cards for cards in groups.values() if len(cards) >= MIN_CARDS]
+    return groups

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from . import speedups, ttr
+from .cards import HEAD_BLOCKS, card_groups
 from .elements import FLAG
 from .model import Model, ModelError, load_model
 from .page import Page, build_page
@@ -445,7 +446,8 @@ def teaser_cards(page: Page) -> tuple:
 
 
 def _teaser_cards(page: Page) -> tuple:
-    """Groups of >= 3 sibling nodes with the same tag and classes, each holding a headline-like link.
+    """Groups of >= 3 sibling cards (cards.card_groups: the same tag and classes, each holding a
+    headline-like link).
 
     Teaser lists repeat one card template (a linked headline of some length,
     maybe a short text) under a common parent; menus repeat short links and
@@ -456,32 +458,20 @@ def _teaser_cards(page: Page) -> tuple:
 
     The reference for the compiled _evidence.teaser_cards, which must give the same values.
     """
-    groups: dict = {}
-    signatures: dict = {}
-    # Prefix sums: a card's characters and link characters in O(1).
     acc_chars = list(accumulate(page.chars, initial=0))
     acc_links = list(accumulate(page.link_chars, initial=0))
-    parents, ntags, ntokens = page.node_parents, page.node_tags, page.node_tokens
-    first, last = page.node_first, page.node_last
-    link_chars, nav = page.link_chars, FLAG["nav"]
-    for parent, start, stop, tag, tokens, flags in zip(parents, first, last, ntags, ntokens, page.node_flags):
-        if parent < 0 or stop <= start:
-            continue
-        end = min(stop, start + 8)
-        head_links = acc_links[end] - acc_links[start]
-        # (no link of 15 characters among the first blocks when all their links sum to less)
-        if head_links < 15 or tag in ("p", "td", "tr") or flags & nav or max(link_chars[start:end]) < 15:
-            continue
-        key = (parent, tag, tokens)
-        count, total, net = groups.get(key, (0, 0, 0))
-        card_chars = acc_chars[stop] - acc_chars[start]
-        card_links = acc_links[stop] - acc_links[start]
-        groups[key] = (count + 1, total + head_links, net + card_chars - card_links)
+    groups = []   # (cards, their headline link characters, their net text characters)
+    signatures: dict = {}
+    for (_, tag, tokens), cards in card_groups(page, FLAG["nav"]).items():
+        groups.append((
+            len(cards),
+            sum(acc_links[min(stop, start + HEAD_BLOCKS)] - acc_links[start] for start, stop in cards),
+            sum(acc_chars[stop] - acc_chars[start] - acc_links[stop] + acc_links[start] for start, stop in cards),
+        ))
         # The same card template anywhere on the page (grids split over several rows).
         if tokens:
-            sig = (tag, tokens)
-            signatures[sig] = signatures.get(sig, 0) + 1
-    big = [g for g in groups.values() if g[0] >= 3]
+            signatures[tag, tokens] = signatures.get((tag, tokens), 0) + len(cards)
+    big = [g for g in groups if g[0] >= 3]
     items = sum(c for c, _, _ in big)
     max_group = max((c for c, _, _ in big), default=0)
     repeated = max(signatures.values(), default=0)
