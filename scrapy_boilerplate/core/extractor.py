@@ -297,7 +297,7 @@ class Extractor:
             # (a client-rendered page): the stated body is the content.
             stated = body_page(body, page)
             if stated is not None:
-                mask = np.asarray(stated.chars) > 0
+                mask = stated.array("chars") > 0
                 candidate = _render(stated, mask, mask.astype(float), find_data_tables(stated),
                                     result.title, url, opts)
                 if len(candidate.text) > len(result.text):

@@ -138,16 +138,16 @@ def drop_trailing_teasers(page: Page, mask) -> None:
     content: a run goes only when the kept text before it is at least TEASER_BODY_CHARS and
     half the run's.
     """
-    kept = np.flatnonzero(mask)
+    kept = np.flatnonzero(mask).tolist()
     if len(kept) <= TEASER_RUN:
         return
     texts, chars, link_chars = page.texts, page.chars, page.link_chars
-    teasers = [i for i in kept.tolist()
+    teasers = [i for i in kept
                if 10 <= link_chars[i] < chars[i] and TEASER_END_RE.search(texts[i]) is not None]
     if len(teasers) < TEASER_RUN:
         return
     parent = {i: page.node_parents[page.nodes[i]] for i in teasers}
-    position = {i: k for k, i in enumerate(kept.tolist())}
+    position = {i: k for k, i in enumerate(kept)}
     # Runs of teasers that follow each other among the kept blocks, under one parent.
     runs, run = [], []
     for i in teasers:
@@ -161,6 +161,6 @@ def drop_trailing_teasers(page: Page, mask) -> None:
     for run in runs:
         if len(run) < TEASER_RUN:
             continue
-        body = sum(chars[j] for j in kept.tolist() if j < run[0] and j not in teaser_set)
+        body = sum(chars[j] for j in kept if j < run[0] and j not in teaser_set)
         if body >= max(TEASER_BODY_CHARS, sum(chars[j] for j in run) / 2):
             mask[run] = False
