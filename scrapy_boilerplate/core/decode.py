@@ -163,8 +163,7 @@ def _extend_tail(mask, proba, page) -> None:
     last = int(np.flatnonzero(mask)[-1])
     container = page.node_parents[page.nodes[last]]
     for i in range(last + 1, len(mask)):
-        if (proba[i] < TAIL_PROBABILITY or page.node_parents[page.nodes[i]] != container
-                or page.tags[i] in HEADING_TAGS or page.link_chars[i] >= 0.5 * page.chars[i]):
+        if page.node_parents[page.nodes[i]] != container or not _leans_to_text(proba, page, i):
             break
         mask[i] = True
 
@@ -177,15 +176,21 @@ def _fill_body_gaps(mask, proba, page) -> None:
     kept = np.flatnonzero(mask)
     if len(kept) < 2:
         return
-    parents, nodes, tags, chars, links = page.node_parents, page.nodes, page.tags, page.chars, page.link_chars
+    parents, nodes = page.node_parents, page.nodes
     before = -1   # the last block kept by the decoder so far
     for i in range(int(kept[0]), int(kept[-1])):
         if mask[i]:
             before = i
-        elif (proba[i] >= TAIL_PROBABILITY and chars[i] >= GAP_MIN_CHARS and links[i] < 0.5 * chars[i]
-              and tags[i] not in HEADING_TAGS and parents[nodes[i]] == parents[nodes[before]]):
+        elif (page.chars[i] >= GAP_MIN_CHARS and parents[nodes[i]] == parents[nodes[before]]
+              and _leans_to_text(proba, page, i)):
             mask[i] = True
             before = i
+
+
+def _leans_to_text(proba, page, i: int) -> bool:
+    """Block `i` is text the model leans to: TAIL_PROBABILITY or more, not a heading, few links."""
+    return (proba[i] >= TAIL_PROBABILITY and page.tags[i] not in HEADING_TAGS
+            and page.link_chars[i] < 0.5 * page.chars[i])
 
 
 def _trim_tail(mask, page) -> None:
