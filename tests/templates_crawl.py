@@ -15,6 +15,7 @@ import logging
 import sys
 
 import scrapy
+from crawl_items import Collector
 from scrapy.crawler import CrawlerProcess
 
 BASE_SETTINGS = {
@@ -50,19 +51,6 @@ class ChainSpider(scrapy.Spider):
         yield {"url": response.url}
         for href in response.css("ul.next a::attr(href)").getall():
             yield response.follow(href)
-
-
-class Collector:
-    def __init__(self, crawler):
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
-
-    def process_item(self, item):
-        self.crawler.spider.collected.append(dict(item))
-        return item
 
 
 class SpiderLogHandler(logging.Handler):

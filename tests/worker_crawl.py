@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import scrapy
+from crawl_items import Collector
 from scrapy.crawler import CrawlerProcess
 
 from scrapy_boilerplate.core.extractor import Extractor
@@ -57,19 +58,6 @@ class PagesSpider(scrapy.Spider):
             return
         for n in (1, 2):
             yield {"url": response.url, "n": n}
-
-
-class Collector:
-    def __init__(self, crawler):
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
-
-    def process_item(self, item):
-        self.crawler.spider.collected.append(dict(item))
-        return item
 
 
 def main(base_url: str, settings: dict) -> dict:
