@@ -22,6 +22,7 @@ from .selection import drop_field_dumps, drop_renderings, drop_trailing_teasers,
 from .tables import decide_tables, find_data_tables
 from .unsupervised import cluster_probabilities
 from .urls import page_base, safe_url
+from .widgets import keep_text_widget_runs
 
 logger = logging.getLogger(__name__)
 
@@ -316,6 +317,9 @@ class Extractor:
         params = self.model.decode if self.model is not None else None
         tables = find_data_tables(page)
         mask = select_blocks(page, proba, params, opts, tables)
+        if opts.get("favor") != "precision":
+            # Like the decoder's closing-line and mid-body rules, a rule for recall.
+            keep_text_widget_runs(page, mask, proba)
         # The headline is not main content (it is `title`; include_title puts it first),
         # and neither is a byline ("By Jane Doe · 2 March 2026"): no gold set keeps them.
         for i in np.flatnonzero(mask):
