@@ -155,6 +155,20 @@ def test_paragraphs_just_under_the_threshold_in_mid_body_are_kept():
     assert not decode(proba, page, params, favor="precision")[4]
 
 
+def test_a_confident_paragraph_alone_between_unsure_blocks_is_kept_in_any_container():
+    # An API reference: a method's rows (short, unsure, node 2), its description (p .76, node 3),
+    # a note the model is unsure of (p .55, node 4), more rows, then the next method (node 1).
+    proba = np.array([0.95] * 4 + [0.3] * 5 + [0.76, 0.55] + [0.3] * 5 + [0.95] * 4)
+    chars = [300] * 4 + [30] * 5 + [150, 150] + [30] * 5 + [300] * 4
+    page = Page(texts=["x" * c for c in chars], tags=["p"] * 20, chars=chars, link_chars=[0] * 20,
+                nodes=[5] * 4 + [6] * 5 + [7, 8] + [6] * 5 + [5] * 4,
+                node_parents=[-1, 0, 0, 0, 0, 1, 2, 3, 4])
+    params = {"threshold": 0.65, "switch_penalty": 0.5}   # the shipped model's
+    mask = decode(proba, page, params)
+    assert mask[9] and not mask[10] and not mask[4:9].any() and not mask[11:16].any()
+    assert not decode(proba, page, params, favor="precision")[9]
+
+
 def client_rendered(body_json: str, extra: str = "") -> str:
     """A page whose markup holds only the app shell and whose body is stated in JSON-LD."""
     return (f'<html><head><title>Solar roofs</title><script type="application/ld+json">'

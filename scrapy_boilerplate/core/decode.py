@@ -9,7 +9,8 @@ than the main body are dropped unless close to it (bodies split by ad slots
 are kept, stray widgets are not), in-body headings are kept, trailing
 headings, link lists and end markers are trimmed, and a closing line just
 under the threshold, in the container of the last kept block, is kept, as are
-paragraphs just under it between kept blocks of one container.
+paragraphs just under it between kept blocks of one container and paragraphs
+over it between kept blocks anywhere.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "ba
     _trim_tail(mask, page)
     if favor != "precision":
         _extend_tail(mask, proba, page)
-        _fill_body_gaps(mask, proba, page)
+        _fill_body_gaps(mask, proba, page, p["threshold"])
     return mask
 
 
@@ -168,11 +169,14 @@ def _extend_tail(mask, proba, page) -> None:
         mask[i] = True
 
 
-def _fill_body_gaps(mask, proba, page) -> None:
+def _fill_body_gaps(mask, proba, page, threshold: float) -> None:
     """Keep the paragraphs between kept blocks that the model leans to (TAIL_PROBABILITY or
     more), that hold GAP_MIN_CHARS or more and few links, and that sit in the container of
     the kept block before them: a run of them in mid-body, each just under the decoding
-    threshold, costs the Viterbi pass more than two switches and was cut out of the article."""
+    threshold, costs the Viterbi pass more than two switches and was cut out of the article.
+    A paragraph at or over the threshold is kept in any container: alone between unsure
+    blocks (an API method's description between its parameter rows), the two switches it
+    costs outweighed it."""
     kept = np.flatnonzero(mask)
     if len(kept) < 2:
         return
@@ -181,8 +185,8 @@ def _fill_body_gaps(mask, proba, page) -> None:
     for i in range(int(kept[0]), int(kept[-1])):
         if mask[i]:
             before = i
-        elif (page.chars[i] >= GAP_MIN_CHARS and parents[nodes[i]] == parents[nodes[before]]
-              and _leans_to_text(proba, page, i)):
+        elif (page.chars[i] >= GAP_MIN_CHARS and _leans_to_text(proba, page, i)
+              and (parents[nodes[i]] == parents[nodes[before]] or proba[i] >= threshold)):
             mask[i] = True
             before = i
 
