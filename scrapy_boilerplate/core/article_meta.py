@@ -297,6 +297,18 @@ def from_microdata(page) -> dict:
     }
 
 
+#: schema.org types of a page that is a discussion: its replies, marked up as comments, are content.
+THREAD_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
+
+
+def declares_thread(page) -> bool:
+    """The page states in JSON-LD or microdata that it is a forum thread or a Q&A page."""
+    if not THREAD_TYPES.isdisjoint(page.jsonld.get("types") or ()):
+        return True
+    return any(_owner_type(el).rpartition("/")[2] in THREAD_TYPES
+               for elements in page.microdata.values() for el in elements)
+
+
 def _owner_type(el) -> str:
     """The schema.org type of the item a microdata property belongs to (its nearest itemscope
     ancestor's itemtype, "https://schema.org/Review"), or ""."""

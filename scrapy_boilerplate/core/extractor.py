@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .article_meta import ArticleMetadata, article_metadata
+from .article_meta import ArticleMetadata, article_metadata, declares_thread
 from .cards import keep_card_groups
 from .decode import FAVOR_SHIFT
 from .features import dense_feature_names, feature_matrix
@@ -283,10 +283,12 @@ class Extractor:
 
     def _page_result(self, page: Page, url, opts, evidence, proba=None) -> Extraction:
         result = self._select(page, url, opts, evidence, proba)
-        if len(result.text) < THREAD_FALLBACK_CHARS and not opts["include_comments"] and page.root is not None:
-            # Next to nothing outside comment sections: on a forum thread or a page of
-            # reader posts, the "comments" are the content. Walked again with them, and
-            # kept if the model then finds more (comment sections are not forced in).
+        if (not opts["include_comments"] and page.root is not None
+                and (len(result.text) < THREAD_FALLBACK_CHARS or declares_thread(page))):
+            # Next to nothing outside comment sections, or a page that says it is a thread:
+            # on a forum thread or a page of reader posts, the "comments" are the content.
+            # Walked again with them, and kept if the model then finds more (comment sections
+            # are not forced in).
             full = build_page(page.root, include_comments=True, base_url=page.base_url)
             if sum(full.chars) >= 2 * sum(page.chars):
                 candidate = self._select(full, url, opts, evidence)
