@@ -223,6 +223,24 @@ def test_adjacent_code_values_are_separate_words(markup, text):
     assert page.texts[-1] == text
 
 
+CODE_COMMENT_CASES = [
+    # (markup, whether "NOTE" is read): a highlighter's comment tokens are code, not a comment section
+    ('<pre><code><span class="hljs-comment"># NOTE</span>\ngit init</code></pre>', True),
+    ('<pre class="language-js"><span class="token comment">// NOTE</span> x = 1;</pre>', True),
+    ('<pre><div class="line comment">NOTE</div><div class="line">x = 1</div></pre>', True),
+    ('<div class="comments"><p>NOTE</p></div>', False),
+    ('<pre class="comment">NOTE</pre>', False),   # the <pre> itself is the comment box
+]
+
+
+@pytest.mark.parametrize("markup, read", CODE_COMMENT_CASES)
+def test_comment_classes_inside_code_are_code(markup, read):
+    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
+    root = parse_html(html)
+    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    assert any("NOTE" in text for text in page.texts) == read
+
+
 @pytest.mark.parametrize("markup, read", HIDDEN_CASES)
 def test_hidden_elements_and_toggle_targets(markup, read):
     """Both walks read a hidden panel that a control opens, and only that."""

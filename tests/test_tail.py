@@ -337,6 +337,7 @@ REAL = [
     ("wcxb-dev", "2904", 0.7),    # a Wikipedia list whose items are links only
     ("wcxb-dev", "3067", 0.5),    # a shop category of game cards (title link, tags, price)
     ("readability", "clean-links", 0.95),   # long story paragraphs at p .47-.62 in mid-body
+    ("wcxb-dev", "0437", 0.9),    # shell commands whose comments are highlight.js "hljs-comment" spans
 ]
 
 

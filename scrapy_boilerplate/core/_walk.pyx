@@ -891,7 +891,8 @@ cdef class _Walker:
             idv = _attr_value(attrs.idv) if attrs.idv is not NULL else None
             if cls or idv:
                 cue = class_cues(idv, cls)
-                if cue[2] and not self.include_comments and tag not in COMMENT_SAFE_TAGS:
+                # Inside <pre>, a "comment" class is a highlighter's code comment, not a section.
+                if cue[2] and not self.include_comments and not self.pre_depth and tag not in COMMENT_SAFE_TAGS:
                     self.push_frame(FRAME_SKIPPED)
                     return SKIP_SUBTREE
                 if cue[0] and tag != "body" and tag != "html":

@@ -147,7 +147,7 @@ def _skipped(page, el) -> bool:
         return True
     if not page.include_comments and ("class" in keys or "id" in keys):
         cue = class_cues(el.get("id") if "id" in keys else None, el.get("class") if "class" in keys else None)
-        if cue[2] and el.tag not in COMMENT_SAFE_TAGS:
+        if cue[2] and el.tag not in COMMENT_SAFE_TAGS and next(el.iterancestors("pre"), None) is None:
             return True
     return False
 

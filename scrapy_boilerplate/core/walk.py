@@ -187,7 +187,9 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
                     cue = cue_young.get((idv, cls))
                     if cue is None:
                         cue = class_cues(idv, cls)
-                    if cue[2] and not include_comments and el.tag not in COMMENT_SAFE_TAGS:
+                    # Inside <pre>, a "comment" class (hljs-comment, "token comment") is a
+                    # highlighter's code comment, not a comment section.
+                    if cue[2] and not include_comments and not pre_depth and el.tag not in COMMENT_SAFE_TAGS:
                         walker.skip_subtree()
                         stack.append(None)
                         continue
