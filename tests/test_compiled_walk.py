@@ -159,6 +159,8 @@ HIDDEN_CASES = [
     ("<div id='more' aria-hidden='true'><p>TEXT</p></div>", True),
     ("<div id='more' role='dialog' aria-modal='true' hidden><p>TEXT</p></div>", False),
     ("<div id='more' role='tooltip'><p>TEXT</p></div>", False),
+    ("<div popover><p>TEXT</p></div>", False),              # the popover API: shown over the page
+    ("<i-card popover='manual' id='more'><p>TEXT</p></i-card>", False),   # even when a control opens it
     ("<div id='other' hidden><p>TEXT</p></div>", False),
     ("<div hidden><p>TEXT</p></div>", False),
     ("<div role='dialog' aria-modal='false'><p>TEXT</p></div>", True),

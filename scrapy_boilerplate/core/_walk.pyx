@@ -202,6 +202,7 @@ cdef class _Attrs:
     cdef xmlAttr* hidden
     cdef xmlAttr* aria_hidden
     cdef xmlAttr* aria_modal
+    cdef xmlAttr* popover
     cdef xmlAttr* style
     cdef xmlAttr* role
     cdef xmlAttr* itemprop
@@ -211,7 +212,7 @@ cdef class _Attrs:
     cdef void read(self, xmlNode* c) noexcept:
         cdef xmlAttr* a = c.properties
         cdef const char* name
-        self.cls = self.idv = self.hidden = self.aria_hidden = self.aria_modal = NULL
+        self.cls = self.idv = self.hidden = self.aria_hidden = self.aria_modal = self.popover = NULL
         self.style = self.role = self.itemprop = self.href = NULL
         self.special = False
         while a is not NULL:
@@ -236,6 +237,10 @@ cdef class _Attrs:
                     if self.style is NULL and strcmp(name, "style") == 0:
                         self.style = a
                         self.special = True
+                elif name[0] == c'p':
+                    if self.popover is NULL and strcmp(name, "popover") == 0:
+                        self.popover = a
+                        self.special = True
                 elif name[0] == c'r':
                     if self.role is NULL and strcmp(name, "role") == 0:
                         self.role = a
@@ -255,6 +260,8 @@ cdef class _Attrs:
         role = _attr_value(self.role) if self.role is not NULL else None
         modal = _attr_value(self.aria_modal) if self.aria_modal is not NULL else None
         if modal == "true" or (role in hidden_module.HIDDEN_ROLES and not (role == "dialog" and modal == "false")):
+            return True
+        if self.popover is not NULL:
             return True
         if self.hidden is not NULL:
             idv = _attr_value(self.idv) if self.idv is not NULL else ""

@@ -100,4 +100,4 @@ def is_anchor_mark(el) -> bool:
             and (el.text or "").strip() in ANCHOR_MARKS)
 
 
-SPECIAL_ATTRS = frozenset(("hidden", "aria-hidden", "aria-modal", "style", "role", "itemprop"))
+SPECIAL_ATTRS = frozenset(("hidden", "aria-hidden", "aria-modal", "popover", "style", "role", "itemprop"))

@@ -1,6 +1,6 @@
 """What hides an element from readers, and what a reader can open again.
 
-Hidden: the `hidden` attribute, aria-hidden, modal dialogs and tooltips, and
+Hidden: the `hidden` attribute, aria-hidden, modal dialogs, popovers and tooltips, and
 styles that hide (display:none, visibility:hidden, a clipped zero-height box).
 Read all the same: a hidden box that a control on the page opens
 (``ToggleTargets``), a tab panel, or a box whose class says a click opens it.
@@ -29,16 +29,20 @@ def hidden_style(style: str) -> bool:
 
 
 def is_hidden(el, opened=()) -> bool:
-    """Hidden from readers: `hidden`, aria-hidden, modal dialogs and tooltips, hiding styles.
+    """Hidden from readers: `hidden`, aria-hidden, modal dialogs, popovers and tooltips, hiding styles.
 
     A box that is hidden only until a reader clicks is read: its id is in `opened`, the ids
     that controls on the page open (`aria-controls`, `data-target`), or it is a tab panel or
-    has an accordion-like class. Modal dialogs and tooltips stay hidden even then.
+    has an accordion-like class. Modal dialogs, popovers and tooltips stay hidden even then.
     """
     role = el.get("role")
     modal = el.get("aria-modal")
     # A dialog declared non-modal is a panel on the page, not a pop-up over it.
     if modal == "true" or (role in HIDDEN_ROLES and not (role == "dialog" and modal == "false")):
+        return True
+    if el.get("popover") is not None:
+        # The popover attribute: shown only over the page, on request (a menu, a tooltip,
+        # an "install the app" card), and hidden until then.
         return True
     if el.get("hidden") is not None:
         # React/Next.js streaming puts server-rendered segments in <div hidden id="S:n">
