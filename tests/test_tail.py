@@ -11,6 +11,7 @@ import pytest
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.decode import decode
 from scrapy_boilerplate.core.page import Page
+from scrapy_boilerplate.core.selection import select_blocks
 from scrapy_boilerplate.training.metrics import score_page
 
 POSTS = [f"Post {i}: I tried the new firmware on my router last week and the connection drops "
@@ -62,6 +63,27 @@ def test_a_list_of_short_teasers_is_not_empty():
 
 
 ARTICLE = " ".join(f"Sentence {i} of a long article about hosting plans and what they cost." for i in range(30))
+
+
+def made_page(chars: list, link_chars: list) -> Page:
+    """Blocks of `chars` characters, all paragraphs of one container."""
+    return Page(texts=["x" * c for c in chars], tags=["p"] * len(chars), chars=chars, link_chars=link_chars,
+                flags=[0] * len(chars), nodes=[2] * len(chars), node_parents=[-1, 0, 1])
+
+
+def test_a_small_selection_is_decoded_again_and_kept_when_that_finds_several_times_more():
+    params = {"threshold": 0.65, "switch_penalty": 0.5}   # the shipped model's
+    # An intro (p .9) and eight items the model is unsure of (p .45), then a footer of links:
+    # 200 of 1,400 plain characters kept (under a fifth); the relaxed decode keeps all 1,400.
+    page = made_page([200] + [150] * 8 + [300], [0] * 9 + [300])
+    mask = select_blocks(page, np.array([0.9] + [0.45] * 8 + [0.05]), params, {})
+    assert mask.tolist() == [True] * 9 + [False]
+    # An intro, six blocks the model is sure are boilerplate and one unsure block (p .6): the
+    # relaxed decode adds that block, 350 characters against 200, not twice as much: the
+    # selection stays as it was.
+    page = made_page([200] + [150] * 7 + [300], [0] * 8 + [300])
+    mask = select_blocks(page, np.array([0.9] + [0.1] * 6 + [0.6] + [0.05]), params, {})
+    assert mask.tolist() == [True] + [False] * 8
 
 
 def test_a_promo_bar_hidden_in_a_zero_height_box_is_not_the_content():
@@ -321,6 +343,8 @@ REAL = [
     ("wcxb-dev", "4087", 0.9),    # a forum stating DiscussionForumPosting in microdata, replies as comments
     ("wcxb-dev", "4495", 0.6),    # a shop's collection of product cards
     ("wcxb-dev", "2911", 0.9),    # a job list in a table (Hacker News)
+    ("wcxb-dev", "3015", 0.55),   # a directory of profile cards, about a sixth of them kept at first
+    ("wcxb-dev", "4627", 0.7),    # a job board's list of offers beside its filters
     ("readability", "js-link-replacement", 0.9),   # a tiny page of links only
     ("wcxb-dev", "0505", 0.8),    # Discourse forum: the thread only in <noscript>
     ("wcxb-dev", "0117", 0.7),    # a service page whose sections are panels opened by buttons

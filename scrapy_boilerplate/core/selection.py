@@ -21,9 +21,11 @@ from .tables import Table, find_data_tables
 
 #: Pages with at most this much text keep all their non-link text when the model selects nothing.
 SMALL_PAGE_CHARS = 1000
-#: A selection of less than this share of the page's non-link text is decoded again, relaxed.
-TINY_SELECTION = 0.1
+#: A selection of less than this share of the page's non-link text is decoded again, relaxed ...
+TINY_SELECTION = 0.2
 RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
+#: ... and the relaxed selection is kept when it holds at least this many times the text.
+RELAXED_GAIN = 2
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
 #: A machine key: a snake_case identifier ("shipping_chunk-1", "cat_thumb_Kiwi").
@@ -54,11 +56,12 @@ def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
         if not mask.any():
             mask = chars > 0
     elif chars[mask].sum() < TINY_SELECTION * np.maximum(chars - link_chars, 0).sum():
-        # Next to nothing kept of a page with plenty of plain text: pages of short items
-        # (teasers, cards, replies) score below the threshold one by one. A relaxed
-        # decode, kept when it finds more.
+        # Little kept of a page with plenty of plain text: pages of short items (teasers,
+        # cards, replies) score below the threshold one by one. A relaxed decode, kept when
+        # it finds several times more (when it adds only a little, that is the page's
+        # boilerplate around a selection that was right).
         relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor, table_spans=spans)
-        if chars[relaxed].sum() > chars[mask].sum():
+        if chars[relaxed].sum() > RELAXED_GAIN * chars[mask].sum():
             mask = relaxed
     flags = page.array("flags", int)
     # The text of an ad unit is its click-through link, even in the middle of an article.
