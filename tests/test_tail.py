@@ -209,6 +209,20 @@ def test_a_confident_paragraph_alone_between_unsure_blocks_is_kept_in_any_contai
     assert not decode(proba, page, params, favor="precision")[9]
 
 
+def test_the_caption_of_a_kept_code_listing_is_kept_and_a_photo_caption_is_not():
+    story = " ".join(f"Sentence {i} of a chapter about traits and their default methods." for i in range(12))
+    html = (f"<html><head><title>Traits</title></head><body><main><h1>Traits</h1><p>{story}</p>"
+            "<figure class='listing'><span class='file-name'>Filename: src/lib.rs</span>"
+            "<pre><code>pub trait Summary {\n    fn summarize(&amp;self) -&gt; String;\n}</code></pre>"
+            "<figcaption>Listing 10-12: A Summary trait with one method</figcaption></figure>"
+            f"<p>{story}</p><figure><img src='/a.jpg' alt=''><figcaption>A photo of a crab. Credit: "
+            f"Jane Doe</figcaption></figure><p>{story}</p></main></body></html>")
+    text = extract(html).text
+    assert "pub trait Summary" in text
+    assert "Listing 10-12: A Summary trait with one method" in text
+    assert "A photo of a crab" not in text
+
+
 def client_rendered(body_json: str, extra: str = "") -> str:
     """A page whose markup holds only the app shell and whose body is stated in JSON-LD."""
     return (f'<html><head><title>Solar roofs</title><script type="application/ld+json">'
@@ -361,6 +375,7 @@ REAL = [
     ("wcxb-dev", "2904", 0.7),    # a Wikipedia list whose items are links only
     ("wcxb-dev", "3067", 0.5),    # a shop category of game cards (title link, tags, price)
     ("readability", "clean-links", 0.95),   # long story paragraphs at p .47-.62 in mid-body
+    ("wcxb-dev", "2860", 0.93),   # the Rust book: "Listing 10-14: ..." captions of kept code listings
     ("wcxb-dev", "0437", 0.9),    # shell commands whose comments are highlight.js "hljs-comment" spans
 ]
 

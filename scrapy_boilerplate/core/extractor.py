@@ -18,7 +18,8 @@ from .model import Model, ModelError, load_model
 from .page import Page, build_page
 from .parse import to_element, to_element_type_error
 from .render import Options, content_units, render_markup, units_text
-from .selection import drop_field_dumps, drop_renderings, drop_trailing_teasers, find_code_blocks, select_blocks
+from .selection import (drop_field_dumps, drop_renderings, drop_trailing_teasers, find_code_blocks,
+                        keep_listing_captions, select_blocks)
 from .tables import decide_tables, find_data_tables
 from .unsupervised import cluster_probabilities
 from .urls import page_base, safe_url
@@ -339,6 +340,8 @@ class Extractor:
         # the model drops one by one, like table cells: one decision, as for a table.
         code_blocks = find_code_blocks(page, tables)
         decide_tables(code_blocks, mask, proba, page)
+        if not opts.get("include_captions"):
+            keep_listing_captions(page, mask)
         return _render(page, mask, proba, tables, title, url, opts, code_blocks)
 
 

@@ -167,3 +167,34 @@ def drop_trailing_teasers(page: Page, mask) -> None:
         body = sum(chars[j] for j in kept if j < run[0] and j not in teaser_set)
         if body >= max(TEASER_BODY_CHARS, sum(chars[j] for j in run) / 2):
             mask[run] = False
+
+
+def keep_listing_captions(page, mask) -> None:
+    """Keep the caption of a code listing or a table whose code or cells are kept.
+
+    Captions are left out as a photo's are, but "Listing 10-3: A trait with a default method"
+    under a code sample (mdBook, technical books) names what the reader is looking at, as a
+    table's <caption> does. Only a <figcaption> that is a child of the listing's <figure> is
+    kept: a figure may also wrap a whole section with its photos and their captions.
+    """
+    tags = page.node_tags
+    if "figcaption" not in tags:
+        return
+    flags, unit = page.flags, FLAG["pre"] | FLAG["table"]
+    first, last, parents = page.node_first, page.node_last, page.node_parents
+    for node in _positions(tags, "figcaption"):
+        figure = parents[node]
+        if figure >= 0 and tags[figure] == "figure" and any(
+                mask[i] and flags[i] & unit for i in range(first[figure], last[figure])):
+            mask[first[node]:last[node]] = True
+
+
+def _positions(values: list, value):
+    """The indices of `value` in `values` (list.index's scan: most nodes are not looked at in Python)."""
+    at = -1
+    while True:
+        try:
+            at = values.index(value, at + 1)
+        except ValueError:
+            return
+        yield at
