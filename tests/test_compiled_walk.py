@@ -243,6 +243,23 @@ def test_comment_classes_inside_code_are_code(markup, read):
     assert any("NOTE" in text for text in page.texts) == read
 
 
+MATH_CASES = [
+    # (markup, the block's text): a formula is part of the text, its TeX annotation is not
+    ("<p>When <math><mi>a</mi><mo>≠</mo><mn>0</mn></math>, two roots.</p>", "When a≠0, two roots."),
+    ("<p>Area <math display='block'><semantics><mrow><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></mrow>"
+     "<annotation encoding='application/x-tex'>\\pi r^2</annotation></semantics></math></p>", "Area πr2"),
+    ("<p>Hidden <span style='display:none'><math><mi>x</mi></math></span>copy</p>", "Hidden copy"),
+]
+
+
+@pytest.mark.parametrize("markup, text", MATH_CASES)
+def test_mathml_formulas_are_text(markup, text):
+    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
+    root = parse_html(html)
+    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    assert page.texts[-1] == text
+
+
 @pytest.mark.parametrize("markup, read", HIDDEN_CASES)
 def test_hidden_elements_and_toggle_targets(markup, read):
     """Both walks read a hidden panel that a control opens, and only that."""

@@ -376,6 +376,7 @@ REAL = [
     ("wcxb-dev", "3067", 0.5),    # a shop category of game cards (title link, tags, price)
     ("readability", "clean-links", 0.95),   # long story paragraphs at p .47-.62 in mid-body
     ("wcxb-dev", "2860", 0.93),   # the Rust book: "Listing 10-14: ..." captions of kept code listings
+    ("readability", "mathjax", 0.95),   # formulas in MathML (MathJax's assistive copy)
     ("wcxb-dev", "0437", 0.9),    # shell commands whose comments are highlight.js "hljs-comment" spans
 ]
 

@@ -14,9 +14,10 @@ BLOCK_TAGS = frozenset(
     body html menu dialog noscript iframe option select textarea""".split()
 )
 HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
-# Subtrees that never hold readable main content.
+# Subtrees that never hold readable main content. <math> is read (a formula is part of the
+# text), but not its <annotation>s: the TeX or content-MathML source of the same formula.
 SKIP_TAGS = frozenset(
-    """script style noscript template svg math iframe object embed canvas
+    """script style noscript template svg iframe object embed canvas annotation annotation-xml
     select option textarea input dialog head map audio video source track""".split()
 )
 
