@@ -249,11 +249,13 @@ MATH_CASES = [
     ("<p>Area <math display='block'><semantics><mrow><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></mrow>"
      "<annotation encoding='application/x-tex'>\\pi r^2</annotation></semantics></math></p>", "Area πr2"),
     ("<p>Hidden <span style='display:none'><math><mi>x</mi></math></span>copy</p>", "Hidden copy"),
+    # ruby: the reading above the characters is not part of the text
+    ("<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの<ruby>虐待<rt>ぎゃくたい</rt></ruby></p>", "子どもへの虐待"),
 ]
 
 
 @pytest.mark.parametrize("markup, text", MATH_CASES)
-def test_mathml_formulas_are_text(markup, text):
+def test_formulas_are_text_and_ruby_readings_are_not(markup, text):
     html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
     root = parse_html(html)
     page = assert_same_walk(root) if compiled is not None else P.build_page(root)

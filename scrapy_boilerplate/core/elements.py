@@ -16,9 +16,11 @@ BLOCK_TAGS = frozenset(
 HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 # Subtrees that never hold readable main content. <math> is read (a formula is part of the
 # text), but not its <annotation>s: the TeX or content-MathML source of the same formula.
+# Ruby annotations (<rt>, <rp>: the reading printed above Japanese and Chinese characters)
+# are not read either: "子ども", not "子こども".
 SKIP_TAGS = frozenset(
     """script style noscript template svg iframe object embed canvas annotation annotation-xml
-    select option textarea input dialog head map audio video source track""".split()
+    select option textarea input dialog head map audio video source track rt rp""".split()
 )
 
 # Semantic-ancestor bits. A block's flags are the OR of the bits of all its
