@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from scrapy_boilerplate import extract
+from scrapy_boilerplate.core.cards import keep_card_groups
 from scrapy_boilerplate.core.decode import decode
-from scrapy_boilerplate.core.page import Page
+from scrapy_boilerplate.core.page import Page, build_page
+from scrapy_boilerplate.core.parse import parse_html
 from scrapy_boilerplate.core.selection import select_blocks
 from scrapy_boilerplate.training.metrics import score_page
 
@@ -289,6 +291,76 @@ def test_a_grid_of_cards_under_an_article_stays_out():
     assert ARTICLE in text and "Course 3" not in text
 
 
+def cards_kept(html: str, kept: tuple) -> list:
+    """The blocks of `html` kept after the card rule, the blocks holding one of `kept` kept before it."""
+    page = build_page(parse_html(html))
+    mask = np.array([any(k in text for k in kept) for text in page.texts])
+    keep_card_groups(page, mask)
+    return [text for text, keep in zip(page.texts, mask) if keep]
+
+
+def watch_tiles(n: int, name: str = "Sutton {i}") -> str:
+    return "".join(f'<div class="product-tile"><h3><a href="/w/{i}">{name.format(i=i)}</a></h3>'
+                   f'<span class="price">$ {i}95</span><span>Automatic, 41 mm, sapphire crystal</span></div>'
+                   for i in range(n))
+
+
+INTRO = "Our watches for every day, in steel and gold."
+
+
+def test_cards_whose_linked_names_are_short_are_a_group():
+    # "Sutton 3" is under HEADLINE_LINK_CHARS, but it is a block of links only: a card's headline.
+    html = page_with(f'<main><h1>Watches</h1><p>{INTRO}</p><div class="grid">{watch_tiles(12)}</div></main>')
+    kept = cards_kept(html, (INTRO,))
+    assert kept[0] == INTRO and sum("sapphire crystal" in text for text in kept) == 12
+    # A short link inside prose is not a headline: sections that each cite a source stay out.
+    prose = " ".join(f"Sentence {i} of a section on movements and how often to service them." for i in range(4))
+    sections = "".join(f'<div class="section"><div>{prose} As <a href="/s/{i}">source {i}</a> says.</div></div>'
+                       for i in range(6))
+    assert cards_kept(page_with(f'<main><p>{INTRO}</p>{sections}</main>'), (INTRO,)) == [INTRO]
+    # Nor are large cards (over SMALL_CARD_BLOCKS blocks each): sections of an article, not tiles.
+    specs = "".join(f"<div>Specification {i}: a line of the data sheet</div>" for i in range(24))
+    large = page_with(f'<main><p>{INTRO}</p><div class="grid">{watch_tiles(6).replace("</div>", specs + "</div>")}'
+                      f'</div></main>')
+    assert cards_kept(large, (INTRO,)) == [INTRO]
+
+
+def test_a_group_of_which_the_model_kept_a_few_cards_is_kept_whole():
+    # All the kept text is in 3 of the 12 cards: the model kept a few cards of a grid.
+    html = page_with(f'<main><h1>Watches</h1><div class="grid">{watch_tiles(12, "Sutton Automatic {i}")}</div></main>')
+    kept = cards_kept(html, ("Sutton Automatic 1", "Sutton Automatic 2", "Sutton Automatic 3"))
+    assert sum("Sutton Automatic" in text for text in kept) == 12
+    # In most of them: the posts of a thread, which the model decides one by one.
+    some = tuple(f"Sutton Automatic {i}" for i in range(1, 12, 2)) + ("Sutton Automatic 10",)
+    assert len(cards_kept(html, some)) == len(some)
+
+
+def test_a_grid_of_short_product_names_comes_out_whole():
+    html = page_with(f'<main><h1>Watches</h1><p>{INTRO}</p><div class="grid">{watch_tiles(12)}</div></main>',
+                     "Watches")
+    assert extract(html).text.count("sapphire crystal") == 12
+
+
+def test_the_posts_of_a_page_that_says_it_is_a_thread_are_not_cards():
+    posts = "".join(f'<div class="post"><div class="author"><a href="/u/{i}">Member number {i} of the forum</a>'
+                    f'</div><div>Joined 2019 · {i}0 posts</div><div>{POSTS[i]}</div></div>' for i in range(6))
+    html = page_with(f'<main><h1>Router firmware</h1><p>{INTRO}</p><div class="thread">{posts}</div></main>')
+    assert len(cards_kept(html, (INTRO,))) > 1   # not stated: a listing of cards beside its intro
+    statement = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script></head>'
+    assert cards_kept(html.replace("</head>", statement), (INTRO,)) == [INTRO]
+
+
+def test_navigation_and_headings_between_a_group_and_the_kept_content_are_not_counted():
+    tabs = '<nav class="tabs"><a href="/a">All</a> <a href="/m">Men</a> <a href="/w">Women</a></nav>'
+    between = f'{tabs}<div>|</div><h2>Best sellers</h2><div>»</div><h3>Page 1 of 3</h3>'
+    html = page_with(f'<main><p>{INTRO}</p>{between}<div class="grid">{watch_tiles(12, "Sutton Automatic {i}")}'
+                     f'</div></main>')
+    assert sum("sapphire crystal" in text for text in cards_kept(html, (INTRO,))) == 12
+    # Text between them is a gap: four paragraphs of something else.
+    other = "".join(f"<p>Paragraph {i} about the shop's opening hours and its returns policy.</p>" for i in range(4))
+    assert cards_kept(html.replace(between, other), (INTRO,)) == [INTRO]
+
+
 def test_custom_fields_hidden_for_the_page_scripts_are_not_text():
     # Cut down from a real shop page: `tab_Shipping and Returns:`, `shipping_chunk-1:` came out.
     from conftest import fixture_bytes
@@ -378,6 +450,13 @@ REAL = [
     ("wcxb-dev", "2860", 0.93),   # the Rust book: "Listing 10-14: ..." captions of kept code listings
     ("readability", "mathjax", 0.95),   # formulas in MathML (MathJax's assistive copy)
     ("wcxb-dev", "0437", 0.9),    # shell commands whose comments are highlight.js "hljs-comment" spans
+    ("wcxb-dev", "4532", 0.95),   # a catalogue of linked category names under 15 characters
+    ("wcxb-dev", "2852", 0.75),   # a service's list of models, linked names under 15 characters
+    ("wcxb-dev", "4106", 0.85),   # a list of brands, some names linked, some not
+    ("wcxb-dev", "2920", 0.75),   # a best-seller list of which the model kept 7 of 30 items, and nothing else
+    ("wcxb-dev", "4435", 0.8),    # a shop's tiles of short product names, a few of them kept
+    ("wcxb-dev", "0577", 0.4),    # a forum thread stating DiscussionForumPosting: its posts are not cards
+    ("wcxb-dev", "4354", 0.3),    # job offers below the filter tabs and headings
 ]
 
 

@@ -8,12 +8,18 @@ template (same parent, tag and classes), next to the kept content and several
 times longer than all the kept text outside it, is the page's content: it is
 kept whole. Cards after an article (related stories) are shorter than the
 article, so they stay out.
+
+A second pass, for groups of small cards only, takes short linked names as
+headlines, keeps a group whose few kept cards are all the model kept, and
+does not count navigation, headings and separators between the group and the
+kept content. A page that states it is a discussion has posts, not cards.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .article_meta import declares_thread
 from .elements import FLAG
 
 #: A group needs this many sibling cards ...
@@ -27,7 +33,22 @@ NEAR_BLOCKS = 3
 #: A card's headline: a link of at least this many characters among its first blocks.
 HEADLINE_LINK_CHARS = 15
 HEAD_BLOCKS = 8
+#: Second pass: a shorter headline ("Bulova Sutton", a person's name) counts when it is a block
+#: of this many link characters that are at least half its text (a prose paragraph with one
+#: short inline link is not a headline).
+SHORT_HEADLINE_LINK_CHARS = 5
+#: The second pass is for groups of small cards (blocks per card, on average): the sections of
+#: a long article or of documentation are not cards.
+SMALL_CARD_BLOCKS = 20
+#: A group holding all the kept text is kept whole when fewer than this share of its cards hold
+#: kept text (the model kept a few cards of a grid), and its cards are this small. A forum
+#: thread, whose posts the model keeps one by one, has kept text in most of them.
+COVERED_SHARE = 0.5
+COVERED_CARD_BLOCKS = 10
+#: Separators ("|", "»", "·") of this many characters or less are not counted in the distance.
+SEPARATOR_CHARS = 2
 _OUTSIDE_CONTENT = FLAG["nav"] | FLAG["footer"] | FLAG["header"] | FLAG["aside"]
+_NOT_COUNTED = FLAG["nav"] | FLAG["heading"]
 
 
 def keep_card_groups(page, mask) -> None:
@@ -35,43 +56,102 @@ def keep_card_groups(page, mask) -> None:
     if not mask.any() or not page.node_first:
         return
     groups = _card_groups(page)
-    if not groups:
+    # A page that states it is a discussion (a forum thread, a Q&A page): its posts are not cards.
+    if not groups or declares_thread(page):
         return
     chars = page.array("chars")
     # Prefix sums as lists: the loops below read single values, where numpy is slow.
     acc_chars = np.concatenate(([0], np.cumsum(chars))).tolist()
     acc_kept = np.concatenate(([0], np.cumsum(np.where(mask, chars, 0)))).tolist()
-    for cards in groups:
-        group_chars = sum(acc_chars[b] - acc_chars[a] for a, b in cards)
-        held = sum(acc_kept[b] - acc_kept[a] for a, b in cards)
+    # First pass: cards with a linked headline of HEADLINE_LINK_CHARS or more, in page order.
+    for headlined in sorted((h for _, h in groups if len(h) >= MIN_CARDS), key=lambda h: h[0][0]):
+        group_chars = sum(acc_chars[b] - acc_chars[a] for a, b in headlined)
+        held = sum(acc_kept[b] - acc_kept[a] for a, b in headlined)
         outside = acc_kept[-1] - held
         # Kept text only inside the group: the model is deciding within it (a thread's posts).
         if outside <= 0 or held >= HELD_SHARE * group_chars or group_chars < DOMINANCE * outside:
             continue
-        lo, hi = cards[0][0], cards[-1][1]
+        lo, hi = headlined[0][0], headlined[-1][1]
         if mask[max(0, lo - NEAR_BLOCKS):hi + NEAR_BLOCKS].any():
+            for a, b in headlined:
+                mask[a:b] = True
+            acc_kept = np.concatenate(([0], np.cumsum(np.where(mask, chars, 0)))).tolist()
+    # Second pass, groups of small cards: short linked headlines count, a group may hold all the
+    # kept text, and navigation, headings and separators do not count in the distance.
+    counted = None
+    for cards, _ in groups:
+        mean_blocks = sum(b - a for a, b in cards) / len(cards)
+        if mean_blocks > SMALL_CARD_BLOCKS:
+            continue
+        group_chars = sum(acc_chars[b] - acc_chars[a] for a, b in cards)
+        held = sum(acc_kept[b] - acc_kept[a] for a, b in cards)
+        outside = acc_kept[-1] - held
+        if held >= HELD_SHARE * group_chars:
+            continue
+        if outside <= 0:
+            covered = sum(1 for a, b in cards if acc_kept[b] > acc_kept[a])
+            if covered >= COVERED_SHARE * len(cards) or mean_blocks > COVERED_CARD_BLOCKS:
+                continue
+        elif group_chars < DOMINANCE * outside:
+            continue
+        if counted is None:
+            counted = _counted_blocks(page)
+        if _near(mask, cards[0][0], cards[-1][1], counted):
             for a, b in cards:
                 mask[a:b] = True
             acc_kept = np.concatenate(([0], np.cumsum(np.where(mask, chars, 0)))).tolist()
 
 
+def _counted_blocks(page) -> np.ndarray:
+    """Prefix sums of the blocks that count in the distance between a group and the kept
+    content: not navigation, headings or separators of SEPARATOR_CHARS or less."""
+    counts = (page.array("flags", np.int64) & _NOT_COUNTED == 0) & (page.array("chars") > SEPARATOR_CHARS)
+    return np.concatenate(([0], np.cumsum(counts)))
+
+
+def _near(mask, lo: int, hi: int, counted) -> bool:
+    """Whether kept content is inside blocks lo..hi-1 or fewer than NEAR_BLOCKS counted blocks away."""
+    if mask[max(0, lo - NEAR_BLOCKS):hi + NEAR_BLOCKS].any():
+        return True
+    kept = np.flatnonzero(mask)
+    after = int(np.searchsorted(kept, hi))   # the first kept block at or after hi (none inside)
+    if after > 0 and counted[lo] - counted[kept[after - 1] + 1] < NEAR_BLOCKS:
+        return True
+    return after < len(kept) and counted[kept[after]] - counted[hi] < NEAR_BLOCKS
+
+
 def _card_groups(page) -> list:
-    """The groups of MIN_CARDS or more sibling cards outside navigation, headers, footers and asides."""
-    return [cards for cards in card_groups(page, _OUTSIDE_CONTENT).values() if len(cards) >= MIN_CARDS]
+    """(cards, the cards with a long linked headline) of each group of MIN_CARDS or more sibling
+    cards outside navigation, headers, footers and asides, short linked headlines counted."""
+    acc_long = np.concatenate(([0], np.cumsum(page.array("link_chars") >= HEADLINE_LINK_CHARS))).tolist()
+    groups = []
+    for cards in card_groups(page, _OUTSIDE_CONTENT, short_headlines=True).values():
+        if len(cards) >= MIN_CARDS:
+            groups.append((cards, [(a, b) for a, b in cards if acc_long[min(b, a + HEAD_BLOCKS)] > acc_long[a]]))
+    return groups
 
 
-def card_groups(page, excluded_flags: int) -> dict:
+def card_groups(page, excluded_flags: int, short_headlines: bool = False) -> dict:
     """{(parent node, tag, id/class tokens): [(first, last) block spans of its cards]}.
 
     A card is a node whose first HEAD_BLOCKS blocks hold a link of HEADLINE_LINK_CHARS or more
     (a linked headline), not a paragraph or table cell or row, and not under `excluded_flags`.
-    Overview detection counts these groups too (overview.teaser_cards).
+    With `short_headlines`, a block of SHORT_HEADLINE_LINK_CHARS or more link characters that
+    are at least half its text is a headline too (the extraction's second pass). Overview
+    detection counts the groups of long headlines (overview.teaser_cards, and its compiled twin).
     """
     first, last = page.array("node_first", int), page.array("node_last", int)
-    acc_links = np.concatenate(([0], np.cumsum(page.link_chars)))
     head_end = np.minimum(last, first + HEAD_BLOCKS)
-    # Candidates in one vectorised pass; the Python loop sees only nodes with a headline link.
-    candidates = np.flatnonzero(acc_links[head_end] - acc_links[first] >= HEADLINE_LINK_CHARS)
+    if short_headlines:
+        links, chars = page.array("link_chars"), page.array("chars")
+        headline = (links >= HEADLINE_LINK_CHARS) | ((links >= SHORT_HEADLINE_LINK_CHARS) & (2 * links >= chars))
+        acc_headlines = np.concatenate(([0], np.cumsum(headline)))
+        # Exact in one vectorised pass: a node is a candidate when a headline block starts it.
+        candidates = np.flatnonzero(acc_headlines[head_end] > acc_headlines[first])
+    else:
+        acc_links = np.concatenate(([0], np.cumsum(page.link_chars)))
+        # Candidates in one vectorised pass; the Python loop sees only nodes with a headline link.
+        candidates = np.flatnonzero(acc_links[head_end] - acc_links[first] >= HEADLINE_LINK_CHARS)
     groups: dict = {}
     link_chars, parents, tags, tokens, flags = (page.link_chars, page.node_parents, page.node_tags,
                                                  page.node_tokens, page.node_flags)
@@ -79,7 +159,8 @@ def card_groups(page, excluded_flags: int) -> dict:
     for node in candidates.tolist():
         start, stop = node_first[node], node_last[node]
         if (parents[node] < 0 or flags[node] & excluded_flags or tags[node] in ("p", "td", "tr")
-                or max(link_chars[start:min(stop, start + HEAD_BLOCKS)]) < HEADLINE_LINK_CHARS):
+                or not short_headlines
+                and max(link_chars[start:min(stop, start + HEAD_BLOCKS)]) < HEADLINE_LINK_CHARS):
             continue
         groups.setdefault((parents[node], tags[node], tokens[node]), []).append((start, stop))
     return groups
