@@ -123,12 +123,12 @@ def _near(mask, lo: int, hi: int, counted) -> bool:
 def _card_groups(page) -> list:
     """(cards, the cards with a long linked headline) of each group of MIN_CARDS or more sibling
     cards outside navigation, headers, footers and asides, short linked headlines counted."""
+    groups = [cards for cards in card_groups(page, _OUTSIDE_CONTENT, short_headlines=True).values()
+              if len(cards) >= MIN_CARDS]
+    if not groups:
+        return []
     acc_long = np.concatenate(([0], np.cumsum(page.array("link_chars") >= HEADLINE_LINK_CHARS))).tolist()
-    groups = []
-    for cards in card_groups(page, _OUTSIDE_CONTENT, short_headlines=True).values():
-        if len(cards) >= MIN_CARDS:
-            groups.append((cards, [(a, b) for a, b in cards if acc_long[min(b, a + HEAD_BLOCKS)] > acc_long[a]]))
-    return groups
+    return [(cards, [(a, b) for a, b in cards if acc_long[min(b, a + HEAD_BLOCKS)] > acc_long[a]]) for cards in groups]
 
 
 def card_groups(page, excluded_flags: int, short_headlines: bool = False) -> dict:
