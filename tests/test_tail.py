@@ -284,6 +284,21 @@ def test_a_catalogue_of_link_cards_is_kept_whole_beside_its_intro():
     assert intro.strip() in text and text.count("Accounting and auditing for small firms") == 24
 
 
+def test_a_page_of_cards_where_nothing_is_kept_gives_its_cards():
+    cards = "".join(f'<div class="product-card"><h3><a href="/p/{i}">Lodge skillet No. {i}</a></h3>'
+                    f'<p>${i}9.99</p></div>' for i in range(10, 50))
+    nav = " ".join(f'<a href="/c/{i}">Category {i}</a>' for i in range(30))
+    html = (f'<html><head><title>Lodge</title></head><body><nav>{nav}</nav>'
+            f'<main><div class="grid">{cards}</div></main></body></html>')
+    page = build_page(parse_html(html))
+    mask = np.zeros(len(page), bool)
+    keep_card_groups(page, mask)
+    kept = [page.texts[i] for i in np.flatnonzero(mask)]
+    assert kept[:2] == ["Lodge skillet No. 10", "$109.99"] and kept[-1] == "$499.99" and len(kept) == 80
+    text = extract(html).text
+    assert "Lodge skillet No. 49" in text and "Category" not in text
+
+
 def test_a_grid_of_cards_under_an_article_stays_out():
     html = page_with(f'<article><h1>Audits</h1><p>{ARTICLE}</p></article>'
                      f'<div class="grid">{course_cards(6)}</div>')
@@ -429,6 +444,8 @@ REAL = [
     ("wcxb-dev", "4087", 0.9),    # a forum stating DiscussionForumPosting in microdata, replies as comments
     ("wcxb-dev", "4495", 0.6),    # a shop's collection of product cards
     ("wcxb-dev", "2911", 0.9),    # a job list in a table (Hacker News)
+    ("wcxb-dev", "4264", 0.9),    # a shop's grid where the model keeps nothing: its largest card group
+    ("wcxb-dev", "4021", 0.65),   # the same on another shop (Shopify)
     ("wcxb-dev", "3015", 0.55),   # a directory of profile cards, about a sixth of them kept at first
     ("wcxb-dev", "4627", 0.7),    # a job board's list of offers beside its filters
     ("readability", "js-link-replacement", 0.9),   # a tiny page of links only

@@ -52,12 +52,20 @@ _NOT_COUNTED = FLAG["nav"] | FLAG["heading"]
 
 
 def keep_card_groups(page, mask) -> None:
-    """Set `mask` over every card of each dominant card group next to the kept content."""
-    if not mask.any() or not page.node_first:
+    """Set `mask` over every card of each dominant card group next to the kept content; on a
+    page where nothing is kept, over the cards of its largest group."""
+    if not page.node_first:
         return
     groups = _card_groups(page)
     # A page that states it is a discussion (a forum thread, a Q&A page): its posts are not cards.
     if not groups or declares_thread(page):
+        return
+    if not mask.any():
+        # Nothing kept of a page of cards (a shop's grid of short, linked product names, each
+        # scored low): its cards are all it has to give, rather than nothing.
+        largest = max((cards for cards, _ in groups), key=lambda cards: sum(sum(page.chars[a:b]) for a, b in cards))
+        for a, b in largest:
+            mask[a:b] = True
         return
     chars = page.array("chars")
     # Prefix sums as lists: the loops below read single values, where numpy is slow.
