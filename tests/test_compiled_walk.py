@@ -180,6 +180,13 @@ HIDDEN_CASES = [
 ]
 
 
+def walked_after_text(markup: str):
+    """The page of `markup` after a paragraph of visible text, walked by both walks (the same Page)."""
+    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
+    root = parse_html(html)
+    return assert_same_walk(root) if compiled is not None else P.build_page(root)
+
+
 ANCHOR_CASES = [
     # (markup, the link's text is read?)
     ("<h2 id='q'>Quickstart<a class='headerlink' href='#q'>¶</a></h2>", False),   # Sphinx
@@ -193,9 +200,7 @@ ANCHOR_CASES = [
 
 @pytest.mark.parametrize("markup, read", ANCHOR_CASES)
 def test_heading_anchor_marks_are_not_text(markup, read):
-    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
-    root = parse_html(html)
-    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    page = walked_after_text(markup)
     text = " ".join(page.texts)
     link_text = parse_html(markup).xpath("string(//a)").strip()
     assert (link_text in text.split() or link_text in text) == read
@@ -219,9 +224,7 @@ SEPARATE_CASES = [
 
 @pytest.mark.parametrize("markup, text", SEPARATE_CASES)
 def test_adjacent_code_values_are_separate_words(markup, text):
-    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
-    root = parse_html(html)
-    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    page = walked_after_text(markup)
     assert page.texts[-1] == text
 
 
@@ -237,9 +240,7 @@ CODE_COMMENT_CASES = [
 
 @pytest.mark.parametrize("markup, read", CODE_COMMENT_CASES)
 def test_comment_classes_inside_code_are_code(markup, read):
-    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
-    root = parse_html(html)
-    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    page = walked_after_text(markup)
     assert any("NOTE" in text for text in page.texts) == read
 
 
@@ -256,9 +257,7 @@ MATH_CASES = [
 
 @pytest.mark.parametrize("markup, text", MATH_CASES)
 def test_formulas_are_text_and_ruby_readings_are_not(markup, text):
-    html = f"<html><body><p>{'Visible words of the page. ' * 12}</p>{markup}</body></html>"
-    root = parse_html(html)
-    page = assert_same_walk(root) if compiled is not None else P.build_page(root)
+    page = walked_after_text(markup)
     assert page.texts[-1] == text
 
 
