@@ -177,10 +177,7 @@ def keep_listing_captions(page, mask) -> None:
     table's <caption> does. Only a <figcaption> that is a child of the listing's <figure> is
     kept: a figure may also wrap a whole section with its photos and their captions.
     """
-    tags = page.node_tags
-    if "figcaption" not in tags:
-        return
-    flags, unit = page.flags, FLAG["pre"] | FLAG["table"]
+    tags, flags, unit = page.node_tags, page.flags, FLAG["pre"] | FLAG["table"]
     first, last, parents = page.node_first, page.node_last, page.node_parents
     for node in _positions(tags, "figcaption"):
         figure = parents[node]

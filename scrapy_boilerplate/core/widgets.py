@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 
+from .cues import TOKEN_SPLIT_RE
 from .elements import FLAG, HEADING_TAGS
 
 #: Class names of the rich-text and heading widgets of the common page builders.
@@ -27,8 +28,9 @@ TEXT_WIDGET_CLASSES = frozenset((
     "siteorigin-widget-tinymce",                                  # SiteOrigin
     "oxy-rich-text", "brxe-text", "brxe-heading",                 # Oxygen, Bricks
 ))
-#: Words of those class names as the walk splits them (page.tokens), one per builder.
-BUILDER_WORDS = frozenset(("elementor", "wpb", "vc", "pb", "fl", "sqs", "siteorigin", "oxy", "brxe"))
+#: The first word of each of those class names as the walk splits them (page.tokens): a
+#: block with none of these among its class words is in no text widget.
+BUILDER_WORDS = frozenset(TOKEN_SPLIT_RE.split(name)[0] for name in TEXT_WIDGET_CLASSES)
 #: Blocks under these flags are not the article, whatever wraps them.
 _OUTSIDE_CONTENT = sum(FLAG[name] for name in (
     "nav", "footer", "header", "aside", "comment", "form", "share", "related", "ad", "cookie", "newsletter"))
