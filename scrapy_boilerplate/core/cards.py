@@ -60,21 +60,19 @@ def keep_card_groups(page, mask) -> None:
     # A page that states it is a discussion (a forum thread, a Q&A page): its posts are not cards.
     if not groups or declares_thread(page):
         return
+    chars = page.array("chars")
+    acc_chars = _prefix_sums(chars)
     if not mask.any():
         # Nothing kept of a page of cards (a shop's grid of short, linked product names, each
         # scored low): its cards are all it has to give, rather than nothing.
-        largest = max((cards for cards, _ in groups), key=lambda cards: sum(sum(page.chars[a:b]) for a, b in cards))
+        largest = max((cards for cards, _ in groups), key=lambda cards: _spans_sum(acc_chars, cards))
         for a, b in largest:
             mask[a:b] = True
         return
-    chars = page.array("chars")
-    # Prefix sums as lists: the loops below read single values, where numpy is slow.
-    acc_chars = np.concatenate(([0], np.cumsum(chars))).tolist()
-    acc_kept = np.concatenate(([0], np.cumsum(np.where(mask, chars, 0)))).tolist()
+    acc_kept = _prefix_sums(np.where(mask, chars, 0))
     # First pass: cards with a linked headline of HEADLINE_LINK_CHARS or more, in page order.
     for headlined in sorted((h for _, h in groups if len(h) >= MIN_CARDS), key=lambda h: h[0][0]):
-        group_chars = sum(acc_chars[b] - acc_chars[a] for a, b in headlined)
-        held = sum(acc_kept[b] - acc_kept[a] for a, b in headlined)
+        group_chars, held = _spans_sum(acc_chars, headlined), _spans_sum(acc_kept, headlined)
         outside = acc_kept[-1] - held
         # Kept text only inside the group: the model is deciding within it (a thread's posts).
         if outside <= 0 or held >= HELD_SHARE * group_chars or group_chars < DOMINANCE * outside:
@@ -83,7 +81,7 @@ def keep_card_groups(page, mask) -> None:
         if mask[max(0, lo - NEAR_BLOCKS):hi + NEAR_BLOCKS].any():
             for a, b in headlined:
                 mask[a:b] = True
-            acc_kept = np.concatenate(([0], np.cumsum(np.where(mask, chars, 0)))).tolist()
+            acc_kept = _prefix_sums(np.where(mask, chars, 0))
     # Second pass, groups of small cards: short linked headlines count, a group may hold all the
     # kept text, and navigation, headings and separators do not count in the distance.
     counted = None
@@ -91,8 +89,7 @@ def keep_card_groups(page, mask) -> None:
         mean_blocks = sum(b - a for a, b in cards) / len(cards)
         if mean_blocks > SMALL_CARD_BLOCKS:
             continue
-        group_chars = sum(acc_chars[b] - acc_chars[a] for a, b in cards)
-        held = sum(acc_kept[b] - acc_kept[a] for a, b in cards)
+        group_chars, held = _spans_sum(acc_chars, cards), _spans_sum(acc_kept, cards)
         outside = acc_kept[-1] - held
         if held >= HELD_SHARE * group_chars:
             continue
@@ -107,7 +104,17 @@ def keep_card_groups(page, mask) -> None:
         if _near(mask, cards[0][0], cards[-1][1], counted):
             for a, b in cards:
                 mask[a:b] = True
-            acc_kept = np.concatenate(([0], np.cumsum(np.where(mask, chars, 0)))).tolist()
+            acc_kept = _prefix_sums(np.where(mask, chars, 0))
+
+
+def _prefix_sums(values) -> list:
+    """Prefix sums as a list: the loops of keep_card_groups read single values, where numpy is slow."""
+    return np.concatenate(([0], np.cumsum(values))).tolist()
+
+
+def _spans_sum(acc: list, spans) -> float:
+    """The sum over the [first, last) block spans, from prefix sums `acc`."""
+    return sum(acc[b] - acc[a] for a, b in spans)
 
 
 def _counted_blocks(page) -> np.ndarray:
