@@ -21,7 +21,9 @@ repository. --pure runs the snapshot with SCRAPY_BOILERPLATE_PURE_PYTHON=1
 (the pure-Python twins of the compiled modules); compiled and pure
 snapshots compare like any two. Only the standard library and the public
 API are used, so the script runs unchanged before and after a refactor.
-It imports the package from the repository that holds it.
+It imports the package of the current directory when that holds one (run
+from a worktree, it checks that worktree's code), else of the repository
+that holds the script.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "datasets"
+CODE = Path.cwd() if (Path.cwd() / "scrapy_boilerplate" / "__init__.py").is_file() else ROOT
 DEFAULT_SETS = ("wcxb-dev", "readability", "trafilatura-eval", "overview-dev")
 PURE_ENV = "SCRAPY_BOILERPLATE_PURE_PYTHON"
 FORMAT = 1
@@ -143,7 +146,7 @@ def describe_code() -> dict:
     info = {"package": scrapy_boilerplate.__file__, "pure_python": os.environ.get(PURE_ENV, ""),
             "python": sys.version.split()[0]}
     try:
-        info["commit"] = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
+        info["commit"] = subprocess.run(["git", "-C", str(CODE), "rev-parse", "HEAD"], capture_output=True,
                                         text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         info["commit"] = None
@@ -160,7 +163,7 @@ def snapshot(args, argv: list) -> int:
         # The variable is read at import: set it in a fresh process, before anything is imported.
         return subprocess.call([sys.executable, str(Path(__file__).resolve()), *argv],
                                env={**os.environ, PURE_ENV: "1"})
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(CODE))
     sets = args.sets or [SHARED / name for name in DEFAULT_SETS]
     started = time.time()
     result = {"format": FORMAT, "code": describe_code(), "limit": args.limit, "sets": {}}
