@@ -134,7 +134,7 @@ def _read_raw(source: str, url: str | None):
 
 def _binary_input(source: str, data: bytes) -> bool:
     """Binary input (an executable, an image, a PDF): one line on stderr; the result is empty."""
-    from .core.parse import looks_binary
+    from .core.document.parse import looks_binary
 
     if not looks_binary(data):
         return False
@@ -159,7 +159,7 @@ def cmd_extract(args) -> int:
 
 def cmd_overview(args) -> int:
     """One line per file: PATH, overview|article-like, score, net text length, reason (tab-separated)."""
-    from .core.overview import OverviewDetector
+    from .core.overview.detector import OverviewDetector
 
     if args.url and len(args.sources) > 1:
         raise ValueError("--url names one page: give a single FILE with it")

@@ -408,7 +408,7 @@ def stops_crawl(init):
         try:
             return init(self, *args, **kwargs)
         except ValueError as exc:
-            from .core.model import ModelError
+            from .core.scoring.model import ModelError
 
             if not isinstance(exc, SettingError | ModelError):
                 raise

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
     from .core.extractor import Extraction
-    from .core.overview import OverviewVerdict
+    from .core.overview.detector import OverviewVerdict
 
 logger = logging.getLogger(__name__)
 

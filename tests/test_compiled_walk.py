@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from lxml import etree
 from parsel import Selector
 
-from scrapy_boilerplate.core import cues, speedups
-from scrapy_boilerplate.core import page as P
-from scrapy_boilerplate.core.hidden import ToggleTargets, hidden_style
-from scrapy_boilerplate.core.parse import parse_html
-from scrapy_boilerplate.core.walk import MAX_BLOCKS, walk_blocks
+from scrapy_boilerplate.core.document import cues
+from scrapy_boilerplate.core import speedups
+from scrapy_boilerplate.core.document import page as P
+from scrapy_boilerplate.core.document.hidden import ToggleTargets, hidden_style
+from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.document.walk import MAX_BLOCKS, walk_blocks
 
 from conftest import FIXTURE_NAMES, fixture_bytes, load_shared_pages
 from test_cues import COMMENT_NAMES
@@ -383,7 +384,7 @@ def test_same_cues_on_real_class_names():
 
 
 def test_pure_python_switch():
-    code = "from scrapy_boilerplate.core import page, model; print(page._compiled, model._compiled)"
+    code = "from scrapy_boilerplate.core.document import page; from scrapy_boilerplate.core.scoring import model; print(page._compiled, model._compiled)"
     env = {**os.environ, speedups.PURE_PYTHON_ENV: "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["None", "None"]
@@ -395,7 +396,7 @@ def test_a_broken_compiled_module_falls_back(monkeypatch, caplog):
     monkeypatch.setattr(speedups.importlib, "import_module", broken)
     monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)
     with caplog.at_level(logging.WARNING, logger=speedups.logger.name):
-        assert speedups.load("_walk") is None
+        assert speedups.load("document._walk") is None
     assert "failed to load; using its pure-Python twin" in caplog.text
 
 

@@ -15,9 +15,9 @@ from conftest import FIXTURE_NAMES, fixture_bytes
 from template_site import APPEAL, MOST_READ, PRINT_NOTE, article, page_html, page_url
 
 from scrapy_boilerplate import Extractor, MemoryTemplateStore, extract
-from scrapy_boilerplate.core import templates as tpl
-from scrapy_boilerplate.core.page import build_page
-from scrapy_boilerplate.core.parse import to_element
+from scrapy_boilerplate.core.site_memory import templates as tpl
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import to_element
 
 
 def walked(i: int, host: str = "courier.example"):
@@ -47,8 +47,8 @@ def test_fingerprints_text_and_path():
 def test_fingerprints_stable_across_processes():
     """Not Python's salted str hash: a worker process or another machine gets the same."""
     code = ("import sys; sys.path.insert(0, 'tests'); from template_site import page_html;"
-            "from scrapy_boilerplate.core.page import build_page; from scrapy_boilerplate.core.parse import to_element;"
-            "from scrapy_boilerplate.core.templates import page_fingerprints;"
+            "from scrapy_boilerplate.core.document.page import build_page; from scrapy_boilerplate.core.document.parse import to_element;"
+            "from scrapy_boilerplate.core.site_memory.templates import page_fingerprints;"
             "print(page_fingerprints(build_page(to_element(page_html(3)))))")
     outs = set()
     for seed in ("1", "2"):

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.model import LinearPart, Model
-from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
-from ..core.page import build_page
-from ..core.parse import parse_html
+from ..core.scoring.model import LinearPart, Model
+from ..core.overview.evidence import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
+from ..core.document.page import build_page
+from ..core.document.parse import parse_html
 from .datasets import DatasetPage
 from .train import export_trees, progress
 

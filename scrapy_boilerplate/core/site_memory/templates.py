@@ -5,7 +5,7 @@ frequency (IBDF) over the pages of one site: a block found on many of the site's
 (navigation, footer, newsletter box, "most read" list, cookie text) is template, a block
 found on one page only is that page's content. A crawl sees exactly that data.
 
-Here each block of a walked :class:`~scrapy_boilerplate.core.page.Page` gets a *fingerprint*:
+Here each block of a walked :class:`~scrapy_boilerplate.core.document.page.Page` gets a *fingerprint*:
 a 64-bit hash of its text (lower case) and its tag path (the block-level tags from the root to
 it), so the same words in the menu and in the body are two blocks. A store keeps, per site (the
 URL's host without "www."), the number of pages recorded and, per fingerprint, the number of
@@ -25,7 +25,7 @@ Stores (same results for the same pages in the same order):
 
 - :class:`MemoryTemplateStore`: in this process, LRU over sites, a cap on fingerprints per
   site; memory ceiling about ``max_sites * max_fingerprints * 100`` bytes (see its docstring).
-- :class:`~scrapy_boilerplate.templates_redis.RedisTemplateStore`: one Redis hash per site,
+- :class:`~scrapy_boilerplate.core.site_memory.redis_store.RedisTemplateStore`: one Redis hash per site,
   shared by every process of a crawl.
 
 This module imports no Scrapy.

@@ -19,7 +19,7 @@ import os
 import threading
 from multiprocessing.connection import Client, Listener
 
-from .core.templates import SiteCounts, TemplateStore
+from .templates import SiteCounts, TemplateStore
 
 logger = logging.getLogger(__name__)
 

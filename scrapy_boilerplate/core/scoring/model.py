@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import speedups
+from .. import speedups
 
-_compiled = speedups.load("_trees")
+_compiled = speedups.load("scoring._trees")
 
 FORMAT = "scrapy-boilerplate-model"
 FORMAT_VERSION = 1          # trees only

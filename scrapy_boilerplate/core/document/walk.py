@@ -22,7 +22,6 @@ from lxml import etree
 
 from .cues import BODY_PROPS, COMMENT_SAFE_TAGS, CUE_CACHE, ROLE_FLAGS, class_cues
 from .elements import (
-    is_anchor_mark,
     BLOCK_TAGS,
     FLAG,
     K_BLOCK,
@@ -37,11 +36,18 @@ from .elements import (
     SPECIAL_ATTRS,
     TAG_INFO,
     clean_tag,
+    is_anchor_mark,
     tag_info,
 )
+from .head import (
+    MICRODATA_PROPS,
+    note_microdata,
+    read_body_meta,
+    read_head,
+    read_jsonld,
+)
 from .hidden import is_hidden
-from .metadata import MICRODATA_PROPS, note_microdata, read_body_meta, read_head, read_jsonld
-from .textstats import count_words
+from .words import count_words
 
 #: The walk stops adding blocks after this many (bounded memory and time).
 MAX_BLOCKS = 20000

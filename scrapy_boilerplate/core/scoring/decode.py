@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .elements import HEADING_TAGS
+from ..document.elements import HEADING_TAGS
 
 DEFAULT_PARAMS = {
     "threshold": 0.5,          # probability at which a lone block switches to content

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 
-from .metadata import document_lang
+from ..document.head import document_lang
 
 #: Characters of main text identified (enough for a confident answer, bounded cost).
 SAMPLE_CHARS = 300

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
-from . import speedups
+from .. import speedups
+from .head import document_lang
 from .hidden import ToggleTargets
-from .metadata import document_lang
 from .parse import parse_html
 from .walk import MAX_BLOCKS, walk_blocks
 
@@ -159,4 +159,4 @@ def _checked_walk(compiled):
 
 
 # Last, as the compiled walk imports the modules above: the compiled twin of walk_blocks, or None.
-_compiled = _checked_walk(speedups.load("_walk"))
+_compiled = _checked_walk(speedups.load("document._walk"))

@@ -12,7 +12,7 @@ import re
 
 from lxml import etree
 
-from . import speedups
+from .. import speedups
 
 logger = logging.getLogger(__name__)
 
@@ -180,4 +180,4 @@ def to_element(html):
 
 
 # The compiled UTF-8 check, or None (the Python _is_utf8 is its reference).
-_utf8 = speedups.load("_utf8")
+_utf8 = speedups.load("document._utf8")

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from .cues import COMMENT_SAFE_TAGS, class_cues
-from .elements import (
+from ..document.cues import COMMENT_SAFE_TAGS, class_cues
+from ..document.elements import (
     K_BLOCK,
     K_BR,
     K_PRE,
@@ -26,7 +26,7 @@ from .elements import (
     is_anchor_mark,
     tag_info,
 )
-from .hidden import is_hidden
+from ..document.hidden import is_hidden
 
 # Inline elements whose markup the outputs keep, by the kind of markup.
 INLINE_KINDS = {

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .article_meta import declares_thread
-from .elements import FLAG
+from ..document.elements import FLAG
+from ..metadata.article import declares_thread
 
 #: A group needs this many sibling cards ...
 MIN_CARDS = 5

@@ -22,11 +22,9 @@ import html as html_lib
 import re
 from dataclasses import dataclass
 
-import numpy as np
-
-from .elements import FLAG
-from .segments import SegmentReader, lines_text
-from .tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
+from ..document.elements import FLAG
+from ..selection.tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
+from .segments import SegmentReader
 from .urls import safe_url
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -45,56 +43,6 @@ class Options:
     include_images: bool = False
     base: str | None = None   # what relative URLs are resolved against (urls.page_base)
 
-
-# -- units ------------------------------------------------------------------------------
-
-def content_units(page, mask, tables: list[Table], images: list, code_blocks: list[Table] = ()) -> list[tuple]:
-    """Kept blocks, data tables, code blocks and images in document order: ("block", i),
-    ("table", Table), ("code", Table), ("image", url, alt). `images`: (block index, url, alt).
-    A code block is a <pre> of several blocks (a line a <div>), written as one."""
-    units: list[tuple] = []
-    unit_at = {t.first: ("table", t) for t in tables}
-    unit_at.update((c.first, ("code", c)) for c in code_blocks)
-    pending_images = list(images)
-    skip_to = 0   # past the last table written
-    for i in np.flatnonzero(mask).tolist():
-        if i < skip_to:
-            continue
-        unit = unit_at.get(i)
-        if unit is not None:
-            _add_images(units, pending_images, unit[1].last)
-            units.append(unit)
-            skip_to = unit[1].last
-        else:
-            _add_images(units, pending_images, i + 1)
-            units.append(("block", i))
-    _add_images(units, pending_images, len(mask) + 1)
-    return units
-
-
-def _add_images(units: list, pending: list, before: int) -> None:
-    """Move the images placed before block `before` into `units`."""
-    while pending and pending[0][0] < before:
-        _, url, alt = pending.pop(0)
-        units.append(("image", url, alt))
-
-
-def units_text(page, units: list[tuple]) -> list[str]:
-    """One line per block, one per table row (cells joined by " | ")."""
-    from .tables import table_rows_text
-
-    lines = []
-    for unit in units:
-        if unit[0] == "block":
-            lines.append(page.texts[unit[1]])
-        elif unit[0] == "table":
-            lines.extend(table_rows_text(page, unit[1], None))
-        elif unit[0] == "code":
-            lines.extend(page.texts[unit[1].first:unit[1].last])
-    return lines
-
-
-# -- Markdown and HTML --------------------------------------------------------------------
 
 def render_markup(page, units: list[tuple], lead: str | None, options: Options) -> tuple[str, str]:
     """(Markdown, HTML) of `units`, with `lead` (the title) first when given."""
@@ -474,8 +422,6 @@ class _Renderer:
         return "\n".join(part for part in self.html_parts if part)
 
 
-# -- helpers ------------------------------------------------------------------------------
-
 _MD_INLINE = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<|>|&(?=#?\w+;)")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+\-=|~]|\d{1,9}(?=[.)](?:\s|$)))")
 _MD_ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
@@ -546,4 +492,4 @@ def _longest_run(text: str, char: str) -> int:
     return max(map(len, runs), default=0)
 
 
-__all__ = ["Options", "content_units", "units_text", "render_markup", "escape_markdown", "lines_text"]
+__all__ = ["Options", "render_markup", "escape_markdown"]

@@ -15,8 +15,8 @@ import re
 
 import numpy as np
 
-from .cues import TOKEN_SPLIT_RE
-from .elements import FLAG, HEADING_TAGS
+from ..document.cues import TOKEN_SPLIT_RE
+from ..document.elements import FLAG, HEADING_TAGS
 
 #: Class names of the rich-text and heading widgets of the common page builders.
 TEXT_WIDGET_CLASSES = frozenset((

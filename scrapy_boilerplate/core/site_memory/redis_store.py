@@ -23,7 +23,7 @@ import logging
 import threading
 import time
 
-from .core.templates import DEFAULT_WARMUP, SiteCounts, TemplateStore
+from .templates import DEFAULT_WARMUP, SiteCounts, TemplateStore
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ PAGES_FIELD = "#"
 # KEYS[1]: the site's hash. ARGV[1]: cap on fingerprints, ARGV[2]: TTL in seconds (0: none),
 # ARGV[3...]: the page's distinct fingerprints. Returns {pages before this one, {count before
 # this page of each fingerprint}}. The cap: forget the fingerprints held by at most 1 page,
-# then 2, ... until under it (core.templates._prune).
+# then 2, ... until under it (templates._prune).
 RECORD_PAGE = """
 local key = KEYS[1]
 local cap = tonumber(ARGV[1])

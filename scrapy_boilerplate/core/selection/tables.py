@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .elements import FLAG
+from ..document.elements import FLAG
 
 CELL_TAGS = frozenset(("td", "th"))
 #: A table this many blocks or fewer from the kept content is next to it.
@@ -168,17 +168,3 @@ def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page
         plain = links[a:b].sum() < 0.5 * weight and not page.node_flags[table.node] & OFF_CONTENT
         inside = before.size > 0 and after.size > 0
         mask[a:b] = likely >= threshold or share >= kept_share or inside or bool(near and plain)
-
-
-def table_rows_text(page, table: Table, keep) -> list[str]:
-    """The table in plain text: its caption, then one line per row, cells joined by " | "."""
-    lines = [_cell_text(page, node) for node in table.caption]
-    for _, _, cells in table.rows[:MAX_ROWS]:
-        texts = [t for t in (_cell_text(page, c) for c in cells) if t]
-        if texts:
-            lines.append(" | ".join(texts))
-    return [line for line in lines if line]
-
-
-def _cell_text(page, node: int) -> str:
-    return " ".join(page.texts[page.node_first[node]:page.node_last[node]])

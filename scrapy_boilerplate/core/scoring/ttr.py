@@ -18,9 +18,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import speedups
+from .. import speedups
 
-_compiled = speedups.load("_evidence")
+_compiled = speedups.load("overview._evidence")
 
 
 @lru_cache(maxsize=None)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import html
 
-from .page import Page, build_page
-from .parse import parse_html
+from ..document.page import Page, build_page
+from ..document.parse import parse_html
 
 #: The fallback is tried when the extraction is shorter than this share of the stated body.
 BODY_FALLBACK_SHARE = 0.2

@@ -18,10 +18,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from itertools import islice
 
+from ..render.urls import page_base, safe_url
 from .authors import MAX_NAME_CHARS, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
 from .language import page_language
-from .urls import page_base, safe_url
 
 #: Blocks read before the headline, and after it or after the content's first block.
 WINDOW_BEFORE, WINDOW_AFTER = 3, 8

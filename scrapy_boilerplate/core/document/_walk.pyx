@@ -8,7 +8,7 @@ element, no iterwalk events, attributes read from the node's own list, and
 a block's text gathered as UTF-8 bytes and decoded once, after collapsing
 its whitespace. Everything that is rare or stateful across pages (tag
 kinds, the class-name cue caches, <head>, JSON-LD) is the Python modules'
-own code (elements.py, cues.py, metadata.py), called from here; ``unit_cues``
+own code (elements.py, cues.py, head.py), called from here; ``unit_cues``
 and ``class_cues``, the uncached paths of one class name's and of one
 element's cues, are the twins of ``cues.unit_cues`` and ``cues.class_cues``.
 
@@ -30,9 +30,9 @@ from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 cimport cython
 import numpy as np
 
-from . import cues, elements, metadata
+from . import cues, elements, head
 from . import hidden as hidden_module   # (`hidden` names a local below)
-from .textstats import count_words as _count_words
+from .words import count_words as _count_words
 from .walk import MAX_BLOCKS as _MAX_BLOCKS
 
 import_lxml__etree()
@@ -63,7 +63,7 @@ cdef Py_ssize_t MAX_BLOCKS = _MAX_BLOCKS
 cdef object count_words = _count_words
 cdef object ROLE_FLAGS = cues.ROLE_FLAGS
 cdef object BODY_PROPS = cues.BODY_PROPS
-cdef object MICRODATA_PROPS = metadata.MICRODATA_PROPS
+cdef object MICRODATA_PROPS = head.MICRODATA_PROPS
 cdef object COMMENT_SAFE_TAGS = cues.COMMENT_SAFE_TAGS
 cdef object SEPARATE_JOINERS = elements.SEPARATE_JOINERS
 
@@ -137,7 +137,7 @@ cdef inline int _space_width(const unsigned char* p) noexcept:
 
 
 # textstats.CJK_RE's ranges: scripts written without spaces count one word per two characters
-from .textstats import CJK_RE
+from .words import CJK_RE
 
 assert CJK_RE.pattern == r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 
@@ -857,13 +857,13 @@ cdef class _Walker:
         tag = <object>info.tag
         if kind == K_SKIP:
             if tag == "head":
-                metadata.read_head(elementFactory(self.doc, c), self.page)
+                head.read_head(elementFactory(self.doc, c), self.page)
             elif tag == "script":
                 text = _run_text(c.children)
                 if text and (_get(c, "type") or "").endswith("ld+json"):
-                    metadata.read_jsonld(text, self.jsonld)
+                    head.read_jsonld(text, self.jsonld)
             elif tag == "meta" and c.properties is not NULL:
-                metadata.read_body_meta(elementFactory(self.doc, c), self.page)
+                head.read_body_meta(elementFactory(self.doc, c), self.page)
             self.push_frame(FRAME_SKIPPED)
             return SKIP_SUBTREE
         self.n_elements += 1
@@ -893,7 +893,7 @@ cdef class _Walker:
                         if prop in BODY_PROPS:
                             own |= FLAG_BODY
                         elif prop in MICRODATA_PROPS:
-                            metadata.note_microdata(prop, elementFactory(self.doc, c), self.page)
+                            head.note_microdata(prop, elementFactory(self.doc, c), self.page)
             cls = _attr_value(attrs.cls) if attrs.cls is not NULL else None
             idv = _attr_value(attrs.idv) if attrs.idv is not NULL else None
             if cls or idv:

@@ -31,11 +31,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from . import speedups, ttr
-from .elements import FLAG, FLAG_NAMES
-from .page import Page
+from .. import speedups
+from ..document.elements import FLAG, FLAG_NAMES
+from ..document.page import Page
+from ..document.words import count_sentences
+from . import ttr
 from .stopwords import STOPWORDS
-from .textstats import count_sentences
 
 TAG_GROUPS = {
     "p": "p", "div": "div", "section": "div", "article": "div", "main": "div",
@@ -68,7 +69,7 @@ WORD_RE = re.compile(r"\w+")
 DIGIT_RE = re.compile(r"\d")
 UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
 
-_compiled = speedups.load("_textstats")
+_compiled = speedups.load("scoring._textstats")
 
 SHALLOW = ("lwords", "ld", "td")          # the values copied from neighbours
 OFFSETS = (-2, -1, 1, 2)
