@@ -16,8 +16,8 @@ from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 
 needs_compiled = pytest.mark.skipif(
-    speedups.load("scoring._textstats") is None,
-    reason="scrapy_boilerplate.core.scoring._textstats is not built (no C compiler at install time, "
+    speedups.load("scoring._features") is None,
+    reason="scrapy_boilerplate.core.scoring._features is not built (no C compiler at install time, "
            f"or {speedups.PURE_PYTHON_ENV} is set)")
 
 
@@ -32,7 +32,7 @@ def compiled_and_pure(fn, *args):
 
 def test_pure_python_env_turns_the_speedups_off(monkeypatch):
     monkeypatch.setenv(speedups.PURE_PYTHON_ENV, "1")
-    assert speedups.load("scoring._textstats") is None
+    assert speedups.load("scoring._features") is None
     assert not any(speedups.available().values())
 
 
@@ -112,7 +112,7 @@ def test_ancestor_max_on_a_deep_chain():
     assert np.array_equal(features._ancestor_max([-1] + list(range(n - 1)), score), np.maximum.accumulate(score))
 
 
-@pytest.mark.skipif(speedups.load("scoring._trees") is None, reason="scrapy_boilerplate.core.scoring._trees is not built")
+@pytest.mark.skipif(speedups.load("scoring._model") is None, reason="scrapy_boilerplate.core.scoring._model is not built")
 def test_compiled_trees_score_as_numpy_does():
     from scrapy_boilerplate.core.scoring.model import load_model
 
@@ -133,13 +133,13 @@ utf8_pieces = st.lists(st.one_of(
 ), max_size=8).map(b"".join)
 
 
-@pytest.mark.skipif(speedups.load("document._utf8") is None, reason="scrapy_boilerplate.core.document._utf8 is not built")
+@pytest.mark.skipif(speedups.load("document._parse") is None, reason="scrapy_boilerplate.core.document._parse is not built")
 @settings(max_examples=1000, deadline=None)
 @given(utf8_pieces)
 def test_compiled_utf8_check_agrees_with_python(data):
     from scrapy_boilerplate.core.document import parse
 
-    assert speedups.load("document._utf8").is_utf8(data) == parse._is_utf8(data)
+    assert speedups.load("document._parse")._is_utf8(data) == parse._is_utf8(data)
 
 
 needs_evidence = pytest.mark.skipif(

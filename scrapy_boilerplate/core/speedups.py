@@ -20,14 +20,16 @@ logger = logging.getLogger(__name__)
 #: and .ci/artifacts (what a wheel must hold) read this tuple from this file without importing
 #: the package: keep it a literal.
 COMPILED = (
+    "document._parse",
+    "document._cues",
     "document._walk",
-    "document._utf8",
-    "scoring._textstats",
-    "scoring._trees",
+    "scoring._features",
+    "scoring._ttr",
+    "scoring._model",
     "overview._evidence",
 )
 #: The compiled modules that read lxml's C nodes: built with lxml's headers (lxml ships them).
-NEEDS_LXML = ("document._walk",)
+NEEDS_LXML = ("document._walk",)   # (it cimports document/_cues.pxd: build _cues first)
 
 PURE_PYTHON_ENV = "SCRAPY_BOILERPLATE_PURE_PYTHON"
 _missing: set = set()   # modules already reported as not built
@@ -50,6 +52,19 @@ def load(name: str):
         logger.warning("compiled module %s failed to load; using its pure-Python twin", name,
                        exc_info=True)
         return None
+
+
+def twin(module: str):
+    """The compiled twin of the Python module named `module` (`scrapy_boilerplate.core.a.x` ->
+    `scrapy_boilerplate.core.a._x`), or None: not built, or pure Python asked for."""
+    package, _, name = module.rpartition(".")
+    prefix = __package__ + "."
+    if not package.startswith(__package__) or name.startswith("_"):
+        raise ValueError(f"{module} is not a Python module of {__package__}")
+    twin_name = f"{package[len(prefix):]}._{name}" if package != __package__ else f"_{name}"
+    if twin_name not in COMPILED:
+        raise ValueError(f"{module} has no compiled twin in COMPILED")
+    return load(twin_name)
 
 
 def available() -> dict:

@@ -159,4 +159,4 @@ def _checked_walk(compiled):
 
 
 # Last, as the compiled walk imports the modules above: the compiled twin of walk_blocks, or None.
-_compiled = _checked_walk(speedups.load("document._walk"))
+_compiled = _checked_walk(speedups.twin(walk_blocks.__module__))   # _walk.pyx, the twin of walk.py

@@ -137,11 +137,11 @@ def _valid_utf8(data: bytes) -> bytes | None:
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    return data if (_utf8.is_utf8(data) if _utf8 is not None else _is_utf8(data)) else None
+    return data if (_compiled._is_utf8(data) if _compiled is not None else _is_utf8(data)) else None
 
 
 def _is_utf8(data: bytes) -> bool:
-    """Valid UTF-8 as Python's strict decoder says (the reference for the compiled _utf8)."""
+    """Valid UTF-8 as Python's strict decoder says (the reference for the compiled _parse._is_utf8)."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -179,5 +179,5 @@ def to_element(html):
     return parse_html(html)
 
 
-# The compiled UTF-8 check, or None (the Python _is_utf8 is its reference).
-_utf8 = speedups.load("document._utf8")
+# The compiled twin (_parse.pyx: the UTF-8 check), or None.
+_compiled = speedups.twin(__name__)

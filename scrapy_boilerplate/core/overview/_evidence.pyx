@@ -1,13 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled loops of the page-level evidence: TextSweeper's region and the overview evidence.
+"""Compiled twin of evidence.py: the loops of the overview page evidence.
 
-The references are the Python twins ttr._best_region and, in overview.py,
-_block_sums, _teaser_cards and _page_tokens. This module must give the very
-same values (the shipped models were trained on them). Each function is one
-typed loop over the page's blocks or nodes, where the twins make numpy calls
-on small arrays (converting the page's lists first) or run a Python loop per
-node; the text patterns (teaser phrases, prices, dates, link words) stay
-with the caller's regexes.
+The references are evidence._block_sums, _node_tokens, _short_link_texts and
+_teaser_cards, under the same names and in the same order. This module must
+give the very same values (the shipped models were trained on them). Each
+function is one typed loop over the page's blocks or nodes (it takes the
+page's columns, not the Page), where the twins make numpy calls on small
+arrays (converting the page's lists first) or run a Python loop per node; the
+text patterns (teaser phrases, prices, dates, link words) stay with the
+caller's regexes.
 """
 
 cimport cython
@@ -20,52 +21,8 @@ cdef inline Py_ssize_t _int_at(list values, Py_ssize_t i):
     return <Py_ssize_t><object>PyList_GET_ITEM(values, i)
 
 
-@cython.cdivision(True)   # (a zero divisor gives inf or nan, as numpy does; the nodes' never is)
-def best_region(list node_chars, list node_link_chars, list node_tag_counts, list node_depths,
-                list node_parents, list chars, list link_chars, double tolerance):
-    """ttr._best_region: (the region's node or -1, its net text length)."""
-    cdef Py_ssize_t n = PyList_GET_SIZE(node_chars), i, first = -1, last = -1, a, b, total = 0
-    cdef double best = 0.0, cut, net
-    if n == 0:
-        return -1, 0
-    cdef double* ratio = <double*>PyMem_Malloc(n * sizeof(double))
-    if ratio is NULL:
-        raise MemoryError()
-    try:
-        for i in range(n):
-            net = <double>_int_at(node_chars, i) - <double>_int_at(node_link_chars, i)
-            if net < 25:
-                ratio[i] = 0.0   # (as the twin's ratio[(chars - links) < 25] = 0)
-            else:
-                ratio[i] = net / (<double>_int_at(node_tag_counts, i) + <double>_int_at(node_depths, i))
-            if ratio[i] > best:
-                best = ratio[i]
-        if not best > 0:
-            return -1, 0
-        cut = tolerance * best
-        for i in range(n):
-            if ratio[i] >= cut:
-                if first < 0:
-                    first = i
-                last = i
-    finally:
-        PyMem_Free(ratio)
-    # The common ancestor of the first and the last chosen node (nodes are in pre-order, so
-    # it is every chosen node's): climb from the deeper one until the two meet.
-    a, b = first, last
-    while a != b and a >= 0 and b >= 0:
-        if a > b:   # a parent comes before its children: the later node is not the ancestor
-            a = _int_at(node_parents, a)
-        else:
-            b = _int_at(node_parents, b)
-    if a < 0 or b < 0:
-        for i in range(PyList_GET_SIZE(chars)):
-            total += _int_at(chars, i) - _int_at(link_chars, i)
-        return -1, total
-    return a, <Py_ssize_t>(<double>_int_at(node_chars, a) - <double>_int_at(node_link_chars, a))
 
-
-def block_sums(list chars, list link_chars, list tags, list tokens, list teaser,
+def _block_sums(list chars, list link_chars, list tags, list tokens, list teaser,
                Py_ssize_t first, Py_ssize_t last, frozenset heading_tags, frozenset pagination_tokens):
     """overview._block_sums: the fields of BlockSums, in order.
 
@@ -136,7 +93,37 @@ def block_sums(list chars, list link_chars, list tags, list tokens, list teaser,
             short_link_blocks, headline_links, h1, pagination)
 
 
-def teaser_cards(list parents, list firsts, list lasts, list ntags, list ntokens, list nflags,
+def _node_tokens(list ntokens):
+    """evidence._node_tokens: the union of the nodes' id/class tokens."""
+    cdef set found = set(), seen = set()
+    cdef Py_ssize_t i
+    cdef object previous = None
+    for i in range(PyList_GET_SIZE(ntokens)):
+        tokens = <object>PyList_GET_ITEM(ntokens, i)
+        # Nodes of one template share one tuple of tokens: add each tuple's tokens once.
+        if tokens is previous or not tokens:
+            continue
+        previous = tokens
+        if tokens in seen:
+            continue
+        seen.add(tokens)
+        found.update(<tuple>tokens)
+    return found
+
+
+def _short_link_texts(list texts, list chars, list link_chars, Py_ssize_t limit):
+    """evidence._short_link_texts: texts under `limit` characters
+    with at least 80 % link characters (compared as the twin compares them, in floats)."""
+    cdef Py_ssize_t i, c
+    cdef list out = []
+    for i in range(PyList_GET_SIZE(texts)):
+        c = _int_at(chars, i)
+        if c < limit and <double>_int_at(link_chars, i) >= 0.8 * <double>c:
+            out.append(<object>PyList_GET_ITEM(texts, i))
+    return out
+
+
+def _teaser_cards(list parents, list firsts, list lasts, list ntags, list ntokens, list nflags,
                  list chars, list link_chars, long long nav):
     """overview._teaser_cards on the page's node and block lists (the same tuple)."""
     cdef Py_ssize_t n_blocks = PyList_GET_SIZE(chars), n_nodes = PyList_GET_SIZE(parents)
@@ -189,33 +176,3 @@ def teaser_cards(list parents, list firsts, list lasts, list ntags, list ntokens
     mean_link = sum([t for _, t, _ in big]) / items if items else 0.0
     mean_net = sum([max(x, 0) for _, _, x in big]) / items if items else 0.0
     return len(big), items, mean_link, max_group, repeated, mean_net
-
-
-def node_tokens(list ntokens):
-    """The first half of overview._page_tokens: the union of the nodes' id/class tokens."""
-    cdef set found = set(), seen = set()
-    cdef Py_ssize_t i
-    cdef object previous = None
-    for i in range(PyList_GET_SIZE(ntokens)):
-        tokens = <object>PyList_GET_ITEM(ntokens, i)
-        # Nodes of one template share one tuple of tokens: add each tuple's tokens once.
-        if tokens is previous or not tokens:
-            continue
-        previous = tokens
-        if tokens in seen:
-            continue
-        seen.add(tokens)
-        found.update(<tuple>tokens)
-    return found
-
-
-def short_link_texts(list texts, list chars, list link_chars, Py_ssize_t limit):
-    """The second half's selection in overview._page_tokens: texts under `limit` characters
-    with at least 80 % link characters (compared as the twin compares them, in floats)."""
-    cdef Py_ssize_t i, c
-    cdef list out = []
-    for i in range(PyList_GET_SIZE(texts)):
-        c = _int_at(chars, i)
-        if c < limit and <double>_int_at(link_chars, i) >= 0.8 * <double>c:
-            out.append(<object>PyList_GET_ITEM(texts, i))
-    return out

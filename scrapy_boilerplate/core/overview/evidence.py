@@ -35,7 +35,7 @@ from ..document.words import count_words
 from ..scoring import ttr
 from ..selection.cards import HEAD_BLOCKS, card_groups
 
-_compiled = speedups.load("overview._evidence")
+_compiled = speedups.twin(__name__)   # _evidence.pyx
 
 
 # Teaser links: a "Read more" phrase alone in its block, or text that trails off ("...").
@@ -283,7 +283,7 @@ def block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
     """BlockSums of `page`, the `teaser` blocks (sorted indices) counted as links, the region
     being blocks first..last-1."""
     if _compiled is not None:
-        return BlockSums(*_compiled.block_sums(page.chars, page.link_chars, page.tags, page.tokens,
+        return BlockSums(*_compiled._block_sums(page.chars, page.link_chars, page.tags, page.tokens,
                                                teaser, first, last, HEADING_TAGS, PAGINATION_TOKENS))
     return _block_sums(page, teaser, first, last)
 
@@ -331,21 +331,30 @@ def page_tokens(page: Page) -> tuple[set, set]:
     """(id/class tokens of the page's elements, lower-case words of its short link blocks)."""
     if _compiled is None:
         return _page_tokens(page)
-    link_texts = _compiled.short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
-    return (_compiled.node_tokens(page.node_tokens),
+    link_texts = _compiled._short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
+    return (_compiled._node_tokens(page.node_tokens),
             set(LINK_WORD_RE.findall(" ".join(link_texts).lower())))
 
 
 def _page_tokens(page: Page) -> tuple[set, set]:
-    """The reference for page_tokens with the compiled _evidence.node_tokens and short_link_texts."""
+    """page_tokens with the Python _node_tokens and _short_link_texts."""
+    link_texts = _short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
+    return _node_tokens(page.node_tokens), set(LINK_WORD_RE.findall(" ".join(link_texts).lower()))
+
+
+def _node_tokens(ntokens: list) -> set:
+    """The union of the nodes' id/class tokens (the reference for the compiled _node_tokens)."""
     node_tokens = set()
-    for tokens in page.node_tokens:
+    for tokens in ntokens:
         if tokens:
             node_tokens.update(tokens)
-    link_texts = [t for t, c, lc in zip(page.texts, page.chars, page.link_chars)
-                  if c < SHORT_LINK_CHARS and lc >= 0.8 * c]
-    words = set(LINK_WORD_RE.findall(" ".join(link_texts).lower()))
-    return node_tokens, words
+    return node_tokens
+
+
+def _short_link_texts(texts: list, chars: list, link_chars: list, limit: int) -> list:
+    """The texts under `limit` characters with at least 80 % link characters (the reference for
+    the compiled _short_link_texts)."""
+    return [t for t, c, lc in zip(texts, chars, link_chars) if c < limit and lc >= 0.8 * c]
 
 
 def is_token_feature(name: str) -> bool:
@@ -420,7 +429,7 @@ def url_features(url: str | None) -> dict:
 def teaser_cards(page: Page) -> tuple:
     """Repeated teaser cards (see _teaser_cards)."""
     if _compiled is not None:
-        return _compiled.teaser_cards(page.node_parents, page.node_first, page.node_last, page.node_tags,
+        return _compiled._teaser_cards(page.node_parents, page.node_first, page.node_last, page.node_tags,
                                       page.node_tokens, page.node_flags, page.chars, page.link_chars,
                                       FLAG["nav"])
     return _teaser_cards(page)
@@ -437,7 +446,7 @@ def _teaser_cards(page: Page) -> tuple:
     repeated card signature anywhere on the page, mean net text per card:
     teasers are short, forum posts are long).
 
-    The reference for the compiled _evidence.teaser_cards, which must give the same values.
+    The reference for the compiled _evidence._teaser_cards, which must give the same values.
     """
     acc_chars = list(accumulate(page.chars, initial=0))
     acc_links = list(accumulate(page.link_chars, initial=0))

@@ -69,7 +69,7 @@ WORD_RE = re.compile(r"\w+")
 DIGIT_RE = re.compile(r"\d")
 UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
 
-_compiled = speedups.load("scoring._textstats")
+_compiled = speedups.twin(__name__)   # _features.pyx
 
 SHALLOW = ("lwords", "ld", "td")          # the values copied from neighbours
 OFFSETS = (-2, -1, 1, 2)
@@ -334,19 +334,21 @@ def text_stats(texts: list, title_words: frozenset, desc_words: frozenset,
     """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
     counts = Counter(texts)
     if _compiled is not None:
-        return _compiled.text_stats(texts, counts, title_words, desc_words, body_words, STOPWORDS,
-                                    CUE_START_RE, END_MARKER_RE, DATE_RE)
+        return _compiled._text_stats(texts, counts, title_words, desc_words, body_words, STOPWORDS,
+                                     CUE_START_RE, END_MARKER_RE, DATE_RE)
+    return _text_stats(texts, counts, title_words, desc_words, body_words)
+
+
+def _text_stats(texts: list, counts: Counter, title_words, desc_words, body_words) -> np.ndarray:
+    """The reference for the compiled _features._text_stats, which must give the same numbers."""
     # One pass over the block texts for every string statistic (one Python
     # loop instead of a dozen): sets of lower-cased words give the stopword
     # share and the metadata overlaps as C-level set operations.
-    return np.array([_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
+    return np.array([_block_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
 
 
-def _text_stats(t: str, counts: Counter, title_words, desc_words, body_words) -> tuple:
-    """The string statistics of one block, in the order dense_features unpacks them.
-
-    The reference for the compiled _textstats.text_stats, which must give the same numbers.
-    """
+def _block_text_stats(t: str, counts: Counter, title_words, desc_words, body_words) -> tuple:
+    """The string statistics of one block, in the order dense_features unpacks them."""
     head = t[:200]
     n_digits = len(DIGIT_RE.findall(head))
     words = frozenset(WORD_RE.findall(t.lower()))

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import speedups
 
-_compiled = speedups.load("scoring._trees")
+_compiled = speedups.twin(__name__)   # _model.pyx
 
 FORMAT = "scrapy-boilerplate-model"
 FORMAT_VERSION = 1          # trees only
@@ -98,20 +98,14 @@ class TreeEnsemble:
         if n == 0 or len(self._roots) == 0:
             return np.full(n, self.baseline)
         if _compiled is not None:
-            return _compiled.raw_scores(np.ascontiguousarray(X, dtype=float), self._feat, self._thr,
-                                        self._child, self._val, self._roots, self.baseline, self._steps)
+            return _compiled._raw_scores(np.ascontiguousarray(X, dtype=float), self._feat, self._thr,
+                                         self._child, self._val, self._roots, self.baseline, self._steps)
         return self.raw_scores_numpy(X)
 
     def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
-        """`raw_scores` in numpy alone: all (row, tree) walks advance one level at a time."""
-        n = X.shape[0]
-        flat = np.ascontiguousarray(X, dtype=float).ravel()
-        offsets = (np.arange(n, dtype=np.intp) * X.shape[1])[:, None]
-        node = np.broadcast_to(self._roots, (n, len(self._roots)))
-        feat, thr, child = self._feat, self._thr, self._child
-        for _ in range(self._steps):
-            node = child[node] + (flat[offsets + feat[node]] > thr[node])
-        return self.baseline + self._val[node].sum(axis=1)
+        """`raw_scores` in numpy alone (_raw_scores)."""
+        return _raw_scores(X, self._feat, self._thr, self._child, self._val, self._roots, self.baseline,
+                           self._steps)
 
     def to_json(self) -> dict:
         return {
@@ -150,6 +144,18 @@ class TreeEnsemble:
             baseline=float(data["baseline"]),
             depth=int(data["depth"]),
         )
+
+
+def _raw_scores(X: np.ndarray, feat, thr, child, val, roots, baseline: float, steps: int) -> np.ndarray:
+    """Sum of leaf values over all trees in numpy alone: all (row, tree) walks advance one level at
+    a time. The reference for the compiled _model._raw_scores, which must give the same sums."""
+    n = X.shape[0]
+    flat = np.ascontiguousarray(X, dtype=float).ravel()
+    offsets = (np.arange(n, dtype=np.intp) * X.shape[1])[:, None]
+    node = np.broadcast_to(roots, (n, len(roots)))
+    for _ in range(steps):
+        node = child[node] + (flat[offsets + feat[node]] > thr[node])
+    return baseline + val[node].sum(axis=1)
 
 
 @dataclass

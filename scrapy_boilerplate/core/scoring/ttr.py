@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import speedups
 
-_compiled = speedups.load("overview._evidence")
+_compiled = speedups.twin(__name__)   # _ttr.pyx
 
 
 @lru_cache(maxsize=None)
@@ -85,14 +85,14 @@ def best_region(page, tolerance: float = 0.9):
     (very high ratio, one tag) cannot win on its own.
     """
     if _compiled is not None:
-        return _compiled.best_region(page.node_chars, page.node_link_chars, page.node_tag_counts,
+        return _compiled._best_region(page.node_chars, page.node_link_chars, page.node_tag_counts,
                                      page.node_depths, page.node_parents, page.chars, page.link_chars,
                                      tolerance)
     return _best_region(page, tolerance)
 
 
 def _best_region(page, tolerance: float):
-    """The reference for the compiled _evidence.best_region, which must give the same region."""
+    """The reference for the compiled _ttr._best_region, which must give the same region."""
     if not page.node_tags:
         return -1, 0
     chars = page.array("node_chars")

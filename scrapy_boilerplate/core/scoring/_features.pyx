@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled per-block string statistics (see features.text_stats).
+"""Compiled twin of features.py: the per-block string statistics (features._text_stats).
 
-The reference is the Python twin, features._text_stats: this module must
+The reference is the Python twin, features._text_stats (with _block_text_stats): this module must
 give the very same numbers (the shipped model was trained on them). The
 character counts are one typed loop over each text instead of a dozen
 str.count and re.findall calls; words are cut from t.lower() in a second
@@ -173,9 +173,10 @@ cdef class SeenWords:
             i = (i + 1) & self.mask
 
 
-def text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
-               frozenset body_words, frozenset stopwords, cue_start_re, end_marker_re, date_re):
-    """The (n_blocks x 15) statistics of features._text_stats, one row per text."""
+def _text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
+                frozenset body_words, frozenset stopwords, cue_start_re, end_marker_re, date_re):
+    """The (n_blocks x 15) statistics of features._text_stats, one row per text (its regexes and
+    stopwords given by the caller)."""
     cdef Py_ssize_t n = len(texts), row, i, length
     cdef Py_ssize_t ends, commas, punct, digits, upper
     cdef Py_ssize_t n_words, n_stop, n_title, n_desc, n_body

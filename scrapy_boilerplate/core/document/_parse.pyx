@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled twin of page._is_utf8: is a byte string valid UTF-8, as Python's strict decoder
+"""Compiled twin of parse.py: parse._is_utf8, is a byte string valid UTF-8, as Python's strict decoder
 says, without decoding it (decoding builds a str as large as the page, only to drop it).
 
 ASCII, most of any page, is skipped eight bytes at a time.
@@ -9,7 +9,7 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
 
-def is_utf8(const unsigned char[::1] data) -> bool:
+def _is_utf8(const unsigned char[::1] data) -> bool:
     cdef bint ok = True
     if data.shape[0]:
         with nogil:

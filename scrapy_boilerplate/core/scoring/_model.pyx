@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Compiled tree-ensemble evaluation (see model.TreeEnsemble.raw_scores).
+"""Compiled twin of model.py: tree-ensemble evaluation (model._raw_scores).
 
 Row by row, four trees at a time, each walk advanced a fixed `depth` steps
 (leaves point to themselves with an infinite threshold, so a finished walk
@@ -11,9 +11,9 @@ when x > threshold; the leaf values are added tree by tree in order.
 import numpy as np
 
 
-def raw_scores(const double[:, ::1] X, const Py_ssize_t[::1] feat, const double[::1] thr,
-               const Py_ssize_t[::1] child, const double[::1] val, const Py_ssize_t[::1] roots,
-               double baseline, int depth):
+def _raw_scores(const double[:, ::1] X, const Py_ssize_t[::1] feat, const double[::1] thr,
+                const Py_ssize_t[::1] child, const double[::1] val, const Py_ssize_t[::1] roots,
+                double baseline, int depth):
     cdef Py_ssize_t n = X.shape[0], n_trees = roots.shape[0], i, t, a, b, c, d
     cdef const double* x
     cdef int step
