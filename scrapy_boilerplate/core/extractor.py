@@ -11,24 +11,14 @@ from .document.page import Page, build_page
 from .document.parse import to_element, to_element_type_error
 from .extraction import Extraction, build_extraction
 from .metadata.article import declares_thread
-from .metadata.bylines import BYLINE_RE
 from .metadata.title import best_title
 from .scoring.clusters import cluster_probabilities
 from .scoring.decode import FAVOR_SHIFT
 from .scoring.features import dense_feature_names, feature_matrix
 from .scoring.model import Model, ModelError, load_model
-from .selection.cards import keep_card_groups
-from .selection.decoded import select_blocks
 from .selection.stated_body import BODY_FALLBACK_SHARE, body_page, stated_body
-from .selection.steps import (
-    drop_field_dumps,
-    drop_renderings,
-    drop_trailing_teasers,
-    find_code_blocks,
-    keep_listing_captions,
-)
-from .selection.tables import decide_tables, find_data_tables
-from .selection.widgets import keep_text_widget_runs
+from .selection.steps import select
+from .selection.tables import find_data_tables
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +129,7 @@ class Extractor:
         store = self.templates if templates is None else templates
         if store is None or not len(page):
             return self._page_result(page, url, opts, None)
-        # Site memory (core/templates.py): the model's probabilities first, so that the store
+        # Site memory (site_memory/templates.py): the model's probabilities first, so that the store
         # records where the content is; then the site's evidence moves them.
         proba = self.block_probabilities(page)
         evidence = _template_evidence(store, page, url, proba)
@@ -181,34 +171,11 @@ class Extractor:
         if proba is None:
             proba = self.block_probabilities(page)
         if evidence is not None:
-            # Site memory (core/templates.py): blocks repeated across the site's pages.
+            # Site memory (site_memory/templates.py): blocks repeated across the site's pages.
             proba = evidence.adjust(page, proba)
         params = self.model.decode if self.model is not None else None
-        tables = find_data_tables(page)
-        mask = select_blocks(page, proba, params, opts, tables)
-        if opts.get("favor") != "precision":
-            # Like the decoder's closing-line and mid-body rules, a rule for recall.
-            keep_text_widget_runs(page, mask, proba)
-        # The headline is not main content (it is `title`; include_title puts it first),
-        # and neither is a byline ("By Jane Doe · 2 March 2026"): no gold set keeps them.
-        for i in np.flatnonzero(mask):
-            if page.tags[i] == "h1" and page.texts[i] in (title, page.main_title):
-                mask[i] = False
-            elif page.chars[i] < 80 and BYLINE_RE.match(page.texts[i]):
-                mask[i] = False
-        drop_renderings(page, mask)
-        drop_field_dumps(page, mask)
-        # Cards first: a related-posts run after an article must not come back as a card group.
-        keep_card_groups(page, mask)
-        drop_trailing_teasers(page, mask)
-        decide_tables(tables, mask, proba, page)
-        # A code block whose highlighter puts each line in a <div> is many short blocks that
-        # the model drops one by one, like table cells: one decision, as for a table.
-        code_blocks = find_code_blocks(page, tables)
-        decide_tables(code_blocks, mask, proba, page)
-        if not opts.get("include_captions"):
-            keep_listing_captions(page, mask)
-        return build_extraction(page, mask, proba, tables, title, url, opts, code_blocks)
+        kept = select(page, proba, params, opts, title)
+        return build_extraction(page, kept.mask, proba, kept.tables, title, url, opts, kept.code_blocks)
 
 
 def _template_evidence(templates, page: Page, url, proba):

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..document.elements import FLAG
+from ..document.elements import FLAG, HEADING_TAGS
 
 CELL_TAGS = frozenset(("td", "th"))
 #: A table this many blocks or fewer from the kept content is next to it.
@@ -33,9 +33,7 @@ ROW_GROUP_TAGS = frozenset(("thead", "tbody", "tfoot"))
 # more is a page region.
 LAYOUT_TAGS = frozenset(("section", "article", "form", "table", "header", "footer", "nav", "aside",
                          "main"))
-STRUCTURE_TAGS = frozenset(("ul", "ol", "dl", "blockquote", "pre", "figure", "h1", "h2", "h3", "h4",
-                            "h5", "h6"))
-HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+STRUCTURE_TAGS = frozenset(("ul", "ol", "dl", "blockquote", "pre", "figure")) | HEADING_TAGS
 PARAGRAPH_TAGS = frozenset(("p",))
 #: A cell of several paragraphs and at least this many characters is a page region.
 LONG_CELL_CHARS = 300
