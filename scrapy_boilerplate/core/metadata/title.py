@@ -6,8 +6,16 @@ import re
 
 from ..document.page import Page
 
-#: Between the headline and the site's name in a <title> or og:title.
-TITLE_SEPARATORS_RE = re.compile(r" [|\-–—·:]{1,2} ")
+# Title separators. Three uses read them differently, and each use's set is part of its
+# measured behaviour, so each has its own name here:
+#: What separates the site's name from the headline in a <title> or og:title ("Headline | Site",
+#: "Headline :: Site"): one or two of | - – — · : between single spaces.
+SITE_NAME_SEPARATOR_RE = re.compile(r" [|\-–—·:]{1,2} ")
+#: Where a "Headline | Site name" title is cut to keep the headline, tried in this order.
+HEADLINE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ")
+#: Between the parts of a <title> as the overview evidence counts them ("Politics - News - Site",
+#: "Home » Shoes"): one of | - – — : · » between runs of whitespace.
+TITLE_PART_SEPARATOR_RE = re.compile(r"\s+[|\-–—:·»]\s+")
 
 
 def best_title(page: Page) -> str | None:
@@ -18,7 +26,7 @@ def best_title(page: Page) -> str | None:
     # "constitutional monarchy in Oceania" for "New Zealand").
     title_words = set(page.title.lower().split()) if page.title and page.title != meta else set()
     # The site's name: what follows the headline in a "Headline | Site" title, or og:site_name.
-    site_names = {part.strip().lower() for part in TITLE_SEPARATORS_RE.split(meta)[1:]} if meta else set()
+    site_names = {part.strip().lower() for part in SITE_NAME_SEPARATOR_RE.split(meta)[1:]} if meta else set()
     if page.og.get("site_name"):
         site_names.add(page.og["site_name"].lower())
     for text, tag in zip(page.texts, page.tags):
@@ -33,7 +41,7 @@ def best_title(page: Page) -> str | None:
                 return text
     if meta:
         # "Headline | Site name": keep the headline part.
-        for sep in (" | ", " - ", " – ", " — ", " :: "):
+        for sep in HEADLINE_SEPARATORS:
             if sep in meta:
                 head = meta.split(sep)[0].strip()
                 if len(head) > 15:

@@ -29,9 +29,10 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from .. import speedups
-from ..document.elements import FLAG
+from ..document.elements import FLAG, HEADING_TAGS
 from ..document.page import Page
 from ..document.words import count_words
+from ..metadata.title import TITLE_PART_SEPARATOR_RE
 from ..scoring import ttr
 from ..selection.cards import HEAD_BLOCKS, card_groups
 
@@ -124,7 +125,6 @@ class _ShortBlocks:
         return _ShortBlocks(self.texts, self.matching(DIGIT_LINES))
 
 
-HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 PAGINATION_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "nav-links",
                                "numbers", "loadmore", "load", "infinite"))
 DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
@@ -155,9 +155,6 @@ ARTICLE_TYPES = frozenset(("article", "newsarticle", "blogposting", "reportagene
                            "liveblogposting", "recipe", "howto", "review", "socialmediaposting"))
 LISTING_TYPES = frozenset(("collectionpage", "itemlist", "searchresultspage", "website", "blog",
                            "profilepage", "offercatalog"))
-
-# Between the parts of a <title>: "Headline | Site", "Politics - News - Site".
-TITLE_SEPARATOR_RE = re.compile(r"\s+[|\-–—:·»]\s+")
 
 # Token evidence: a feature named NODE_TOKEN + t is 1 when some element's id or class holds token t;
 # LINK_WORD + w when the text of some short link holds word w. The training picks the tokens.
@@ -323,7 +320,7 @@ def title_features(title: str | None) -> dict:
     sentence; a listing's holds a name ("Politics | Site", "Category: Shoes - Shop").
     Words as count_words counts them: one per two CJK characters, as CJK has no spaces."""
     title = " ".join((title or "").split())
-    longest = max((count_words(part) for part in TITLE_SEPARATOR_RE.split(title)), default=0)
+    longest = max((count_words(part) for part in TITLE_PART_SEPARATOR_RE.split(title)), default=0)
     return {"title_words": float(count_words(title)), "title_part_words": float(longest)}
 
 

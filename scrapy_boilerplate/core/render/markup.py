@@ -22,12 +22,11 @@ import html as html_lib
 import re
 from dataclasses import dataclass
 
-from ..document.elements import FLAG
+from ..document.elements import FLAG, HEADING_TAGS
 from ..selection.tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
 from .segments import SegmentReader
 from .urls import safe_url
 
-HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 LIST_TAGS = frozenset(("ul", "ol", "menu"))
 DEF_TAGS = frozenset(("dt", "dd"))
 QUOTE = FLAG["blockquote"]
@@ -95,7 +94,7 @@ class _Renderer:
                 md, inner = self._inline(tokens)
             if not md:
                 return
-            if tag in HEADINGS and not levels:
+            if tag in HEADING_TAGS and not levels:
                 level = max(2, int(tag[1]))
                 md = f"{'#' * level} {md}"
                 inner = f"<h{level}>{inner}</h{level}>"

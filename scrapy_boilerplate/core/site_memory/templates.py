@@ -43,6 +43,8 @@ from zlib import adler32, crc32
 
 import numpy as np
 
+from ..document.elements import HEADING_TAGS
+
 logger = logging.getLogger(__name__)
 
 #: Pages of a site the store must have seen before its evidence is used.
@@ -61,7 +63,6 @@ INSIDE_FACTOR = 0.5
 #: ... and a repeated heading there by this: a section label of the content template
 #: ("Description", "Ingredients", "Parameters"), which the gold sets count as content.
 HEADINGS_INSIDE = 0.0
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: Log-odds added to a block on no earlier page that the model finds unlikely content, when it
 #: sits in the site's content slot: a slot (tag and class path) where at least SLOT_SHARE of
 #: the earlier pages had likely content. 0: off, and slots are not recorded (on the
@@ -225,7 +226,7 @@ def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, char
             delta[likely[0]:likely[-1] + 1] *= INSIDE_FACTOR
             if HEADINGS_INSIDE != 1.0 and tags is not None:
                 for i in range(likely[0], likely[-1] + 1):
-                    if delta[i] and tags[i] in _HEADINGS:
+                    if delta[i] and tags[i] in HEADING_TAGS:
                         delta[i] *= HEADINGS_INSIDE
     if UNIQUE_WEIGHT and slots is not None:
         # Unique to this page, in a slot where the model found content on most earlier pages
