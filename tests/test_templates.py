@@ -216,26 +216,6 @@ def test_unique_across_stores_by_site():
     assert evidence.known.pages == 0 and not evidence.used
 
 
-def test_content_slot_evidence_when_enabled(monkeypatch):
-    """Off by default (it lowered F1 on the development sites); when on, a page's own block that
-    the model finds unlikely, in the slot where the site's earlier pages had content, moves up."""
-    monkeypatch.setattr(tpl, "UNIQUE_WEIGHT", 2.0)
-    store = MemoryTemplateStore(warmup=2)
-    extractor = Extractor()
-    for i in range(3):
-        extractor.extract(page_html(i), url=page_url(i), templates=store)
-    page = walked(5)
-    proba = extractor.block_probabilities(page)
-    _, paragraphs = article(5)
-    first = page.texts.index(paragraphs[0])
-    proba[first] = 0.3                      # the model misses a paragraph of the article
-    evidence = store.evidence(page, page_url(5), proba)
-    adjusted = evidence.adjust(page, proba)
-    assert adjusted[first] > 0.5
-    nav = page.texts.index("Sport")
-    assert adjusted[nav] <= proba[nav]      # template: never up
-
-
 def test_memory_ceiling_in_a_500_page_extraction_run():
     """500 generated pages of 50 sites through extract(): the store holds at most max_sites
     sites and max_fingerprints fingerprints each, and its memory stays under the documented

@@ -181,10 +181,7 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     """Page-level evidence for the overview model (FEATURE_NAMES order).
 
     Without `url` (None or ""), the URL the page declares stands in
-    (own_url): the URL's shape is strong evidence (site-grouped CV of the
-    shipped model, docs/overview.md: F1 0.76 and 3.2 % of the articles
-    flagged without URLs, 0.84 and 1.2 % with the declared ones, 0.86 and
-    0.7 % with the real ones).
+    (own_url): the URL's shape is strong evidence (docs/overview.md, "Pass the URL").
     """
     if not url:
         url = own_url(page)

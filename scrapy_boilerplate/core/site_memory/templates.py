@@ -16,8 +16,7 @@ of earlier pages holding it moves the model's log-odds: a block on at least ``RE
 of them (and on at least two) leans to boilerplate, more the more pages hold it (half as much
 inside the span where the model finds content, and not at all for a heading there). Blocks the model is very sure about
 (probability above ``SURE_CONTENT`` or below ``SURE_BOILERPLATE``) are not moved against its
-verdict. The other direction, a page's own block in the site's content slot leaning to content,
-is here (``UNIQUE_WEIGHT``) but off: it lowered F1 on the development sites. The output is a
+verdict. (Evidence in the other direction was measured and left out: docs/site-memory.md.) The output is a
 pure function of the page and the store's state; the page is recorded as its evidence is read
 (one exchange per page).
 
@@ -53,9 +52,6 @@ DEFAULT_WARMUP = 3
 REPEAT_SHARE = 0.5
 #: Log-odds taken from a block found on every earlier page (scaled down with its share).
 REPEAT_WEIGHT = 3.0
-#: Repeated blocks shorter than this (characters) are weighed down in proportion to their
-#: length (0: not; 40 measured no better on the development sites).
-SHORT_CHARS = 0
 #: Evidence inside the span the model finds content (first to last block of probability 0.5
 #: or more) is scaled by this: there a repeated block is as often a label of the site's
 #: content template ("Description", "Specifications" on every product page).
@@ -63,13 +59,6 @@ INSIDE_FACTOR = 0.5
 #: ... and a repeated heading there by this: a section label of the content template
 #: ("Description", "Ingredients", "Parameters"), which the gold sets count as content.
 HEADINGS_INSIDE = 0.0
-#: Log-odds added to a block on no earlier page that the model finds unlikely content, when it
-#: sits in the site's content slot: a slot (tag and class path) where at least SLOT_SHARE of
-#: the earlier pages had likely content. 0: off, and slots are not recorded (on the
-#: development sites every weight tried lowered recall and F1: benchmarks/templates_eval.py
-#: --unique-weight).
-UNIQUE_WEIGHT = 0.0
-SLOT_SHARE = 0.5
 #: The model's verdict stands where it is this sure.
 SURE_CONTENT = 0.95
 SURE_BOILERPLATE = 0.05
@@ -161,7 +150,6 @@ class TemplateEvidence:
     known: SiteCounts | None          # None: the store failed on this page
     fingerprints: list | None = None   # of the page the evidence was asked for
     page: object = field(default=None, repr=False, compare=False)   # that page
-    slots: list | None = field(default=None, repr=False)   # its blocks' slot fingerprints
 
     @property
     def used(self) -> bool:
@@ -179,12 +167,12 @@ class TemplateEvidence:
         if not self.used or not len(proba):
             return proba
         if self.fingerprints is None or page is not self.page:
-            fps, slots = _fingerprints(page, with_slots=bool(UNIQUE_WEIGHT))
+            fps = page_fingerprints(page)
         else:
-            fps, slots = self.fingerprints, self.slots
+            fps = self.fingerprints
         if len(fps) != len(proba):
             return proba
-        delta = evidence_log_odds(fps, self.known, proba, page.chars, slots, page.tags)
+        delta = evidence_log_odds(fps, self.known, proba, page.tags)
         if not delta.any():
             return proba
         moved = delta != 0
@@ -194,8 +182,7 @@ class TemplateEvidence:
         return out
 
 
-def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, chars,
-                      slots: list[int] | None = None, tags=None) -> np.ndarray:
+def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, tags=None) -> np.ndarray:
     """Per-block log-odds from the site's block-document frequencies (IBDF)."""
     n = len(fps)
     delta = np.zeros(n)
@@ -204,20 +191,14 @@ def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, char
         return delta
     counts, asked = known.counts, known.asked
     share = np.zeros(n)
-    unique = np.zeros(n, bool)
     for i, fp in enumerate(fps):
         if not fp or fp not in asked:
             continue
         c = counts.get(fp, 0)
         if c >= 2:
             share[i] = c / pages
-        elif c == 0:
-            unique[i] = True
     repeated = share >= REPEAT_SHARE
-    # Short repeated blocks are often the labels of the content template itself ("Features",
-    # "Description", "Specifications" on every product page): weighed down less.
-    length = np.minimum(np.asarray(chars, float) / SHORT_CHARS, 1.0) if SHORT_CHARS else 1.0
-    delta[repeated] = (-REPEAT_WEIGHT * np.minimum(share, 1.0) * length)[repeated]
+    delta[repeated] = (-REPEAT_WEIGHT * np.minimum(share, 1.0))[repeated]
     if INSIDE_FACTOR != 1.0:
         # Inside the span the model finds content, a repeated block is as often a label of
         # the site's content template (product pages' "Description", "Specifications").
@@ -228,13 +209,6 @@ def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, char
                 for i in range(likely[0], likely[-1] + 1):
                     if delta[i] and tags[i] in HEADING_TAGS:
                         delta[i] *= HEADINGS_INSIDE
-    if UNIQUE_WEIGHT and slots is not None:
-        # Unique to this page, in a slot where the model found content on most earlier pages
-        # of the site: the site's content slot (forum posts, product details, doc sections).
-        for i in np.flatnonzero(unique & (proba < 0.5)).tolist():
-            slot = slots[i]
-            if slot and slot in asked and counts.get(slot, 0) >= max(2, SLOT_SHARE * pages):
-                delta[i] += UNIQUE_WEIGHT
     # The model's verdict stands where it is very sure.
     delta[(proba >= SURE_CONTENT) & (delta < 0)] = 0.0
     delta[(proba <= SURE_BOILERPLATE) & (delta > 0)] = 0.0
@@ -264,21 +238,19 @@ class TemplateStore:
         """The site's evidence for `page` (walked from `url`), recording the page. None when
         the URL has no site or the page no block (nothing recorded); evidence that is not
         `used` when the store failed (the page is extracted without it). `proba`, the model's
-        block probabilities: the slots of the blocks it finds likely content are recorded too."""
+        block probabilities, is not read (the stores' interface keeps it)."""
         site = site_key(url or page.base_url)
         if site is None or not len(page):
             return None
-        fps, slots = _fingerprints(page, with_slots=bool(UNIQUE_WEIGHT))
+        fps = page_fingerprints(page)
         wanted = [fp for fp in fps if fp]
-        if UNIQUE_WEIGHT and proba is not None and len(proba) == len(fps):
-            wanted += [slots[i] for i in np.flatnonzero(np.asarray(proba) >= 0.5).tolist() if slots[i]]
         distinct = list(dict.fromkeys(wanted))[:MAX_PAGE_FINGERPRINTS]
         if not distinct:
             return None
         known = self.exchange(site, distinct)
         if known is None:
-            return TemplateEvidence(site, self.warmup, None, fps, page, slots)
-        evidence = TemplateEvidence(site, self.warmup, known, fps, page, slots)
+            return TemplateEvidence(site, self.warmup, None, fps, page)
+        evidence = TemplateEvidence(site, self.warmup, known, fps, page)
         self._count("pages_recorded")
         if known.pages == 0:
             self._count("sites")
