@@ -2,7 +2,7 @@
 
 ``build_page`` walks a parsed tree (``parse.py``) once with the compiled walk
 (``_walk.pyx``) where it was built and passes its check, else with the Python
-walk (``walk.py``); cues come from ``cues.py``, metadata from ``metadata.py``.
+walk (``walk.py``); cues come from ``cues.py``, the <head> and JSON-LD from ``head.py``.
 """
 
 from __future__ import annotations
@@ -22,41 +22,51 @@ from .walk import MAX_BLOCKS, walk_blocks
 logger = logging.getLogger(__name__)
 
 
+#: A block's or node's id/class tokens (lower case), its own and its ancestors' (at most 12).
+Tokens = tuple[str, ...]
+#: An image in the walk: (block index at the image, src, alt, width attribute, height attribute).
+Image = tuple[int, str, str, str | None, str | None]
+
+
 @dataclass(eq=False)
 class Page:
-    """A page as blocks (parallel lists, one entry per block) plus nodes and metadata."""
+    """A page as blocks (parallel lists, one entry per block) plus nodes and metadata.
 
-    texts: list = field(default_factory=list)
-    tags: list = field(default_factory=list)
-    nodes: list = field(default_factory=list)        # owner node index per block
-    depths: list = field(default_factory=list)
-    chars: list = field(default_factory=list)
-    words: list = field(default_factory=list)
-    link_chars: list = field(default_factory=list)
-    links: list = field(default_factory=list)
-    tag_counts: list = field(default_factory=list)   # start tags seen since the previous block
-    flags: list = field(default_factory=list)
-    tokens: list = field(default_factory=list)       # id/class tokens of the block and ancestors
+    The columns are plain lists (the walk appends to them; `array` gives a column as numpy,
+    made once): one entry per block in the block columns, one per node in the node_ columns.
+    """
+
+    # Blocks: the text between two block-level tag boundaries, in document order.
+    texts: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)        # the owner node's tag ("html": none)
+    nodes: list[int] = field(default_factory=list)       # owner node index per block (-1: none)
+    depths: list[int] = field(default_factory=list)      # block-level nesting depth
+    chars: list[int] = field(default_factory=list)       # characters of the text
+    words: list[int] = field(default_factory=list)       # words (count_words)
+    link_chars: list[int] = field(default_factory=list)  # characters inside links
+    links: list[int] = field(default_factory=list)       # links started in the block
+    tag_counts: list[int] = field(default_factory=list)  # start tags seen since the previous block
+    flags: list[int] = field(default_factory=list)       # FLAG bits of the block and its ancestors
+    tokens: list[Tokens] = field(default_factory=list)   # id/class tokens of the block and ancestors
     # Nodes: one per block-level element, in document (pre-)order.
-    node_tags: list = field(default_factory=list)
-    node_parents: list = field(default_factory=list)
-    node_depths: list = field(default_factory=list)
-    node_first: list = field(default_factory=list)   # first block index inside the node
-    node_last: list = field(default_factory=list)    # one past the last block index
-    node_chars: list = field(default_factory=list)
-    node_link_chars: list = field(default_factory=list)
-    node_tag_counts: list = field(default_factory=list)
-    node_flags: list = field(default_factory=list)
-    node_tokens: list = field(default_factory=list)
-    node_elements: list = field(default_factory=list)   # the lxml element of each node
-    # Images: (block index at the image, src, alt)
-    images: list = field(default_factory=list)
+    node_tags: list[str] = field(default_factory=list)
+    node_parents: list[int] = field(default_factory=list)   # -1: a top-level node
+    node_depths: list[int] = field(default_factory=list)
+    node_first: list[int] = field(default_factory=list)   # first block index inside the node
+    node_last: list[int] = field(default_factory=list)    # one past the last block index
+    node_chars: list[int] = field(default_factory=list)
+    node_link_chars: list[int] = field(default_factory=list)
+    node_tag_counts: list[int] = field(default_factory=list)
+    node_flags: list[int] = field(default_factory=list)
+    node_tokens: list[Tokens] = field(default_factory=list)   # the node's own id/class tokens
+    node_elements: list[etree._Element] = field(default_factory=list)   # the lxml element of each node
+    images: list[Image] = field(default_factory=list)
     # Metadata
     title: str | None = None           # <title>
-    og: dict = field(default_factory=dict)
-    microdata: dict = field(default_factory=dict)   # itemprop (author, datepublished...) -> <body> elements
-    jsonld: dict = field(default_factory=dict)   # headline, articleBody, type, article, page...
-    meta: dict = field(default_factory=dict)     # <meta> name/property/itemprop -> first content
+    og: dict[str, str] = field(default_factory=dict)
+    microdata: dict[str, list] = field(default_factory=dict)   # itemprop (author, datepublished...) -> <body> elements
+    jsonld: dict[str, object] = field(default_factory=dict)   # headline, articleBody, type, article, page...
+    meta: dict[str, str] = field(default_factory=dict)     # <meta> name/property/itemprop -> first content
     lang: str | None = None
     base_url: str | None = None        # the page's URL, as the caller gave it
     base_href: str | None = None       # <base href>
@@ -65,10 +75,10 @@ class Page:
     # How the walk was made (what the renderer must skip as the walk skipped it), and from where.
     include_comments: bool = False
     skip_hidden: bool = True
-    opened: object = field(default=(), repr=False, compare=False)   # ToggleTargets of the document
+    opened: ToggleTargets | tuple = field(default=(), repr=False, compare=False)   # ToggleTargets of the document
     read_noscript: bool = False        # <noscript> read as content (a page whose text is only there)
-    root: object = field(default=None, repr=False, compare=False)
-    _arrays: dict = field(default_factory=dict, repr=False, compare=False)
+    root: etree._Element | None = field(default=None, repr=False, compare=False)
+    _arrays: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.texts)
