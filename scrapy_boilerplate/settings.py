@@ -36,7 +36,7 @@ TITLE_FIELD = "BOILERPLATE_TITLE_FIELD"
 MARKDOWN_FIELD = "BOILERPLATE_MARKDOWN_FIELD"
 CLEAN_HTML_FIELD = "BOILERPLATE_CLEAN_HTML_FIELD"
 IMAGES_FIELD = "BOILERPLATE_IMAGES_FIELD"
-# Article metadata (core/article_meta.py): one field setting per value, and a switch that
+# Article metadata (core/metadata/article.py): one field setting per value, and a switch that
 # writes all of them under their own names (authors, date_published, ...) unless named here.
 METADATA_FIELDS = "BOILERPLATE_METADATA_FIELDS"
 AUTHORS_FIELD = "BOILERPLATE_AUTHORS_FIELD"
@@ -92,7 +92,7 @@ OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
 # Item field for OverviewMiddleware's verdict on the item's page (OverviewVerdict.to_dict()); None: not written.
 OVERVIEW_FIELD = "BOILERPLATE_OVERVIEW_FIELD"
 
-# Per-site template block store (site memory, core/templates.py): None (off), "memory" or a redis:// URL.
+# Per-site template block store (site memory, core/site_memory/templates.py): None (off), "memory" or a redis:// URL.
 TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
 # Pages of a site recorded before its evidence is used.
 TEMPLATE_WARMUP = "BOILERPLATE_TEMPLATE_WARMUP"

@@ -43,7 +43,7 @@ class Extraction:
     # What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
     _site_memory: dict | None = field(default=None, repr=False, compare=False)
     # (page, mask, title, url, text, images) until a metadata field is first read: the article
-    # metadata (article_meta.py) is made then, so a crawl that stores none never pays for it.
+    # metadata (metadata/article.py) is made then, so a crawl that stores none never pays for it.
     _meta_source: tuple | None = field(default=None, repr=False, compare=False)
     _meta: ArticleMetadata | None = field(default=None, repr=False, compare=False)
 

@@ -1,7 +1,7 @@
 """Train and cross-validate the overview-page model.
 
 Pages with a `label` (overview-dev; wcxb-dev, where the label follows the
-page type) become one row of page evidence each (core/overview.py). The
+page type) become one row of page evidence each (core/overview/evidence.py). The
 model is a small HistGradientBoostingClassifier blended with a regularised
 logistic model over the same row, exported to the block model's JSON format
 (with its linear part: format version 2). Beside the dense evidence it sees 0/1 token

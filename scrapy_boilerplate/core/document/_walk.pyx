@@ -136,7 +136,7 @@ cdef inline int _space_width(const unsigned char* p) noexcept:
     return 0
 
 
-# textstats.CJK_RE's ranges: scripts written without spaces count one word per two characters
+# words.CJK_RE's ranges: scripts written without spaces count one word per two characters
 from .words import CJK_RE
 
 assert CJK_RE.pattern == r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
@@ -452,7 +452,7 @@ cdef class _Walker:
         return 0
 
     cdef str collapse(self, Py_ssize_t* n_words, bint* ascii):
-        """" ".join(pending.split()) and its textstats.count_words, in one pass over the bytes."""
+        """" ".join(pending.split()) and its words.count_words, in one pass over the bytes."""
         cdef char* grown
         if self.collapsed_size < self.n_pending:
             self.collapsed_size = 2 * self.n_pending + 256

@@ -1,7 +1,7 @@
 """The page's metadata from <head> and JSON-LD: title, Open Graph, <meta>, base and canonical URLs.
 
 Read during the walk (``<head>`` and ``ld+json`` scripts are skipped subtrees
-there), into the Page's metadata fields. ``article_meta.py`` makes the article's
+there), into the Page's metadata fields. ``metadata/article.py`` makes the article's
 authors, dates, language... out of them.
 """
 
@@ -15,7 +15,7 @@ MAX_META = 300
 MAX_META_CHARS = 1000
 #: ld+json scripts longer than this are not parsed (bounded time on a catalogue dumped as JSON-LD).
 MAX_JSONLD_CHARS = 1_000_000
-#: What article_meta.py reads of the page's schema.org article object.
+#: What metadata/article.py reads of the page's schema.org article object.
 ARTICLE_KEYS = ("author", "creator", "datePublished", "dateCreated", "dateModified", "publisher",
                 "image", "thumbnailUrl", "description", "inLanguage", "headline", "url")
 #: schema.org types that describe the page as a whole when no article type does.
@@ -33,7 +33,7 @@ def is_article_type(kind: str) -> bool:
 STEP_LISTS = {"HowTo": "step", "Recipe": "recipeInstructions"}
 
 
-#: itemprop names kept from <body> (microdata), as article_meta.from_microdata reads them.
+#: itemprop names kept from <body> (microdata), as metadata/article.from_microdata reads them.
 MICRODATA_PROPS = frozenset(("author", "creator", "datepublished", "datecreated", "datemodified"))
 #: Elements kept per itemprop name: the article's own come first; a thread's replies follow.
 MAX_MICRODATA = 5
@@ -162,7 +162,7 @@ def _steps_text(description, steps) -> str:
     return "\n".join(lines)
 def _keep_entity(kind: str, item: dict, jsonld: dict) -> None:
     """The first article object (else the first page-like object), the site's name and the
-    publisher, as article_meta.py reads them."""
+    publisher, as metadata/article.py reads them."""
     if is_article_type(kind):
         slot = "article"
     elif kind in PAGE_TYPES:

@@ -6,7 +6,7 @@ valid value: schema.org JSON-LD, microdata in <head>, Open Graph and article:*,
 Dublin Core, other <meta> names, the byline and <time> near the headline or at the
 top of the content the model found, the URL. Nothing is guessed: unknown is None or [].
 
-The <head> and JSON-LD were read during the walk (metadata.py); only the few blocks
+The <head> and JSON-LD were read during the walk (document/head.py); only the few blocks
 around the headline are looked at again here, so the cost is small and bounded.
 """
 
@@ -62,7 +62,7 @@ OTHERS_DATES = ("review", "comment", "rating", "reply", "answer")
 # Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
 BYLINE_START = re.compile(r"^\s*(?:(?:posted|written|published)\s+)?(?i:by|von|par|por|di|door|av|af|przez)\s+\S")
 
-# <meta> names per field, most trusted first (lower case, as metadata.py keeps them).
+# <meta> names per field, most trusted first (lower case, as document/head.py keeps them).
 META_PUBLISHED = ("article:published_time", "og:published_time", "og:article:published_time",
                   "datepublished", "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date",
                   "dcterms.created", "dc.date.created", "citation_publication_date", "citation_date",

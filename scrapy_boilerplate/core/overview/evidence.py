@@ -283,7 +283,7 @@ def block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
 
 
 def _block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
-    """The reference for the compiled _evidence.block_sums, which must give the same sums."""
+    """The reference for the compiled _evidence._block_sums, which must give the same sums."""
     n = len(page)
     chars = np.asarray(page.chars, np.int64)
     links = np.asarray(page.link_chars, np.int64)

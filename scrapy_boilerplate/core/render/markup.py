@@ -1,11 +1,11 @@
-"""The kept content as text, Markdown and HTML.
+"""The kept content as Markdown and HTML.
 
 The decision is per block; the outputs are built from *units* in document
-order: a block, a data table (whole, see tables.py) or an image. ``text`` comes
-from the blocks' own texts and is built at once. Markdown and HTML are built
-when first read: they read the inline markup of each kept block back from the
-tree (segments.py), number ordered lists, indent nested ones, and render data
-tables as tables.
+order (text.py): a block, a data table (whole, see selection/tables.py) or an
+image. ``text`` comes from the blocks' own texts and is built at once (text.py).
+Markdown and HTML are built when first read: they read the inline markup of
+each kept block back from the tree (segments.py), number ordered lists, indent
+nested ones, and render data tables as tables.
 
 Safe output: the HTML is written here, tag by tag, from a fixed set of tags
 and attributes (no script, style, iframe, svg, event handler or style

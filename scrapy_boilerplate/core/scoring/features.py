@@ -18,7 +18,7 @@ Columns, in groups (``DENSE_COLUMNS``: each column's name beside how it is compu
 * id/class tokens: binary presence of the tokens chosen at training time by
   Naive-Bayes log-odds (Yao & Zuo), held by the model.
 
-The string statistics run in the compiled _textstats module where it was
+The string statistics run in the compiled _features module where it was
 built; _text_stats here is its reference twin (same values: the shipped
 model was trained on them).
 """
