@@ -1,4 +1,15 @@
-"""Extractor -> Extraction: the public face of the core."""
+"""Extractor -> Extraction: the public face of the core, and its stages in order.
+
+1. document/: parse the input (to_element) and walk the tree once (build_page) -> Page;
+2. scoring/: the blocks' probabilities (features and the model; CETR clusters without one);
+3. site_memory/: with a store, the site's template evidence moves them;
+4. metadata/title.py: the headline; selection/: the decoder, then the selection steps
+   (selection/steps.py, in order) -> the kept blocks;
+5. render/ (extraction.py): the text now; Markdown, HTML and the article metadata when first read.
+
+Two fallbacks redo 4-5: a page that is a thread is walked again with its comment sections,
+and a client-rendered page whose markup holds next to nothing gets the body its JSON-LD states.
+"""
 
 from __future__ import annotations
 
@@ -159,7 +170,7 @@ class Extractor:
             if stated is not None:
                 mask = stated.array("chars") > 0
                 candidate = build_extraction(stated, mask, mask.astype(float), find_data_tables(stated),
-                                    result.title, url, opts)
+                                             result.title, url, opts)
                 if len(candidate.text) > len(result.text):
                     return candidate
         return result
