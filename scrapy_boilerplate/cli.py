@@ -8,10 +8,13 @@ import shlex
 import sys
 from pathlib import Path
 
+#: What `extract --format` (and `scrapy boilerplate --format`) print.
 FORMATS = ("text", "markdown", "html", "json")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
+
     parser = argparse.ArgumentParser(
         prog="scrapy-boilerplate",
         description="Main-content extraction: extract pages, evaluate and train models.")
@@ -34,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="the page's URL (its shape is evidence); only with one FILE")
     p.add_argument("--model", help="an overview model JSON file (default: the shipped overview model)")
     p.add_argument("--no-model", action="store_true", help="the plain net-text rule (TextSweeper)")
-    p.add_argument("--threshold", type=int, default=1500,
+    p.add_argument("--threshold", type=int, default=DEFAULT_NET_TEXT_THRESHOLD,
                    help="net-text threshold in characters (the whole rule with --no-model)")
     p.add_argument("--cutoff", type=float, help="score at or above which a page is an overview "
                                                 "(default: the model's own)")
@@ -87,9 +90,11 @@ def _count(value: str) -> int:
 
 
 def _add_model_options(p) -> None:
+    from .core.scoring.decode import FAVOR_SHIFT
+
     p.add_argument("--model", help="a model JSON file (default: the shipped model)")
     p.add_argument("--no-model", action="store_true", help="model-free mode (CETR clustering)")
-    p.add_argument("--favor", choices=("balanced", "precision", "recall"), default="balanced")
+    p.add_argument("--favor", choices=tuple(FAVOR_SHIFT), default="balanced")
     p.add_argument("--include-title", action="store_true")
     p.add_argument("--include-captions", action="store_true")
     p.add_argument("--include-comments", action="store_true")

@@ -21,6 +21,7 @@ from scrapy.utils.datatypes import SequenceExclude
 from w3lib.url import is_url
 
 from . import settings as bp
+from .cli import FORMATS
 from .core.extractor import Extraction, Extractor
 from .core.overview.detector import OverviewVerdict
 
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from scrapy.settings import BaseSettings
-
-FORMATS = ("text", "markdown", "html", "json")
 
 
 class Command(ScrapyCommand):
@@ -58,7 +57,7 @@ class Command(ScrapyCommand):
         parser.add_argument("--include-comments", action="store_true", default=None)
         parser.add_argument("--include-links", action="store_true", default=None)
         parser.add_argument("--include-images", action="store_true", default=None)
-        parser.add_argument("--favor", choices=("balanced", "precision", "recall"))
+        parser.add_argument("--favor", choices=bp.FAVORS)
         parser.add_argument("--no-redirect", action="store_true",
                             help="do not follow HTTP redirects")
 

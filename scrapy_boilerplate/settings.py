@@ -1,5 +1,13 @@
 """Every ``BOILERPLATE_*`` Scrapy setting and ``Request.meta`` key: names, defaults, reading, checks.
 
+Each setting is declared once, as a field of :class:`BoilerplateSettings`:
+``setting(name, default, parser, doc)`` gives its name, its default (as a project would
+write it), the parser that reads and checks a value, and the one-line meaning shown in the
+README's settings table (``tests/test_settings_docs.py`` holds the two together). From these
+declarations come :data:`SETTINGS` (name -> :class:`Setting`, in declaration order),
+:data:`DEFAULTS` (name -> default), the module constants naming each setting
+(``EXECUTOR == "BOILERPLATE_EXECUTOR"``, ...) and :func:`read`.
+
 Components never read a ``BOILERPLATE_*`` setting themselves: they call
 :func:`read` once (in ``from_crawler``) and use the typed, validated values of the
 :class:`BoilerplateSettings` it returns. A wrong value stops the crawl before it
@@ -8,7 +16,7 @@ allowed; it is never guessed at or compared unchecked later.
 
 Values may come from a project's ``settings.py`` (Python values), a spider's
 ``custom_settings`` or the command line (``-s NAME=VALUE``, always a string): each
-reader accepts both. The defaults are those of :data:`DEFAULTS`, so the components
+parser accepts both. The defaults are those of :data:`DEFAULTS`, so the components
 work when listed by hand, without the add-on (which stores the same defaults at
 "addon" priority, where a project's values win).
 
@@ -19,135 +27,33 @@ This module imports nothing from Scrapy: ``read`` takes any object with a
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import math
 import os
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
+
+from .core.metadata.article import ArticleMetadata
+from .core.scoring.decode import FAVOR_SHIFT
+from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
+from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
+from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
+
+#: Reads one setting's value: (setting name, value as given) -> typed value, or SettingError.
+Parser = Callable[[str, Any], Any]
+#: Checks a value against the settings read before it: (name, value as given, typed value,
+#: the typed values so far by attribute) -> None, or SettingError.
+Check = Callable[[str, Any, Any, dict[str, Any]], None]
 
 logger = logging.getLogger(__name__)
 
-# Master switch for every scrapy_boilerplate component.
-ENABLED = "BOILERPLATE_ENABLED"
-
-# Item fields the pipeline writes. ``None`` (or "") means "do not write".
-TEXT_FIELD = "BOILERPLATE_TEXT_FIELD"
-TITLE_FIELD = "BOILERPLATE_TITLE_FIELD"
-MARKDOWN_FIELD = "BOILERPLATE_MARKDOWN_FIELD"
-CLEAN_HTML_FIELD = "BOILERPLATE_CLEAN_HTML_FIELD"
-IMAGES_FIELD = "BOILERPLATE_IMAGES_FIELD"
-# Article metadata (core/metadata/article.py): one field setting per value, and a switch that
-# writes all of them under their own names (authors, date_published, ...) unless named here.
-METADATA_FIELDS = "BOILERPLATE_METADATA_FIELDS"
-AUTHORS_FIELD = "BOILERPLATE_AUTHORS_FIELD"
-DATE_PUBLISHED_FIELD = "BOILERPLATE_DATE_PUBLISHED_FIELD"
-DATE_MODIFIED_FIELD = "BOILERPLATE_DATE_MODIFIED_FIELD"
-LANGUAGE_FIELD = "BOILERPLATE_LANGUAGE_FIELD"
-SITE_NAME_FIELD = "BOILERPLATE_SITE_NAME_FIELD"
-CANONICAL_URL_FIELD = "BOILERPLATE_CANONICAL_URL_FIELD"
-DESCRIPTION_FIELD = "BOILERPLATE_DESCRIPTION_FIELD"
-IMAGE_FIELD = "BOILERPLATE_IMAGE_FIELD"
-#: Extraction attribute -> its field setting.
-METADATA_SETTINGS = {"authors": AUTHORS_FIELD, "date_published": DATE_PUBLISHED_FIELD,
-                     "date_modified": DATE_MODIFIED_FIELD, "language": LANGUAGE_FIELD,
-                     "site_name": SITE_NAME_FIELD, "canonical_url": CANONICAL_URL_FIELD,
-                     "description": DESCRIPTION_FIELD, "image": IMAGE_FIELD}
-
-# An item field holding page HTML the spider stored itself; used instead of the response.
-HTML_FIELD = "BOILERPLATE_HTML_FIELD"
-# Remove that field from the item once it has been used (keeps feeds small).
-HTML_FIELD_REMOVE = "BOILERPLATE_HTML_FIELD_REMOVE"
-
-# Where extraction runs: "inline" (in the reactor thread), "thread" or "process".
-EXECUTOR = "BOILERPLATE_EXECUTOR"
-# Workers for the "thread" and "process" executors (None: a size from the CPU count).
-EXECUTOR_WORKERS = "BOILERPLATE_EXECUTOR_WORKERS"
-# Seconds a page may take in a worker ("thread", "process") before it is given up; 0/None: no bound.
-EXECUTOR_TIMEOUT = "BOILERPLATE_EXECUTOR_TIMEOUT"
-
-# Extraction options passed to Extractor().
-INCLUDE_TITLE = "BOILERPLATE_INCLUDE_TITLE"
-INCLUDE_CAPTIONS = "BOILERPLATE_INCLUDE_CAPTIONS"
-INCLUDE_COMMENTS = "BOILERPLATE_INCLUDE_COMMENTS"
-INCLUDE_LINKS = "BOILERPLATE_INCLUDE_LINKS"
-INCLUDE_IMAGES = "BOILERPLATE_INCLUDE_IMAGES"
-FAVOR = "BOILERPLATE_FAVOR"
-
-# Path to a model JSON file; None uses the shipped model.
-MODEL = "BOILERPLATE_MODEL"
-
-# Bodies larger than this (bytes) are not extracted/classified (logged, counted). 0: no limit.
-MAX_BODY_SIZE = "BOILERPLATE_MAX_BODY_SIZE"
-
-# Overview pages (home, section, listing): "follow" | "drop" | "flag" | "off".
-OVERVIEW_ACTION = "BOILERPLATE_OVERVIEW_ACTION"
-# Net text length (characters) at or above which a page counts as an article.
-OVERVIEW_THRESHOLD = "BOILERPLATE_OVERVIEW_THRESHOLD"
-# Overview model: None = the shipped one, a path to a model JSON file, False = the net-text rule alone.
-OVERVIEW_MODEL = "BOILERPLATE_OVERVIEW_MODEL"
-# Score (0..1) at or above which a page is an overview; None: the model's own cutoff (0.5 for the rule).
-OVERVIEW_CUTOFF = "BOILERPLATE_OVERVIEW_CUTOFF"
-# With action "drop", also drop start requests (meta "is_start_request") found to be overviews.
-OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
-# Item field for OverviewMiddleware's verdict on the item's page (OverviewVerdict.to_dict()); None: not written.
-OVERVIEW_FIELD = "BOILERPLATE_OVERVIEW_FIELD"
-
-# Per-site template block store (site memory, core/site_memory/templates.py): None (off), "memory" or a redis:// URL.
-TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
-# Pages of a site recorded before its evidence is used.
-TEMPLATE_WARMUP = "BOILERPLATE_TEMPLATE_WARMUP"
-# Block fingerprints kept per site (the least repeated are forgotten beyond it).
-TEMPLATE_MAX_FINGERPRINTS = "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS"
-# "memory": sites kept (least recently crawled forgotten first).
-TEMPLATE_MAX_SITES = "BOILERPLATE_TEMPLATE_MAX_SITES"
-# Redis: key prefix of the per-site hashes, their TTL in seconds (0: none), the seconds to wait
-# for Redis on a page, and the seconds without Redis after a failure.
-TEMPLATE_PREFIX = "BOILERPLATE_TEMPLATE_PREFIX"
-TEMPLATE_TTL = "BOILERPLATE_TEMPLATE_TTL"
-TEMPLATE_TIMEOUT = "BOILERPLATE_TEMPLATE_TIMEOUT"
-TEMPLATE_RETRY_AFTER = "BOILERPLATE_TEMPLATE_RETRY_AFTER"
-
-DEFAULTS = {
-    ENABLED: True,
-    TEXT_FIELD: "main_text",
-    TITLE_FIELD: None,
-    MARKDOWN_FIELD: None,
-    CLEAN_HTML_FIELD: None,
-    IMAGES_FIELD: None,
-    METADATA_FIELDS: False,
-    **{name: None for name in METADATA_SETTINGS.values()},
-    HTML_FIELD: None,
-    HTML_FIELD_REMOVE: False,
-    EXECUTOR: "inline",
-    EXECUTOR_WORKERS: None,
-    EXECUTOR_TIMEOUT: 30,
-    INCLUDE_TITLE: False,
-    INCLUDE_CAPTIONS: False,
-    INCLUDE_COMMENTS: False,
-    INCLUDE_LINKS: False,
-    INCLUDE_IMAGES: False,
-    FAVOR: "balanced",
-    MODEL: None,
-    MAX_BODY_SIZE: 8 * 1024 * 1024,
-    OVERVIEW_ACTION: "follow",
-    OVERVIEW_THRESHOLD: 1500,
-    OVERVIEW_MODEL: None,
-    OVERVIEW_CUTOFF: None,
-    OVERVIEW_DROP_START: False,
-    OVERVIEW_FIELD: None,
-    TEMPLATE_STORE: None,
-    TEMPLATE_WARMUP: 3,
-    TEMPLATE_MAX_FINGERPRINTS: 2000,
-    TEMPLATE_MAX_SITES: 500,
-    TEMPLATE_PREFIX: "boilerplate:templates:",
-    TEMPLATE_TTL: 7 * 24 * 3600,
-    TEMPLATE_TIMEOUT: 0.25,
-    TEMPLATE_RETRY_AFTER: 30.0,
-}
+PREFIX = "BOILERPLATE_"
 
 EXECUTORS = ("inline", "thread", "process")
 OVERVIEW_ACTIONS = ("follow", "drop", "flag", "off")
-FAVORS = ("balanced", "precision", "recall")
+FAVORS = tuple(FAVOR_SHIFT)
 # The default number of workers: the CPUs, at most this many.
 MAX_DEFAULT_WORKERS = 4
 
@@ -162,8 +68,6 @@ META_OVERVIEW = "boilerplate_overview"
 # response.flags marker set by OverviewMiddleware.
 OVERVIEW_FLAG = "overview"
 
-PREFIX = "BOILERPLATE_"
-
 
 class SettingError(ValueError):
     """A BOILERPLATE_* setting has a value its component cannot use.
@@ -176,7 +80,7 @@ class SettingError(ValueError):
         super().__init__(f"{name} must be {allowed}, not {value!r}")
 
 
-# --- readers: one per kind of value; each accepts Python values and -s strings ------------
+# --- parsers: one per kind of value; each accepts Python values and -s strings -------------
 
 _TRUE = ("true", "1", "yes", "on")
 _FALSE = ("false", "0", "no", "off")
@@ -213,15 +117,6 @@ def _field_name(name: str, value: Any) -> str | None:
     raise SettingError(name, value, 'an item field name (a string), or None for "not written"')
 
 
-def _overview_field(value: Any, action: str) -> str | None:
-    """BOILERPLATE_OVERVIEW_FIELD: the verdict comes from OverviewMiddleware, which "off" disables."""
-    name = _field_name(OVERVIEW_FIELD, value)
-    if name is not None and action == "off":
-        raise SettingError(OVERVIEW_FIELD, value, f'None while {OVERVIEW_ACTION} is "off" (no page '
-                           "is judged then): set the action to \"flag\", \"follow\" or \"drop\"")
-    return name
-
-
 def _integer(name: str, value: Any, allowed: str, minimum: int) -> int:
     if isinstance(value, bool):
         raise SettingError(name, value, allowed)
@@ -248,6 +143,13 @@ def _number(name: str, value: Any, allowed: str, minimum: float = 0.0) -> float:
     return number
 
 
+def _positive(name: str, value: Any, allowed: str) -> float:
+    number = _number(name, value, allowed)
+    if number <= 0:
+        raise SettingError(name, value, allowed)
+    return number
+
+
 def _is_blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
@@ -264,22 +166,65 @@ def _model_path(name: str, value: Any, allowed: str) -> Any:
     raise SettingError(name, value, allowed)
 
 
-_MODEL_ALLOWED = ("the path of a model JSON file (written by `scrapy-boilerplate train`), "
-                  "or None for the shipped model")
-_OVERVIEW_MODEL_ALLOWED = ("the path of an overview model JSON file (written by "
-                           "`scrapy-boilerplate train --overview`), None for the shipped model, "
-                           "or False for the net-text rule alone")
+def default_workers() -> int:
+    """Workers when BOILERPLATE_EXECUTOR_WORKERS is None: the CPUs, at most 4."""
+    return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
 
 
-def _overview_model(value: Any) -> Any:
+# The parsers of the settings that need more than one of the above.
+
+def _workers(name: str, value: Any) -> int:
+    if _is_blank(value) or value == 0:
+        return default_workers()
+    return _integer(name, value, "a number of workers (1 or more), or None for the CPUs, at most 4", 1)
+
+
+def _timeout(name: str, value: Any) -> float | None:
+    if _is_blank(value):
+        return None
+    return _number(name, value, "a number of seconds (0 or None: no bound)") or None
+
+
+def _model(name: str, value: Any) -> Any:
+    if _is_blank(value):
+        return None
+    return _model_path(name, value, "the path of a model JSON file (written by `scrapy-boilerplate "
+                                    "train`), or None for the shipped model")
+
+
+def _max_body_size(name: str, value: Any) -> int:
+    return 0 if value is None else _integer(name, value, "a number of bytes (0: no limit)", 0)
+
+
+def _overview_action(name: str, value: Any) -> str:
+    return "off" if _is_blank(value) else _choice(name, value, OVERVIEW_ACTIONS)
+
+
+def _overview_model(name: str, value: Any) -> Any:
     if _is_blank(value):
         return None
     if value is False or (isinstance(value, str) and value.strip().lower() in ("false", "0", "rule")):
         return False
-    return _model_path(OVERVIEW_MODEL, value, _OVERVIEW_MODEL_ALLOWED)
+    return _model_path(name, value, "the path of an overview model JSON file (written by "
+                                    "`scrapy-boilerplate train --overview`), None for the shipped "
+                                    "model, or False for the net-text rule alone")
 
 
-def _template_store(value: Any) -> str | None:
+def _overview_cutoff(name: str, value: Any) -> float | None:
+    if _is_blank(value):
+        return None
+    return _number(name, value, "a score from 0 to 1 (above 1: nothing is an overview), or None "
+                                "for the model's own cutoff")
+
+
+def _judged_pages(name: str, value: Any, field_name: str | None, earlier: dict[str, Any]) -> None:
+    """BOILERPLATE_OVERVIEW_FIELD: the verdict comes from OverviewMiddleware, which "off" disables."""
+    if field_name is not None and earlier["overview_action"] == "off":
+        raise SettingError(name, value, f'None while {PREFIX}OVERVIEW_ACTION is "off" (no page '
+                           "is judged then): set the action to \"flag\", \"follow\" or \"drop\"")
+
+
+def _template_store(name: str, value: Any) -> str | None:
     if _is_blank(value):
         return None
     allowed = 'None, "memory", or a Redis URL (redis://, rediss:// or unix://)'
@@ -287,86 +232,224 @@ def _template_store(value: Any) -> str | None:
         text = value.strip()
         if text.lower() == "memory" or text.lower().startswith(("redis://", "rediss://", "unix://")):
             return text
-    raise SettingError(TEMPLATE_STORE, value, allowed)
+    raise SettingError(name, value, allowed)
 
 
-def _template_prefix(value: Any) -> str:
+def _template_prefix(name: str, value: Any) -> str:
     if isinstance(value, str):
         return value
-    raise SettingError(TEMPLATE_PREFIX, value, "a string (the Redis key prefix)")
+    raise SettingError(name, value, "a string (the Redis key prefix)")
 
 
-def _positive(name: str, value: Any, allowed: str) -> float:
-    number = _number(name, value, allowed)
-    if number <= 0:
-        raise SettingError(name, value, allowed)
-    return number
+def _integer_of(allowed: str, minimum: int) -> Parser:
+    """A parser of whole numbers from `minimum` on."""
+    return functools.partial(_integer, allowed=allowed, minimum=minimum)
 
 
-def default_workers() -> int:
-    """Workers when BOILERPLATE_EXECUTOR_WORKERS is None: the CPUs, at most 4."""
-    return max(1, min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1))
+def _number_of(allowed: str) -> Parser:
+    """A parser of finite numbers from 0 on."""
+    return functools.partial(_number, allowed=allowed)
 
 
-# --- all settings, read and checked at once -----------------------------------------------
+# --- the settings: one declaration each ----------------------------------------------------
+
+@dataclass(frozen=True)
+class Setting:
+    """One BOILERPLATE_* setting, as declared in :class:`BoilerplateSettings`."""
+
+    #: "BOILERPLATE_...", the field's name in upper case after the prefix.
+    name: str
+    #: As a project would write it: what DEFAULTS holds and the add-on stores.
+    default: Any
+    #: (name, value as given) -> the typed value; raises SettingError.
+    parse: Parser
+    #: The one-line meaning (the README's settings table shows the same text).
+    doc: str
+    #: A check against settings read before this one, if any.
+    check: Check | None = None
+
+    @property
+    def attr(self) -> str:
+        """Its attribute on BoilerplateSettings."""
+        return self.name.removeprefix(PREFIX).lower()
+
+    def parse_default(self) -> Any:
+        return self.parse(self.name, self.default)
+
+
+def setting(name: str, default: Any, parse: Parser, doc: str, *, check: Check | None = None) -> Any:
+    """Declares a field of BoilerplateSettings: a setting, its typed default parsed from `default`."""
+    spec = Setting(name, default, parse, doc, check)
+    return field(default_factory=spec.parse_default, metadata={"setting": spec})
+
 
 @dataclass(frozen=True)
 class BoilerplateSettings:
-    """The BOILERPLATE_* settings in force, typed and checked (see :func:`read`)."""
+    """The BOILERPLATE_* settings in force, typed and checked (see :func:`read`).
 
-    enabled: bool = True
-    text_field: str | None = "main_text"
-    title_field: str | None = None
-    markdown_field: str | None = None
-    clean_html_field: str | None = None
-    images_field: str | None = None
-    metadata_fields: bool = False
-    authors_field: str | None = None
-    date_published_field: str | None = None
-    date_modified_field: str | None = None
-    language_field: str | None = None
-    site_name_field: str | None = None
-    canonical_url_field: str | None = None
-    description_field: str | None = None
-    image_field: str | None = None
-    html_field: str | None = None
-    html_field_remove: bool = False
-    executor: str = "inline"
-    executor_workers: int = field(default_factory=default_workers)
-    executor_timeout: float | None = 30.0
-    include_title: bool = False
-    include_captions: bool = False
-    include_comments: bool = False
-    include_links: bool = False
-    include_images: bool = False
-    favor: str = "balanced"
-    model: Any = None
-    max_body_size: int = DEFAULTS[MAX_BODY_SIZE]
-    overview_action: str = "follow"
-    overview_threshold: int = DEFAULTS[OVERVIEW_THRESHOLD]
-    overview_model: Any = None
-    overview_cutoff: float | None = None
-    overview_drop_start: bool = False
-    overview_field: str | None = None
-    template_store: str | None = None
-    template_warmup: int = DEFAULTS[TEMPLATE_WARMUP]
-    template_max_fingerprints: int = DEFAULTS[TEMPLATE_MAX_FINGERPRINTS]
-    template_max_sites: int = DEFAULTS[TEMPLATE_MAX_SITES]
-    template_prefix: str = DEFAULTS[TEMPLATE_PREFIX]
-    template_ttl: int = DEFAULTS[TEMPLATE_TTL]
-    template_timeout: float = DEFAULTS[TEMPLATE_TIMEOUT]
-    template_retry_after: float = DEFAULTS[TEMPLATE_RETRY_AFTER]
+    Also the declaration of every setting, in the order they are read and checked.
+    """
+
+    enabled: bool = setting(
+        "BOILERPLATE_ENABLED", True, _boolean,
+        "master switch of every component (they raise `NotConfigured` when `False`; the add-on "
+        "then adds nothing)")
+    # Item fields the pipeline writes. None (or "") means "do not write".
+    text_field: str | None = setting(
+        "BOILERPLATE_TEXT_FIELD", "main_text", _field_name,
+        'item field for the main text (one block per line; `""` when nothing was found); `None`: '
+        "not written")
+    title_field: str | None = setting(
+        "BOILERPLATE_TITLE_FIELD", None, _field_name,
+        "item field for the headline; `None`: not written")
+    markdown_field: str | None = setting(
+        "BOILERPLATE_MARKDOWN_FIELD", None, _field_name,
+        "item field for the content as Markdown")
+    clean_html_field: str | None = setting(
+        "BOILERPLATE_CLEAN_HTML_FIELD", None, _field_name,
+        "item field for the content as clean HTML")
+    images_field: str | None = setting(
+        "BOILERPLATE_IMAGES_FIELD", None, _field_name,
+        "item field for the absolute URLs of the content's images (a list)")
+    # Article metadata (core/metadata/article.py): one field setting per value, and a switch that
+    # writes all of them under their own names unless named one by one.
+    metadata_fields: bool = setting(
+        "BOILERPLATE_METADATA_FIELDS", False, _boolean,
+        "`True`: write the article metadata under its own names (`authors`, `date_published`, "
+        "`date_modified`, `language`, `site_name`, `canonical_url`, `description`, `image`), "
+        "except those named by the settings below")
+    authors_field: str | None = setting(
+        "BOILERPLATE_AUTHORS_FIELD", None, _field_name,
+        "item field for the authors (a list of names; `[]` when unknown)")
+    date_published_field: str | None = setting(
+        "BOILERPLATE_DATE_PUBLISHED_FIELD", None, _field_name,
+        "item field for the publication date (ISO 8601; `None` when unknown)")
+    date_modified_field: str | None = setting(
+        "BOILERPLATE_DATE_MODIFIED_FIELD", None, _field_name,
+        "item field for the date of the last update (ISO 8601)")
+    language_field: str | None = setting(
+        "BOILERPLATE_LANGUAGE_FIELD", None, _field_name,
+        "item field for the language (ISO 639-1, lower case)")
+    site_name_field: str | None = setting(
+        "BOILERPLATE_SITE_NAME_FIELD", None, _field_name,
+        "item field for the site's name")
+    canonical_url_field: str | None = setting(
+        "BOILERPLATE_CANONICAL_URL_FIELD", None, _field_name,
+        "item field for the canonical URL (absolute http(s))")
+    description_field: str | None = setting(
+        "BOILERPLATE_DESCRIPTION_FIELD", None, _field_name,
+        "item field for the page's description (og:description, meta description)")
+    image_field: str | None = setting(
+        "BOILERPLATE_IMAGE_FIELD", None, _field_name,
+        "item field for the lead image (absolute http(s))")
+    html_field: str | None = setting(
+        "BOILERPLATE_HTML_FIELD", None, _field_name,
+        "item field holding page HTML (str or bytes) stored by the spider, used instead of the "
+        "response when not empty")
+    html_field_remove: bool = setting(
+        "BOILERPLATE_HTML_FIELD_REMOVE", False, _boolean,
+        "remove that field from the item once used")
+    executor: str = setting(
+        "BOILERPLATE_EXECUTOR", "inline", functools.partial(_choice, choices=EXECUTORS),
+        'where the work runs: `"inline"`, `"thread"` or `"process"` (below)')
+    executor_workers: int = setting(
+        "BOILERPLATE_EXECUTOR_WORKERS", None, _workers,
+        "threads or worker processes; `None` or `0`: the number of CPUs, at most 4")
+    executor_timeout: float | None = setting(
+        "BOILERPLATE_EXECUTOR_TIMEOUT", 30, _timeout,
+        "seconds a page may take in a worker before it is given up (its items go on with empty "
+        "fields); `0` or `None`: no bound")
+    # Extraction options passed to Extractor().
+    include_title: bool = setting(
+        "BOILERPLATE_INCLUDE_TITLE", False, _boolean,
+        "put the headline first in the text, Markdown and HTML")
+    include_captions: bool = setting(
+        "BOILERPLATE_INCLUDE_CAPTIONS", False, _boolean,
+        "keep figure captions (a code listing's or table's own caption is kept either way)")
+    include_comments: bool = setting(
+        "BOILERPLATE_INCLUDE_COMMENTS", False, _boolean,
+        "keep comment sections")
+    include_links: bool = setting(
+        "BOILERPLATE_INCLUDE_LINKS", False, _boolean,
+        "keep links in the Markdown and HTML fields (absolute http(s) URLs only)")
+    include_images: bool = setting(
+        "BOILERPLATE_INCLUDE_IMAGES", False, _boolean,
+        "keep the content's images in place in the Markdown and HTML fields")
+    favor: str = setting(
+        "BOILERPLATE_FAVOR", "balanced", functools.partial(_choice, choices=FAVORS),
+        '`"precision"` keeps less, `"recall"` keeps more')
+    model: Any = setting(   # noqa: RUF009 (setting() gives a dataclasses.Field)
+        "BOILERPLATE_MODEL", None, _model,
+        "path to a block model JSON file (docs/training.md); `None`: the shipped model")
+    max_body_size: int = setting(
+        "BOILERPLATE_MAX_BODY_SIZE", 8 * 1024 * 1024, _max_body_size,
+        "larger bodies (and HTML fields) are neither judged nor extracted: WARNING with the URL, "
+        "a stat, empty fields; `0`: no limit")
+    overview_action: str = setting(
+        "BOILERPLATE_OVERVIEW_ACTION", "follow", _overview_action,
+        'overview pages: `"follow"` (drop their items, follow their links), `"drop"` (ignore '
+        'them), `"flag"` (only flag them), `"off"`')
+    overview_threshold: int = setting(
+        "BOILERPLATE_OVERVIEW_THRESHOLD", DEFAULT_NET_TEXT_THRESHOLD,
+        _integer_of("a number of characters (1 or more)", 1),
+        "TextSweeper's net-text threshold (characters)")
+    overview_model: Any = setting(   # noqa: RUF009
+        "BOILERPLATE_OVERVIEW_MODEL", None, _overview_model,
+        "overview model JSON file; `None`: the shipped one; `False`: the net-text rule alone")
+    overview_cutoff: float | None = setting(
+        "BOILERPLATE_OVERVIEW_CUTOFF", None, _overview_cutoff,
+        "score (0..1) from which a page is an overview; `None`: the model's own cutoff")
+    overview_drop_start: bool = setting(
+        "BOILERPLATE_OVERVIEW_DROP_START", False, _boolean,
+        'with `"drop"`, drop start pages that are overviews too')
+    overview_field: str | None = setting(
+        "BOILERPLATE_OVERVIEW_FIELD", None, _field_name,
+        'item field for the overview verdict on the item\'s page: `{"is_overview", "score", '
+        '"net_text_length", "threshold", "reason"}` (as `detect_overview(...).to_dict()`), `None` '
+        'where the page was not judged; needs an action other than `"off"` (docs/overview.md)',
+        check=_judged_pages)
+    # Site memory (core/site_memory/templates.py, core/site_memory/redis_store.py).
+    template_store: str | None = setting(
+        "BOILERPLATE_TEMPLATE_STORE", None, _template_store,
+        'site memory: `"memory"` or `"redis://host:port/db"` learns each site\'s template during '
+        "the crawl (blocks repeated across its pages lean to boilerplate); its settings, API, "
+        "stats and measured effect: docs/site-memory.md")
+    template_warmup: int = setting(
+        "BOILERPLATE_TEMPLATE_WARMUP", DEFAULT_WARMUP, _integer_of("a number of pages (0 or more)", 0),
+        "site memory: pages of a site recorded before its evidence is used")
+    template_max_fingerprints: int = setting(
+        "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS", DEFAULT_MAX_FINGERPRINTS,
+        _integer_of("a number of fingerprints (1 or more)", 1),
+        "site memory: block fingerprints kept per site")
+    template_max_sites: int = setting(
+        "BOILERPLATE_TEMPLATE_MAX_SITES", DEFAULT_MAX_SITES,
+        _integer_of("a number of sites (1 or more)", 1),
+        '`"memory"` store: sites kept, least recently crawled forgotten first')
+    template_prefix: str = setting(
+        "BOILERPLATE_TEMPLATE_PREFIX", DEFAULT_PREFIX, _template_prefix,
+        "Redis store: key prefix of the per-site hashes")
+    template_ttl: int = setting(
+        "BOILERPLATE_TEMPLATE_TTL", DEFAULT_TTL, _integer_of("a number of seconds (0: no expiry)", 0),
+        "Redis store: seconds a site's hash lives after its last page; `0`: forever")
+    template_timeout: float = setting(
+        "BOILERPLATE_TEMPLATE_TIMEOUT", DEFAULT_TIMEOUT,
+        functools.partial(_positive, allowed="a number of seconds (more than 0)"),
+        "Redis store: seconds to wait for it on a page (then the page goes on without evidence)")
+    template_retry_after: float = setting(
+        "BOILERPLATE_TEMPLATE_RETRY_AFTER", DEFAULT_RETRY_AFTER,
+        _number_of("a number of seconds (0 or more)"),
+        "Redis store: seconds without it after a failure")
 
     @property
     def outputs(self) -> dict[str, str]:
         """Extraction attribute -> item field, for the fields to write."""
-        fields = {"text": self.text_field, "title": self.title_field, "markdown": self.markdown_field,
+        named = {"text": self.text_field, "title": self.title_field, "markdown": self.markdown_field,
                   "html": self.clean_html_field, "images": self.images_field,
                   "overview": self.overview_field}
         for attr in METADATA_SETTINGS:
             # BOILERPLATE_METADATA_FIELDS: the metadata not named one by one, under its own name.
-            fields[attr] = getattr(self, f"{attr}_field") or (attr if self.metadata_fields else None)
-        return {attr: name for attr, name in fields.items() if name}
+            named[attr] = getattr(self, f"{attr}_field") or (attr if self.metadata_fields else None)
+        return {attr: name for attr, name in named.items() if name}
 
     def extractor_options(self) -> dict:
         """Extractor keyword arguments (the model apart: ``Extractor(settings.model, **these)``)."""
@@ -380,9 +463,32 @@ class BoilerplateSettings:
                 "cutoff": self.overview_cutoff}
 
 
-def _get(settings: Any, name: str) -> Any:
-    return settings.get(name, DEFAULTS[name])
+def _declared() -> dict[str, Setting]:
+    """Name -> Setting, in declaration order; checks each name matches its field."""
+    declared: dict[str, Setting] = {}
+    for item in fields(BoilerplateSettings):
+        spec = item.metadata["setting"]
+        if spec.attr != item.name:
+            raise TypeError(f"{spec.name} is declared as BoilerplateSettings.{item.name}")
+        declared[spec.name] = spec
+    return declared
 
+
+#: Every setting: name -> Setting, in the order they are read and checked.
+SETTINGS = _declared()
+#: Name -> default, as a project would write it (the add-on stores these).
+DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in SETTINGS.items()}
+# The setting names as module constants: ENABLED = "BOILERPLATE_ENABLED", EXECUTOR, ... .
+globals().update({name.removeprefix(PREFIX): name for name in SETTINGS})
+#: Extraction attribute -> its field setting (one per article metadata value).
+METADATA_SETTINGS = {item.name: f"{PREFIX}{item.name.upper()}_FIELD" for item in fields(ArticleMetadata)}
+
+if TYPE_CHECKING:
+    def __getattr__(name: str) -> str:   # the constants above, for type checkers
+        ...
+
+
+# --- reading --------------------------------------------------------------------------------
 
 class _ReportedMisconfiguration(logging.Filter):
     """Drops asyncio's "Task exception was never retrieved" record of a misconfiguration that
@@ -401,7 +507,6 @@ def stops_crawl(init):
     """Decorates a component's __init__: a bad setting value or model file (SettingError,
     ModelError, both ValueErrors) is logged as one ERROR line, the message alone, and still raised,
     so the crawl stops before it starts (exit status 1), without a traceback on the console."""
-    import functools
 
     @functools.wraps(init)
     def wrapper(self, *args, **kwargs):
@@ -425,7 +530,8 @@ def stops_crawl(init):
 
 def read_enabled(settings: Any) -> bool:
     """BOILERPLATE_ENABLED alone (the add-on reads it before the other settings are final)."""
-    return _boolean(ENABLED, _get(settings, ENABLED))
+    spec = SETTINGS[f"{PREFIX}ENABLED"]
+    return spec.parse(spec.name, settings.get(spec.name, spec.default))
 
 
 def read(settings: Any) -> BoilerplateSettings:
@@ -436,67 +542,14 @@ def read(settings: Any) -> BoilerplateSettings:
     if not read_enabled(settings):
         return BoilerplateSettings(enabled=False)
     warn_unknown(settings)
-
-    workers = _get(settings, EXECUTOR_WORKERS)
-    timeout = _get(settings, EXECUTOR_TIMEOUT)
-    cutoff = _get(settings, OVERVIEW_CUTOFF)
-    action = _get(settings, OVERVIEW_ACTION)
-    overview_action = "off" if _is_blank(action) else _choice(OVERVIEW_ACTION, action, OVERVIEW_ACTIONS)
-    model = _get(settings, MODEL)
-    max_body = _get(settings, MAX_BODY_SIZE)
-    return BoilerplateSettings(
-        enabled=True,
-        text_field=_field_name(TEXT_FIELD, _get(settings, TEXT_FIELD)),
-        title_field=_field_name(TITLE_FIELD, _get(settings, TITLE_FIELD)),
-        markdown_field=_field_name(MARKDOWN_FIELD, _get(settings, MARKDOWN_FIELD)),
-        clean_html_field=_field_name(CLEAN_HTML_FIELD, _get(settings, CLEAN_HTML_FIELD)),
-        images_field=_field_name(IMAGES_FIELD, _get(settings, IMAGES_FIELD)),
-        metadata_fields=_boolean(METADATA_FIELDS, _get(settings, METADATA_FIELDS)),
-        **{f"{attr}_field": _field_name(name, _get(settings, name))
-           for attr, name in METADATA_SETTINGS.items()},
-        html_field=_field_name(HTML_FIELD, _get(settings, HTML_FIELD)),
-        html_field_remove=_boolean(HTML_FIELD_REMOVE, _get(settings, HTML_FIELD_REMOVE)),
-        executor=_choice(EXECUTOR, _get(settings, EXECUTOR), EXECUTORS),
-        executor_workers=(default_workers() if _is_blank(workers) or workers == 0 else
-                          _integer(EXECUTOR_WORKERS, workers, "a number of workers (1 or more), "
-                                   "or None for the CPUs, at most 4", 1)),
-        executor_timeout=(None if _is_blank(timeout) else
-                          _number(EXECUTOR_TIMEOUT, timeout, "a number of seconds (0 or None: no "
-                                  "bound)") or None),
-        include_title=_boolean(INCLUDE_TITLE, _get(settings, INCLUDE_TITLE)),
-        include_captions=_boolean(INCLUDE_CAPTIONS, _get(settings, INCLUDE_CAPTIONS)),
-        include_comments=_boolean(INCLUDE_COMMENTS, _get(settings, INCLUDE_COMMENTS)),
-        include_links=_boolean(INCLUDE_LINKS, _get(settings, INCLUDE_LINKS)),
-        include_images=_boolean(INCLUDE_IMAGES, _get(settings, INCLUDE_IMAGES)),
-        favor=_choice(FAVOR, _get(settings, FAVOR), FAVORS),
-        model=None if _is_blank(model) else _model_path(MODEL, model, _MODEL_ALLOWED),
-        max_body_size=(0 if max_body is None else
-                       _integer(MAX_BODY_SIZE, max_body, "a number of bytes (0: no limit)", 0)),
-        overview_action=overview_action,
-        overview_threshold=_integer(OVERVIEW_THRESHOLD, _get(settings, OVERVIEW_THRESHOLD),
-                                    "a number of characters (1 or more)", 1),
-        overview_model=_overview_model(_get(settings, OVERVIEW_MODEL)),
-        overview_cutoff=(None if _is_blank(cutoff) else
-                         _number(OVERVIEW_CUTOFF, cutoff, "a score from 0 to 1 (above 1: nothing is "
-                                 "an overview), or None for the model's own cutoff")),
-        overview_drop_start=_boolean(OVERVIEW_DROP_START, _get(settings, OVERVIEW_DROP_START)),
-        overview_field=_overview_field(_get(settings, OVERVIEW_FIELD), overview_action),
-        template_store=_template_store(_get(settings, TEMPLATE_STORE)),
-        template_warmup=_integer(TEMPLATE_WARMUP, _get(settings, TEMPLATE_WARMUP),
-                                 "a number of pages (0 or more)", 0),
-        template_max_fingerprints=_integer(TEMPLATE_MAX_FINGERPRINTS,
-                                           _get(settings, TEMPLATE_MAX_FINGERPRINTS),
-                                           "a number of fingerprints (1 or more)", 1),
-        template_max_sites=_integer(TEMPLATE_MAX_SITES, _get(settings, TEMPLATE_MAX_SITES),
-                                    "a number of sites (1 or more)", 1),
-        template_prefix=_template_prefix(_get(settings, TEMPLATE_PREFIX)),
-        template_ttl=_integer(TEMPLATE_TTL, _get(settings, TEMPLATE_TTL),
-                              "a number of seconds (0: no expiry)", 0),
-        template_timeout=_positive(TEMPLATE_TIMEOUT, _get(settings, TEMPLATE_TIMEOUT),
-                                   "a number of seconds (more than 0)"),
-        template_retry_after=_number(TEMPLATE_RETRY_AFTER, _get(settings, TEMPLATE_RETRY_AFTER),
-                                     "a number of seconds (0 or more)"),
-    )
+    values: dict[str, Any] = {}
+    for spec in SETTINGS.values():
+        given = settings.get(spec.name, spec.default)
+        value = spec.parse(spec.name, given)
+        if spec.check is not None:
+            spec.check(spec.name, given, value, values)
+        values[spec.attr] = value
+    return BoilerplateSettings(**values)
 
 
 _warned_unknown: set[str] = set()
@@ -509,12 +562,12 @@ def warn_unknown(settings: Any) -> list[str]:
         names = [name for name in settings if isinstance(name, str) and name.startswith(PREFIX)]
     except TypeError:   # an object that cannot list its names
         return []
-    unknown = [name for name in names if name not in DEFAULTS]
+    unknown = [name for name in names if name not in SETTINGS]
     for name in unknown:
         if name in _warned_unknown:
             continue
         _warned_unknown.add(name)
-        close = difflib.get_close_matches(name, DEFAULTS, n=1)
+        close = difflib.get_close_matches(name, SETTINGS, n=1)
         logger.warning("%s is not a scrapy_boilerplate setting%s; it is ignored", name,
                        f" (did you mean {close[0]}?)" if close else "")
     return unknown

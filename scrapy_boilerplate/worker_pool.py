@@ -4,14 +4,26 @@
 dies, every task in the pool fails with it, and from Python 3.12 on it calls
 the futures' done callbacks while holding the lock that ``shutdown()`` and
 ``submit()`` take, so a callback that reacts to the broken pool deadlocks the
-thread that runs it (the crawl then hangs). Here each worker has its own pipe
-and at most one task, so a worker that dies or hangs costs exactly the task
-it held: the task fails with :class:`WorkerDied` or :class:`TaskTimeout`, a
-new worker takes the worker's place, and no other task notices.
+thread that runs it (the crawl then hangs). pebble, loky and billiard were
+measured too (docs/executors.md): each lost or stalled crawls under worker
+kills this pool survives. Here each worker has its own pipe and at most one
+task, so a worker that dies or hangs costs exactly the task it held: the task
+fails with :class:`WorkerDied` or :class:`TaskTimeout`, a new worker takes the
+worker's place, and no other task notices.
 
-One supervisor thread sends tasks, reads results, watches the workers'
-sentinels and deadlines, and resolves the futures, never while holding the
-pool's lock, so a done callback may call ``submit()`` or ``shutdown()``.
+A worker says it is ready once it ignores Ctrl-C and has run its initializer;
+only ready workers get tasks, and a task's deadline starts when its worker
+receives it, so a worker's start-up (half a second: Scrapy's modules imported
+again) never counts against a page. A start that fails, or takes longer than
+``start_timeout``, counts as a death.
+
+One supervisor thread owns the workers: it starts them, sends tasks, reads
+results, watches sentinels and deadlines, and resolves the futures. The lock it
+shares with ``submit()`` and ``shutdown()`` guards only the queue and two
+flags, so the caller (the reactor thread) never waits for a process start, a
+large send or a kill. Should the supervisor itself fail, every pending task
+fails with :class:`PoolBroken` and the pool refuses new work: nothing waits
+forever.
 
 This module imports no Scrapy: worker processes import it to run tasks.
 """
@@ -20,18 +32,28 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 import time
 import traceback
 from collections import deque
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from multiprocessing.connection import wait as wait_for_ready
+from multiprocessing.reduction import ForkingPickler
+from typing import Any, Callable
 
 # A worker that does not exit within this many seconds of its pipe closing is killed.
 EXIT_GRACE_SECONDS = 2.0
-# How often a worker checks that the process that started it is still there.
-ORPHAN_CHECK_SECONDS = 1.0
+# The default bound on a worker's start (spawn, imports, initializer) until it says it is ready.
+START_TIMEOUT_SECONDS = 60.0
+# Failed starts in a row before queued tasks fail, one per further failure, when no worker is
+# left to run them; the pool waits RESTART_DELAY_SECONDS * 2**(n - 1) (at most 1 s) between them.
+STARTS_BEFORE_FAILING = 3
+RESTART_DELAY_SECONDS = 0.1
+
+_READY, _FAILED = "ready", "failed"
+_STARTING, _IDLE, _BUSY, _GONE = "starting", "idle", "busy", "gone"
 
 
 class WorkerLost(Exception):
@@ -39,29 +61,40 @@ class WorkerLost(Exception):
 
 
 class WorkerDied(WorkerLost):
-    """The worker process ended (a crash, a kill) while it held the task."""
+    """The worker process ended (a crash, a kill) while it held the task, or no worker
+    process could be started to run it."""
 
 
 class TaskTimeout(WorkerLost):
     """The task did not come back in time; its worker process was killed."""
 
 
+class PoolBroken(WorkerLost):
+    """The pool's supervisor failed (its cause is the error); every pending task failed
+    with it and the pool takes no more work."""
+
+
 class RemoteTraceback(Exception):
     """The traceback of an exception raised in a worker, as text (its __cause__)."""
 
     def __str__(self) -> str:
-        return self.args[0]
+        return str(self.args[0])
+
+
+_Task = tuple  # (future, func, args)
 
 
 class _Worker:
-    __slots__ = ("process", "conn", "task", "deadline", "pid")
+    __slots__ = ("process", "conn", "pid", "state", "task", "deadline", "exitcode")
 
-    def __init__(self, process, conn):
+    def __init__(self, process: Any, conn: Any, deadline: float):
         self.process = process
         self.conn = conn
-        self.pid = process.pid
-        self.task: tuple | None = None     # (future, func, args) while busy
-        self.deadline: float | None = None
+        self.pid: int = process.pid
+        self.state = _STARTING
+        self.task: _Task | None = None
+        self.deadline: float | None = deadline   # of the start, then of the task held
+        self.exitcode: int | None = None          # once retired
 
 
 class WorkerPool:
@@ -69,244 +102,390 @@ class WorkerPool:
 
     ``submit(func, *args)`` returns a Future; tasks wait here, in order, until
     a worker is free. ``task_timeout`` (seconds, or None): a task that runs
-    longer fails with TaskTimeout and its worker is killed. Thread-safe.
+    longer fails with TaskTimeout and its worker is killed. ``start_timeout``:
+    a worker not ready within it is killed (a failed start). Thread-safe.
     """
 
-    def __init__(self, workers: int, initializer=None, initargs: tuple = (),
-                 task_timeout: float | None = None):
+    def __init__(self, workers: int, initializer: Callable | None = None, initargs: tuple = (),
+                 task_timeout: float | None = None,
+                 start_timeout: float = START_TIMEOUT_SECONDS):
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
         self.workers = workers
         self.task_timeout = task_timeout
+        self.start_timeout = start_timeout
         self._initializer, self._initargs = initializer, initargs
         self._context = multiprocessing.get_context("spawn")   # forking a crawl with threads is unsafe
+        # Shared with the callers, under the lock: the queue, the flags, the wake-up pipe.
         self._lock = threading.Lock()
-        self._queue: deque = deque()
-        self._pool: list[_Worker] = []
+        self._queue: deque[_Task] = deque()
         self._closed = False
+        self._broken: BaseException | None = None
         self._wakeup_reader, self._wakeup_writer = self._context.Pipe(duplex=False)
         self._wakeup_sent = False   # one wake-up message at a time: the pipe never fills
+        self._pipes_closed = False
         self._supervisor: threading.Thread | None = None
-        self.deaths = 0             # workers that died holding a task
+        # The supervisor's own.
+        self._pool: list[_Worker] = []
+        self._failed_starts = 0     # in a row, since a worker last became ready
+        self._next_start = 0.0      # monotonic time before which no worker is started
+        self.deaths = 0             # workers that died holding a task, or could not start
         self.deaths_in_a_row = 0    # ... since a task last came back
         self.timeouts = 0           # tasks given up after task_timeout
 
     # -- the caller's side --
 
-    def submit(self, func, *args) -> Future:
-        """Run `func(*args)` in a worker (both must be picklable)."""
+    @property
+    def broken(self) -> bool:
+        """True once the supervisor has failed (every pending task failed with PoolBroken)."""
+        return self._broken is not None
+
+    def submit(self, func: Callable, *args: Any) -> Future:
+        """Run `func(*args)` in a worker (both must be picklable). Returns at once."""
         future: Future = Future()
         with self._lock:
+            if self._broken is not None:
+                raise PoolBroken(f"the worker pool failed: {_describe(self._broken)}")
             if self._closed:
                 raise RuntimeError("the worker pool is shut down")
-            self._queue.append((future, func, args))
             if self._supervisor is None:
-                self._supervisor = threading.Thread(target=self._supervise, daemon=True,
-                                                    name="boilerplate-worker-pool")
-                self._supervisor.start()
-        self._wake()
+                supervisor = threading.Thread(target=self._supervise, daemon=True,
+                                              name="boilerplate-worker-pool")
+                supervisor.start()
+                self._supervisor = supervisor
+            self._queue.append((future, func, args))
+            self._wake_locked()
         return future
 
     def pids(self) -> list[int]:
-        """Process ids of the running workers."""
-        with self._lock:
-            return [w.pid for w in self._pool]
+        """Process ids of the workers, those still starting included."""
+        return [w.pid for w in list(self._pool)]
 
     def shutdown(self, wait: bool = True) -> None:
-        """Stop the workers; queued and running tasks fail with WorkerLost.
+        """Stop the workers; queued and running tasks fail with WorkerLost. Idempotent.
 
         With `wait`, returns once the supervisor and every worker have exited
         (workers that do not exit within EXIT_GRACE_SECONDS are killed)."""
         with self._lock:
-            if self._closed:
-                supervisor = None
+            self._closed = True
+            supervisor = self._supervisor
+            if supervisor is None:
+                self._close_pipes_locked()   # never started: nothing else to stop
             else:
-                self._closed = True
-                supervisor = self._supervisor
-        self._wake()
-        if supervisor is None:
-            self._stop_workers(self._take_all())   # never started, or stopping already
-        elif wait and supervisor is not threading.current_thread():
+                self._wake_locked()
+        if wait and supervisor is not None and supervisor is not threading.current_thread():
             supervisor.join()
+
+    # -- shared with the supervisor (lock held) --
+
+    def _wake_locked(self) -> None:
+        if self._wakeup_sent or self._pipes_closed:
+            return
+        self._wakeup_sent = True
+        self._wakeup_writer.send_bytes(b"")
+
+    def _close_pipes_locked(self) -> None:
+        if not self._pipes_closed:
+            self._pipes_closed = True
+            self._wakeup_reader.close()
+            self._wakeup_writer.close()
 
     # -- the supervisor thread --
 
-    def _wake(self) -> None:
-        with self._lock:
-            if self._wakeup_sent:
-                return
-            self._wakeup_sent = True
-        try:
-            self._wakeup_writer.send_bytes(b"")
-        except OSError:   # closed: the pool is gone
-            pass
-
     def _supervise(self) -> None:
+        if hasattr(signal, "pthread_sigmask"):
+            # Workers inherit this thread's signal mask: Ctrl-C stays blocked in a worker
+            # until it ignores it, so it cannot kill one that is still starting.
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self._run()
+        except BaseException as exc:   # noqa: BLE001 - never die silently: fail what is pending
+            with self._lock:
+                self._broken = exc
+                self._closed = True
+        finally:
+            self._close()
+
+    def _run(self) -> None:
         while True:
-            done: list = []   # (future, ok, value): resolved outside the lock
             with self._lock:
                 if self._closed:
-                    break
-                self._dispatch(done)
-                waitables = [self._wakeup_reader]
-                for worker in self._pool:
-                    waitables.append(worker.process.sentinel)
-                    if worker.task is not None:
-                        waitables.append(worker.conn)
-                deadlines = [w.deadline for w in self._pool if w.deadline is not None]
-            self._resolve(done)
-            timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
-            ready = set(wait_for_ready(waitables, timeout))
-            with self._lock:
-                if self._wakeup_reader in ready:
+                    return
+                queued = len(self._queue)
+            self._start_workers(queued)
+            self._dispatch()
+            waitables: list = [self._wakeup_reader]
+            for worker in self._pool:
+                waitables += [worker.process.sentinel, worker.conn]
+            ready = set(wait_for_ready(waitables, self._wait_timeout()))
+            if self._wakeup_reader in ready:
+                with self._lock:
                     self._wakeup_reader.recv_bytes()
                     self._wakeup_sent = False
-                self._collect(ready, done)
-            self._resolve(done)
-        workers = self._take_all()
-        self._stop_workers(workers)
-        self._wakeup_reader.close()
-        self._wakeup_writer.close()
+            self._collect(ready)
 
-    def _dispatch(self, done: list) -> None:
-        """Send queued tasks to idle workers, starting workers as needed (lock held)."""
-        while self._queue:
-            worker = next((w for w in self._pool if w.task is None), None)
-            if worker is None:
-                if len(self._pool) >= self.workers:
-                    return
-                worker = self._start_worker()
-            future, func, args = self._queue.popleft()
-            if not future.set_running_or_notify_cancel():
-                continue
+    def _wait_timeout(self) -> float | None:
+        """Seconds until the next deadline or restart, None for none."""
+        times = [w.deadline for w in self._pool if w.deadline is not None]
+        with self._lock:
+            queued = len(self._queue)
+        if self._wanted(queued) > 0:   # a start is due (at once, or after a failed one)
+            times.append(self._next_start)
+        return max(0.0, min(times) - time.monotonic()) if times else None
+
+    def _start_workers(self, queued: int) -> None:
+        """Start the workers wanted, unless a failed start asks to wait."""
+        wanted = self._wanted(queued)
+        if wanted <= 0 or time.monotonic() < self._next_start:
+            return
+        for _ in range(wanted):
             try:
-                worker.conn.send((func, args))
-            except (OSError, EOFError):
-                # The worker is gone before it took the task (it could not start).
-                self._retire(worker)
-                self._lost(future, WorkerDied(f"worker process {worker.pid} died (exit code "
-                                              f"{worker.process.exitcode})"), done, death=True)
-                continue
-            except Exception as exc:   # noqa: BLE001 - the task cannot be sent (pickling)
-                done.append((future, False, exc))
-                continue
-            worker.task = (future, func, args)
-            if self.task_timeout is not None:
-                worker.deadline = time.monotonic() + self.task_timeout
+                self._pool.append(self._start_worker())
+            except Exception as exc:   # noqa: BLE001 - out of descriptors, fork failing, pickling
+                self._start_failed(_describe(exc))
+                return
+
+    def _wanted(self, queued: int) -> int:
+        """Workers to start: for the queued tasks no idle or starting worker will take."""
+        waiting = sum(1 for w in self._pool if w.state != _BUSY)
+        return min(queued - waiting, self.workers - len(self._pool))
 
     def _start_worker(self) -> _Worker:
         parent_conn, child_conn = self._context.Pipe()
-        process = self._context.Process(
-            target=_worker_main, name="boilerplate-worker", daemon=True,
-            args=(child_conn, os.getpid(), self._initializer, self._initargs))
-        process.start()
-        child_conn.close()
-        worker = _Worker(process, parent_conn)
-        self._pool.append(worker)
-        return worker
+        try:
+            process = self._context.Process(
+                target=_worker_main, name="boilerplate-worker", daemon=True,
+                args=(child_conn, self._initializer, self._initargs))
+            process.start()
+        except BaseException:
+            parent_conn.close()
+            raise
+        finally:
+            child_conn.close()
+        return _Worker(process, parent_conn, time.monotonic() + self.start_timeout)
 
-    def _collect(self, ready: set, done: list) -> None:
-        """Results, deaths and timeouts of the workers (lock held)."""
+    def _start_failed(self, reason: str) -> None:
+        """A worker could not start: a death; past a few in a row with no worker left to run
+        the queue, the oldest task fails, so a pool that cannot start workers fails its tasks
+        one by one instead of holding them for ever."""
+        self.deaths += 1
+        self.deaths_in_a_row += 1
+        self._failed_starts += 1
+        delay = RESTART_DELAY_SECONDS * 2 ** min(self._failed_starts - 1, 4)
+        self._next_start = time.monotonic() + min(delay, 1.0)
+        if self._failed_starts < STARTS_BEFORE_FAILING or self._pool:
+            return
+        with self._lock:
+            task = self._queue.popleft() if self._queue else None
+        if task is not None:
+            _settle(task[0], False, WorkerDied(f"no worker process could start: {reason}"))
+
+    def _dispatch(self) -> None:
+        """Send queued tasks to idle workers (the send outside the lock: pages are large)."""
+        for worker in list(self._pool):
+            if worker.state != _IDLE:
+                continue
+            while True:
+                with self._lock:
+                    task = self._queue.popleft() if self._queue else None
+                if task is None:
+                    return
+                if self._send(worker, task):
+                    break
+                if worker.state == _GONE:   # it died idle: the task goes back first in line
+                    with self._lock:
+                        self._queue.appendleft(task)
+                    break
+
+    def _send(self, worker: _Worker, task: _Task) -> bool:
+        """True once `worker` holds `task`; False when the task failed (it cannot be
+        pickled, or was cancelled) or the worker is gone (retired here)."""
+        future, func, args = task
+        if future.cancelled():
+            return False
+        try:
+            data = ForkingPickler.dumps((func, args))
+        except Exception as exc:   # noqa: BLE001 - the task cannot be sent (pickling)
+            _settle(future, False, exc)
+            return False
+        try:
+            worker.conn.send_bytes(data)
+        except (OSError, EOFError):
+            self._retire(worker)
+            return False
+        future.set_running_or_notify_cancel()
+        worker.state, worker.task = _BUSY, task
+        worker.deadline = None if self.task_timeout is None else time.monotonic() + self.task_timeout
+        return True
+
+    def _collect(self, ready: set) -> None:
+        """Ready messages, results, deaths and timeouts of the workers."""
         now = time.monotonic()
         for worker in list(self._pool):
-            if worker.conn in ready or (worker.task is not None and worker.process.sentinel in ready
-                                        and worker.conn.poll()):
-                # A result (read even when the worker exited right after sending it).
-                try:
-                    ok, value, remote = worker.conn.recv()
-                except (OSError, EOFError):
-                    pass   # died: handled below
-                except Exception as exc:   # noqa: BLE001 - a result that cannot be unpickled
-                    future = worker.task[0]
-                    worker.task, worker.deadline = None, None
-                    done.append((future, False, exc))
-                    continue
-                else:
-                    future = worker.task[0]
-                    worker.task, worker.deadline = None, None
-                    self.deaths_in_a_row = 0
-                    if not ok and remote:
-                        value.__cause__ = RemoteTraceback(remote)
-                    done.append((future, ok, value))
-                    continue
-            if worker.process.sentinel in ready or worker.conn in ready:
-                self._retire(worker)
-                if worker.task is not None:
-                    self._lost(worker.task[0], WorkerDied(
-                        f"worker process {worker.pid} died (exit code {worker.process.exitcode})"),
-                        done, death=True)
+            signalled = worker.conn in ready or worker.process.sentinel in ready
+            if worker.state == _STARTING:
+                if signalled:
+                    self._started(worker)
+                elif worker.deadline is not None and worker.deadline <= now:
+                    self._retire(worker)
+                    self._start_failed(f"not ready within {self.start_timeout:g} s")
+            elif worker.state == _IDLE:
+                if signalled:
+                    self._retire(worker)   # an idle worker killed from outside: no task lost
+            elif signalled:
+                self._finished(worker)
             elif worker.deadline is not None and worker.deadline <= now:
                 self._retire(worker)
                 self.timeouts += 1
-                self._lost(worker.task[0], TaskTimeout(
-                    f"no result within {self.task_timeout:g} s; worker process {worker.pid} killed"),
-                    done)
+                self._fail_held(worker, TaskTimeout(
+                    f"no result within {self.task_timeout:g} s; worker process {worker.pid} killed"))
+
+    def _started(self, worker: _Worker) -> None:
+        message = _receive(worker.conn)
+        if message is not None and message[0] == _READY:
+            worker.state, worker.deadline = _IDLE, None
+            self._failed_starts = 0
+            return
+        self._retire(worker)
+        if message is not None and message[0] == _FAILED:
+            self._start_failed(f"its initializer raised {message[1]}")
+        else:
+            self._start_failed(f"worker process {worker.pid} exited with code "
+                               f"{worker.exitcode} while starting")
+
+    def _finished(self, worker: _Worker) -> None:
+        """A busy worker's result, read even when it exited right after sending it."""
+        assert worker.task is not None
+        future = worker.task[0]
+        try:
+            reply = worker.conn.recv() if worker.conn.poll() else None
+        except (OSError, EOFError):
+            reply = None
+        except Exception as exc:   # noqa: BLE001 - a result that cannot be unpickled
+            worker.state, worker.task, worker.deadline = _IDLE, None, None
+            _settle(future, False, exc)
+            return
+        if reply is None:   # died holding the task
+            self._retire(worker)
+            self.deaths += 1
+            self.deaths_in_a_row += 1
+            self._fail_held(worker, WorkerDied(
+                f"worker process {worker.pid} died (exit code {worker.exitcode})"))
+            return
+        worker.state, worker.task, worker.deadline = _IDLE, None, None
+        self.deaths_in_a_row = 0
+        ok, value, remote = reply
+        if not ok and remote:
+            value.__cause__ = RemoteTraceback(remote)
+        _settle(future, ok, value)
+
+    def _fail_held(self, worker: _Worker, error: WorkerLost) -> None:
+        if worker.task is not None:
+            _settle(worker.task[0], False, error)
+            worker.task = None
 
     def _retire(self, worker: _Worker) -> None:
-        """Take `worker` out of the pool and make sure it ends (lock held)."""
+        """Take `worker` out of the pool and make sure it ends."""
         self._pool.remove(worker)
+        worker.state = _GONE
         worker.conn.close()
         if worker.process.is_alive():
             worker.process.kill()
         worker.process.join(EXIT_GRACE_SECONDS)
+        _release(worker)
 
-    def _lost(self, future: Future, error: WorkerLost, done: list, death: bool = False) -> None:
-        if death:
-            self.deaths += 1
-            self.deaths_in_a_row += 1
-        done.append((future, False, error))
-
-    @staticmethod
-    def _resolve(done: list) -> None:
-        for future, ok, value in done:
-            if future.done():
-                continue
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
-        done.clear()
-
-    def _take_all(self) -> list[_Worker]:
-        """Empty the queue and the pool; their tasks fail."""
+    def _close(self) -> None:
+        """Fail every pending task, stop the workers, close the pipes: whatever happened."""
         with self._lock:
+            self._closed = True
             queued, self._queue = list(self._queue), deque()
-            workers, self._pool = self._pool, []
-        for future, _func, _args in queued:
-            if future.set_running_or_notify_cancel():
-                future.set_exception(WorkerLost("the worker pool was shut down"))
-        for worker in workers:
-            if worker.task is not None and not worker.task[0].done():
-                worker.task[0].set_exception(WorkerLost("the worker pool was shut down"))
-        return workers
+            broken = self._broken
+        workers, self._pool = self._pool, []
 
-    @staticmethod
-    def _stop_workers(workers: list[_Worker]) -> None:
+        def error() -> WorkerLost:
+            if broken is None:
+                return WorkerLost("the worker pool was shut down")
+            lost = PoolBroken(f"the worker pool failed: {_describe(broken)}")
+            lost.__cause__ = broken
+            return lost
+
+        for future, _func, _args in queued:
+            _settle(future, False, error())
         for worker in workers:
-            worker.conn.close()   # an idle worker reads end-of-file and exits
-        deadline = time.monotonic() + EXIT_GRACE_SECONDS
-        for worker in workers:
-            worker.process.join(max(0.0, deadline - time.monotonic()))
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join()
+            if worker.task is not None:
+                _settle(worker.task[0], False, error())
+        try:
+            _stop_workers(workers)
+        finally:
+            with self._lock:
+                self._close_pipes_locked()
+
+
+def _settle(future: Future, ok: bool, value: Any) -> None:
+    """Resolve `future` unless it is already done or cancelled."""
+    try:
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+    except InvalidStateError:
+        pass
+
+
+def _receive(conn: Any) -> Any:
+    """The next message on `conn`, or None when it is closed or unreadable."""
+    try:
+        return conn.recv() if conn.poll() else None
+    except Exception:   # noqa: BLE001 - closed, or a message that cannot be unpickled
+        return None
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _stop_workers(workers: list[_Worker]) -> None:
+    for worker in workers:
+        worker.conn.close()   # an idle worker reads end-of-file and exits
+    deadline = time.monotonic() + EXIT_GRACE_SECONDS
+    for worker in workers:
+        worker.process.join(max(0.0, deadline - time.monotonic()))
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+        _release(worker)
+
+
+def _release(worker: _Worker) -> None:
+    """Close the ended process's sentinel and start pipe now, not whenever it is collected."""
+    worker.exitcode = worker.process.exitcode
+    if worker.exitcode is not None:
+        worker.process.close()
 
 
 # -- the worker's side --
 
-def _worker_main(conn, parent_pid: int, initializer, initargs) -> None:
-    # Ctrl-C reaches the whole process group: stopping is the crawl's decision,
-    # and it stops its workers itself.
+def _worker_main(conn: Any, initializer: Callable | None, initargs: tuple) -> None:
+    # Ctrl-C reaches the whole process group: stopping is the crawl's decision, and it
+    # stops its workers itself. It arrives blocked (the supervisor's mask) until now.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _exit_when_orphaned(parent_pid)
-    if initializer is not None:
-        initializer(*initargs)   # an error ends the worker: its task fails with WorkerDied
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _exit_when_orphaned()
+    try:
+        if initializer is not None:
+            initializer(*initargs)
+    except BaseException as exc:   # noqa: BLE001 - a failed start, reported as such
+        _send_quietly(conn, (_FAILED, _describe(exc), traceback.format_exc()))
+        return
+    _send_quietly(conn, (_READY, os.getpid(), None))
     while True:
         try:
-            func, args = conn.recv()
+            data = conn.recv_bytes()
         except (EOFError, OSError):
             return   # the pool closed the pipe, or its process is gone
         try:
+            func, args = pickle.loads(data)   # a task that cannot be loaded fails alone
             reply = (True, func(*args), None)
         except BaseException as exc:   # noqa: BLE001 - every failure goes back to the caller
             reply = (False, exc, traceback.format_exc())
@@ -316,15 +495,26 @@ def _worker_main(conn, parent_pid: int, initializer, initargs) -> None:
             return
         except Exception as exc:   # noqa: BLE001 - a result or exception that cannot be pickled
             conn.send((False, RuntimeError(f"the worker's reply cannot be pickled: {exc!r}"),
-                       None))
+                       reply[2]))
 
 
-def _exit_when_orphaned(parent_pid: int) -> None:
+def _send_quietly(conn: Any, message: tuple) -> None:
+    try:
+        conn.send(message)
+    except Exception:   # noqa: BLE001 - the pool is gone: nothing to tell
+        pass
+
+
+def _exit_when_orphaned() -> None:
     """End this process when the one that started it is gone (killed with SIGKILL, say):
-    an idle worker sees its pipe close, but a busy one would run its task to the end."""
+    an idle worker sees its pipe close, but a busy one would run its task to the end.
+    The parent's sentinel works on every platform (os.getppid() never changes on Windows)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
     def watch() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(ORPHAN_CHECK_SECONDS)
+        wait_for_ready([parent.sentinel])
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="orphan-check").start()

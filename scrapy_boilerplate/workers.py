@@ -26,14 +26,14 @@ from twisted.internet.defer import Deferred, TimeoutError as DeferredTimeoutErro
 from . import settings as bp
 from .executors import init_worker, judge_page
 from .weakcache import WeakCache
-from .worker_pool import TaskTimeout, WorkerDied, WorkerLost, WorkerPool
+from .worker_pool import PoolBroken, TaskTimeout, WorkerDied, WorkerLost, WorkerPool
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import TextResponse
     from scrapy.settings import BaseSettings
 
-    from .core.extractor import Extraction
+    from .core.extraction import Extraction
     from .core.overview.detector import OverviewVerdict
 
 logger = logging.getLogger(__name__)
@@ -41,6 +41,8 @@ logger = logging.getLogger(__name__)
 # Workers that may die one after the other, with no task done in between,
 # before "process" gives up (workers that cannot start: a bad model file...).
 MAX_DEATHS_IN_A_ROW = 5
+# Pools whose supervisor may fail before the crawl runs its tasks inline instead.
+MAX_BROKEN_POOLS = 2
 
 
 async def wait(future: Future, timeout: float | None = None) -> Any:
@@ -134,6 +136,9 @@ class CrawlWorkers:
         self.detector: dict | None = None
         self.pool: WorkerPool | None = None
         self.given_up = False
+        self.broken_pools = 0   # pools whose supervisor failed
+        self.inline = False     # after MAX_BROKEN_POOLS of them: tasks run in this process
+        self._inline_ready = False
         # response -> (Extraction, seconds) made by the middleware's task.
         self._extractions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         # response -> the WorkerLost of the middleware's task: not sent to a worker again.
@@ -145,17 +150,34 @@ class CrawlWorkers:
         try:
             if self.given_up:
                 raise RuntimeError("worker processes keep dying")
+            if self.inline:
+                return self._run_inline(func, *args)
             if self.pool is None:
-                model, options = self.extractor or (None, None)
                 # The crawl's template store, as the workers reach it (site_memory.py).
                 shared = self.site_memory.for_workers() if self.site_memory else None
-                self.pool = WorkerPool(self.workers, init_worker,
-                                       (model, options, self.detector, self.markup, shared,
-                                        self.metadata),
+                self.pool = WorkerPool(self.workers, init_worker, self._worker_args(shared),
                                        task_timeout=self.timeout)
             return self.pool.submit(func, *args)
         except Exception as exc:   # noqa: BLE001 - reported by whoever waits
             return failed_future(exc)
+
+    def _worker_args(self, templates) -> tuple:
+        """init_worker's arguments: what the components registered."""
+        model, options = self.extractor or (None, None)
+        return (model, options, self.detector, self.markup, templates, self.metadata)
+
+    def _run_inline(self, func, *args) -> Future:
+        """`func(*args)` here, in the reactor thread, as a worker would run it (after
+        MAX_BROKEN_POOLS pools failed): slower, but the crawl keeps its extractions."""
+        if not self._inline_ready:
+            init_worker(*self._worker_args(self.site_memory.store if self.site_memory else None))
+            self._inline_ready = True
+        future: Future = Future()
+        try:
+            future.set_result(func(*args))
+        except Exception as exc:   # noqa: BLE001 - reported by whoever waits, as from a worker
+            future.set_exception(exc)
+        return future
 
     async def run(self, url: str | None, func, *args) -> Any:
         """The result of `func(*args)` in a worker; a lost worker is logged and counted."""
@@ -198,6 +220,9 @@ class CrawlWorkers:
         if crawler is not None:
             count_lost(crawler, error, url)
         pool = self.pool
+        if isinstance(error, PoolBroken):
+            self._replace_broken(pool, error)
+            return
         if pool is None or pool.deaths_in_a_row < MAX_DEATHS_IN_A_ROW:
             return
         # Never fall back to the reactor thread: what kills a worker would kill the crawl.
@@ -207,6 +232,28 @@ class CrawlWorkers:
                      "overview detection or extraction in this crawl (responses pass on "
                      "unjudged, items go on with empty fields)",
                      {"n": pool.deaths_in_a_row}, extra={"spider": self._spider()})
+
+    def _replace_broken(self, pool: WorkerPool | None, error: PoolBroken) -> None:
+        """A pool whose supervisor failed: the next task starts a new pool; after
+        MAX_BROKEN_POOLS, tasks run in this process. One ERROR each time."""
+        if pool is None or not pool.broken:
+            return   # replaced already (the other tasks of the broken pool report late)
+        pool.shutdown(wait=False)
+        self.pool = None
+        self.broken_pools += 1
+        crawler = self._crawler()
+        if crawler is not None:
+            crawler.stats.inc_value("boilerplate/workers/pools_broken")
+        cause = error.__cause__
+        if self.broken_pools >= MAX_BROKEN_POOLS:
+            self.inline = True
+            then = "pages are judged and extracted in the crawl process from now on"
+        else:
+            then = "a new pool of worker processes takes its place"
+        logger.error("The scrapy_boilerplate worker pool failed (%(error)s); its pending pages "
+                     "go on unjudged, with empty fields; %(then)s",
+                     {"error": error, "then": then}, extra={"spider": self._spider()},
+                     exc_info=(type(cause), cause, cause.__traceback__) if cause else None)
 
     def _spider(self):
         crawler = self._crawler()

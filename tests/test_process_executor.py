@@ -293,3 +293,26 @@ def test_the_workers_registry_does_not_keep_the_crawler_alive():
     del crawler
     gc.collect()
     assert ref() is None and len(crawl_workers) == 0
+
+
+def test_a_failing_pool_is_replaced_then_the_crawl_goes_on_inline(crawl, monkeypatch, caplog):
+    """A pool whose supervisor fails (out of descriptors, say) fails its pending pages with
+    PoolBroken: their items go on with empty fields, a new pool takes its place; when that
+    one fails too, pages are judged and extracted in the crawl process."""
+    c = crawl()
+
+    def fail(self):
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(WorkerPool, "_dispatch", fail)
+    with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
+        for path in ARTICLES[:2]:
+            out, items = c.page(resp := response(path), n=1)
+            assert out is resp and items[0]["main_text"] == ""
+        out, items = c.page(response(ARTICLES[2]), n=1)
+    assert items[0]["main_text"] == inline_text(ARTICLES[2]) != ""
+    assert c.mw.workers.inline and c.mw.workers.pool is None
+    assert c.stats["boilerplate/workers/pools_broken"] == 2
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 2 and all("Too many open files" in e for e in errors)
+    assert "a new pool" in errors[0] and "in the crawl process" in errors[1]

@@ -208,3 +208,12 @@ def test_components_read_no_setting_themselves():
     offenders = [f"{path.name}:{n}" for path in PACKAGE.glob("*.py") if path.name != "settings.py"
                  for n, line in enumerate(path.read_text().splitlines(), 1) if direct.search(line)]
     assert offenders == []
+
+
+def test_each_setting_is_named_by_a_module_constant():
+    assert all(getattr(bp, name.removeprefix(bp.PREFIX)) == name for name in bp.SETTINGS)
+    assert list(bp.DEFAULTS) == list(bp.SETTINGS)
+
+
+def test_every_article_metadata_value_has_its_field_setting():
+    assert set(bp.METADATA_SETTINGS.values()) <= set(bp.SETTINGS)

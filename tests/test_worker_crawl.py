@@ -77,24 +77,26 @@ class Crawl:
         env = {**os.environ, "WORKER_CRAWL_MARK": self.mark.split("=", 1)[1],
                "WORKER_CRAWL_HANG_MARK": str(self.hang_mark)}
         settings = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2, **settings}
-        self.process = subprocess.Popen(
-            [sys.executable, str(TESTS / "worker_crawl.py"), server.url("").rstrip("/"),
-             json.dumps(settings), str(self.output)],
-            cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            start_new_session=True)
+        # The log goes to a file: a pipe nobody reads while the crawl runs would fill and stop it.
+        self.log = tmp_path / "crawl.log"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, str(TESTS / "worker_crawl.py"), server.url("").rstrip("/"),
+                 json.dumps(settings), str(self.output)],
+                cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
 
     def wait(self, timeout: float = CRAWL_TIMEOUT) -> tuple[int, str]:
         try:
-            _, stderr = self.process.communicate(timeout=timeout)
+            self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
             raise
-        return self.process.returncode, stderr
+        return self.process.returncode, self.log.read_text(encoding="utf-8", errors="replace")
 
     def wait_for_hang(self) -> None:
         deadline = time.monotonic() + CRAWL_TIMEOUT
         while not self.hang_mark.exists():
-            assert self.process.poll() is None, self.process.stderr.read()[-3000:]
+            assert self.process.poll() is None, self.log.read_text(errors="replace")[-3000:]
             assert time.monotonic() < deadline, "the /hang/ page never reached a worker"
             time.sleep(0.1)
 
@@ -138,6 +140,68 @@ def test_killed_and_hung_workers_cost_only_their_own_pages(site, tmp_path):
     assert stats["boilerplate/pages_extracted"] == len(ARTICLES)
     assert "worker process died" in stderr and site.url(KILL) in stderr
     assert "given up after BOILERPLATE_EXECUTOR_TIMEOUT" in stderr and site.url(HANG) in stderr
+
+
+# 600 pages: the example project's articles again and again, each under its own path.
+STORM = {f"/storm/{n}{ARTICLES[n % len(ARTICLES)]}": ARTICLES[n % len(ARTICLES)] for n in range(600)}
+STORM_PAGES = list(STORM)
+
+
+@pytest.fixture(scope="module")
+def storm_site():
+    routes = {path: site_file(article) for path, article in STORM.items()}
+    routes["/"] = index_page(STORM_PAGES)
+    with LoopbackServer(routes) as server:
+        yield server
+
+
+def running_workers(mark: str, min_age: float = 1.5) -> list[int]:
+    """The crawl's worker processes that have run for `min_age` seconds, past their start
+    (not the crawl itself, nor multiprocessing's resource tracker)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    uptime = float(Path("/proc/uptime").read_text().split()[0])
+    found = []
+    for pid in marked_processes(mark):
+        try:
+            if b"spawn_main" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                continue
+            started = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+        except (OSError, IndexError, ValueError):
+            continue
+        if uptime - started / ticks >= min_age:
+            found.append(pid)
+    return found
+
+
+def test_a_kill_storm_with_a_short_page_bound_times_out_no_page(storm_site, tmp_path):
+    """600 pages, 12 kills 0.3 s apart of workers past their start (as the out-of-memory
+    killer picks them), pages bounded at 0.5 s: every item comes out, each killed worker
+    costs at most its page, and no page that ran for milliseconds is given up (4 were,
+    when a page's deadline counted its worker's start)."""
+    crawl = Crawl(storm_site, tmp_path, BOILERPLATE_EXECUTOR_TIMEOUT=0.5)
+    kills = 0
+    try:
+        while kills < 12 and crawl.process.poll() is None:
+            pids = running_workers(crawl.mark)
+            if pids:
+                os.kill(pids[kills % len(pids)], signal.SIGKILL)
+                kills += 1
+            time.sleep(0.3)
+        status, stderr = crawl.wait()
+        assert status == 0, stderr[-5000:]
+        assert none_left(crawl.mark)
+    finally:
+        crawl.kill()
+    assert kills >= 6, "the crawl ended before the storm"
+    result = crawl.result()
+    stats = result["stats"]
+    assert stats["finish_reason"] == "finished"
+    items = {(item["url"], item["n"]) for item in result["items"]}
+    assert items == {(storm_site.url(path), n) for path in STORM_PAGES for n in (1, 2)}
+    assert "boilerplate/workers/timeouts" not in stats, stderr[-5000:]
+    assert stats.get("boilerplate/workers/died", 0) <= kills
+    assert stats["boilerplate/pages_extracted"] + stats.get("boilerplate/errors", 0) == len(STORM_PAGES)
+    assert stats["boilerplate/pages_extracted"] >= len(STORM_PAGES) - kills
 
 
 def test_sigterm_ends_the_crawl_and_its_workers(site, tmp_path):

@@ -23,7 +23,7 @@ import logging
 import threading
 import time
 
-from .templates import DEFAULT_WARMUP, SiteCounts, TemplateStore
+from .templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_WARMUP, SiteCounts, TemplateStore
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class RedisTemplateStore(TemplateStore):
     """
 
     def __init__(self, client, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
-                 max_fingerprints: int = 2000, warmup: int = DEFAULT_WARMUP,
+                 max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS, warmup: int = DEFAULT_WARMUP,
                  retry_after: float = DEFAULT_RETRY_AFTER, url: str | None = None,
                  timeout: float = DEFAULT_TIMEOUT, quiet: bool = False):
         super().__init__()

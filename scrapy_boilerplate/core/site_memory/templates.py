@@ -48,6 +48,8 @@ logger = logging.getLogger(__name__)
 
 #: Pages of a site the store must have seen before its evidence is used.
 DEFAULT_WARMUP = 3
+#: MemoryTemplateStore's caps: sites kept, block fingerprints kept per site (any store).
+DEFAULT_MAX_SITES, DEFAULT_MAX_FINGERPRINTS = 500, 2000
 #: A block on at least this share of the site's earlier pages (and on two or more) leans to boilerplate.
 REPEAT_SHARE = 0.5
 #: Log-odds taken from a block found on every earlier page (scaled down with its share).
@@ -270,7 +272,7 @@ class MemoryTemplateStore(TemplateStore):
     fingerprints). Thread-safe.
     """
 
-    def __init__(self, max_sites: int = 500, max_fingerprints: int = 2000,
+    def __init__(self, max_sites: int = DEFAULT_MAX_SITES, max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS,
                  warmup: int = DEFAULT_WARMUP):
         super().__init__()
         if max_sites < 1 or max_fingerprints < 1 or warmup < 0:
