@@ -4,8 +4,8 @@ Public API (stable): :func:`extract`, :class:`Extraction`, :class:`Extractor`.
 """
 
 from .core.extractor import Extraction, Extractor, extract
-from .core.scoring.model import Model, ModelError, load_model
 from .core.overview.detector import OverviewDetector, OverviewVerdict, detect_overview
+from .core.scoring.model import Model, ModelError, load_model
 from .core.site_memory.templates import MemoryTemplateStore
 
 __version__ = "0.1.0"

@@ -12,9 +12,9 @@ from lxml import etree
 from markdown_it import MarkdownIt
 
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.core.extraction import build_extraction as _render
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.extraction import build_extraction as _render
 from scrapy_boilerplate.core.selection.tables import find_data_tables
 
 URL = "https://news.example.com/2024/03/story.html"

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.core.selection.cards import keep_card_groups
-from scrapy_boilerplate.core.scoring.decode import decode
 from scrapy_boilerplate.core.document.page import Page, build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.scoring.decode import decode
+from scrapy_boilerplate.core.selection.cards import keep_card_groups
 from scrapy_boilerplate.core.selection.decoded import select_blocks
 from scrapy_boilerplate.training.metrics import score_page
 

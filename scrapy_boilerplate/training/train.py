@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.document.page import build_page
+from ..core.document.parse import parse_html
 from ..core.scoring.decode import DEFAULT_PARAMS
 from ..core.scoring.features import dense_feature_names, feature_matrix, token_features
 from ..core.scoring.model import Model, TreeEnsemble
-from ..core.document.page import build_page
-from ..core.document.parse import parse_html
 from ..core.selection.decoded import select_blocks
 from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
