@@ -136,7 +136,7 @@ def load_tools(names):
 
 def language_reference(root: Path, record: dict):
     """py3langid on the human gold text (see the module docstring), or None."""
-    from scrapy_boilerplate.core.language import _get_identifier
+    from scrapy_boilerplate.core.metadata.language import _get_identifier
 
     identifier = _get_identifier()
     if identifier is None or not record.get("gold"):

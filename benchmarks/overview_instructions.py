@@ -36,9 +36,9 @@ def run_step(step: str, dataset: Path, limit: int) -> None:
     sys.path.insert(0, str(ROOT))
     from parsel import Selector
 
-    from scrapy_boilerplate.core.overview import OverviewDetector
-    from scrapy_boilerplate.core.page import build_page
-    from scrapy_boilerplate.core.parse import to_element
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import to_element
+    from scrapy_boilerplate.core.overview.detector import OverviewDetector
     from scrapy_boilerplate.training.datasets import load_dataset
 
     docs = [(p.read_html().decode("utf-8", "replace"), p.url) for p in load_dataset(dataset)[:limit]]

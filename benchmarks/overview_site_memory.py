@@ -40,9 +40,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.page import build_page  # noqa: E402
-from scrapy_boilerplate.core.parse import parse_html  # noqa: E402
-from scrapy_boilerplate.core.templates import MemoryTemplateStore, _fingerprints, site_key  # noqa: E402
+from scrapy_boilerplate.core.document.page import build_page  # noqa: E402
+from scrapy_boilerplate.core.document.parse import parse_html  # noqa: E402
+from scrapy_boilerplate.core.site_memory.templates import MemoryTemplateStore, _fingerprints, site_key  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
 from scrapy_boilerplate.training.overview import (  # noqa: E402
     classification_report, collect_evidence, cross_validate, fmt_report,

@@ -25,9 +25,9 @@ from parsel import Selector
 # Let the script run from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.overview import OverviewDetector  # noqa: E402
-from scrapy_boilerplate.core.page import build_page  # noqa: E402
-from scrapy_boilerplate.core.parse import to_element  # noqa: E402
+from scrapy_boilerplate.core.document.page import build_page  # noqa: E402
+from scrapy_boilerplate.core.document.parse import to_element  # noqa: E402
+from scrapy_boilerplate.core.overview.detector import OverviewDetector  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_dataset  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"

@@ -1,4 +1,4 @@
-"""Site memory (core/templates.py) on the multi-page sites of the development sets.
+"""Site memory (core/site_memory/templates.py) on the multi-page sites of the development sets.
 
 For every site (``site_key`` of the page URLs) with at least ``--min-pages`` pages, its pages
 go through one MemoryTemplateStore in a fixed order (sorted by page id); each page is scored
@@ -9,7 +9,7 @@ pages of its site. Every other page (the only page of its site, so a first page)
 to be unchanged with a store.
 
     python benchmarks/templates_eval.py DATASET_DIR... [--min-pages 3] [--warmup N]
-        [--repeat-share S] [--repeat-weight W] [--unique-weight U] [--json OUT]
+        [--repeat-share S] [--repeat-weight W] [--json OUT]
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core import templates as tpl  # noqa: E402
+from scrapy_boilerplate.core.document.page import build_page  # noqa: E402
+from scrapy_boilerplate.core.document.parse import to_element  # noqa: E402
 from scrapy_boilerplate.core.extractor import Extractor  # noqa: E402
-from scrapy_boilerplate.core.page import build_page  # noqa: E402
-from scrapy_boilerplate.core.parse import to_element  # noqa: E402
+from scrapy_boilerplate.core.site_memory import templates as tpl  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_dataset  # noqa: E402
 from scrapy_boilerplate.training.metrics import f1_from, score_page  # noqa: E402
 
@@ -60,19 +60,15 @@ def main(argv=None) -> int:
     ap.add_argument("--warmup", type=int, default=tpl.DEFAULT_WARMUP)
     ap.add_argument("--repeat-share", type=float, default=tpl.REPEAT_SHARE)
     ap.add_argument("--repeat-weight", type=float, default=tpl.REPEAT_WEIGHT)
-    ap.add_argument("--short-chars", type=float, default=tpl.SHORT_CHARS)
     ap.add_argument("--sure-content", type=float, default=tpl.SURE_CONTENT)
     ap.add_argument("--inside-factor", type=float, default=tpl.INSIDE_FACTOR)
-    ap.add_argument("--unique-weight", type=float, default=tpl.UNIQUE_WEIGHT)
-    ap.add_argument("--slot-share", type=float, default=tpl.SLOT_SHARE)
     ap.add_argument("--headings-inside", type=float, default=tpl.HEADINGS_INSIDE)
     ap.add_argument("--no-loo", action="store_true", help="skip leave-one-out")
     ap.add_argument("--no-singles", action="store_true", help="skip the single-page sites check")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
-    tpl.REPEAT_SHARE, tpl.REPEAT_WEIGHT, tpl.UNIQUE_WEIGHT = args.repeat_share, args.repeat_weight, args.unique_weight
-    tpl.SHORT_CHARS, tpl.SURE_CONTENT = args.short_chars, args.sure_content
-    tpl.INSIDE_FACTOR, tpl.SLOT_SHARE = args.inside_factor, args.slot_share
+    tpl.REPEAT_SHARE, tpl.REPEAT_WEIGHT = args.repeat_share, args.repeat_weight
+    tpl.SURE_CONTENT, tpl.INSIDE_FACTOR = args.sure_content, args.inside_factor
     tpl.HEADINGS_INSIDE = args.headings_inside
 
     extractor = Extractor()

@@ -4,9 +4,9 @@ Public API (stable): :func:`extract`, :class:`Extraction`, :class:`Extractor`.
 """
 
 from .core.extractor import Extraction, Extractor, extract
-from .core.model import Model, ModelError, load_model
-from .core.overview import OverviewDetector, OverviewVerdict, detect_overview
-from .core.templates import MemoryTemplateStore
+from .core.overview.detector import OverviewDetector, OverviewVerdict, detect_overview
+from .core.scoring.model import Model, ModelError, load_model
+from .core.site_memory.templates import MemoryTemplateStore
 
 __version__ = "0.1.0"
 
@@ -19,7 +19,7 @@ _SCRAPY_COMPONENTS = {
     "OverviewLinksOnlyMiddleware": "middlewares",
     "ItemResponseMiddleware": "middlewares",
     # Imports the optional `redis` package only when asked for.
-    "RedisTemplateStore": "templates_redis",
+    "RedisTemplateStore": "core.site_memory.redis_store",
 }
 
 __all__ = [

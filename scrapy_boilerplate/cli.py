@@ -13,7 +13,7 @@ FORMATS = ("text", "markdown", "html", "json")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .core.overview import DEFAULT_NET_TEXT_THRESHOLD
+    from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
 
     parser = argparse.ArgumentParser(
         prog="scrapy-boilerplate",
@@ -90,7 +90,7 @@ def _count(value: str) -> int:
 
 
 def _add_model_options(p) -> None:
-    from .core.decode import FAVOR_SHIFT
+    from .core.scoring.decode import FAVOR_SHIFT
 
     p.add_argument("--model", help="a model JSON file (default: the shipped model)")
     p.add_argument("--no-model", action="store_true", help="model-free mode (CETR clustering)")
@@ -139,7 +139,7 @@ def _read_raw(source: str, url: str | None):
 
 def _binary_input(source: str, data: bytes) -> bool:
     """Binary input (an executable, an image, a PDF): one line on stderr; the result is empty."""
-    from .core.parse import looks_binary
+    from .core.document.parse import looks_binary
 
     if not looks_binary(data):
         return False
@@ -164,7 +164,7 @@ def cmd_extract(args) -> int:
 
 def cmd_overview(args) -> int:
     """One line per file: PATH, overview|article-like, score, net text length, reason (tab-separated)."""
-    from .core.overview import OverviewDetector
+    from .core.overview.detector import OverviewDetector
 
     if args.url and len(args.sources) > 1:
         raise ValueError("--url names one page: give a single FILE with it")

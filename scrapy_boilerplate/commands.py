@@ -23,7 +23,7 @@ from w3lib.url import is_url
 from . import settings as bp
 from .cli import FORMATS
 from .core.extractor import Extraction, Extractor
-from .core.overview import OverviewVerdict
+from .core.overview.detector import OverviewVerdict
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 
+from .core.document.page import build_page
 from .core.extractor import Extraction, Extractor
-from .core.overview import OverviewDetector, OverviewVerdict
-from .core.page import build_page
+from .core.overview.detector import OverviewDetector, OverviewVerdict
 
 
 def extract_timed(extractor: Extractor, html, url: str | None) -> tuple[Extraction, float]:

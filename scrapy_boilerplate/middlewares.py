@@ -15,8 +15,8 @@ from scrapy.http import HtmlResponse, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from . import settings as bp
-from .core.model import ModelError
-from .core.overview import OverviewDetector, OverviewVerdict
+from .core.scoring.model import ModelError
+from .core.overview.detector import OverviewDetector, OverviewVerdict
 from .pages import record_verdict, response_page
 from .worker_pool import WorkerLost
 from .workers import CrawlWorkers, crawl_workers

@@ -1,6 +1,6 @@
 """What OverviewMiddleware and MainContentPipeline share about a response: its walk, its verdict.
 
-Both need ``core.page.build_page`` of the same response: overview detection in
+Both need ``core.document.page.build_page`` of the same response: overview detection in
 the downloader, extraction in the item pipeline. The walk is a good part of
 either's cost, so the first to need it builds it from ``response.selector``
 (Scrapy's own parse, also reused) and the other takes it from here. Entries go
@@ -12,13 +12,13 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from .core.page import Page, build_page
+from .core.document.page import Page, build_page
 from .weakcache import WeakCache
 
 if TYPE_CHECKING:
     from scrapy.http import HtmlResponse, Response
 
-    from .core.overview import OverviewVerdict
+    from .core.overview.detector import OverviewVerdict
 
 _pages = WeakCache(lambda response: build_page(response.selector.root, base_url=response.url))
 

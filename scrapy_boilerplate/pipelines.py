@@ -24,7 +24,7 @@ from scrapy.utils.response import get_base_url
 
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
-from .core.model import ModelError
+from .core.scoring.model import ModelError
 from .executors import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .pages import cached_page, response_page, response_verdict
 from .site_memory import site_memory

@@ -35,11 +35,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from .core.article_meta import ArticleMetadata
-from .core.decode import FAVOR_SHIFT
-from .core.overview import DEFAULT_NET_TEXT_THRESHOLD
-from .core.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
-from .templates_redis import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
+from .core.metadata.article import ArticleMetadata
+from .core.scoring.decode import FAVOR_SHIFT
+from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
+from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
+from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
 
 #: Reads one setting's value: (setting name, value as given) -> typed value, or SettingError.
 Parser = Callable[[str, Any], Any]
@@ -311,7 +311,7 @@ class BoilerplateSettings:
     images_field: str | None = setting(
         "BOILERPLATE_IMAGES_FIELD", None, _field_name,
         "item field for the absolute URLs of the content's images (a list)")
-    # Article metadata (core/article_meta.py): one field setting per value, and a switch that
+    # Article metadata (core/metadata/article.py): one field setting per value, and a switch that
     # writes all of them under their own names unless named one by one.
     metadata_fields: bool = setting(
         "BOILERPLATE_METADATA_FIELDS", False, _boolean,
@@ -408,7 +408,7 @@ class BoilerplateSettings:
         '"net_text_length", "threshold", "reason"}` (as `detect_overview(...).to_dict()`), `None` '
         'where the page was not judged; needs an action other than `"off"` (docs/overview.md)',
         check=_judged_pages)
-    # Site memory (core/templates.py, templates_redis.py).
+    # Site memory (core/site_memory/templates.py, core/site_memory/redis_store.py).
     template_store: str | None = setting(
         "BOILERPLATE_TEMPLATE_STORE", None, _template_store,
         'site memory: `"memory"` or `"redis://host:port/db"` learns each site\'s template during '
@@ -513,7 +513,7 @@ def stops_crawl(init):
         try:
             return init(self, *args, **kwargs)
         except ValueError as exc:
-            from .core.model import ModelError
+            from .core.scoring.model import ModelError
 
             if not isinstance(exc, SettingError | ModelError):
                 raise

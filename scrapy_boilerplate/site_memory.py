@@ -2,7 +2,7 @@
 shared by MainContentPipeline and, with BOILERPLATE_EXECUTOR = "process", its workers.
 
 - ``"memory"``: a MemoryTemplateStore in the crawl process. With "process", the workers
-  reach it through a local socket (templates_server.py), one round trip per page.
+  reach it through a local socket (core/site_memory/server.py), one round trip per page.
 - ``"redis://..."``: a RedisTemplateStore; with "process" each worker process opens its own
   connection to the same Redis (one round trip per page, from the worker).
 
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from scrapy import signals
 
 from . import settings as bp
-from .core.templates import MemoryTemplateStore, TemplateStore
+from .core.site_memory.templates import MemoryTemplateStore, TemplateStore
 from .weakcache import WeakCache
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def store_from_settings(settings) -> TemplateStore | None:
         return MemoryTemplateStore(max_sites=settings.template_max_sites,
                                    max_fingerprints=settings.template_max_fingerprints,
                                    warmup=settings.template_warmup)
-    from .templates_redis import RedisTemplateStore
+    from .core.site_memory.redis_store import RedisTemplateStore
 
     return RedisTemplateStore.from_url(
         url, timeout=settings.template_timeout, prefix=settings.template_prefix,
@@ -76,7 +76,7 @@ class CrawlSiteMemory:
         if not isinstance(self.store, MemoryTemplateStore):
             return self.store
         if self._server is None:
-            from .templates_server import StoreServer
+            from .core.site_memory.server import StoreServer
 
             self._server = StoreServer(self.store)
         return self._server.client()

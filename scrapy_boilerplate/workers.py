@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from scrapy.http import TextResponse
     from scrapy.settings import BaseSettings
 
-    from .core.extractor import Extraction
-    from .core.overview import OverviewVerdict
+    from .core.extraction import Extraction
+    from .core.overview.detector import OverviewVerdict
 
 logger = logging.getLogger(__name__)
 

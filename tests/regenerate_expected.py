@@ -30,9 +30,9 @@ def model_sha256() -> str:
 
 def fixture_predictions(name: str) -> dict:
     """Blocks and shipped-model probabilities of tests/fixtures/<name>.html."""
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import to_element
     from scrapy_boilerplate.core.extractor import Extractor
-    from scrapy_boilerplate.core.page import build_page
-    from scrapy_boilerplate.core.parse import to_element
 
     page = build_page(to_element((FIXTURES / f"{name}.html").read_bytes()))
     probabilities = Extractor().block_probabilities(page)

@@ -362,7 +362,7 @@ def test_executable_bytes_give_empty_extraction():
 
 
 def test_legacy_encodings_are_not_taken_for_binary():
-    from scrapy_boilerplate.core.parse import looks_binary
+    from scrapy_boilerplate.core.document.parse import looks_binary
 
     page = "<html><body><p>Grüße aus Köln – “quoted” — ½ € ™</p></body></html>"
     for codec in ("cp1252", "latin-1", "shift_jis", "iso-2022-jp", "gb18030", "koi8-r"):

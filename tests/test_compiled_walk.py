@@ -18,16 +18,18 @@ from hypothesis import strategies as st
 from lxml import etree
 from parsel import Selector
 
-from scrapy_boilerplate.core import cues, speedups
-from scrapy_boilerplate.core import page as P
-from scrapy_boilerplate.core.hidden import ToggleTargets, hidden_style
-from scrapy_boilerplate.core.parse import parse_html
-from scrapy_boilerplate.core.walk import MAX_BLOCKS, walk_blocks
+from scrapy_boilerplate.core.document import cues
+from scrapy_boilerplate.core import speedups
+from scrapy_boilerplate.core.document import page as P
+from scrapy_boilerplate.core.document.hidden import ToggleTargets, hidden_style
+from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.document.walk import MAX_BLOCKS, walk_blocks
 
 from conftest import FIXTURE_NAMES, fixture_bytes, load_shared_pages
 from test_cues import COMMENT_NAMES
 
 compiled = P._compiled
+compiled_cues = speedups.load("document._cues")   # the compiled twin of cues.py, which the compiled walk calls
 needs_compiled = pytest.mark.skipif(
     compiled is None, reason="the compiled walk is not built (no C compiler at install time, "
                              "or SCRAPY_BOILERPLATE_PURE_PYTHON is set)")
@@ -315,7 +317,7 @@ def assert_same_unit_cues(units):
     _clear_cue_caches()
     expected = [cues.unit_cues(unit) for unit in units]
     _clear_cue_caches()
-    assert [compiled.unit_cues(unit) for unit in units] == expected
+    assert [compiled_cues.unit_cues(unit) for unit in units] == expected
     return expected
 
 
@@ -327,8 +329,8 @@ def test_same_cues_on_any_class_names(idv, cls):
     _clear_cue_caches()
     expected = cues.class_cues(idv, cls)
     _clear_cue_caches()
-    assert compiled.class_cues(idv, cls) == expected
-    assert compiled.class_cues(idv, cls) == expected   # and from its cache
+    assert compiled_cues.class_cues(idv, cls) == expected
+    assert compiled_cues.class_cues(idv, cls) == expected   # and from its cache
 
 
 @needs_compiled
@@ -337,7 +339,7 @@ def test_same_cues_on_many_class_names():
     _clear_cue_caches()
     expected = cues.class_cues("main-comments", cls)
     _clear_cue_caches()
-    assert compiled.class_cues("main-comments", cls) == expected
+    assert compiled_cues.class_cues("main-comments", cls) == expected
 
 
 @needs_compiled
@@ -383,7 +385,7 @@ def test_same_cues_on_real_class_names():
 
 
 def test_pure_python_switch():
-    code = "from scrapy_boilerplate.core import page, model; print(page._compiled, model._compiled)"
+    code = "from scrapy_boilerplate.core.document import page; from scrapy_boilerplate.core.scoring import model; print(page._compiled, model._compiled)"
     env = {**os.environ, speedups.PURE_PYTHON_ENV: "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["None", "None"]
@@ -395,7 +397,7 @@ def test_a_broken_compiled_module_falls_back(monkeypatch, caplog):
     monkeypatch.setattr(speedups.importlib, "import_module", broken)
     monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)
     with caplog.at_level(logging.WARNING, logger=speedups.logger.name):
-        assert speedups.load("_walk") is None
+        assert speedups.load("document._walk") is None
     assert "failed to load; using its pure-Python twin" in caplog.text
 
 

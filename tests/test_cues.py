@@ -7,8 +7,8 @@ lists replaced, and must not change unless a vocabulary is changed on purpose
 
 import pytest
 
-from scrapy_boilerplate.core import cues
-from scrapy_boilerplate.core.elements import FLAG
+from scrapy_boilerplate.core.document import cues
+from scrapy_boilerplate.core.document.elements import FLAG
 
 
 def flag_names(bits: int) -> list:

@@ -297,8 +297,8 @@ def test_readability_pages(dataset_pages):
 
 def test_extract_page_reuses_a_walk_and_equals_extract():
     from scrapy_boilerplate import Extractor
-    from scrapy_boilerplate.core.page import build_page
-    from scrapy_boilerplate.core.parse import parse_html
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import parse_html
 
     html = fixture_bytes("article_en")
     extractor = Extractor()
@@ -314,7 +314,7 @@ def test_extract_page_reuses_a_walk_and_equals_extract():
     ("By the time we arrived, it was late.", False),
 ])
 def test_byline_pattern(text, is_byline):
-    from scrapy_boilerplate.core.extractor import BYLINE_RE
+    from scrapy_boilerplate.core.metadata.bylines import BYLINE_RE
 
     assert bool(BYLINE_RE.match(text)) is is_byline
 
@@ -334,9 +334,9 @@ def test_a_page_wide_caption_class_on_body_does_not_empty_the_extraction(extract
 
 
 def test_taxonomy_classes_of_a_post_are_not_cues():
-    from scrapy_boilerplate.core.elements import FLAG
-    from scrapy_boilerplate.core.page import build_page
-    from scrapy_boilerplate.core.parse import parse_html
+    from scrapy_boilerplate.core.document.elements import FLAG
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import parse_html
 
     # WordPress's post_class(): the post's tags and categories become classes.
     html = (b'<html><body><article class="post-90871 tag-creditshelf category-comments">'

@@ -9,9 +9,9 @@ import pytest
 
 from conftest import SHARED, needs_shared
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.core.authors import clean_authors
-from scrapy_boilerplate.core.dates import normalize_date, url_date
-from scrapy_boilerplate.core.language import language_code
+from scrapy_boilerplate.core.metadata.authors import clean_authors
+from scrapy_boilerplate.core.metadata.dates import normalize_date, url_date
+from scrapy_boilerplate.core.metadata.language import language_code
 from scrapy_boilerplate.training.datasets import _hostname, is_validation_site
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))

@@ -8,14 +8,13 @@ import numpy as np
 import pytest
 
 from conftest import load_shared_pages
-from scrapy_boilerplate.core import overview
-from scrapy_boilerplate.core.model import ModelError, load_model
-from scrapy_boilerplate.core.overview import (
-    FEATURE_NAMES, LINK_WORD, NODE_TOKEN, EvidencePlan, OverviewDetector, detect_overview, page_evidence,
-    page_tokens,
-)
-from scrapy_boilerplate.core.page import build_page
-from scrapy_boilerplate.core.parse import parse_html
+from scrapy_boilerplate.core.overview import evidence as overview
+from scrapy_boilerplate.core.scoring.model import ModelError, load_model
+from scrapy_boilerplate.core.overview.evidence import (FEATURE_NAMES, LINK_WORD, NODE_TOKEN, EvidencePlan,
+                                                       page_evidence, page_tokens)
+from scrapy_boilerplate.core.overview.detector import OverviewDetector, detect_overview
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.training.overview import SPLITS, Evidence, choose_tokens, design, train_overview
 
 

@@ -22,7 +22,7 @@ from scrapy.utils.test import get_crawler
 from conftest import load_shared_pages
 from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy_boilerplate import detect_overview
-from scrapy_boilerplate.core.overview import OverviewDetector
+from scrapy_boilerplate.core.overview.detector import OverviewDetector
 from scrapy_boilerplate.middlewares import OverviewLinksOnlyMiddleware, OverviewMiddleware
 
 SITE = "http://127.0.0.1:8000"

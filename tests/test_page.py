@@ -7,9 +7,9 @@ from lxml import etree
 from parsel import Selector
 
 from conftest import FIXTURE_NAMES, fixture_bytes
-from scrapy_boilerplate.core.page import build_page
-from scrapy_boilerplate.core.parse import parse_html, sniff_encoding, to_element, to_unicode
-from scrapy_boilerplate.core.textstats import count_words
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import parse_html, sniff_encoding, to_element, to_unicode
+from scrapy_boilerplate.core.document.words import count_words
 
 # Enough visible text that the page is not treated as "everything hidden, show it all".
 LONG_PARAGRAPH = "<p>" + "This visible paragraph is long enough to be the real content. " * 5 + "</p>"
@@ -356,7 +356,7 @@ def test_node_table_is_consistent(source):
 
 
 def test_bounded_cache_keeps_entries_in_use_and_forgets_one_offs():
-    from scrapy_boilerplate.core.cues import BoundedCache
+    from scrapy_boilerplate.core.document.cues import BoundedCache
 
     cache = BoundedCache(limit=3)
     cache.put("menu-item", 1)

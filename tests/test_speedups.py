@@ -10,13 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURE_NAMES, fixture_bytes
-from scrapy_boilerplate.core import features, speedups, ttr
-from scrapy_boilerplate.core.page import build_page
-from scrapy_boilerplate.core.parse import parse_html
+from scrapy_boilerplate.core.scoring import features, ttr
+from scrapy_boilerplate.core import speedups
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import parse_html
 
 needs_compiled = pytest.mark.skipif(
-    speedups.load("_textstats") is None,
-    reason="scrapy_boilerplate.core._textstats is not built (no C compiler at install time, "
+    speedups.load("scoring._features") is None,
+    reason="scrapy_boilerplate.core.scoring._features is not built (no C compiler at install time, "
            f"or {speedups.PURE_PYTHON_ENV} is set)")
 
 
@@ -31,7 +32,7 @@ def compiled_and_pure(fn, *args):
 
 def test_pure_python_env_turns_the_speedups_off(monkeypatch):
     monkeypatch.setenv(speedups.PURE_PYTHON_ENV, "1")
-    assert speedups.load("_textstats") is None
+    assert speedups.load("scoring._features") is None
     assert not any(speedups.available().values())
 
 
@@ -111,9 +112,9 @@ def test_ancestor_max_on_a_deep_chain():
     assert np.array_equal(features._ancestor_max([-1] + list(range(n - 1)), score), np.maximum.accumulate(score))
 
 
-@pytest.mark.skipif(speedups.load("_trees") is None, reason="scrapy_boilerplate.core._trees is not built")
+@pytest.mark.skipif(speedups.load("scoring._model") is None, reason="scrapy_boilerplate.core.scoring._model is not built")
 def test_compiled_trees_score_as_numpy_does():
-    from scrapy_boilerplate.core.model import load_model
+    from scrapy_boilerplate.core.scoring.model import load_model
 
     trees = load_model().trees
     rng = np.random.default_rng(0)
@@ -132,18 +133,18 @@ utf8_pieces = st.lists(st.one_of(
 ), max_size=8).map(b"".join)
 
 
-@pytest.mark.skipif(speedups.load("_utf8") is None, reason="scrapy_boilerplate.core._utf8 is not built")
+@pytest.mark.skipif(speedups.load("document._parse") is None, reason="scrapy_boilerplate.core.document._parse is not built")
 @settings(max_examples=1000, deadline=None)
 @given(utf8_pieces)
 def test_compiled_utf8_check_agrees_with_python(data):
-    from scrapy_boilerplate.core import parse
+    from scrapy_boilerplate.core.document import parse
 
-    assert speedups.load("_utf8").is_utf8(data) == parse._is_utf8(data)
+    assert speedups.load("document._parse")._is_utf8(data) == parse._is_utf8(data)
 
 
 needs_evidence = pytest.mark.skipif(
-    speedups.load("_evidence") is None,
-    reason="scrapy_boilerplate.core._evidence is not built (no C compiler at install time, "
+    speedups.load("overview._evidence") is None,
+    reason="scrapy_boilerplate.core.overview._evidence is not built (no C compiler at install time, "
            f"or {speedups.PURE_PYTHON_ENV} is set)")
 
 
@@ -167,7 +168,7 @@ def _evidence_pages(source, dataset_pages):
 @needs_evidence
 @pytest.mark.parametrize("source", EVIDENCE_SOURCES)
 def test_compiled_evidence_loops_equal_python(source, dataset_pages):
-    from scrapy_boilerplate.core import overview
+    from scrapy_boilerplate.core.overview import evidence as overview
 
     rng = np.random.default_rng(0)
     pages, with_cards = _evidence_pages(source, dataset_pages)
@@ -193,7 +194,7 @@ def test_compiled_evidence_loops_equal_python(source, dataset_pages):
 @needs_evidence
 @pytest.mark.parametrize("source", EVIDENCE_SOURCES)
 def test_compiled_evidence_equals_python_evidence(source, dataset_pages, monkeypatch):
-    from scrapy_boilerplate.core import overview
+    from scrapy_boilerplate.core.overview import evidence as overview
 
     pages, _ = _evidence_pages(source, dataset_pages)
     fast = [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
@@ -206,7 +207,7 @@ def test_compiled_evidence_equals_python_evidence(source, dataset_pages, monkeyp
 @given(forest=forests(), data=st.data())
 def test_compiled_best_region_equals_python_on_any_tree(forest, data):
     """Forests of nodes (several roots too) with any text and link text, ties included."""
-    from scrapy_boilerplate.core.page import Page
+    from scrapy_boilerplate.core.document.page import Page
 
     parents, _ = forest
     n = len(parents)

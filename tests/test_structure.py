@@ -12,10 +12,10 @@ from lxml import etree
 from markdown_it import MarkdownIt
 
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.core.extractor import _render
-from scrapy_boilerplate.core.page import build_page
-from scrapy_boilerplate.core.parse import parse_html
-from scrapy_boilerplate.core.tables import find_data_tables
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.extraction import build_extraction as _render
+from scrapy_boilerplate.core.selection.tables import find_data_tables
 
 URL = "https://news.example.com/2024/03/story.html"
 ALLOWED = {"h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "dl", "dt", "dd", "blockquote",

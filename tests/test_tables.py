@@ -15,7 +15,7 @@ from lxml import etree
 from markdown_it import MarkdownIt
 
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.core.parse import parse_html
+from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.training.metrics import score_page
 
 WORD = re.compile(r"\w+")

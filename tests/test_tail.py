@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.core.cards import keep_card_groups
-from scrapy_boilerplate.core.decode import decode
-from scrapy_boilerplate.core.page import Page, build_page
-from scrapy_boilerplate.core.parse import parse_html
-from scrapy_boilerplate.core.selection import select_blocks
+from scrapy_boilerplate.core.document.page import Page, build_page
+from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.scoring.decode import decode
+from scrapy_boilerplate.core.selection.cards import keep_card_groups
+from scrapy_boilerplate.core.selection.decoded import select_blocks
 from scrapy_boilerplate.training.metrics import score_page
 
 POSTS = [f"Post {i}: I tried the new firmware on my router last week and the connection drops "

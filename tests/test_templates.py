@@ -15,9 +15,9 @@ from conftest import FIXTURE_NAMES, fixture_bytes
 from template_site import APPEAL, MOST_READ, PRINT_NOTE, article, page_html, page_url
 
 from scrapy_boilerplate import Extractor, MemoryTemplateStore, extract
-from scrapy_boilerplate.core import templates as tpl
-from scrapy_boilerplate.core.page import build_page
-from scrapy_boilerplate.core.parse import to_element
+from scrapy_boilerplate.core.site_memory import templates as tpl
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import to_element
 
 
 def walked(i: int, host: str = "courier.example"):
@@ -47,8 +47,8 @@ def test_fingerprints_text_and_path():
 def test_fingerprints_stable_across_processes():
     """Not Python's salted str hash: a worker process or another machine gets the same."""
     code = ("import sys; sys.path.insert(0, 'tests'); from template_site import page_html;"
-            "from scrapy_boilerplate.core.page import build_page; from scrapy_boilerplate.core.parse import to_element;"
-            "from scrapy_boilerplate.core.templates import page_fingerprints;"
+            "from scrapy_boilerplate.core.document.page import build_page; from scrapy_boilerplate.core.document.parse import to_element;"
+            "from scrapy_boilerplate.core.site_memory.templates import page_fingerprints;"
             "print(page_fingerprints(build_page(to_element(page_html(3)))))")
     outs = set()
     for seed in ("1", "2"):
@@ -214,26 +214,6 @@ def test_unique_across_stores_by_site():
         store.evidence(walked(i, "one.example"), page_url(i, "one.example"))
     evidence = store.evidence(walked(5, "two.example"), page_url(5, "two.example"))
     assert evidence.known.pages == 0 and not evidence.used
-
-
-def test_content_slot_evidence_when_enabled(monkeypatch):
-    """Off by default (it lowered F1 on the development sites); when on, a page's own block that
-    the model finds unlikely, in the slot where the site's earlier pages had content, moves up."""
-    monkeypatch.setattr(tpl, "UNIQUE_WEIGHT", 2.0)
-    store = MemoryTemplateStore(warmup=2)
-    extractor = Extractor()
-    for i in range(3):
-        extractor.extract(page_html(i), url=page_url(i), templates=store)
-    page = walked(5)
-    proba = extractor.block_probabilities(page)
-    _, paragraphs = article(5)
-    first = page.texts.index(paragraphs[0])
-    proba[first] = 0.3                      # the model misses a paragraph of the article
-    evidence = store.evidence(page, page_url(5), proba)
-    adjusted = evidence.adjust(page, proba)
-    assert adjusted[first] > 0.5
-    nav = page.texts.index("Sport")
-    assert adjusted[nav] <= proba[nav]      # template: never up
 
 
 def test_memory_ceiling_in_a_500_page_extraction_run():

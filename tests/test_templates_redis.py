@@ -12,9 +12,9 @@ from redis_server import RedisServer, free_port
 from template_site import page_html, page_url
 
 from scrapy_boilerplate import Extractor, MemoryTemplateStore, extract
-from scrapy_boilerplate.core import templates as tpl
-from scrapy_boilerplate.core.page import build_page
-from scrapy_boilerplate.core.parse import to_element
+from scrapy_boilerplate.core.site_memory import templates as tpl
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import to_element
 
 
 def redis_store(server, **kwargs):
@@ -116,7 +116,7 @@ def test_pickles_to_a_new_connection(redis_server):
 def test_missing_package_message(monkeypatch):
     import builtins
 
-    from scrapy_boilerplate import templates_redis
+    from scrapy_boilerplate.core.site_memory import redis_store as templates_redis
 
     real_import = builtins.__import__
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.core.page import build_page
-from scrapy_boilerplate.core.parse import parse_html
-from scrapy_boilerplate.core.widgets import keep_text_widget_runs
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.selection.widgets import keep_text_widget_runs
 from scrapy_boilerplate.training.metrics import score_page
 
 

@@ -1,9 +1,11 @@
-"""The optional compiled speed-ups (Cython modules built by setup.py).
+"""The optional compiled speed-ups (Cython modules built by setup.py), and the one list of them.
 
-Each has a pure-Python twin that gives the same results, only slower; the
-twin is used where the extension was not built (no C compiler at install
-time) or when the environment variable SCRAPY_BOILERPLATE_PURE_PYTHON is set
-to anything but "" or "0" (to compare both, or to rule the compiled code out).
+Each compiled module `_x.pyx` sits beside the Python module `x.py` it mirrors
+(same functions, same order) and is found by that name: `twin(__name__)`. The
+Python module is used where the extension was not built (no C compiler at
+install time) or when the environment variable SCRAPY_BOILERPLATE_PURE_PYTHON
+is set to anything but "" or "0" (to compare both, or to rule the compiled
+code out).
 """
 
 from __future__ import annotations
@@ -14,12 +16,27 @@ import os
 
 logger = logging.getLogger(__name__)
 
+#: Every compiled module, as its path under scrapy_boilerplate.core. setup.py (what to build)
+#: and .ci/artifacts (what a wheel must hold) read this tuple from this file without importing
+#: the package: keep it a literal.
+COMPILED = (
+    "document._parse",
+    "document._cues",
+    "document._walk",
+    "scoring._features",
+    "scoring._ttr",
+    "scoring._model",
+    "overview._evidence",
+)
+#: The compiled modules that read lxml's C nodes: built with lxml's headers (lxml ships them).
+NEEDS_LXML = ("document._walk",)   # (it cimports document/_cues.pxd: build _cues first)
+
 PURE_PYTHON_ENV = "SCRAPY_BOILERPLATE_PURE_PYTHON"
 _missing: set = set()   # modules already reported as not built
 
 
 def load(name: str):
-    """The compiled module `scrapy_boilerplate.core.<name>`, or None."""
+    """The compiled module `scrapy_boilerplate.core.<name>` (a name in COMPILED), or None."""
     if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
         return None
     try:
@@ -37,6 +54,19 @@ def load(name: str):
         return None
 
 
+def twin(module: str):
+    """The compiled twin of the Python module named `module` (`scrapy_boilerplate.core.a.x` ->
+    `scrapy_boilerplate.core.a._x`), or None: not built, or pure Python asked for."""
+    package, _, name = module.rpartition(".")
+    prefix = __package__ + "."
+    if not package.startswith(__package__) or name.startswith("_"):
+        raise ValueError(f"{module} is not a Python module of {__package__}")
+    twin_name = f"{package[len(prefix):]}._{name}" if package != __package__ else f"_{name}"
+    if twin_name not in COMPILED:
+        raise ValueError(f"{module} has no compiled twin in COMPILED")
+    return load(twin_name)
+
+
 def available() -> dict:
     """Which compiled modules are in use, by name (printed by `scrapy-boilerplate bench`)."""
-    return {name: load(name) is not None for name in ("_walk", "_textstats", "_trees", "_utf8", "_evidence")}
+    return {name: load(name) is not None for name in COMPILED}

@@ -1,7 +1,7 @@
 """Train and cross-validate the overview-page model.
 
 Pages with a `label` (overview-dev; wcxb-dev, where the label follows the
-page type) become one row of page evidence each (core/overview.py). The
+page type) become one row of page evidence each (core/overview/evidence.py). The
 model is a small HistGradientBoostingClassifier blended with a regularised
 logistic model over the same row, exported to the block model's JSON format
 (with its linear part: format version 2). Beside the dense evidence it sees 0/1 token
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.model import LinearPart, Model
-from ..core.overview import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
-from ..core.page import build_page
-from ..core.parse import parse_html
+from ..core.scoring.model import LinearPart, Model
+from ..core.overview.evidence import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
+from ..core.document.page import build_page
+from ..core.document.parse import parse_html
 from .datasets import DatasetPage
 from .train import export_trees, progress
 

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.decode import DEFAULT_PARAMS
-from ..core.features import dense_feature_names, feature_matrix, token_features
-from ..core.model import Model, TreeEnsemble
-from ..core.page import build_page
-from ..core.parse import parse_html
-from ..core.selection import select_blocks
+from ..core.document.page import build_page
+from ..core.document.parse import parse_html
+from ..core.scoring.decode import DEFAULT_PARAMS
+from ..core.scoring.features import dense_feature_names, feature_matrix, token_features
+from ..core.scoring.model import Model, TreeEnsemble
+from ..core.selection.decoded import select_blocks
 from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from, shingle_scores, snippet_scores
@@ -49,7 +49,7 @@ DECODE_GRID = {
 class PageData:
     page_id: str
     site: str
-    page: object          # core.page.Page
+    page: object          # core.document.page.Page
     gold: str | None      # None for snippet-labelled pages
 
     dense: np.ndarray

@@ -1,0 +1,181 @@
+"""Extraction: what an extraction gives, its Markdown, HTML, blocks and metadata made on first read."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .document.page import Page
+from .metadata.article import ArticleMetadata, article_metadata
+from .render.images import content_images
+from .render.markup import Options, render_markup
+from .render.text import content_units, units_text
+from .render.urls import page_base
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Block:
+    text: str
+    tag: str
+    is_content: bool
+    probability: float
+
+
+@dataclass
+class Extraction:
+    """The main content of a page; empty strings and lists when nothing was found."""
+
+    text: str = ""
+    title: str | None = None
+    images: list = field(default_factory=list)
+    # (page, kept units, the title when it goes first, options) until `markdown` or `html` is
+    # first read: a crawl that stores only the text never pays for them.
+    _markup_source: tuple | None = field(default=None, repr=False, compare=False)
+    _markup: tuple | None = field(default=None, repr=False, compare=False)
+    _blocks: list | None = field(default=None, repr=False, compare=False)
+    # (texts, tags, mask, probabilities) until `blocks` is first read: most callers never
+    # read it, and a Block per block of the page costs as much as decoding the page.
+    _block_source: tuple | None = field(default=None, repr=False, compare=False)
+    # What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
+    _site_memory: dict | None = field(default=None, repr=False, compare=False)
+    # (page, mask, title, url, text, images) until a metadata field is first read: the article
+    # metadata (metadata/article.py) is made then, so a crawl that stores none never pays for it.
+    _meta_source: tuple | None = field(default=None, repr=False, compare=False)
+    _meta: ArticleMetadata | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def metadata(self) -> ArticleMetadata:
+        """Authors, dates, language, site name, canonical URL, description and lead image."""
+        if self._meta is None:
+            self._meta = _metadata_of(self._meta_source)
+            self._meta_source = None
+        return self._meta
+
+    @property
+    def authors(self) -> list:
+        """The article's authors: person names, each once (organisations when it names no person)."""
+        return self.metadata.authors
+
+    @property
+    def date_published(self) -> str | None:
+        """ISO 8601: a date, or a datetime with its offset when the page gives the time."""
+        return self.metadata.date_published
+
+    @property
+    def date_modified(self) -> str | None:
+        """ISO 8601, as date_published: when the page says it was updated."""
+        return self.metadata.date_modified
+
+    @property
+    def language(self) -> str | None:
+        """ISO 639-1, lower case."""
+        return self.metadata.language
+
+    @property
+    def site_name(self) -> str | None:
+        return self.metadata.site_name
+
+    @property
+    def canonical_url(self) -> str | None:
+        """Absolute http(s)."""
+        return self.metadata.canonical_url
+
+    @property
+    def description(self) -> str | None:
+        return self.metadata.description
+
+    @property
+    def image(self) -> str | None:
+        """The lead image, absolute http(s)."""
+        return self.metadata.image
+
+    @property
+    def markdown(self) -> str:
+        """The content as Markdown: ## subheadings, numbered and nested lists, pipe tables,
+        ``` code, inline code and emphasis; links and images with the options that ask for them."""
+        return self._rendered()[0]
+
+    @property
+    def html(self) -> str:
+        """The content as clean HTML, from a fixed set of tags (h2-h6, p, ul/ol/li, dl, table,
+        pre, code, blockquote, em, strong, br; a and img with the options that ask for them)."""
+        return self._rendered()[1]
+
+    def _rendered(self) -> tuple:
+        if self._markup is None:
+            self._markup = render_markup(*self._markup_source) if self._markup_source else ("", "")
+            self._markup_source = None
+        return self._markup
+
+    def __getstate__(self) -> dict:
+        # The markup source holds the parsed tree, which does not pickle: the copy gets the
+        # rendered markup instead.
+        state = self.__dict__.copy()
+        if self._markup is None and self._markup_source is not None:
+            state["_markup"] = render_markup(*self._markup_source)
+        state["_markup_source"] = None
+        state["_meta"], state["_meta_source"] = self.metadata, None
+        return state
+
+    @property
+    def blocks(self) -> list:
+        """Every block of the page with its tag, label and probability (for debugging)."""
+        if self._blocks is None:
+            self._blocks = []
+            if self._block_source is not None:
+                texts, tags, mask, proba = self._block_source
+                self._blocks = [Block(t, g, m, round(p, 4)) for t, g, m, p in
+                                zip(texts, tags, mask.tolist(), proba.tolist())]
+                self._block_source = None
+        return self._blocks
+
+    @blocks.setter
+    def blocks(self, value: list) -> None:
+        self._blocks = list(value)
+        self._block_source = None
+
+    def __bool__(self) -> bool:
+        return bool(self.text)
+
+    def to_dict(self, include_blocks: bool = False) -> dict:
+        out = {"title": self.title, "text": self.text, "markdown": self.markdown,
+               "html": self.html, "images": list(self.images), **self.metadata.to_dict()}
+        if include_blocks:
+            out["blocks"] = [b.__dict__.copy() for b in self.blocks]
+        return out
+
+
+def _metadata_of(source: tuple | None) -> ArticleMetadata:
+    """The article metadata of an extraction's page; empty when there is none, or it failed."""
+    if source is None:
+        return ArticleMetadata()
+    try:
+        return article_metadata(*source)
+    except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
+        logger.warning("metadata extraction failed for %s: %r", source[3] or "page", exc)
+        return ArticleMetadata()
+
+
+def build_extraction(page: Page, mask, proba, tables, title, url, opts, code_blocks=()) -> Extraction:
+    lead = title if opts["include_title"] and title else None
+    if lead and mask.any() and page.texts[int(np.flatnonzero(mask)[0])] == title:
+        lead = None   # the title is the first kept block already
+    base = page_base(url or page.base_url, page.base_href)
+    images = content_images(page, mask, base)
+    units = content_units(page, mask, tables, images, code_blocks)
+    lines = units_text(page, units)
+    options = Options(include_links=opts["include_links"], include_images=opts["include_images"], base=base)
+    text = "\n".join([lead, *lines] if lead else lines)
+    image_urls = list(dict.fromkeys(url for _, url, _ in images))
+    return Extraction(
+        text=text,
+        title=title,
+        images=image_urls,
+        _markup_source=(page, units, lead, options),
+        _block_source=(page.texts, page.tags, mask, proba),
+        _meta_source=(page, mask, title, url, text, image_urls),
+    )

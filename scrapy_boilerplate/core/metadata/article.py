@@ -1,0 +1,491 @@
+"""Article metadata: authors, dates, language, site name, canonical URL, description, lead image.
+
+Each source is a small function returning what it found (a dict of raw values);
+``article_metadata`` takes every field from the most trusted source that has a
+valid value: schema.org JSON-LD, microdata in <head>, Open Graph and article:*,
+Dublin Core, other <meta> names, the byline and <time> near the headline or at the
+top of the content the model found, the URL. Nothing is guessed: unknown is None or [].
+
+The <head> and JSON-LD were read during the walk (document/head.py); only the few blocks
+around the headline are looked at again here, so the cost is small and bounded.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from itertools import islice
+
+from ..render.urls import page_base, safe_url
+from .authors import MAX_NAME_CHARS, clean_authors, split_names
+from .dates import DATE_TEXT_RE, normalize_date, url_date
+from .language import page_language
+
+#: Blocks read before the headline, and after it or after the content's first block.
+WINDOW_BEFORE, WINDOW_AFTER = 3, 8
+#: The sources' places in article_metadata's list, most trusted first.
+JSONLD, META, BYLINE, MICRODATA, URL = range(5)
+#: A UTC time before this hour may be the evening before in the page's own time zone (the
+#: Americas are 3 to 10 hours behind UTC).
+LOCAL_DAY_HOURS = 12
+#: Elements of an itemprop=author element searched for its itemprop=name.
+MICRODATA_ELEMENTS = 200
+#: Items whose author is someone else than the page's: reviews, answers, the product or book the
+#: page sells. (Not "Comment": forums mark their posts so, the thread's first one included.)
+OTHERS_ITEMS = ("Review", "Answer", "Product", "Book", "Offer")
+#: Short lines with digits read when looking for a date in the whole page (page_date).
+PAGE_DATE_LINES = 40
+#: A block longer than this is text, not a byline or a date line.
+MAX_BYLINE_CHARS = 200
+#: A block longer than this is not a date line ("Jun 08, 2023 • 11 Minute Read").
+MAX_DATE_LINE_CHARS = 80
+# A forum thread's starter in its header (XenForo, VerticalScope, vBulletin): the name after
+# the label, or before "Discussion starter"; the whole block is the label and one name.
+THREAD_STARTER_RE = re.compile(r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
+                               r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$", re.I)
+#: Class and id words of a byline.
+#: A byline starting "By" and a lower-case word is a sentence beyond this many words.
+SENTENCE_WORDS = 4
+BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
+UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
+                        r"aggiornato|bijgewerkt|zaktualizowano)\w*(?:\s+(?:on|at|am|le|el)\b)?\s*:?",
+                        re.I)
+# A block about the thread's or the member's activity, not the page: "last post by X Jan 18",
+# "Latest reply", "Joined 2021". Its dates are never the page's.
+ACTIVITY_RE = re.compile(r"\blast (?:post|reply|activity|comment|active|seen|checked)|\blatest (?:post|reply)|"
+                         r"\bjoined\b|\bmember since\b|\bopen today\b", re.I)
+_has_digit = re.compile(r"\d").search
+# Class words of a block whose dates belong to someone else's text: reviews, comments, ratings.
+OTHERS_DATES = ("review", "comment", "rating", "reply", "answer")
+# Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
+BYLINE_START = re.compile(r"^\s*(?:(?:posted|written|published)\s+)?(?i:by|von|par|por|di|door|av|af|przez)\s+\S")
+
+# <meta> names per field, most trusted first (lower case, as document/head.py keeps them).
+META_PUBLISHED = ("article:published_time", "og:published_time", "og:article:published_time",
+                  "datepublished", "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date",
+                  "dcterms.created", "dc.date.created", "citation_publication_date", "citation_date",
+                  "parsely-pub-date", "sailthru.date", "article.published", "publish-date",
+                  "publish_date", "publishdate", "pubdate", "date", "datecreated", "release_date")
+META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
+                 "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised")
+META_AUTHORS = ("article:author", "author", "dc.creator", "dcterms.creator", "citation_author",
+                "parsely-author", "sailthru.author", "byl", "article.author")
+META_SITE = ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher",
+             "publisher")
+META_IMAGE = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
+              "image", "thumbnail")
+META_DESCRIPTION = ("og:description", "description", "twitter:description", "dc.description",
+                    "dcterms.description")
+
+
+@dataclass
+class ArticleMetadata:
+    authors: list = field(default_factory=list)
+    date_published: str | None = None
+    date_modified: str | None = None
+    language: str | None = None
+    site_name: str | None = None
+    canonical_url: str | None = None
+    description: str | None = None
+    image: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def article_metadata(page, mask, title: str | None, url: str | None, text: str = "",
+                     images=()) -> ArticleMetadata:
+    """The article metadata of a walked page, given the content mask the model chose."""
+    base = page_base(url or page.base_url, page.base_href)
+    window = byline_window(page, mask, title)
+    sources = (from_jsonld(page), from_meta(page), from_byline(page, window), from_microdata(page),
+               from_url(url))   # in the order of JSONLD, META, BYLINE, MICRODATA, URL
+    meta = ArticleMetadata()
+    persons, organisations = [], []
+    for found in sources:
+        persons.extend(found.get("authors", ()))
+        organisations.extend(found.get("organisations", ()))
+        if persons:
+            break   # the most trusted source that names people decides them
+    meta.authors = clean_authors(persons) or clean_authors(organisations)
+    meta.date_published, meta.date_modified = _dates(sources, page)
+    if not meta.authors and meta.date_published:
+        # A dated post signed at its end or in a side column. (Undated pages, products and
+        # services, have "Our Product Research Team" boxes, not bylines.)
+        meta.authors = clean_authors(page_byline(page))
+    meta.site_name = _first(sources, "site_name", _clean_text)
+    meta.description = _first(sources, "description", _clean_text)
+    meta.canonical_url = _first(sources, "canonical_url", lambda v: _absolute(v, base))
+    meta.image = _first(sources, "image", lambda v: _absolute(v, base))
+    if meta.image is None and images:
+        meta.image = images[0]   # the content's first image is its lead image
+    meta.language = page_language(page, text, _first(sources, "language", _clean_text))
+    return meta
+
+
+def _dates(sources, page=None) -> tuple:
+    """(date_published, date_modified) from the sources, most trusted first, with what the page
+    shows under its headline (the byline source) deciding between them."""
+    published = _first(sources, "date_published", normalize_date)
+    modified = _first(sources, "date_modified", normalize_date)
+    byline, meta_tags = sources[BYLINE:BYLINE + 1], sources[META:META + 1]
+    shown = _all(byline, "date_published", normalize_date)
+    shown_update = _first(byline, "date_modified", normalize_date)
+    if not shown and shown_update and not _first(meta_tags, "date_published", normalize_date):
+        # Under its headline the page gives only its last update ("Updated August 14, 2025"),
+        # and its <meta> tags name no publication date: the page dates itself by the update,
+        # and readers (and the gold) take that. With article:published_time in <meta>, the
+        # site states its publication date and the update stays date_modified.
+        published = shown_update
+    elif (shown and modified and shown[0][:10] == modified[:10] != (published or "")[:10]
+          and not any(day[:10] == (published or "")[:10] for day in shown)):
+        # The page shows its last modification, unlabelled, as its date under the headline
+        # (and not the metadata's publication date anywhere near it): that is the date it
+        # gives itself (the metadata's first one is an older draft's).
+        published = modified
+    if published is None and modified is None and page is not None:
+        published = page_date(page)
+    if published is None:
+        # A page that gives only its last update ("Updated July 9, 2025", dateModified) dates
+        # itself by it: that is the date readers and the gold take as the page's.
+        published = modified
+    if published:
+        stated = sources[:BYLINE] + sources[URL:]   # the metadata and the URL, not what is shown
+        published = _local_day(published, _all(stated, "date_published", normalize_date))
+    if published and modified and modified[:10] < published[:10]:
+        modified = None   # an "update" before the publication is another page's date
+    return published, modified
+
+
+def _local_day(chosen: str, others: list) -> str:
+    """`chosen` as the page's own time zone dates it. A UTC stamp ("2025-12-19T02:41:41+00:00")
+    of an evening in America falls on the next day: when the page's metadata also gives the
+    same instant with the site's offset, or its URL has the day before, that is its date.
+    (What the byline shows is not asked: the development gold takes the UTC day as often
+    as the shown one there.)"""
+    if not (chosen.endswith("+00:00") and len(chosen) > 10):
+        return chosen
+    instant = datetime.fromisoformat(chosen)
+    if any(len(other) == 10 and other == chosen[:10] for other in others):
+        return chosen   # the URL or the metadata gives the UTC day itself
+    for other in others:
+        if len(other) > 10 and not other.endswith("+00:00") and other[19:]:
+            try:
+                if datetime.fromisoformat(other) == instant:
+                    return other
+            except ValueError:
+                continue
+        elif len(other) == 10 and instant.hour < LOCAL_DAY_HOURS:
+            if other == (instant - timedelta(days=1)).date().isoformat():
+                return other
+    return chosen
+
+
+def _all(sources, key: str, clean) -> list:
+    """Every valid value of `key` in the sources, in order."""
+    return [cleaned for found in sources for value in found.get(key, ()) if (cleaned := clean(value))]
+
+
+def _first(sources, key: str, clean):
+    for found in sources:
+        for value in found.get(key, ()):
+            cleaned = clean(value)
+            if cleaned:
+                return cleaned
+    return None
+
+
+# --- sources ---------------------------------------------------------------------------
+
+def from_jsonld(page) -> dict:
+    """The schema.org article object (else the page-like one) of the page's JSON-LD."""
+    ld = page.jsonld
+    item = ld.get("article") or ld.get("page") or {}
+    people = ld.get("people", {})
+    persons, organisations = _ld_authors(item.get("author") or item.get("creator"), people)
+    publisher = _ld_name(item.get("publisher"))
+    return {
+        "authors": persons, "organisations": organisations,
+        "date_published": [item.get("datePublished"), item.get("dateCreated")],
+        "date_modified": [item.get("dateModified")],
+        "site_name": [ld.get("site_name"), publisher],
+        "description": [item.get("description")],
+        "image": _ld_urls(item.get("image") or item.get("thumbnailUrl")),
+        "canonical_url": [item.get("url")] if "article" in ld else [],
+        "language": [item.get("inLanguage")],
+    }
+
+
+def from_meta(page) -> dict:
+    """Open Graph and article:* tags, Dublin Core, <meta itemprop> and other <meta> names."""
+    meta = page.meta
+    return {
+        "authors": [meta[k] for k in META_AUTHORS if k in meta],
+        "date_published": [meta[k] for k in META_PUBLISHED if k in meta],
+        "date_modified": [meta[k] for k in META_MODIFIED if k in meta],
+        "site_name": [meta[k] for k in META_SITE if k in meta],
+        "description": [meta[k] for k in META_DESCRIPTION if k in meta],
+        "image": [meta[k] for k in META_IMAGE if k in meta],
+        "canonical_url": [page.canonical_url, meta.get("og:url")],
+        "language": [meta.get(k) for k in ("content-language", "dc.language", "language",
+                                           "og:locale") if k in meta],
+    }
+
+
+def from_byline(page, window: range) -> dict:
+    """Bylines and dates in the blocks around the headline (see byline_window)."""
+    authors, published, modified = [], [], []
+    previous = ""
+    for i in window:
+        text = page.texts[i]
+        if page.chars[i] > MAX_BYLINE_CHARS:
+            previous = ""
+            continue
+        tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
+        element = page.node_elements[page.nodes[i]] if page.node_elements else None
+        starter = THREAD_STARTER_RE.match(text)
+        if starter and not authors:
+            # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter".
+            authors.append(starter.group(1) or starter.group(2))
+        elif not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens)):
+            authors.extend(_byline_names(element, text))   # the first byline only
+        if ACTIVITY_RE.search(text):
+            previous = text
+            continue
+        if element is not None and page.node_chars[page.nodes[i]] <= MAX_BYLINE_CHARS:
+            for time_el in element.iter("time"):
+                stamp = time_el.get("datetime") or time_el.text
+                (modified if _says_updated(time_el, element, text) else published).append(stamp)
+        if page.chars[i] <= MAX_DATE_LINE_CHARS and _has_digit(text):
+            # "Published on July 18, 2025", "Aug 16, 2019 - Updated July 9, 2025", and a date
+            # after a "Last updated:" block of its own.
+            updated = UPDATED_RE.search(text)
+            if updated:
+                published.append(text[:updated.start()])
+                modified.append(text[updated.end():])
+            elif UPDATED_RE.search(previous):
+                modified.append(text)
+            else:
+                published.append(text)
+        previous = text
+    return {"authors": authors, "date_published": [d for d in published if d],
+            "date_modified": [d for d in modified if d]}
+
+
+def from_microdata(page) -> dict:
+    """schema.org microdata in <body>: the first itemprop=author (its itemprop=name, else its
+    short text) and datePublished / dateModified. A forum thread's first post carries its
+    starter's name this way; the walk kept these elements (metadata.note_microdata)."""
+    found = page.microdata
+    if not found:
+        return {}
+    authors = []
+    for el in found.get("author", []) or found.get("creator", []):
+        if _owner_type(el).endswith(OTHERS_ITEMS):
+            continue   # a review's, an answer's or a product's author is not the page's
+        name = _microdata_name(el)
+        if name:
+            authors.append(name)
+        break
+    return {
+        "authors": authors,
+        "date_published": [_microdata_value(el) for el in found.get("datepublished", [])[:1]
+                           + found.get("datecreated", [])[:1]],
+        "date_modified": [_microdata_value(el) for el in found.get("datemodified", [])[:1]],
+    }
+
+
+#: schema.org types of a page that is a discussion: its replies, marked up as comments, are content.
+THREAD_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
+
+
+def declares_thread(page) -> bool:
+    """The page states in JSON-LD or microdata that it is a forum thread or a Q&A page."""
+    if not THREAD_TYPES.isdisjoint(page.jsonld.get("types") or ()):
+        return True
+    return any(_owner_type(el).rpartition("/")[2] in THREAD_TYPES
+               for elements in page.microdata.values() for el in elements)
+
+
+def _owner_type(el) -> str:
+    """The schema.org type of the item a microdata property belongs to (its nearest itemscope
+    ancestor's itemtype, "https://schema.org/Review"), or ""."""
+    for ancestor in islice(el.iterancestors(), MICRODATA_ELEMENTS):
+        if ancestor.get("itemscope") is not None:
+            return (ancestor.get("itemtype") or "").rstrip("/ ")
+    return ""
+
+
+def _microdata_value(el) -> str | None:
+    """A microdata property's value: content or datetime attribute, else its short text."""
+    value = el.get("content") or el.get("datetime")
+    if value is None and el.tag != "meta":
+        value = " ".join(islice(el.itertext(), 20))[:MAX_DATE_LINE_CHARS * 2]
+    return value
+
+
+def _microdata_name(el) -> str | None:
+    """The name of an itemprop=author element: its itemprop=name (a forum's user card holds
+    the name among "Member", "Joined", post counts), else its text when that is short."""
+    if el.tag == "meta":
+        return el.get("content")
+    for sub in islice(el.iter(), MICRODATA_ELEMENTS):
+        if (sub.get("itemprop") or "").lower() == "name":
+            return sub.get("content") or " ".join("".join(islice(sub.itertext(), 20)).split())
+    text = " ".join("".join(islice(el.itertext(), 20)).split())
+    return text if len(text) <= MAX_NAME_CHARS else None
+
+
+def page_byline(page) -> list:
+    """The first byline anywhere on a page whose metadata, byline window and microdata name
+    no author: a blog that signs its post at the end or in a side column ("Posted by Jane
+    Doe", an "author" box): a block marked byline or author by its classes ("By" alone
+    is not enough out there: "Shop by Gender, Age"); the walk left comment sections out."""
+    for i, text in enumerate(page.texts):
+        if page.chars[i] > MAX_BYLINE_CHARS:
+            continue
+        tokens = page.tokens[i]
+        if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
+            element = page.node_elements[page.nodes[i]] if page.node_elements else None
+            names = _byline_names(element, text)
+            if names:
+                return names
+    return []
+
+
+def page_date(page) -> str | None:
+    """The page's first date line anywhere ("April 8, 2024", "Post by jane » 11. Sep 2024",
+    "Published On: 15 August 2025"), for a page whose metadata, byline window and URL give
+    none: a blog that shows its date after the article or in a side column, a forum thread's
+    first post. A line that is mostly a link (a teaser's) or about members' activity is not it.
+    At most PAGE_DATE_LINES lines are read."""
+    tried = 0
+    for i, text in enumerate(page.texts):
+        if page.chars[i] > MAX_DATE_LINE_CHARS or not _has_digit(text):
+            continue
+        if page.link_chars[i] * 2 > page.chars[i] or ACTIVITY_RE.search(text) or not DATE_TEXT_RE.search(text):
+            continue
+        if page.tokens[i] and any(word in token for token in page.tokens[i] for word in OTHERS_DATES):
+            continue
+        found = normalize_date(text)
+        if found:
+            return found
+        tried += 1
+        if tried >= PAGE_DATE_LINES:
+            break
+    return None
+
+
+def from_url(url: str | None) -> dict:
+    """A date in the URL's path (/2024/03/15/)."""
+    found = url_date(url)
+    return {"date_published": [found]} if found else {}
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+def byline_window(page, mask, title: str | None) -> range:
+    """The blocks where a byline belongs: around the headline (an h1), else around the first
+    block of the content the model found. Sidebars, comments and teasers are far from both."""
+    n = len(page.texts)
+    anchor = None
+    for i, (tag, text) in enumerate(zip(page.tags, page.texts)):
+        if tag == "h1" and (title is None or text == title):
+            anchor = i
+            break
+    if anchor is None and mask is not None and mask.any():
+        anchor = int(mask.argmax())
+    if anchor is None:
+        return range(0)
+    return range(max(0, anchor - WINDOW_BEFORE), min(n, anchor + WINDOW_AFTER + 1))
+
+
+def _byline_names(element, text: str) -> list[str]:
+    """Names of a byline block: its rel=author / itemprop=author element, else its text."""
+    if element is not None:
+        for el in element.iter("a", "span", "div", "p", "address"):
+            if "author" in (el.get("rel") or "") or el.get("itemprop") == "author":
+                name = " ".join("".join(el.itertext()).split())
+                if name:
+                    return [name]
+    start = BYLINE_START.match(text)
+    if start and text[start.end() - 1].islower() and len(text.split()) > SENTENCE_WORDS:
+        # "By using VS Code, you agree...", "By the end of this tutorial, ...": a sentence
+        # ("by jsteinhardt" is a user name's byline).
+        return []
+    return [text] if split_names(text) else []
+
+
+def _says_updated(time_el, block, text: str) -> bool:
+    """Whether a <time> is the last update: its itemprop or class, or its block's classes up
+    to the block element ("dateblock-updated"), or "Updated" written just before it."""
+    if "modif" in (time_el.get("itemprop") or "").lower():
+        return True
+    el = time_el
+    for _ in range(4):
+        if el is None:
+            break
+        classes = (el.get("class") or "").lower()
+        if "updat" in classes or "modif" in classes:
+            return True
+        if el is block:
+            break
+        el = el.getparent()
+    before = (time_el.getprevious().tail if time_el.getprevious() is not None else None) or \
+        (time_el.getparent().text if time_el.getparent() is not None else None) or ""
+    return bool(UPDATED_RE.search(before[-30:]))
+
+
+def _ld_authors(value, people: dict) -> tuple[list, list]:
+    """(person names, organisation names) of a JSON-LD author: a string, a Person, an
+    Organization, an {"@id"} reference to one, or a list of these."""
+    persons, organisations = [], []
+    items = value if isinstance(value, list) else [value]
+    for item in items[:20]:
+        if isinstance(item, str):
+            persons.append(item)
+        elif isinstance(item, dict):
+            kind = item.get("@type")
+            kind = kind[0] if isinstance(kind, list) and kind else kind
+            name = _ld_name(item) or people.get(item.get("@id"))
+            if name is None:
+                continue
+            (organisations if isinstance(kind, str) and "Organization" in kind else persons).append(name)
+    return persons, organisations
+
+
+def _ld_name(value) -> str | None:
+    if isinstance(value, dict):
+        name = value.get("name")
+        if isinstance(name, list) and name:
+            name = name[0]
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _ld_urls(value) -> list:
+    items = value if isinstance(value, list) else [value]
+    urls = []
+    for item in items[:5]:
+        if isinstance(item, dict):
+            item = item.get("url") or item.get("contentUrl")   # not "@id": a name, not the image
+        if isinstance(item, str):
+            urls.append(item)
+    return urls
+
+
+def _clean_text(value) -> str | None:
+    if not isinstance(value, str):
+        return None
+    text = " ".join(value[:2000].split())
+    if "&" in text:
+        text = html.unescape(text)   # "&amp;" escaped twice by the site
+    if "<" in text and ">" in text:
+        text = " ".join(re.sub(r"<[^>]*>", " ", text).split())
+    return text or None
+
+
+def _absolute(value, base: str | None) -> str | None:
+    return safe_url(value.strip(), base) if isinstance(value, str) and len(value) < 2000 else None

@@ -1,0 +1,1 @@
+"""Overview pages: page evidence (evidence.py) and OverviewDetector -> OverviewVerdict (detector.py)."""

@@ -1,0 +1,154 @@
+"""OverviewDetector -> OverviewVerdict: the page evidence scored by the overview model or TextSweeper's rule."""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from importlib import resources
+
+from ..document.page import Page, build_page
+from ..document.parse import to_element
+from ..scoring.model import Model, ModelError, load_model
+from .evidence import FEATURE_NAMES, EvidencePlan, is_token_feature, page_evidence
+
+#: Net text length (characters) below which TextSweeper calls a page an overview.
+DEFAULT_NET_TEXT_THRESHOLD = 1500
+
+
+@dataclass
+class OverviewVerdict:
+    """Whether a page is an overview page, and why."""
+
+    is_overview: bool
+    net_text_length: int     # net text of TextSweeper's best region (characters)
+    threshold: int           # the net-text threshold in force (TextSweeper's rule)
+    score: float             # 0..1, higher = more overview-like; is_overview == score >= the cutoff
+    reason: str
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def heuristic_score(values: dict, threshold: int) -> float:
+    """TextSweeper's rule as a score: net text of the best region against the threshold."""
+    net = math.expm1(values["log_net_region"])
+    return float(1.0 / (1.0 + math.exp((net - threshold) / (0.25 * threshold))))
+
+
+class OverviewDetector:
+    """Decides whether a page is an overview page.
+
+    ``threshold`` is TextSweeper's net-text threshold in characters; it is
+    reported in every verdict, and with ``model=False`` it is the whole rule.
+    ``model``: None for the shipped overview model, a path to a model JSON
+    file, or False for the plain TextSweeper rule. ``cutoff`` is the score at
+    or above which a page is an overview: by default the one stored with the
+    model (chosen in cross-validation to flag at most 5 % of articles), 0.5
+    for the plain rule.
+    """
+
+    def __init__(self, threshold: int = DEFAULT_NET_TEXT_THRESHOLD, model=None, cutoff: float | None = None):
+        if threshold <= 0:
+            raise ValueError("threshold must be a positive number of characters")
+        self.threshold = int(threshold)
+        self.model = _load_overview_model(model)
+        self.plan = EvidencePlan(self.model.feature_names) if self.model is not None else None
+        if cutoff is None:
+            cutoff = self.model.decode.get("cutoff", 0.5) if self.model is not None else 0.5
+        self.cutoff = float(cutoff)
+
+    def detect(self, html, url: str | None = None) -> OverviewVerdict:
+        """Verdict for `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes."""
+        try:
+            root = to_element(html)
+            page = build_page(root, base_url=url)
+        except TypeError:
+            raise
+        except Exception as exc:   # noqa: BLE001 - bad input: no verdict, not a crash
+            return OverviewVerdict(False, 0, self.threshold, 0.0, f"unreadable page ({exc!r})")
+        return self.detect_page(page, url)
+
+    def detect_page(self, page: Page, url: str | None = None) -> OverviewVerdict:
+        if not len(page):
+            return OverviewVerdict(False, 0, self.threshold, 0.0, "no text: not judged")
+        if self.model is None:
+            values = page_evidence(page, url)
+            score = heuristic_score(values, self.threshold)
+            how = "net-text rule"
+        else:
+            values, row = self.plan.row(page, url)
+            score = float(self.model.predict_proba(row[None, :])[0])
+            how = "model"
+        net = int(round(math.expm1(values["log_net_region"])))
+        is_overview = score >= self.cutoff
+        return OverviewVerdict(is_overview, net, self.threshold, round(score, 4),
+                               _reason(values, net, self.threshold, is_overview, how))
+
+
+def _reason(values: dict, net: int, threshold: int, is_overview: bool, how: str) -> str:
+    parts = [f"net text {net} chars {'<' if net < threshold else '>='} {threshold}"]
+    if values["card_items"]:
+        parts.append(f"{int(values['card_items'])} teaser cards")
+    if values["linked_headings"]:
+        parts.append(f"{int(values['linked_headings'])} linked headings")
+    if values["long_paras"]:
+        parts.append(f"{int(values['long_paras'])} long paragraphs")
+    if values["ld_article"] or values["og_article"]:
+        parts.append("marked up as an article")
+    if values["url_listing"] or values["url_root"]:
+        parts.append("listing-like URL")
+    verdict = "overview" if is_overview else "not an overview"
+    return f"{verdict} ({how}): " + ", ".join(parts)
+
+
+def _load_overview_model(model) -> Model | None:
+    if model is False:
+        return None
+    if isinstance(model, Model):
+        return model
+    if model is None:
+        if not resources.files("scrapy_boilerplate").joinpath("models/overview.json").is_file():
+            return None
+        model = resources.files("scrapy_boilerplate").joinpath("models/overview.json")
+        loaded = load_model(str(model))
+    else:
+        loaded = load_model(model)
+    missing = [f for f in loaded.feature_names if f not in FEATURE_NAMES and not is_token_feature(f)]
+    if missing:
+        from ..scoring.features import dense_feature_names
+
+        dense = dense_feature_names()
+        if loaded.feature_names[:len(dense)] == dense:
+            raise ModelError("this is a block model (for 'extract --model' and BOILERPLATE_MODEL), "
+                             "not an overview model: give an overview model made by "
+                             "'scrapy-boilerplate train --overview', or none for the shipped one")
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise ModelError(f"overview model uses unknown evidence: {', '.join(missing[:5])}{more}; "
+                         "retrain it with 'scrapy-boilerplate train --overview'")
+    return loaded
+
+
+def is_overview_model(model: Model) -> bool:
+    """True when most of the model's features are overview evidence (an overview model)."""
+    names = [f for f in model.feature_names if not is_token_feature(f)]
+    return bool(names) and sum(f in FEATURE_NAMES for f in names) * 2 > len(names)
+
+
+_default_lock = threading.Lock()
+_default: OverviewDetector | None = None
+
+
+def default_detector() -> OverviewDetector:
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                _default = OverviewDetector()
+    return _default
+
+
+def detect_overview(html, url: str | None = None, **options) -> OverviewVerdict:
+    """Is this an overview page (home, section, tag, archive, listing)? See `OverviewDetector`."""
+    detector = OverviewDetector(**options) if options else default_detector()
+    return detector.detect(html, url=url)

@@ -1,0 +1,494 @@
+"""The kept content as Markdown and HTML.
+
+The decision is per block; the outputs are built from *units* in document
+order (text.py): a block, a data table (whole, see selection/tables.py) or an
+image. ``text`` comes from the blocks' own texts and is built at once (text.py).
+Markdown and HTML are built when first read: they read the inline markup of
+each kept block back from the tree (segments.py), number ordered lists, indent
+nested ones, and render data tables as tables.
+
+Safe output: the HTML is written here, tag by tag, from a fixed set of tags
+and attributes (no script, style, iframe, svg, event handler or style
+attribute can get through: none is ever written), every text and attribute
+value escaped, every URL absolute http(s) (urls.py). Markdown escapes what a
+renderer would read as markup: ``<``, ``>``, ``&`` before an entity, brackets,
+emphasis characters, backticks, and list, heading, quote and table markers
+at the start of a line.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from dataclasses import dataclass
+
+from ..document.elements import FLAG, HEADING_TAGS
+from ..selection.tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
+from .segments import SegmentReader
+from .urls import safe_url
+
+LIST_TAGS = frozenset(("ul", "ol", "menu"))
+DEF_TAGS = frozenset(("dt", "dd"))
+QUOTE = FLAG["blockquote"]
+IN_LIST = FLAG["li"]
+MAX_LIST_DEPTH = 8
+MD_BREAK = "\\\n"   # a hard line break in Markdown: a backslash at the end of the line
+_HTML_TAG = {"code": "code", "em": "em", "strong": "strong"}
+
+
+@dataclass
+class Options:
+    include_links: bool = False
+    include_images: bool = False
+    base: str | None = None   # what relative URLs are resolved against (urls.page_base)
+
+
+def render_markup(page, units: list[tuple], lead: str | None, options: Options) -> tuple[str, str]:
+    """(Markdown, HTML) of `units`, with `lead` (the title) first when given."""
+    renderer = _Renderer(page, options)
+    if lead:
+        renderer.md_blocks.append(("", "# " + escape_markdown(" ".join(lead.split()), line_start=False)))
+        renderer.html_parts.append(f"<h1>{html_lib.escape(lead, quote=False)}</h1>")
+    for unit in units:
+        if unit[0] == "block":
+            renderer.block(unit[1])
+        elif unit[0] == "table":
+            renderer.table(unit[1])
+        elif unit[0] == "code":
+            renderer.code("\n".join(page.texts[unit[1].first:unit[1].last]))
+        elif options.include_images:
+            renderer.image(unit[1], unit[2])
+    return renderer.markdown(), renderer.html()
+
+
+class _Renderer:
+    def __init__(self, page, options: Options):
+        self.page = page
+        self.options = options
+        self.segments = SegmentReader(page)
+        self.base = options.base
+        # Markdown: (join key, text) per block: consecutive items of one list (same key)
+        # are joined by one newline, everything else by a blank line.
+        self.md_blocks: list[tuple[str, str]] = []
+        self.html_parts: list[str] = []
+        self.open_html: list[tuple[int, str]] = []   # open lists and items: (node, closing tag)
+        self.items_started: set[int] = set()          # li/dt/dd nodes whose marker was written
+        self.ordinals: dict[int, dict[int, int]] = {}  # ordered list node -> {item node: number}
+        self.levels_of: dict[int, list] = {}           # node -> its lists (_list_levels)
+
+    # -- blocks --
+
+    def block(self, i: int) -> None:
+        page = self.page
+        tag = page.tags[i]
+        levels = self._list_levels(page.nodes[i])
+        self._close_html_outside(levels)
+        if tag == "pre":
+            md, inner = _code_block(page.texts[i])
+        else:
+            tokens = self.segments.tokens(i)
+            if tokens is None:
+                md = escape_markdown(page.texts[i])
+                inner = html_lib.escape(page.texts[i], quote=False)
+            else:
+                md, inner = self._inline(tokens)
+            if not md:
+                return
+            if tag in HEADING_TAGS and not levels:
+                level = max(2, int(tag[1]))
+                md = f"{'#' * level} {md}"
+                inner = f"<h{level}>{inner}</h{level}>"
+            elif not levels or self._continues_item(levels):
+                inner = f"<p>{inner}</p>"
+        if page.flags[i] & QUOTE:
+            md = "\n".join("> " + line if line else ">" for line in md.split("\n"))
+            inner = f"<blockquote>{inner}</blockquote>"
+        key = ""
+        if levels:
+            md, inner, tight = self._in_lists(levels, md, inner)
+            key = str(levels[0][0]) if tight else ""
+        self.md_blocks.append((key, md))
+        self.html_parts.append(inner)
+
+    def _list_levels(self, node: int) -> list[tuple[int, str, int]]:
+        """The lists around `node`, outermost first: (list node, list tag, item node)."""
+        if node < 0 or (not (self.page.node_flags[node] & IN_LIST) and self.page.node_tags[node] not in DEF_TAGS):
+            return []
+        levels = self.levels_of.get(node)
+        if levels is None:
+            levels = self.levels_of[node] = self._find_list_levels(node)
+        return levels
+
+    def _find_list_levels(self, node: int) -> list[tuple[int, str, int]]:
+        tags, parents = self.page.node_tags, self.page.node_parents
+        levels = []
+        item = -1
+        steps = 0
+        while node >= 0 and steps < 200:
+            tag = tags[node]
+            if tag == "li" or tag in DEF_TAGS:
+                item = node
+            elif (tag in LIST_TAGS or tag == "dl") and item >= 0:
+                levels.append((node, tag, item))
+                item = -1
+            elif tag == "table":
+                break   # a list inside a layout cell starts afresh
+            node = parents[node]
+            steps += 1
+        levels.reverse()
+        return levels[:MAX_LIST_DEPTH]
+
+    def _continues_item(self, levels: list) -> bool:
+        return levels[-1][2] in self.items_started
+
+    def _in_lists(self, levels: list, md: str, inner: str) -> tuple[str, str, bool]:
+        """The block inside its lists: markers for the items it starts (an item with no
+        text of its own gets an empty marker line), indentation for the rest; the HTML
+        lists and items opened as needed. `tight`: the block starts an item."""
+        indent = ""
+        head_lines: list[str] = []
+        html_open: list[str] = []
+        tight = False
+        for depth, (list_node, list_tag, item) in enumerate(levels):
+            item_tag = self.page.node_tags[item] if self.page.node_tags[item] in DEF_TAGS else "li"
+            marker = self._marker(list_tag, list_node, item, item_tag)
+            if not any(node == list_node for node, _ in self.open_html):
+                html_tag = {"ol": "ol", "dl": "dl"}.get(list_tag, "ul")
+                start = self._ordinal(list_node, item) if html_tag == "ol" else 1
+                html_open.append(f'<{html_tag} start="{start}">' if start != 1 else f"<{html_tag}>")
+                self.open_html.append((list_node, f"</{html_tag}>"))
+            if item not in self.items_started:
+                self.items_started.add(item)
+                while self.open_html and self.open_html[-1][0] != list_node:
+                    html_open.append(self.open_html.pop()[1])   # the list's previous item
+                html_open.append(f"<{item_tag}>")
+                self.open_html.append((item, f"</{item_tag}>"))
+                if depth == len(levels) - 1:
+                    lines = md.split("\n")
+                    md = "\n".join([indent + marker + lines[0]] +
+                                   [indent + " " * len(marker) + line for line in lines[1:]])
+                    tight = True
+                    return "\n".join(head_lines + [md]), "".join(html_open) + inner, True
+                head_lines.append(indent + marker.rstrip())
+            indent += " " * len(marker)
+        md = "\n".join(indent + line for line in md.split("\n"))
+        return "\n".join(head_lines + [md]), "".join(html_open) + inner, tight or bool(head_lines)
+
+    def _marker(self, list_tag: str, list_node: int, item: int, item_tag: str) -> str:
+        if list_tag == "ol":
+            return f"{self._ordinal(list_node, item)}. "
+        if item_tag == "dd":
+            return ": "
+        if item_tag == "dt":
+            return ""
+        return "- "
+
+    def _ordinal(self, list_node: int, item: int) -> int:
+        """The number of `item` in the ordered list `list_node` (its start attribute honoured)."""
+        numbers = self.ordinals.get(list_node)
+        if numbers is None:
+            page = self.page
+            start = 1
+            element = page.node_elements[list_node] if page.node_elements else None
+            if element is not None:
+                try:
+                    start = int((element.get("start") or "1").strip())
+                except ValueError:
+                    start = 1
+            numbers = self.ordinals[list_node] = {}
+            depth = page.node_depths[list_node]
+            node = list_node + 1
+            while node < len(page.node_tags) and page.node_depths[node] > depth:
+                if page.node_parents[node] == list_node and page.node_tags[node] == "li":
+                    numbers[node] = start + len(numbers)
+                node += 1
+        return numbers.get(item, 1)
+
+    def _close_html_outside(self, levels: list) -> None:
+        """Close the open HTML lists and items that `levels` is not inside."""
+        keep = {node for node, _, _ in levels} | {item for _, _, item in levels}
+        while self.open_html and self.open_html[-1][0] not in keep:
+            closing = self.open_html.pop()[1]
+            if self.html_parts:
+                self.html_parts[-1] += closing
+            else:
+                self.html_parts.append(closing)
+
+    # -- tables, code blocks and images --
+
+    def code(self, text: str) -> None:
+        self._close_html_outside([])
+        md, html = _code_block(text)
+        self.md_blocks.append(("", md))
+        self.html_parts.append(html)
+
+    def table(self, table: Table) -> None:
+        self._close_html_outside([])
+        grid, header_rows = self._grid(table)
+        if not grid:
+            return
+        width = max(len(row) for row in grid)
+        captions = [self._cell(c) for c in table.caption]
+        md_lines = [" ".join(md for md, _ in captions if md) + "\n"] if any(md for md, _ in captions) else []
+        md_lines.append(_md_row([c[0] for c in grid[0]], width))
+        md_lines.append("|" + "|".join([" --- "] * width) + "|")
+        md_lines.extend(_md_row([c[0] for c in row], width) for row in grid[1:])
+        self.md_blocks.append(("", "\n".join(md_lines)))
+
+        parts = ["<table>"]
+        if any(html for _, html in captions):
+            parts.append(f"<caption>{' '.join(html for _, html in captions if html)}</caption>")
+        if header_rows:
+            parts.append("<thead>")
+            parts.extend(_html_row(row, "th") for row in grid[:header_rows])
+            parts.append("</thead>")
+        parts.append("<tbody>")
+        parts.extend(_html_row(row, None) for row in grid[header_rows:])
+        parts.append("</tbody></table>")
+        self.html_parts.append("".join(parts))
+
+    def _grid(self, table: Table) -> tuple[list[list[tuple]], int]:
+        """Rows of cells (markdown, html, is header, colspan, rowspan, is a copy), spans
+        filled for Markdown: a colspan leaves empty cells after its cell, a rowspan
+        repeats its cell below (the HTML writes the originals with their spans)."""
+        page = self.page
+        grid: list[list[tuple]] = []
+        carried: dict[int, list] = {}   # column -> [cell, rows it still covers]
+        header_rows = 0
+        for _, in_head, cells in table.rows[:MAX_ROWS]:
+            if not cells:
+                continue
+            row: list[tuple] = []
+
+            def place_carried(until: int) -> None:
+                while len(row) < until:
+                    column = len(row)
+                    if column in carried:
+                        cell = carried[column]
+                        row.append(cell[0][:5] + (True,))
+                        cell[1] -= 1
+                        if cell[1] <= 0:
+                            del carried[column]
+                    else:
+                        row.append(("", "", False, 1, 1, True))   # a gap: nothing there
+
+            for node in cells:
+                while len(row) in carried:
+                    place_carried(len(row) + 1)
+                element = page.node_elements[node] if page.node_elements else None
+                colspan = _span(element, "colspan", MAX_COLSPAN)
+                rowspan = _span(element, "rowspan", MAX_ROWSPAN)
+                md, html = self._cell(node)
+                header = page.node_tags[node] == "th"
+                cell = (md, html, header, colspan, rowspan, False)
+                if rowspan > 1:
+                    carried[len(row)] = [cell, rowspan - 1]
+                row.append(cell)
+                row.extend(("", "", header, 1, 1, True) for _ in range(colspan - 1))
+            if carried:
+                place_carried(max(carried) + 1)
+            is_header = in_head or all(c[2] for c in row if not c[5])
+            if is_header and header_rows == len(grid):
+                header_rows += 1
+            grid.append(row)
+        return grid, header_rows
+
+    def _cell(self, node: int) -> tuple[str, str]:
+        """A cell's (or caption's) content: its blocks' inline markup, joined."""
+        page = self.page
+        md, html = [], []
+        for i in range(page.node_first[node], page.node_last[node]):
+            tokens = self.segments.tokens(i)
+            if tokens is None:
+                md.append(escape_markdown(page.texts[i], line_start=False))
+                html.append(html_lib.escape(page.texts[i], quote=False))
+            else:
+                m, h = self._inline(tokens, line_start=False)
+                md.append(m.replace(MD_BREAK, " "))
+                html.append(h)
+        return " ".join(p for p in md if p), "<br>".join(p for p in html if p)
+
+    def image(self, url: str, alt: str) -> None:
+        self._close_html_outside([])
+        alt = " ".join(alt.split())
+        self.md_blocks.append(("", f"![{escape_markdown(alt, line_start=False)}]({_md_url(url)})"))
+        self.html_parts.append(f'<p><img src="{html_lib.escape(url)}" alt="{html_lib.escape(alt)}"></p>')
+
+    # -- inline markup --
+
+    def _inline(self, tokens: list[tuple], line_start: bool = True) -> tuple[str, str]:
+        """(Markdown, HTML) of a segment's tokens, without recursion (nesting can be deep)."""
+        if all(token[0] == "text" or (token[0] != "br" and token[1] == "link" and not self.options.include_links)
+               for token in tokens):
+            # No markup to keep (most paragraphs): the text alone.
+            text = " ".join("".join(token[1] for token in tokens if token[0] == "text").split())
+            return escape_markdown(text, line_start=line_start), html_lib.escape(text, quote=False)
+        # Frames: [kind, href, markdown pieces, html pieces, plain pieces]; the first is the block.
+        stack: list[list] = [[None, None, [], [], []]]
+        in_code = 0
+        at_line_start = line_start   # the block's own text is at the start of a line
+        for token in tokens:
+            kind = token[0]
+            frame = stack[-1]
+            if kind == "text":
+                raw = token[1]
+                text = " ".join(raw.split())
+                if not text:
+                    if raw:
+                        frame[2].append(" ")
+                        frame[3].append(" ")
+                        frame[4].append(" ")
+                    continue
+                text = (" " if raw[0].isspace() else "") + text + (" " if raw[-1].isspace() else "")
+                if in_code:
+                    frame[2].append(text)
+                else:
+                    start = at_line_start and len(stack) == 1
+                    frame[2].append(escape_markdown(text, line_start=start))
+                frame[3].append(html_lib.escape(text, quote=False))
+                frame[4].append(text)
+                at_line_start = False
+            elif kind == "br":
+                frame[2].append(" " if in_code else MD_BREAK)
+                frame[3].append(" " if in_code else "<br>")
+                frame[4].append(" ")
+                at_line_start = line_start and len(stack) == 1 and not in_code
+            elif kind == "open":
+                if token[1] == "code":
+                    in_code += 1
+                stack.append([token[1], token[2], [], [], []])
+            elif kind == "close" and len(stack) > 1 and stack[-1][0] == token[1]:
+                if token[1] == "code":
+                    in_code -= 1
+                self._close_frame(stack, in_code)
+                at_line_start = False
+        while len(stack) > 1:   # a segment cut inside an inline element
+            if stack[-1][0] == "code":
+                in_code -= 1
+            self._close_frame(stack, in_code)
+        lines = (" ".join(line.split(" ")).strip() for line in "".join(stack[0][2]).split(MD_BREAK))
+        md = MD_BREAK.join(" ".join(line.split()) for line in lines if line)
+        parts = (" ".join(part.split()) for part in "".join(stack[0][3]).split("<br>"))
+        html = "<br>".join(part for part in parts if part)
+        return md, html
+
+    def _close_frame(self, stack: list, in_code: int) -> None:
+        """Pop the innermost inline element and write it into its parent."""
+        kind, href, md_parts, html_parts, plain_parts = stack.pop()
+        parent = stack[-1]
+        md, html, plain = "".join(md_parts), "".join(html_parts), "".join(plain_parts)
+        lead = " " if md[:1] == " " else ""
+        trail = " " if md[-1:] == " " else ""
+        core, html_core = md.strip(), html.strip()
+        if core and not in_code:
+            if kind == "code":
+                raw = " ".join(plain.split())
+                ticks = "`" * (_longest_run(raw, "`") + 1)
+                pad = " " if raw.startswith("`") or raw.endswith("`") else ""
+                core = f"{ticks}{pad}{raw}{pad}{ticks}"
+                if parent[2] and parent[2][-1].endswith("`") and not lead:
+                    lead = " "   # two code spans in a row would read as one
+                html_core = f"<code>{html_core}</code>"
+            elif kind == "em":
+                core, html_core = f"*{core}*", f"<em>{html_core}</em>"
+            elif kind == "strong":
+                core, html_core = f"**{core}**", f"<strong>{html_core}</strong>"
+            elif kind == "link" and self.options.include_links:
+                url = safe_url(href, self.base)
+                if url is not None:
+                    core = f"[{core}]({_md_url(url)})"
+                    html_core = f'<a href="{html_lib.escape(url)}">{html_core}</a>'
+        elif core and kind != "link":
+            html_core = f"<{_HTML_TAG[kind]}>{html_core}</{_HTML_TAG[kind]}>"   # inside code
+        parent[2].append(lead + core + trail)
+        parent[3].append((" " if html[:1].isspace() else "") + html_core + (" " if html[-1:].isspace() else ""))
+        parent[4].append(plain)
+
+    # -- output --
+
+    def markdown(self) -> str:
+        out = []
+        previous_key = None
+        for key, md in self.md_blocks:
+            if out:
+                out.append("\n" if key and key == previous_key else "\n\n")
+            out.append(md)
+            previous_key = key
+        return "".join(out).strip()
+
+    def html(self) -> str:
+        self._close_html_outside([])
+        return "\n".join(part for part in self.html_parts if part)
+
+
+_MD_INLINE = re.compile(r"([\\`*\[\]])|(?<!\w)_|_(?!\w)|<|>|&(?=#?\w+;)")
+_MD_LINE_START = re.compile(r"^(\s*)([#>+\-=|~]|\d{1,9}(?=[.)](?:\s|$)))")
+_MD_ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+_LINE_START_CHARS = frozenset("#>+-=|~0123456789")
+_MD_SPECIAL = frozenset("\\`*[]_<>&")
+
+
+def escape_markdown(text: str, line_start: bool = True) -> str:
+    """`text` with what a Markdown renderer would read as markup escaped."""
+    out = text if _MD_SPECIAL.isdisjoint(text) else _MD_INLINE.sub(_escape_inline, text)
+    if line_start:
+        if "\n" in out:
+            out = "\n".join(_MD_LINE_START.sub(_escape_line_start, line) for line in out.split("\n"))
+        elif out[:1] in _LINE_START_CHARS or out[:1].isspace():
+            out = _MD_LINE_START.sub(_escape_line_start, out)
+    return out
+
+
+def _escape_inline(match: re.Match) -> str:
+    return _MD_ENTITIES.get(match.group(0)) or "\\" + match.group(0)
+
+
+def _escape_line_start(match: re.Match) -> str:
+    marker = match.group(2)
+    if marker.isdigit():
+        return match.group(1) + marker + "\\"   # "1." -> "1\." (the dot follows)
+    return match.group(1) + "\\" + marker
+
+
+def _md_url(url: str) -> str:
+    return url.replace(" ", "%20").replace("(", "%28").replace(")", "%29").replace("<", "%3C").replace(">", "%3E")
+
+
+def _md_row(cells: list[str], width: int) -> str:
+    cells = [c.replace("|", "\\|") for c in cells] + [""] * (width - len(cells))
+    return "| " + " | ".join(cells) + " |"
+
+
+def _html_row(row: list[tuple], force_tag: str | None) -> str:
+    parts = ["<tr>"]
+    for md, html, header, colspan, rowspan, copy in row:
+        if copy:
+            continue
+        tag = force_tag or ("th" if header else "td")
+        attrs = (f' colspan="{colspan}"' if colspan > 1 else "") + (f' rowspan="{rowspan}"' if rowspan > 1 else "")
+        parts.append(f"<{tag}{attrs}>{html}</{tag}>")
+    parts.append("</tr>")
+    return "".join(parts)
+
+
+def _span(element, name: str, limit: int) -> int:
+    if element is None:
+        return 1
+    try:
+        return max(1, min(limit, int((element.get(name) or "1").strip())))
+    except ValueError:
+        return 1
+
+
+def _code_block(text: str) -> tuple[str, str]:
+    """(Markdown, HTML) of preformatted text: a fence longer than any backtick run in it."""
+    fence = "`" * max(3, _longest_run(text, "`") + 1)
+    return f"{fence}\n{text}\n{fence}", f"<pre><code>{html_lib.escape(text, quote=False)}</code></pre>"
+
+
+def _longest_run(text: str, char: str) -> int:
+    runs = re.findall(re.escape(char) + "+", text)
+    return max(map(len, runs), default=0)
+
+
+__all__ = ["Options", "render_markup", "escape_markdown"]

@@ -1,0 +1,209 @@
+"""Turn block probabilities into one coherent selection of main content.
+
+Authors write content contiguously (BoilerNet's point), so blocks are not
+decided one by one: a two-state Viterbi pass over the log-odds makes
+switching between content and boilerplate cost something, which fills short
+gaps (a short sentence between paragraphs) and removes isolated false
+positives (a lone teaser in the sidebar). Afterwards: segments far smaller
+than the main body are dropped unless close to it (bodies split by ad slots
+are kept, stray widgets are not), in-body headings are kept, trailing
+headings, link lists and end markers are trimmed, and a closing line just
+under the threshold, in the container of the last kept block, is kept, as are
+paragraphs just under it between kept blocks of one container and paragraphs
+over it between kept blocks anywhere.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..document.elements import HEADING_TAGS
+
+DEFAULT_PARAMS = {
+    "threshold": 0.5,          # probability at which a lone block switches to content
+    "switch_penalty": 2.0,     # log-odds cost of entering or leaving content
+    "size_weight": 0.5,        # how much longer blocks weigh in the Viterbi emissions
+    "min_segment_share": 0.15, # segments below this share of the main body's mass ...
+    "max_gap": 12,             # ... are kept only within this many blocks of a kept one
+    "min_probability": 0.0,    # blocks below this are never filled in as part of a content run
+}
+
+FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.8, "recall": -0.8}
+#: Blocks right after the content, in its container, are kept from this probability on.
+TAIL_PROBABILITY = 0.5
+#: Paragraphs in mid-body from this length on are filled in from TAIL_PROBABILITY.
+GAP_MIN_CHARS = 80
+
+
+def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
+    """Best 0/1 labelling maximising sum(label * log_odds) - penalty * (number of switches)."""
+    n = len(log_odds)
+    if n == 0:
+        return np.zeros(0, bool)
+    # score[s] = best total ending in state s; back0/back1[i] = previous state
+    # (Python lists and floats: numpy's per-item access would cost several times more)
+    back0, back1 = [0] * n, [0] * n
+    odds = log_odds.tolist()
+    s0, s1 = 0.0, odds[0] - switch_penalty / 2   # start outside content
+    for i in range(1, n):
+        e = odds[i]
+        from1 = s1 - switch_penalty
+        from0 = s0 - switch_penalty
+        if s0 >= from1:
+            n0 = s0
+        else:
+            n0, back0[i] = from1, 1
+        if s1 >= from0:
+            n1, back1[i] = s1 + e, 1
+        else:
+            n1 = from0 + e
+        s0, s1 = n0, n1
+    labels = [False] * n
+    state = 1 if s1 - switch_penalty / 2 > s0 else 0
+    for i in range(n - 1, -1, -1):
+        labels[i] = state == 1
+        state = back1[i] if state else back0[i]
+    return np.array(labels, bool)
+
+
+def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "balanced",
+           table_spans=()) -> np.ndarray:
+    """Content mask for the blocks of `page` from their probabilities.
+
+    `table_spans` are the [first, last) blocks of the page's data tables: each counts as one
+    block in the distance between content segments (a table of 90 short cells is one thing
+    between two parts of an article, not 90).
+    """
+    p = dict(DEFAULT_PARAMS)
+    if params:
+        p.update({k: v for k, v in params.items() if k in DEFAULT_PARAMS})
+    n = len(proba)
+    if n == 0:
+        return np.zeros(0, bool)
+    chars = page.array("chars")
+    eps = 1e-6
+    prob = np.clip(proba, eps, 1 - eps)
+    log_odds = np.log(prob / (1 - prob)) - np.log(p["threshold"] / (1 - p["threshold"]))
+    log_odds -= FAVOR_SHIFT.get(favor, 0.0)
+    # A long block's probability is evidence about more text: weigh it up a little.
+    log_odds *= 1.0 + p["size_weight"] * np.log1p(chars / 100.0)
+    mask = viterbi(log_odds, p["switch_penalty"])
+    if p["min_probability"] > 0:
+        # Gap filling is for short sentences the model is unsure about, not for
+        # blocks it is sure are boilerplate ("Advertisement" inside the body).
+        mask &= proba >= p["min_probability"]
+    distance = np.ones(n)
+    for first, last in table_spans:
+        distance[first + 1:last] = 0
+    mask = _drop_far_segments(mask, chars, p["min_segment_share"], p["max_gap"], distance)
+    _keep_headings(mask, page)
+    _trim_tail(mask, page)
+    if favor != "precision":
+        _extend_tail(mask, proba, page)
+        _fill_body_gaps(mask, proba, page, p["threshold"])
+    return mask
+
+
+def segments(mask: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) runs of True."""
+    if not mask.any():
+        return []
+    padded = np.concatenate(([False], mask, [False]))
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
+
+
+def _drop_far_segments(mask, chars, min_share, max_gap, distance):
+    runs = segments(mask)
+    if len(runs) < 2:
+        return mask
+    # Blocks before each block, as the gap counts them.
+    before = np.concatenate(([0.0], np.cumsum(distance)))
+    mass = [chars[a:b].sum() for a, b in runs]
+    main = int(np.argmax(mass))
+    keep = [False] * len(runs)
+    keep[main] = True
+    # Grow outwards from the main body: a segment stays if it is big enough,
+    # or small but close to a kept one (a body split by an ad slot).
+    for direction in (-1, 1):
+        last = main
+        i = main + direction
+        while 0 <= i < len(runs):
+            gap = (before[runs[i][0]] - before[runs[last][1]] if direction > 0
+                   else before[runs[last][0]] - before[runs[i][1]])
+            if mass[i] >= min_share * mass[main] or gap <= max_gap:
+                keep[i] = True
+                last = i
+            i += direction
+    out = np.zeros_like(mask)
+    for (a, b), k in zip(runs, keep):
+        if k:
+            out[a:b] = True
+    return out
+
+
+def _keep_headings(mask, page) -> None:
+    """A subheading directly followed by content, inside the content span, is content."""
+    if not mask.any():
+        return
+    first, last = np.flatnonzero(mask)[[0, -1]]
+    tags = page.tags
+    for i in range(first + 1, last):
+        if not mask[i] and tags[i] in ("h2", "h3", "h4", "h5", "h6") and mask[i + 1] \
+                and page.link_chars[i] < page.chars[i] / 2:
+            mask[i] = True
+
+
+def _extend_tail(mask, proba, page) -> None:
+    """Keep the blocks right after the last kept one, in the same container, that the model
+    leans to (TAIL_PROBABILITY or more) and that are neither headings nor links: an article's
+    closing line or sign-off ("x Franzi", a last short paragraph) scores just under the
+    threshold, and at the end no content follows to carry it over the gap."""
+    if not mask.any():
+        return
+    last = int(np.flatnonzero(mask)[-1])
+    container = page.node_parents[page.nodes[last]]
+    for i in range(last + 1, len(mask)):
+        if page.node_parents[page.nodes[i]] != container or not _leans_to_text(proba, page, i):
+            break
+        mask[i] = True
+
+
+def _fill_body_gaps(mask, proba, page, threshold: float) -> None:
+    """Keep the paragraphs between kept blocks that the model leans to (TAIL_PROBABILITY or
+    more), that hold GAP_MIN_CHARS or more and few links, and that sit in the container of
+    the kept block before them: a run of them in mid-body, each just under the decoding
+    threshold, costs the Viterbi pass more than two switches and was cut out of the article.
+    A paragraph at or over the threshold is kept in any container: alone between unsure
+    blocks (an API method's description between its parameter rows), the two switches it
+    costs outweighed it."""
+    kept = np.flatnonzero(mask)
+    if len(kept) < 2:
+        return
+    parents, nodes = page.node_parents, page.nodes
+    before = -1   # the last block kept by the decoder so far
+    for i in range(int(kept[0]), int(kept[-1])):
+        if mask[i]:
+            before = i
+        elif (page.chars[i] >= GAP_MIN_CHARS and _leans_to_text(proba, page, i)
+              and (parents[nodes[i]] == parents[nodes[before]] or proba[i] >= threshold)):
+            mask[i] = True
+            before = i
+
+
+def _leans_to_text(proba, page, i: int) -> bool:
+    """Block `i` is text the model leans to: TAIL_PROBABILITY or more, not a heading, few links."""
+    return (proba[i] >= TAIL_PROBABILITY and page.tags[i] not in HEADING_TAGS
+            and page.link_chars[i] < 0.5 * page.chars[i])
+
+
+def _trim_tail(mask, page) -> None:
+    """Drop trailing headings and link-only blocks at the end of the content."""
+    idx = np.flatnonzero(mask)
+    for i in idx[::-1]:
+        heading = page.tags[i] in HEADING_TAGS
+        link_only = page.link_chars[i] >= 0.8 * page.chars[i]
+        if (heading or link_only) and page.chars[i] < 200:
+            mask[i] = False
+        else:
+            break

@@ -1,0 +1,403 @@
+"""The per-block feature matrix: one numpy matrix per page, one row per block.
+
+Columns, in groups (``DENSE_COLUMNS``: each column's name beside how it is computed):
+
+* shallow text (Kohlschütter; Yao & Zuo): words, characters, text density at
+  80-character lines, link density, average sentence length, punctuation,
+  digits, upper case, stopword density, cue phrases;
+* context: the shallow values of the blocks at -2..+2, quotients to the
+  previous and next block, Gaussian-smoothed words and link density, CETR's
+  smoothed text-to-tag ratio and its derivative;
+* position: relative block index and character offset;
+* structure: tag one-hots, depth against the page's modal content depth,
+  semantic-ancestor and id/class cue bits from the walk;
+* region: Readability-style container score of the block's ancestors,
+  "inside the best container", TextSweeper's best region, the parent's share
+  of the page's net text;
+* metadata overlaps: title, og:description, JSON-LD articleBody;
+* id/class tokens: binary presence of the tokens chosen at training time by
+  Naive-Bayes log-odds (Yao & Zuo), held by the model.
+
+The string statistics run in the compiled _features module where it was
+built; _text_stats here is its reference twin (same values: the shipped
+model was trained on them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from types import SimpleNamespace
+
+import numpy as np
+
+from .. import speedups
+from ..document.elements import FLAG, FLAG_NAMES
+from ..document.page import Page
+from ..document.words import count_sentences
+from . import ttr
+from .stopwords import STOPWORDS
+
+TAG_GROUPS = {
+    "p": "p", "div": "div", "section": "div", "article": "div", "main": "div",
+    "li": "li", "dd": "li", "dt": "li", "h1": "h1", "h2": "h2", "h3": "h3", "h4": "h4",
+    "h5": "h5", "h6": "h5", "td": "td", "th": "td", "pre": "pre", "blockquote": "blockquote",
+    "figcaption": "figcaption", "caption": "figcaption", "body": "body", "header": "div",
+    "footer": "div", "aside": "div", "nav": "div", "address": "p", "center": "div",
+}
+TAG_COLUMNS = ("p", "div", "li", "h1", "h2", "h3", "h4", "h5", "td", "pre", "blockquote",
+               "figcaption", "body", "other")
+_TAG_COLUMN = {tag: TAG_COLUMNS.index(group) for tag, group in TAG_GROUPS.items()}
+_OTHER_TAG = TAG_COLUMNS.index("other")
+CUE_START_RE = re.compile(
+    r"^\W{0,3}(?:read more|read also|more:|related|see also|also read|advertisement|advertising|"
+    r"sponsored|share|subscribe|sign up|follow us|click here|continue reading|tags?\s*:|"
+    r"photo|image|credit|source:|©|copyright|all rights reserved|posted|published|updated|by\s|"
+    r"lire aussi|à lire|mehr zum thema|lesen sie|auch interessant|lea también|leia também|"
+    r"leer más|leia mais|anzeige|werbung|publicité)",
+    re.IGNORECASE,
+)
+# Blocks that start what follows an article (boilerpipe's terminating blocks).
+END_MARKER_RE = re.compile(
+    r"^\W*(?:\d+\s+)?(?:comments?|kommentare?|commentaires?|comentarios?|leave a (?:reply|comment)|"
+    r"post a comment|related(?: posts| articles| stories)?|you may also like|recommended|more from|"
+    r"share this|tags|newsletter|about the author|weitere artikel|à lire aussi)\b",
+    re.IGNORECASE,
+)
+DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b")
+WORD_RE = re.compile(r"\w+")
+DIGIT_RE = re.compile(r"\d")
+UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
+
+_compiled = speedups.twin(__name__)   # _features.pyx
+
+SHALLOW = ("lwords", "ld", "td")          # the values copied from neighbours
+OFFSETS = (-2, -1, 1, 2)
+
+
+def dense_feature_names() -> list[str]:
+    """The dense columns' names, in the matrix's (and the shipped model's) order."""
+    return [name for name, _column in DENSE_COLUMNS]
+
+
+def _shifted(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
+    """out[i] = values[i + offset], `fill` past the ends."""
+    out = np.full(len(values), fill)
+    if offset > 0:
+        out[:-offset] = values[offset:]
+    elif offset < 0:
+        out[-offset:] = values[:offset]
+    return out
+
+
+def _word_set(text: str | None) -> frozenset:
+    if not text:
+        return frozenset()
+    return frozenset(w.lower() for w in WORD_RE.findall(text))
+
+
+class NodeArrays:
+    """A page's node lists as numpy arrays, converted once per page (each conversion costs
+    about as much as a numpy operation on the page)."""
+
+    def __init__(self, page: Page):
+        self.parents = page.array("node_parents", int)
+        self.first = page.array("node_first", int)
+        self.last = page.array("node_last", int)
+        self.flags = page.array("node_flags", int)
+        self.chars = page.array("node_chars")
+        self.link_chars = page.array("node_link_chars")
+
+
+def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, commas: np.ndarray):
+    """Readability-style container scores per node (paragraph scores go to parent and grandparent).
+
+    chars, owners and commas are per block: characters, owner node (-1: none), commas.
+    """
+    n_nodes = len(nodes.parents)
+    if not n_nodes:
+        return np.zeros(0)
+    parents = nodes.parents
+    ok = (chars >= 25) & (owners >= 0)
+    contrib = (1 + commas + np.minimum(chars / 100, 3))[ok]
+    par = parents[owners[ok]]
+    has_par = par >= 0
+    par, contrib = par[has_par], contrib[has_par]
+    grand = parents[par]
+    has_grand = grand >= 0
+    # One bincount over parents then grandparents: the same additions in the
+    # same order as np.add.at on each in turn, so the same sums.
+    score = np.bincount(np.concatenate((par, grand[has_grand])),
+                        weights=np.concatenate((contrib, contrib[has_grand] / 2)), minlength=n_nodes)
+    nflags = nodes.flags
+    weight = 25.0 * (((nflags & (FLAG["positive"] | FLAG["body_prop"])) > 0).astype(float)
+                     - ((nflags & (FLAG["negative"] | FLAG["comment"] | FLAG["related"])) > 0))
+    ld = nodes.link_chars / np.maximum(nodes.chars, 1)
+    return np.where(score > 0, (score + weight) * (1 - ld), 0.0)
+
+
+def _block_values(page: Page) -> SimpleNamespace:
+    """The per-block arrays (and per-page scalars) the dense columns are made of."""
+    n = len(page)
+    texts = page.texts
+    chars = page.array("chars")
+    words = np.maximum(page.array("words"), 1)
+    link_chars = page.array("link_chars")
+    links = np.asarray(page.links, float)
+    owners = np.asarray(page.nodes)
+    nodes = NodeArrays(page)
+    some_chars = np.maximum(chars, 1)
+    ld = link_chars / some_chars
+    lwords = np.log1p(words)
+    # boilerpipe's text density: words per 80-column line, the last partial line left out
+    td = np.where(chars > 80, 80 * words / some_chars, words)
+
+    title_words = _word_set(page.main_title)
+    desc_words = _word_set(page.og.get("description"))
+    body_words = _word_set(page.jsonld.get("articleBody"))
+    has_body = float(len(body_words) > 20)
+    stats = text_stats(texts, title_words, desc_words, body_words)
+    (sentences, commas, punct, digits, upper, head_len, stop, cue_start, end_marker, ends_colon,
+     has_date, dup, title_sim, desc_sim, body_overlap) = stats.T
+    head_len = np.maximum(head_len, 1)
+    is_title = (title_sim >= 0.6) & (chars < 300)
+
+    tag_counts = np.asarray(page.tag_counts, float)
+    lttr_raw, lttr_s, lttr_d = ttr.block_ttr(chars, tag_counts)
+    rel_pos = np.arange(n) / max(n - 1, 1)
+    total_chars = chars.sum()
+    rel_char = (np.cumsum(chars) - chars) / max(total_chars, 1)
+    depth = np.asarray(page.depths, float)
+    long_blocks = depth[chars >= 200]
+    modal = np.bincount(long_blocks.astype(int)).argmax() if len(long_blocks) else np.median(depth)
+
+    # Containers: the Readability-style top candidate and TextSweeper's region.
+    node_score = region_scores(nodes, chars, owners, commas)
+    idx = np.arange(n)
+    in_top = top_share = anc_score = parent_share = in_region = 0.0
+    dist_top = 1.0
+    best = node_score.max() if len(node_score) else 0.0
+    if best > 0:
+        first, last = nodes.first, nodes.last
+        top = int(node_score.argmax())
+        in_top = ((idx >= first[top]) & (idx < last[top])).astype(float)
+        top_share = page.node_chars[top] / max(total_chars, 1)
+        dist = np.where(idx < first[top], first[top] - idx, np.where(idx >= last[top], idx - last[top] + 1, 0))
+        dist_top = np.minimum(dist / 20.0, 1.0)
+        # best score among each block's ancestors, relative to the page's best
+        has_owner = owners >= 0
+        owner = np.maximum(owners, 0)
+        anc = _ancestor_max(nodes.parents, node_score)
+        anc_score = np.where(has_owner, anc[owner], 0) / best
+        net = nodes.chars - nodes.link_chars
+        par = np.where(has_owner, nodes.parents[owner], -1)
+        parent_share = np.where(par >= 0, net[np.maximum(par, 0)], 0) / max(total_chars - link_chars.sum(), 1)
+        region, _ = ttr.best_region(page)
+        if region >= 0:
+            in_region = ((idx >= first[region]) & (idx < last[region])).astype(float)
+
+    return SimpleNamespace(
+        n=n, chars=chars, words=words, links=links, ld=ld, lwords=lwords, td=td, some_chars=some_chars,
+        sentences=sentences, commas=commas, punct=punct, digits=digits, upper=upper, head_len=head_len,
+        stop=stop, cue_start=cue_start, end_marker=end_marker, ends_colon=ends_colon, has_date=has_date,
+        dup=dup, is_title=is_title, title_sim=title_sim, desc_sim=desc_sim, body_overlap=body_overlap,
+        has_body=has_body, lttr_raw=lttr_raw, lttr_s=lttr_s, lttr_d=lttr_d, rel_pos=rel_pos,
+        rel_char=rel_char, depth=depth, modal=modal, in_top=in_top, top_share=top_share,
+        anc_score=anc_score, in_region=in_region, parent_share=parent_share, dist_top=dist_top,
+        tag_index=np.array([_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]),
+        # the four little-endian bytes of each block's flags, unpacked low bit first
+        flag_bits=np.unpackbits(np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4),
+                                axis=1, bitorder="little")[:, :len(FLAG_NAMES)],
+    )
+
+
+def _shifted_column(key: str, offset: int):
+    """The column of `key`'s values of the block `offset` places away (link density 1 past the ends)."""
+    return lambda v: _shifted(getattr(v, key), offset, 1.0 if key == "ld" else 0.0)
+
+
+# The dense columns, in order: (name, its values from _block_values). The names come from
+# this table too, so a column cannot move without its name (and the shipped model's
+# feature_names, checked at load, say which order it was trained on).
+DENSE_COLUMNS: tuple = (
+    # shallow text
+    ("lwords", lambda v: v.lwords),
+    ("lchars", lambda v: np.log1p(v.chars)),
+    ("td", lambda v: v.td),
+    ("ld", lambda v: v.ld),
+    ("links", lambda v: np.log1p(v.links)),
+    ("link_only", lambda v: v.ld > 0.9),
+    ("avg_sent", lambda v: v.words / v.sentences),
+    ("sentences", lambda v: np.log1p(v.sentences)),
+    ("commas", lambda v: np.log1p(v.commas)),
+    ("punct", lambda v: v.punct / v.some_chars * 10),
+    ("digits", lambda v: v.digits / v.head_len),
+    ("upper", lambda v: v.upper / v.head_len),
+    ("stop", lambda v: v.stop),
+    ("cue_start", lambda v: v.cue_start),
+    ("end_marker", lambda v: v.end_marker),
+    ("ends_colon", lambda v: v.ends_colon),
+    ("has_date", lambda v: v.has_date),
+    ("dup_text", lambda v: v.dup),
+    # metadata overlaps
+    ("is_title", lambda v: v.is_title),
+    ("title_sim", lambda v: v.title_sim),
+    ("desc_sim", lambda v: v.desc_sim),
+    ("jsonld_overlap", lambda v: v.body_overlap),
+    ("has_jsonld_body", lambda v: v.has_body),
+    # text-to-tag ratios (CETR) and smoothed context
+    ("lttr", lambda v: np.log1p(v.lttr_raw)),
+    ("lttr_s", lambda v: np.log1p(v.lttr_s)),
+    ("lttr_d", lambda v: np.log1p(v.lttr_d)),
+    ("lwords_s1", lambda v: ttr.smooth(v.lwords, 1.0)),
+    ("lwords_s3", lambda v: ttr.smooth(v.lwords, 3.0)),
+    ("ld_s2", lambda v: ttr.smooth(v.ld, 2.0)),
+    # position and depth
+    ("rel_pos", lambda v: v.rel_pos),
+    ("rel_char", lambda v: v.rel_char),
+    ("depth", lambda v: v.depth),
+    ("depth_rel", lambda v: v.depth - v.modal),
+    ("n_blocks", lambda v: np.log1p(v.n)),
+    # regions
+    ("in_top", lambda v: v.in_top),
+    ("top_share", lambda v: v.top_share),
+    ("anc_score", lambda v: v.anc_score),
+    ("in_region", lambda v: v.in_region),
+    ("parent_share", lambda v: v.parent_share),
+    ("dist_top", lambda v: v.dist_top),
+    # neighbours
+    *((f"{key}@{offset:+d}", _shifted_column(key, offset)) for offset in OFFSETS for key in SHALLOW),
+    ("q_words_prev", lambda v: v.lwords - _shifted(v.lwords, -1, 0.0)),
+    ("q_words_next", lambda v: v.lwords - _shifted(v.lwords, 1, 0.0)),
+    ("q_td_prev", lambda v: v.td - _shifted(v.td, -1, 0.0)),
+    ("q_ld_prev", lambda v: v.ld - _shifted(v.ld, -1, 1.0)),
+    # structure: tag one-hots, then semantic-ancestor and cue bits
+    *((f"tag={tag}", lambda v, j=j: v.tag_index == j) for j, tag in enumerate(TAG_COLUMNS)),
+    *((f"flag={flag}", lambda v, j=j: v.flag_bits[:, j]) for j, flag in enumerate(FLAG_NAMES)),
+)
+DENSE_NAMES = dense_feature_names()
+assert len(set(DENSE_NAMES)) == len(DENSE_NAMES) and len(FLAG_NAMES) <= 32   # flags: four bytes
+
+
+def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
+    """The dense feature matrix (n_blocks x len(DENSE_COLUMNS)), written into `out` when given
+    (a float matrix of that shape, or a view of one)."""
+    if len(page) == 0:
+        return np.zeros((0, len(DENSE_COLUMNS)))
+    values = _block_values(page)
+    X = np.empty((values.n, len(DENSE_COLUMNS))) if out is None else out
+    for j, (_name, column) in enumerate(DENSE_COLUMNS):
+        X[:, j] = column(values)   # (a scalar fills the whole column)
+    # The tree walker sends NaN left; keep every value finite instead.
+    if not np.isfinite(X).all():
+        np.nan_to_num(X, copy=False, posinf=1e6, neginf=-1e6)
+    return X
+
+
+def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) -> np.ndarray:
+    """Binary presence of the model's id/class tokens in each block's ancestor chain
+    (written into `out` when given, a float matrix of n_blocks x len(vocabulary))."""
+    n = len(page)
+    if out is None:
+        out = np.zeros((n, len(vocabulary)))
+    else:
+        out[:] = 0
+    if not vocabulary or not n:
+        return out
+    cache: dict = {}
+    rows, cols = [], []
+    for i, chain in enumerate(page.tokens):
+        hits = cache.get(chain)
+        if hits is None:
+            hits = cache[chain] = list({vocabulary[t] for t in chain if t in vocabulary})
+        if hits:
+            rows += [i] * len(hits)
+            cols += hits
+    out[rows, cols] = 1
+    return out
+
+
+def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
+    """Dense features, then the token features of `vocabulary`, in one matrix."""
+    if not vocabulary:
+        return dense_features(page)
+    n_dense = len(DENSE_NAMES)
+    X = np.empty((len(page), n_dense + len(vocabulary)))
+    if len(page):
+        dense_features(page, out=X[:, :n_dense])
+        token_features(page, vocabulary, out=X[:, n_dense:])
+    return X
+
+
+def text_stats(texts: list, title_words: frozenset, desc_words: frozenset,
+               body_words: frozenset) -> np.ndarray:
+    """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
+    counts = Counter(texts)
+    if _compiled is not None:
+        return _compiled._text_stats(texts, counts, title_words, desc_words, body_words, STOPWORDS,
+                                     CUE_START_RE, END_MARKER_RE, DATE_RE)
+    return _text_stats(texts, counts, title_words, desc_words, body_words)
+
+
+def _text_stats(texts: list, counts: Counter, title_words, desc_words, body_words) -> np.ndarray:
+    """The reference for the compiled _features._text_stats, which must give the same numbers."""
+    # One pass over the block texts for every string statistic (one Python
+    # loop instead of a dozen): sets of lower-cased words give the stopword
+    # share and the metadata overlaps as C-level set operations.
+    return np.array([_block_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
+
+
+def _block_text_stats(t: str, counts: Counter, title_words, desc_words, body_words) -> tuple:
+    """The string statistics of one block, in the order dense_features unpacks them."""
+    head = t[:200]
+    n_digits = len(DIGIT_RE.findall(head))
+    words = frozenset(WORD_RE.findall(t.lower()))
+    n_words = len(words)
+    short = len(t)
+    return (
+        count_sentences(t),
+        t.count(",") + t.count("،") + t.count("、"),
+        t.count(".") + t.count("|") + t.count("»") + t.count("·"),
+        n_digits,
+        len(UPPER_RE.findall(head)),
+        len(head),
+        len(words & STOPWORDS) / n_words if n_words else 0.0,
+        CUE_START_RE.match(t) is not None,
+        short < 60 and END_MARKER_RE.match(t) is not None,
+        t.endswith(":"),
+        n_digits > 0 and short < 120 and DATE_RE.search(t) is not None,
+        counts[t] > 1,
+        _jaccard(words, title_words),
+        _cover(words, desc_words),
+        _cover(words, body_words),
+    )
+
+
+def _ancestor_max(parents, score: np.ndarray) -> np.ndarray:
+    """max(score) over each node and its ancestors (parents: index, or -1 for a root).
+
+    Pointer jumping: after step k every node holds the max over its 2**k - 1 nearest
+    ancestors, so a tree of depth d takes log2(d) numpy steps, not a Python loop per node.
+    """
+    parents = np.asarray(parents)
+    jump = np.where(parents >= 0, parents, np.arange(len(parents)))   # roots point to themselves
+    out = score
+    while True:
+        out = np.maximum(out, out[jump])
+        further = jump[jump]
+        if np.array_equal(further, jump):
+            return out
+        jump = further
+
+
+def _jaccard(a: frozenset, b: frozenset) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def _cover(a: frozenset, b: frozenset) -> float:
+    """Share of the block's words found in b."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a)

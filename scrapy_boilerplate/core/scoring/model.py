@@ -1,0 +1,278 @@
+"""The block model as plain JSON, evaluated with numpy.
+
+A model file holds a gradient-boosted tree ensemble (exported from
+scikit-learn's HistGradientBoostingClassifier at training time) as flat
+arrays, optionally a linear part blended with it (format version 2; the
+overview model has one), the feature names it expects, the id/class token
+vocabulary, the decoding parameters and where it came from (training sets,
+command, scikit-learn version). Loading it needs only ``json`` and numpy: no pickle,
+so it loads and predicts the same under any scikit-learn version, or none.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .. import speedups
+
+_compiled = speedups.twin(__name__)   # _model.pyx
+
+FORMAT = "scrapy-boilerplate-model"
+FORMAT_VERSION = 1          # trees only
+LINEAR_FORMAT_VERSION = 2   # trees blended with a linear part: older readers must refuse it
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used (wrong format, version or features)."""
+
+
+@dataclass
+class TreeEnsemble:
+    """Trees packed into flat arrays: node i of every tree lives at offset[t] + i."""
+
+    feature: np.ndarray      # int, -1 for leaves
+    threshold: np.ndarray    # float; go left when x <= threshold
+    missing_left: np.ndarray  # bool; NaN goes left
+    left: np.ndarray         # absolute node index
+    right: np.ndarray
+    value: np.ndarray        # leaf value (raw score contribution)
+    roots: np.ndarray        # absolute index of each tree's root
+    baseline: float
+    depth: int
+
+    def __post_init__(self):
+        self._compile()
+
+    def _compile(self) -> None:
+        """Re-lay the nodes so a node's right child directly follows its left child.
+
+        Then one step of the walk is ``node = child[node] + (x > threshold[node])``
+        for all (row, tree) pairs at once; leaves point to themselves with an
+        infinite threshold, so finished walks stay put.
+        """
+        n_total = len(self.feature)
+        feat, thr, child, val = [], [], [], []
+        roots = []
+        steps = 0   # the deepest leaf: walks need this many steps, whatever `depth` says
+        for root in self.roots.tolist():
+            new_index = {root: len(feat)}
+            order = [root]
+            level = {root: 0}
+            feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
+            k = 0
+            while k < len(order):
+                old = order[k]
+                me = new_index[old]
+                steps = max(steps, level[old])
+                if self.feature[old] < 0 or not (0 <= self.left[old] < n_total):
+                    child[me] = me
+                    val[me] = float(self.value[old])
+                else:
+                    feat[me] = int(self.feature[old])
+                    thr[me] = float(self.threshold[old])
+                    child[me] = len(feat)
+                    for c in (int(self.left[old]), int(self.right[old])):
+                        if c in new_index:
+                            raise ValueError("a tree node is reached twice (the tree has a cycle)")
+                        new_index[c] = len(feat)
+                        level[c] = level[old] + 1
+                        order.append(c)
+                        feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
+                k += 1
+            roots.append(new_index[root])
+        self._feat = np.asarray(feat, np.intp)
+        self._thr = np.asarray(thr, float)
+        self._child = np.asarray(child, np.intp)
+        self._val = np.asarray(val, float)
+        self._roots = np.asarray(roots, np.intp)
+        self._steps = steps
+
+    def raw_scores(self, X: np.ndarray) -> np.ndarray:
+        """Sum of leaf values over all trees. Features must be finite (NaN goes left)."""
+        n = X.shape[0]
+        if n == 0 or len(self._roots) == 0:
+            return np.full(n, self.baseline)
+        if _compiled is not None:
+            return _compiled._raw_scores(np.ascontiguousarray(X, dtype=float), self._feat, self._thr,
+                                         self._child, self._val, self._roots, self.baseline, self._steps)
+        return self.raw_scores_numpy(X)
+
+    def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
+        """`raw_scores` in numpy alone (_raw_scores)."""
+        return _raw_scores(X, self._feat, self._thr, self._child, self._val, self._roots, self.baseline,
+                           self._steps)
+
+    def to_json(self) -> dict:
+        return {
+            "baseline": self.baseline,
+            "depth": self.depth,
+            "roots": self.roots.tolist(),
+            "feature": self.feature.tolist(),
+            "threshold": [None if not np.isfinite(t) else float(t) for t in self.threshold],
+            "missing_left": self.missing_left.astype(int).tolist(),
+            "left": self.left.tolist(),
+            "right": self.right.tolist(),
+            "value": self.value.tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TreeEnsemble":
+        threshold = np.array([np.inf if t is None else t for t in data["threshold"]], float)
+        n = len(threshold)
+        arrays = [data[k] for k in ("feature", "missing_left", "left", "right", "value")]
+        if any(len(a) != n for a in arrays):
+            raise ValueError("tree arrays differ in length")
+        for key in ("left", "right", "roots"):
+            values = np.asarray(data[key], np.int64)
+            if len(values) and (values.min() < 0 or values.max() >= n):
+                raise ValueError(f"tree '{key}' index out of range")
+        if int(data["depth"]) < 0 or int(data["depth"]) > 64:
+            raise ValueError("tree depth out of range")
+        return cls(
+            feature=np.asarray(data["feature"], np.int64),
+            threshold=threshold,
+            missing_left=np.asarray(data["missing_left"], bool),
+            left=np.asarray(data["left"], np.int64),
+            right=np.asarray(data["right"], np.int64),
+            value=np.asarray(data["value"], float),
+            roots=np.asarray(data["roots"], np.int64),
+            baseline=float(data["baseline"]),
+            depth=int(data["depth"]),
+        )
+
+
+def _raw_scores(X: np.ndarray, feat, thr, child, val, roots, baseline: float, steps: int) -> np.ndarray:
+    """Sum of leaf values over all trees in numpy alone: all (row, tree) walks advance one level at
+    a time. The reference for the compiled _model._raw_scores, which must give the same sums."""
+    n = X.shape[0]
+    flat = np.ascontiguousarray(X, dtype=float).ravel()
+    offsets = (np.arange(n, dtype=np.intp) * X.shape[1])[:, None]
+    node = np.broadcast_to(roots, (n, len(roots)))
+    for _ in range(steps):
+        node = child[node] + (flat[offsets + feat[node]] > thr[node])
+    return baseline + val[node].sum(axis=1)
+
+
+@dataclass
+class LinearPart:
+    """A logistic model blended with the trees: p = (1 - weight) p_trees + weight p_linear."""
+
+    coef: np.ndarray    # one weight per feature, on the raw features (any scaling folded in)
+    intercept: float
+    weight: float       # 0..1
+
+    def to_json(self) -> dict:
+        return {"coef": self.coef.tolist(), "intercept": self.intercept, "weight": self.weight}
+
+    @classmethod
+    def from_json(cls, data: dict, n_features: int) -> "LinearPart":
+        coef = np.asarray(data["coef"], float)
+        intercept, weight = float(data["intercept"]), float(data["weight"])
+        if coef.shape != (n_features,):
+            raise ValueError(f"linear part has {coef.size} weights for {n_features} features")
+        if not (np.isfinite(coef).all() and np.isfinite(intercept) and 0.0 <= weight <= 1.0):
+            raise ValueError("linear part holds a non-finite number or a weight outside 0..1")
+        return cls(coef, intercept, weight)
+
+
+def _sigmoid(raw: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(raw, -30, 30)))
+
+
+@dataclass
+class Model:
+    feature_names: list
+    vocabulary: list                      # id/class tokens, in feature order after the dense ones
+    trees: TreeEnsemble
+    decode: dict = field(default_factory=dict)   # decoding parameters (threshold, transitions...)
+    meta: dict = field(default_factory=dict)     # provenance: datasets, command, sklearn version...
+    linear: LinearPart | None = None
+
+    @property
+    def token_index(self) -> dict:
+        cached = getattr(self, "_token_index", None)
+        if cached is None:
+            cached = self._token_index = {t: i for i, t in enumerate(self.vocabulary)}
+        return cached
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """Probability that each block (row) is main content."""
+        if X.shape[1] != len(self.feature_names):
+            raise ModelError(f"model expects {len(self.feature_names)} features, got {X.shape[1]}")
+        proba = _sigmoid(self.trees.raw_scores(X))
+        if self.linear is not None:
+            w = self.linear.weight
+            proba = (1.0 - w) * proba + w * _sigmoid(X @ self.linear.coef + self.linear.intercept)
+        return proba
+
+    def to_json(self) -> dict:
+        data = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION if self.linear is None else LINEAR_FORMAT_VERSION,
+            "feature_names": self.feature_names,
+            "vocabulary": self.vocabulary,
+            "decode": self.decode,
+            "meta": self.meta,
+            "trees": self.trees.to_json(),
+        }
+        if self.linear is not None:
+            data["linear"] = self.linear.to_json()
+        return data
+
+    def save(self, path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Model":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ModelError("not a scrapy-boilerplate model file")
+        version = data.get("format_version")
+        if version not in (FORMAT_VERSION, LINEAR_FORMAT_VERSION):
+            raise ModelError(f"model format version {version} is not supported "
+                             f"(this version reads {FORMAT_VERSION} and {LINEAR_FORMAT_VERSION})")
+        if (version == LINEAR_FORMAT_VERSION) != ("linear" in data):
+            raise ModelError(f"model format version {version} "
+                             f"{'needs' if version == LINEAR_FORMAT_VERSION else 'has no'} a linear part")
+        try:
+            if max(data["trees"]["feature"], default=-1) >= len(data["feature_names"]):
+                raise ValueError("a tree uses a feature the model does not name")
+            return cls(
+                feature_names=list(data["feature_names"]),
+                vocabulary=list(data["vocabulary"]),
+                trees=TreeEnsemble.from_json(data["trees"]),
+                decode=dict(data.get("decode") or {}),
+                meta=dict(data.get("meta") or {}),
+                linear=(LinearPart.from_json(data["linear"], len(data["feature_names"]))
+                        if "linear" in data else None),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ModelError(f"model file is damaged: {exc}") from exc
+
+
+def load_model(path=None) -> Model:
+    """Load a model from a JSON path, or the shipped default model when path is None.
+
+    Pickle files are refused: a model is data, never code.
+    """
+    if path is None:
+        text = resources.files("scrapy_boilerplate").joinpath("models/default.json").read_text("utf-8")
+        source = "the default model"
+    else:
+        path = Path(path)
+        if path.suffix in (".pkl", ".pickle", ".joblib"):
+            raise ModelError(f"{path}: pickled models are not loaded; use a JSON model file")
+        try:
+            text = path.read_text("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ModelError(f"{path} is not a JSON model file: {exc}") from exc
+        source = str(path)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ModelError(f"{source} is not valid JSON: {exc}") from exc
+    return Model.from_json(data)

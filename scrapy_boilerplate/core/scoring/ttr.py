@@ -1,0 +1,124 @@
+"""Text-to-tag ratios: CETR per block and TextSweeper's node ratio.
+
+CETR (Weninger et al. 2010) measures, per line of source, characters over
+tags; smoothing with a Gaussian removes single-line spikes, and the absolute
+forward difference marks the edges of content regions. We compute it per
+block instead of per source line (blocks are what we classify, and minified
+pages have no useful lines).
+
+TextSweeper (Lang et al.) uses *net* text (text minus link text) over the
+tag count plus the node level, and keeps every node within a tolerance of
+the best ratio; the net text length of that region tells overview pages
+(lists of teasers: mostly link text) from articles.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .. import speedups
+
+_compiled = speedups.twin(__name__)   # _ttr.pyx
+
+
+@lru_cache(maxsize=None)
+def gaussian_kernel(sigma: float) -> np.ndarray:
+    """The normalised kernel (cached: a handful of sigmas, used for every page; read-only)."""
+    radius = max(1, int(round(3 * sigma)))
+    x = np.arange(-radius, radius + 1, dtype=float)
+    k = np.exp(-(x * x) / (2 * sigma * sigma))
+    k = k / k.sum()
+    k.flags.writeable = False
+    return k
+
+
+def smooth(values: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian smoothing in document order; edges are normalised, not zero-padded."""
+    n = len(values)
+    if n == 0:
+        return np.zeros(0)
+    k = gaussian_kernel(sigma)
+    num = np.convolve(values, k, mode="same")
+    den = np.convolve(np.ones(n), k, mode="same")
+    if len(k) > n:   # np.convolve "same" returns max(n, len(k)) items
+        off = (len(k) - n) // 2
+        num, den = num[off:off + n], den[off:off + n]
+    return num / den
+
+
+def forward_difference(values: np.ndarray, alpha: int = 3) -> np.ndarray:
+    """CETR's G_k = |mean(values[k+1..k+alpha]) - values[k]| (zero at the end)."""
+    n = len(values)
+    out = np.zeros(n)
+    if n < 2:
+        return out
+    csum = np.concatenate(([0.0], np.cumsum(values)))
+    idx = np.arange(n)
+    hi = np.minimum(idx + alpha, n - 1)
+    count = hi - idx
+    has = count > 0
+    means = (csum[hi + 1] - csum[idx + 1])[has] / count[has]
+    out[has] = np.abs(means - values[has])
+    return out
+
+
+def block_ttr(chars: np.ndarray, tag_counts: np.ndarray, sigma: float = 1.0):
+    """Per-block text-to-tag ratio, its smoothed form and CETR's derivative."""
+    ttr = chars / np.maximum(tag_counts, 1)
+    smoothed = smooth(ttr, sigma)
+    return ttr, smoothed, smooth(forward_difference(smoothed), sigma)
+
+
+def node_ratios(node_chars, node_link_chars, node_tag_counts, node_depths) -> np.ndarray:
+    """TextSweeper's ratio per node: net text length / (tag count + node level)."""
+    net = np.asarray(node_chars, float) - np.asarray(node_link_chars, float)
+    return np.maximum(net, 0) / (np.asarray(node_tag_counts, float) + np.asarray(node_depths, float))
+
+
+def best_region(page, tolerance: float = 0.9):
+    """TextSweeper's region: the common ancestor of all nodes within `tolerance` of the best ratio.
+
+    Returns (node index or -1, net text length of that node's blocks).
+    Only nodes with a little net text take part, so a tiny lone paragraph
+    (very high ratio, one tag) cannot win on its own.
+    """
+    if _compiled is not None:
+        return _compiled._best_region(page.node_chars, page.node_link_chars, page.node_tag_counts,
+                                     page.node_depths, page.node_parents, page.chars, page.link_chars,
+                                     tolerance)
+    return _best_region(page, tolerance)
+
+
+def _best_region(page, tolerance: float):
+    """The reference for the compiled _ttr._best_region, which must give the same region."""
+    if not page.node_tags:
+        return -1, 0
+    chars = page.array("node_chars")
+    links = page.array("node_link_chars")
+    ratio = node_ratios(chars, links, page.node_tag_counts, page.node_depths)
+    ratio[(chars - links) < 25] = 0
+    best = float(ratio.max())
+    if best <= 0:
+        return -1, 0
+    chosen = np.flatnonzero(ratio >= tolerance * best)
+    # Nodes are in pre-order, so the common ancestor of all chosen nodes is
+    # the common ancestor of the first and the last one: O(depth), not O(k * depth).
+    region = _common_ancestor(page.node_parents, int(chosen[0]), int(chosen[-1]))
+    if region < 0:
+        net = int(np.sum(page.chars) - np.sum(page.link_chars))
+    else:
+        net = int(chars[region] - links[region])
+    return region, net
+
+
+def _common_ancestor(parents, a: int, b: int) -> int:
+    """Lowest common ancestor of nodes a and b (-1 when they share none)."""
+    chain = set()
+    while a >= 0:
+        chain.add(a)
+        a = parents[a]
+    while b >= 0 and b not in chain:
+        b = parents[b]
+    return b

@@ -1,0 +1,64 @@
+"""The decoder's mask with the options and the fallbacks for near-empty selections."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..document.elements import FLAG
+from ..document.page import Page
+from ..scoring.decode import decode
+from .tables import find_data_tables
+
+#: Pages with at most this much text keep all their non-link text when the model selects nothing.
+SMALL_PAGE_CHARS = 1000
+#: A selection of less than this share of the page's non-link text is decoded again, relaxed ...
+TINY_SELECTION = 0.2
+RELAXED_DECODE = {"threshold": 0.35, "min_probability": 0.15}
+#: ... and the relaxed selection is kept when it holds at least this many times the text.
+RELAXED_GAIN = 2
+
+
+#: Caption-flagged blocks are dropped only while they are less than this share of the content.
+CAPTION_MAX_SHARE = 0.5
+
+
+def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
+    """Content mask from block probabilities, with the caption and comment options applied."""
+    favor = opts.get("favor", "balanced")
+    if tables is None:
+        tables = find_data_tables(page)
+    spans = [(t.first, t.last) for t in tables]
+    mask = decode(proba, page, params, favor=favor, table_spans=spans)
+    chars, link_chars = page.array("chars"), page.array("link_chars")
+    if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
+        # A tiny page has no boilerplate to speak of: its non-link text is the content,
+        # or all its text when it is only links.
+        mask = link_chars < chars / 2
+        if not mask.any():
+            mask = chars > 0
+    elif chars[mask].sum() < TINY_SELECTION * np.maximum(chars - link_chars, 0).sum():
+        # Little kept of a page with plenty of plain text: pages of short items (teasers,
+        # cards, replies) score below the threshold one by one. A relaxed decode, kept when
+        # it finds several times more (when it adds only a little, that is the page's
+        # boilerplate around a selection that was right).
+        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor, table_spans=spans)
+        if chars[relaxed].sum() > RELAXED_GAIN * chars[mask].sum():
+            mask = relaxed
+    flags = page.array("flags", int)
+    # The text of an ad unit is its click-through link, even in the middle of an article.
+    mask &= ~(((flags & FLAG["ad"]) > 0) & (link_chars >= 0.9 * chars))
+    if mask.any():
+        span = np.zeros_like(mask)
+        first, last = np.flatnonzero(mask)[[0, -1]]
+        span[first:last + 1] = True
+        captions = (flags & FLAG["caption"]) > 0
+        if opts.get("include_captions"):
+            mask = mask | (captions & span)
+        elif chars[mask & captions].sum() < CAPTION_MAX_SHARE * chars[mask].sum():
+            # Captions are not main content by default (all gold sets agree). When they
+            # would be most of the content, the cue came from a wrapper ("caption-dark"
+            # on <body>, a "tag-creditshelf" class), not from captions: keep it all.
+            mask = mask & ~captions
+    if opts.get("include_comments"):
+        mask = mask | ((flags & FLAG["comment"]) > 0)
+    return mask

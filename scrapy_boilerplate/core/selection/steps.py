@@ -1,0 +1,228 @@
+"""What of a page's blocks is kept, after the model: one ordered list of small named steps.
+
+`STEPS` runs in order over one `Selection` (the page, the block probabilities, the
+options, the content mask): the decoder makes the mask (decoded.py), then each step
+corrects one kind of mistake the block model makes on its own, keeping or dropping
+blocks in the mask in place. The order matters where two steps see the same blocks
+(cards before teasers: a related-posts run after an article must not come back as a
+card group; tables before code blocks: a <pre> inside a data table is the table's).
+Adding a step is one function here and one line in `STEPS`. Each is described, with
+its measurements, in docs/extraction.md and docs/failure-tail.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..document.elements import FLAG
+from ..document.page import Page
+from ..metadata.bylines import BYLINE_RE
+from .cards import keep_card_groups
+from .code_blocks import find_code_blocks
+from .decoded import select_blocks
+from .tables import Table, decide_tables, find_data_tables
+from .widgets import keep_text_widget_runs
+
+#: Kept blocks this long whose text repeats under other ids and classes are second renderings.
+REPEAT_MIN_CHARS = 60
+#: A machine key: a snake_case identifier ("shipping_chunk-1", "cat_thumb_Kiwi").
+MACHINE_KEY_RE = re.compile(r"[a-z][a-z0-9]*(?:_[A-Za-z0-9-]+)+")
+#: Class words that hide an element until a script shows it.
+HIDING_CLASS_WORDS = frozenset(("hide", "hidden", "invisible"))
+#: A teaser: a linked title, then an excerpt cut short ("...", "…", "[…]").
+TEASER_END_RE = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*$")
+#: This many sibling teasers after at least TEASER_BODY_CHARS of body are a related-posts list.
+TEASER_RUN = 3
+TEASER_BODY_CHARS = 500
+#: A kept block shorter than this that reads as a byline is not content.
+BYLINE_MAX_CHARS = 80
+
+
+@dataclass
+class Selection:
+    """What the steps read and change: `mask` (the kept blocks) is changed in place."""
+
+    page: Page
+    proba: np.ndarray             # the block probabilities (site memory applied)
+    params: dict | None           # the model's decoder parameters
+    opts: dict                    # the extraction's options
+    title: str | None             # the page's headline (metadata/title.py)
+    tables: list[Table]           # the data tables, decided whole
+    mask: np.ndarray = None       # set by the first step
+    code_blocks: list[Table] = field(default_factory=list)
+
+
+def select(page: Page, proba, params, opts, title) -> Selection:
+    """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`."""
+    s = Selection(page, proba, params, opts, title, find_data_tables(page))
+    for step in STEPS:
+        step(s)
+    return s
+
+
+def decode(s: Selection) -> None:
+    """The decoder's mask from the probabilities, with the options (captions, comments) and the
+    fallbacks for near-empty selections (decoded.py). Data tables are decoded as spans."""
+    s.mask = select_blocks(s.page, s.proba, s.params, s.opts, s.tables)
+
+
+def keep_text_widgets(s: Selection) -> None:
+    """Keep a page builder's text widgets around the kept content: one article cut into
+    widget sections (widgets.py). Like the decoder's closing-line and mid-body rules, a rule
+    for recall: not with favor="precision"."""
+    if s.opts.get("favor") != "precision":
+        keep_text_widget_runs(s.page, s.mask, s.proba)
+
+
+def drop_headline_and_bylines(s: Selection) -> None:
+    """Drop the headline and bylines: the headline is not main content (it is `title`;
+    include_title puts it first), and neither is a byline ("By Jane Doe · 2 March 2026"): no
+    gold set keeps them."""
+    page, mask, title = s.page, s.mask, s.title
+    for i in np.flatnonzero(mask):
+        if page.tags[i] == "h1" and page.texts[i] in (title, page.main_title):
+            mask[i] = False
+        elif page.chars[i] < BYLINE_MAX_CHARS and BYLINE_RE.match(page.texts[i]):
+            mask[i] = False
+
+
+def drop_renderings(s: Selection) -> None:
+    """Unselect a second rendering of the same text: a kept block of REPEAT_MIN_CHARS or more
+    whose text a kept block before it already has, under other ids and classes (a site's
+    mobile and desktop variants of one article, a reply's preview of the post above it). A
+    repeat under the same ids and classes is the page's own (a chorus, a repeated note)."""
+    page, mask = s.page, s.mask
+    first_path: dict[str, tuple] = {}
+    for i in np.flatnonzero(mask):
+        if page.chars[i] < REPEAT_MIN_CHARS:
+            continue
+        path = first_path.setdefault(page.texts[i], page.tokens[i])
+        if path != page.tokens[i]:
+            mask[i] = False
+
+
+def drop_field_dumps(s: Selection) -> None:
+    """Unkeep definition lists that a class hides and whose terms are mostly machine keys.
+
+    A shop's custom fields (`<dl class="productView-info hide">` with `tab_Shipping and
+    Returns:`, `shipping_chunk-1:`, `cat_thumb_Kiwi:`) are data that the page's scripts read
+    to build its tabs, not text for readers. Neither signal alone is enough: a class hides
+    many tabs and accordions whose text is content, and API references list identifiers.
+    """
+    page, mask = s.page, s.mask
+    if "dl" not in page.node_tags:
+        return
+    for node, tag in enumerate(page.node_tags):
+        if tag != "dl" or HIDING_CLASS_WORDS.isdisjoint(page.node_tokens[node]):
+            continue
+        first, last = page.node_first[node], page.node_last[node]
+        terms = [page.texts[i] for i in range(first, last) if page.tags[i] == "dt"]
+        keys = sum(1 for term in terms if MACHINE_KEY_RE.match(term))
+        if len(terms) >= 3 and keys >= 0.5 * len(terms):
+            mask[first:last] = False
+
+
+def keep_cards(s: Selection) -> None:
+    """Keep groups of repeated cards inside or next to the kept content whole (cards.py): the
+    model keeps some cards of a list and drops others. Before drop_trailing_teasers: a
+    related-posts run after an article must not come back as a card group."""
+    keep_card_groups(s.page, s.mask)
+
+
+def drop_trailing_teasers(s: Selection) -> None:
+    """Unkeep runs of sibling teasers that follow the body (a related-posts list with excerpts).
+
+    Their excerpts are prose, so the model keeps them. On a listing page the teasers are the
+    content: a run goes only when the kept text before it is at least TEASER_BODY_CHARS and
+    half the run's.
+    """
+    page, mask = s.page, s.mask
+    kept = np.flatnonzero(mask).tolist()
+    if len(kept) <= TEASER_RUN:
+        return
+    texts, chars, link_chars = page.texts, page.chars, page.link_chars
+    teasers = [i for i in kept
+               if 10 <= link_chars[i] < chars[i] and TEASER_END_RE.search(texts[i]) is not None]
+    if len(teasers) < TEASER_RUN:
+        return
+    parent = {i: page.node_parents[page.nodes[i]] for i in teasers}
+    position = {i: k for k, i in enumerate(kept)}
+    # Runs of teasers that follow each other among the kept blocks, under one parent.
+    runs, run = [], []
+    for i in teasers:
+        if run and position[i] == position[run[-1]] + 1 and parent[i] == parent[run[-1]]:
+            run.append(i)
+        else:
+            runs.append(run)
+            run = [i]
+    runs.append(run)
+    teaser_set = set(teasers)
+    for run in runs:
+        if len(run) < TEASER_RUN:
+            continue
+        body = sum(chars[j] for j in kept if j < run[0] and j not in teaser_set)
+        if body >= max(TEASER_BODY_CHARS, sum(chars[j] for j in run) / 2):
+            mask[run] = False
+
+
+def decide_data_tables(s: Selection) -> None:
+    """One decision per data table, all its blocks content or none (tables.py): the block
+    model, which sees each cell alone, drops short cells one by one."""
+    decide_tables(s.tables, s.mask, s.proba, s.page)
+
+
+def decide_code_blocks(s: Selection) -> None:
+    """One decision per code block: a highlighter that puts each line in a <div> makes many
+    short blocks that the model drops one by one, like table cells (code_blocks.py)."""
+    s.code_blocks = find_code_blocks(s.page, s.tables)
+    decide_tables(s.code_blocks, s.mask, s.proba, s.page)
+
+
+def keep_listing_captions(s: Selection) -> None:
+    """Keep the caption of a code listing or a table whose code or cells are kept.
+
+    Captions are left out as a photo's are, but "Listing 10-3: A trait with a default method"
+    under a code sample (mdBook, technical books) names what the reader is looking at, as a
+    table's <caption> does. Only a <figcaption> that is a child of the listing's <figure> is
+    kept: a figure may also wrap a whole section with its photos and their captions. Not with
+    include_captions: every caption is kept then.
+    """
+    if s.opts.get("include_captions"):
+        return
+    page, mask = s.page, s.mask
+    tags, flags, unit = page.node_tags, page.flags, FLAG["pre"] | FLAG["table"]
+    first, last, parents = page.node_first, page.node_last, page.node_parents
+    for node in _positions(tags, "figcaption"):
+        figure = parents[node]
+        if figure >= 0 and tags[figure] == "figure" and any(
+                mask[i] and flags[i] & unit for i in range(first[figure], last[figure])):
+            mask[first[node]:last[node]] = True
+
+
+def _positions(values: list, value):
+    """The indices of `value` in `values` (list.index's scan: most nodes are not looked at in Python)."""
+    at = -1
+    while True:
+        try:
+            at = values.index(value, at + 1)
+        except ValueError:
+            return
+        yield at
+
+
+#: The steps, in the order they run.
+STEPS = (
+    decode,
+    keep_text_widgets,
+    drop_headline_and_bylines,
+    drop_renderings,
+    drop_field_dumps,
+    keep_cards,
+    drop_trailing_teasers,
+    decide_data_tables,
+    decide_code_blocks,
+    keep_listing_captions,
+)
