@@ -50,8 +50,8 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=250)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from scrapy_boilerplate.executors import extract_timed, in_worker, init_worker
-    from scrapy_boilerplate.worker_pool import WorkerPool
+    from scrapy_boilerplate.crawl.tasks import extract_timed, in_worker, init_worker
+    from scrapy_boilerplate.crawl.worker_pool import WorkerPool
 
     pool = WorkerPool(1, init_worker, (None, {}))
     try:

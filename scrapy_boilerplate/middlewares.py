@@ -17,9 +17,9 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from . import settings as bp
 from .core.scoring.model import ModelError
 from .core.overview.detector import OverviewDetector, OverviewVerdict
-from .pages import record_verdict, response_page
-from .worker_pool import WorkerLost
-from .workers import CrawlWorkers, crawl_workers
+from .crawl.response_pages import record_verdict, response_page
+from .crawl.worker_pool import WorkerLost
+from .crawl.workers import CrawlWorkers, crawl_workers
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -64,7 +64,7 @@ class OverviewMiddleware:
     that it judges the decompressed body of the final page (570 by default).
 
     With BOILERPLATE_EXECUTOR = "process" the page is judged in a worker process,
-    which also extracts its main content for MainContentPipeline (workers.py).
+    which also extracts its main content for MainContentPipeline (crawl/workers.py).
     """
 
     @bp.stops_crawl
@@ -83,7 +83,7 @@ class OverviewMiddleware:
             raise ModelError(f"{bp.OVERVIEW_MODEL} = {options.get('model')!r}: {exc}") from None
         self.max_body_size: int = settings.max_body_size
         self.drop_start: bool = settings.overview_drop_start
-        # MainContentPipeline writes the verdict into the page's items (pages.py holds it meanwhile).
+        # MainContentPipeline writes the verdict into the page's items (crawl/response_pages.py holds it meanwhile).
         self.record_verdicts = settings.overview_field is not None
         self.workers: CrawlWorkers | None = None
         if settings.executor == "process":
@@ -122,7 +122,7 @@ class OverviewMiddleware:
         try:
             if isinstance(response, HtmlResponse):
                 # response.selector is cached on the response: the spider reuses this
-                # parse, and the walk of it is kept for MainContentPipeline (pages.py).
+                # parse, and the walk of it is kept for MainContentPipeline (crawl/response_pages.py).
                 response.selector
                 start = time.perf_counter()
                 verdict = self.detector.detect_page(response_page(response), url=response.url)
@@ -148,7 +148,7 @@ class OverviewMiddleware:
         try:
             verdict, seconds = await self.workers.judge(response, html, extract)
         except WorkerLost:
-            # The page's worker died or hung (logged and counted in workers.py).
+            # The page's worker died or hung (logged and counted in crawl/workers.py).
             self._failed(response, with_traceback=False)
             return response
         except Exception:

@@ -25,12 +25,12 @@ from scrapy.utils.response import get_base_url
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
 from .core.scoring.model import ModelError
-from .executors import extract_page_timed, extract_text_timed, extract_timed, in_worker
-from .pages import cached_page, response_page, response_verdict
-from .site_memory import site_memory
-from .weakcache import WeakCache
-from .worker_pool import WorkerLost
-from .workers import CrawlWorkers, count_lost, crawl_workers, failed_future, wait
+from .crawl.tasks import extract_page_timed, extract_text_timed, extract_timed, in_worker
+from .crawl.response_pages import cached_page, response_page, response_verdict
+from .crawl.site_memory import site_memory
+from .crawl.weakcache import WeakCache
+from .crawl.worker_pool import WorkerLost
+from .crawl.workers import CrawlWorkers, count_lost, crawl_workers, failed_future, wait
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -140,15 +140,15 @@ class MainContentPipeline:
         self.executor = settings.executor
         self.thread_count = settings.executor_workers
         # "thread" waits this long for a page (a stuck thread cannot be stopped, its item goes
-        # on); "process" kills the page's worker after as long (worker_pool.py).
+        # on); "process" kills the page's worker after as long (crawl/worker_pool.py).
         self.thread_timeout = settings.executor_timeout if self.executor == "thread" else None
         self.model = settings.model
         self.options = settings.extractor_options()
-        # The walk pages.py shares skips comments: usable unless comments are wanted.
+        # The walk crawl/response_pages.py shares skips comments: usable unless comments are wanted.
         self.walk_shared = not self.options["include_comments"]
         # Load the model now: a bad path or favor value is a configuration error
         # that should stop the crawl before it starts, not empty every item.
-        # Site memory (BOILERPLATE_TEMPLATE_STORE, site_memory.py): None when off.
+        # Site memory (BOILERPLATE_TEMPLATE_STORE, crawl/site_memory.py): None when off.
         self.site_memory = site_memory(crawler)
         try:
             self.extractor = Extractor(self.model, templates=self.site_memory.store, **self.options)
@@ -177,7 +177,7 @@ class MainContentPipeline:
         return cls(crawler)
 
     def close_spider(self, spider=None) -> None:
-        # The worker processes of "process" stop at spider_closed (workers.py).
+        # The worker processes of "process" stop at spider_closed (crawl/workers.py).
         if self.pool is not None:
             # Every item is done by now; do not make the reactor wait for thread exits.
             self.pool.shutdown(wait=False, cancel_futures=True)
@@ -297,7 +297,7 @@ class MainContentPipeline:
                     future.set_result(done)
                 return future, True
         # Reuse what the spider or OverviewMiddleware already did: the walk of the
-        # page (pages.py), else Scrapy's parse. The private attribute is read so that
+        # page (crawl/response_pages.py), else Scrapy's parse. The private attribute is read so that
         # "thread" and "process" do not parse in the reactor thread when nobody has.
         page = cached_page(response) if self.walk_shared else None
         selector = getattr(response, "_cached_selector", None)

@@ -27,7 +27,7 @@ from scrapy.utils.test import get_crawler
 
 from pipeline_site import ARTICLES, site_file
 from scrapy_boilerplate import Extractor, extract
-from scrapy_boilerplate.worker_pool import WorkerPool
+from scrapy_boilerplate.crawl.worker_pool import WorkerPool
 from scrapy_boilerplate.middlewares import ItemResponseMiddleware
 from scrapy_boilerplate.pipelines import MainContentPipeline, item_sources
 
@@ -557,11 +557,11 @@ def test_sources_are_per_crawler():
     assert item_sources(a) is item_sources(a) is not item_sources(b)
 
 
-# -- one walk per response, shared with OverviewMiddleware (pages.py) ------------------------
+# -- one walk per response, shared with OverviewMiddleware (crawl/response_pages.py) ------------------------
 
 def count_walks(monkeypatch) -> list:
     import scrapy_boilerplate.core.extractor as extractor_module
-    import scrapy_boilerplate.pages as pages_module
+    import scrapy_boilerplate.crawl.response_pages as pages_module
 
     walks = []
 
@@ -578,7 +578,7 @@ def count_walks(monkeypatch) -> list:
 
 @pytest.mark.parametrize("executor", ["inline", "thread"])
 def test_a_walk_made_for_overview_detection_is_reused(monkeypatch, executor):
-    from scrapy_boilerplate.pages import response_page
+    from scrapy_boilerplate.crawl.response_pages import response_page
 
     walks = count_walks(monkeypatch)
     h = Harness(BOILERPLATE_EXECUTOR=executor)
@@ -590,7 +590,7 @@ def test_a_walk_made_for_overview_detection_is_reused(monkeypatch, executor):
 
 
 def test_inline_extraction_walks_once_and_leaves_the_walk_for_others(monkeypatch):
-    from scrapy_boilerplate.pages import cached_page
+    from scrapy_boilerplate.crawl.response_pages import cached_page
 
     walks = count_walks(monkeypatch)
     h = Harness()
@@ -600,7 +600,7 @@ def test_inline_extraction_walks_once_and_leaves_the_walk_for_others(monkeypatch
 
 
 def test_comments_wanted_means_a_walk_of_its_own(monkeypatch):
-    from scrapy_boilerplate.pages import response_page
+    from scrapy_boilerplate.crawl.response_pages import response_page
 
     walks = count_walks(monkeypatch)
     h = Harness(BOILERPLATE_INCLUDE_COMMENTS=True)

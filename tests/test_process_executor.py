@@ -1,7 +1,7 @@
 """BOILERPLATE_EXECUTOR = "process": OverviewMiddleware and MainContentPipeline on one crawler
 (get_crawler), sharing real worker processes, on the example project's pages.
 
-Each HTML response costs one worker task (executors.judge_page) that judges the page
+Each HTML response costs one worker task (crawl/tasks.judge_page) that judges the page
 and extracts it; the pipeline takes that extraction instead of sending a task of its
 own. Crawls in this mode are in tests/test_crawl_pipeline.py and tests/test_overview_crawl.py.
 """
@@ -25,11 +25,11 @@ from scrapy.utils.test import get_crawler
 
 from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy_boilerplate import detect_overview, extract
-from scrapy_boilerplate.executors import judge_page
+from scrapy_boilerplate.crawl.tasks import judge_page
 from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewMiddleware
 from scrapy_boilerplate.pipelines import MainContentPipeline
-from scrapy_boilerplate.worker_pool import WorkerPool
-from scrapy_boilerplate.workers import crawl_workers
+from scrapy_boilerplate.crawl.worker_pool import WorkerPool
+from scrapy_boilerplate.crawl.workers import crawl_workers
 
 SITE = "http://127.0.0.1:8000"
 PROCESS = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}

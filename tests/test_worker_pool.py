@@ -1,4 +1,4 @@
-"""WorkerPool (scrapy_boilerplate/worker_pool.py): real worker processes that die, hang,
+"""WorkerPool (scrapy_boilerplate/crawl/worker_pool.py): real worker processes that die, hang,
 raise, and are shut down, on the example project's pages.
 
 The crawls that lose workers are in tests/test_worker_crawl.py.
@@ -20,8 +20,8 @@ import pytest
 from pipeline_site import ARTICLES, site_file
 from pool_faults import LoadsOnlyHere, slow_start
 from scrapy_boilerplate import extract
-from scrapy_boilerplate.executors import extract_timed, in_worker, init_worker
-from scrapy_boilerplate.worker_pool import (STARTS_BEFORE_FAILING, PoolBroken, RemoteTraceback, TaskTimeout,
+from scrapy_boilerplate.crawl.tasks import extract_timed, in_worker, init_worker
+from scrapy_boilerplate.crawl.worker_pool import (STARTS_BEFORE_FAILING, PoolBroken, RemoteTraceback, TaskTimeout,
                                             WorkerDied, WorkerLost, WorkerPool)
 
 pytestmark = pytest.mark.slow
@@ -196,7 +196,7 @@ def test_shutdown_ends_every_worker_and_fails_what_was_pending():
 
 ORPHAN_SCRIPT = """
 import sys, time
-from scrapy_boilerplate.worker_pool import WorkerPool
+from scrapy_boilerplate.crawl.worker_pool import WorkerPool
 if __name__ == "__main__":
     pool = WorkerPool(2)
     idle = pool.submit(int, "1")
@@ -256,7 +256,7 @@ def test_a_failing_supervisor_fails_every_pending_task_and_the_pool_says_so(pool
 
 FD_SCRIPT = """
 import os, resource, signal, sys, time
-from scrapy_boilerplate.worker_pool import WorkerDied, WorkerPool
+from scrapy_boilerplate.crawl.worker_pool import WorkerDied, WorkerPool
 if __name__ == "__main__":
     pool = WorkerPool(1, task_timeout=5)
     pid = pool.submit(os.getpid).result(timeout=120)

@@ -111,6 +111,17 @@ class Extraction:
             self._markup_source = None
         return self._markup
 
+    def trim(self, markup: bool = True, metadata: bool = True) -> Extraction:
+        """This extraction, lighter to send to another process: without its blocks, and
+        without the Markdown and HTML (`markup` False) or the article metadata (`metadata`
+        False) when the receiver never reads them (pickling would render or make them)."""
+        self.blocks = []
+        if not markup:
+            self._markup_source, self._markup = None, ("", "")
+        if not metadata:
+            self._meta_source = None
+        return self
+
     def __getstate__(self) -> dict:
         # The markup source holds the parsed tree, which does not pickle: the copy gets the
         # rendered markup instead.

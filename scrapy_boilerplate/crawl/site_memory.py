@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from scrapy import signals
 
-from . import settings as bp
-from .core.site_memory.templates import MemoryTemplateStore, TemplateStore
+from .. import settings as bp
+from ..core.site_memory.templates import MemoryTemplateStore, TemplateStore
 from .weakcache import WeakCache
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def store_from_settings(settings) -> TemplateStore | None:
         return MemoryTemplateStore(max_sites=settings.template_max_sites,
                                    max_fingerprints=settings.template_max_fingerprints,
                                    warmup=settings.template_warmup)
-    from .core.site_memory.redis_store import RedisTemplateStore
+    from ..core.site_memory.redis_store import RedisTemplateStore
 
     return RedisTemplateStore.from_url(
         url, timeout=settings.template_timeout, prefix=settings.template_prefix,
@@ -76,7 +76,7 @@ class CrawlSiteMemory:
         if not isinstance(self.store, MemoryTemplateStore):
             return self.store
         if self._server is None:
-            from .core.site_memory.server import StoreServer
+            from ..core.site_memory.server import StoreServer
 
             self._server = StoreServer(self.store)
         return self._server.client()

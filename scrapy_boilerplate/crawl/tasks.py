@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 
-from .core.document.page import build_page
-from .core.extractor import Extraction, Extractor
-from .core.overview.detector import OverviewDetector, OverviewVerdict
+from ..core.document.page import build_page
+from ..core.extractor import Extraction, Extractor
+from ..core.overview.detector import OverviewDetector, OverviewVerdict
 
 
 def extract_timed(extractor: Extractor, html, url: str | None) -> tuple[Extraction, float]:
@@ -67,13 +67,7 @@ def init_worker(model, options: dict | None, detector: dict | None = None, marku
 
 def _to_send(result: Extraction) -> Extraction:
     """What of an extraction goes back to the crawl process."""
-    result.blocks = []   # per-block debugging detail: not worth pickling back
-    if not _markup:
-        # Rendered for pickling otherwise (the source holds the tree): not when nobody reads it.
-        result._markup_source, result._markup = None, ("", "")
-    if not _metadata:
-        result._meta_source = None   # made for pickling otherwise: not when nobody reads it
-    return result
+    return result.trim(markup=_markup, metadata=_metadata)
 
 
 def in_worker(func, *args) -> tuple[Extraction, float]:
@@ -87,7 +81,7 @@ def judge_page(text: str, url: str, base_url: str, html: bool,
     """OverviewMiddleware's and MainContentPipeline's work on one page, in one worker task.
 
     `text` is parsed once, exactly as Scrapy's ``response.selector`` parses it,
-    and walked once, as ``pages.response_page`` walks it; overview detection and
+    and walked once, as ``response_pages.response_page`` walks it; overview detection and
     extraction both use that walk, so the results are those of "inline".
     `html` False: a response that is not HTML but judged on request (meta), read
     as the middleware reads it inline. `extract`: "no"; "yes"; or "articles",

@@ -12,13 +12,13 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from .core.document.page import Page, build_page
+from ..core.document.page import Page, build_page
 from .weakcache import WeakCache
 
 if TYPE_CHECKING:
     from scrapy.http import HtmlResponse, Response
 
-    from .core.overview.detector import OverviewVerdict
+    from ..core.overview.detector import OverviewVerdict
 
 _pages = WeakCache(lambda response: build_page(response.selector.root, base_url=response.url))
 

@@ -1,7 +1,7 @@
 """The worker processes of BOILERPLATE_EXECUTOR = "process", one pool per crawl.
 
 OverviewMiddleware and MainContentPipeline share it. For each HTML response the
-middleware sends the whole per-page job to a worker (``executors.judge_page``:
+middleware sends the whole per-page job to a worker (``tasks.judge_page``:
 one parse, one walk, overview detection, extraction) and waits for it without
 blocking the reactor; the extraction comes back with the verdict and waits here,
 keyed by the response, for the pipeline. Entries go with their response (weak
@@ -23,8 +23,8 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.response import get_base_url
 from twisted.internet.defer import Deferred, TimeoutError as DeferredTimeoutError
 
-from . import settings as bp
-from .executors import init_worker, judge_page
+from .. import settings as bp
+from .tasks import init_worker, judge_page
 from .weakcache import WeakCache
 from .worker_pool import PoolBroken, TaskTimeout, WorkerDied, WorkerLost, WorkerPool
 
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from scrapy.http import TextResponse
     from scrapy.settings import BaseSettings
 
-    from .core.extraction import Extraction
-    from .core.overview.detector import OverviewVerdict
+    from ..core.extraction import Extraction
+    from ..core.overview.detector import OverviewVerdict
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ class CrawlWorkers:
     async def judge(self, response: TextResponse, html: bool,
                     extract: str) -> tuple[OverviewVerdict, float]:
         """The overview verdict of `response` and the seconds detection took, from
-        ``executors.judge_page``; its extraction, if any, is kept for the pipeline."""
+        ``tasks.judge_page``; its extraction, if any, is kept for the pipeline."""
         args = (response.text, response.url, get_base_url(response), html, extract)
         try:
             verdict, extraction, detect_seconds, extract_seconds = await self.run(
