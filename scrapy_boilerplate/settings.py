@@ -3,7 +3,7 @@
 Each setting is declared once, as a field of :class:`BoilerplateSettings`:
 ``setting(name, default, parser, doc)`` gives its name, its default (as a project would
 write it), the parser that reads and checks a value, and the one-line meaning shown in the
-README's settings table (``tests/test_settings_docs.py`` holds the two together). From these
+README's settings table (``tests/unit/test_settings_docs.py`` holds the two together). From these
 declarations come :data:`SETTINGS` (name -> :class:`Setting`, in declaration order),
 :data:`DEFAULTS` (name -> default), the module constants naming each setting
 (``EXECUTOR == "BOILERPLATE_EXECUTOR"``, ...) and :func:`read`.

@@ -12,6 +12,7 @@ Markers (registered in setup.cfg):
 """
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,9 @@ TESTS = Path(__file__).resolve().parent
 # of another working tree, a release).
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS.parent), os.environ.get("PYTHONPATH")]))
 FIXTURES = TESTS / "fixtures"
+# The modules and scripts the tests share: loopback servers, sites, crawls run in child processes.
+SUPPORT = TESTS / "support"
+sys.path.insert(0, str(SUPPORT))
 # CI clones the repository next to ../shared, which holds the development datasets.
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
@@ -76,7 +80,7 @@ def dataset_pages():
 
 @pytest.fixture
 def redis_server():
-    """A redis-server of its own on a free loopback port (tests/redis_server.py); skips without one."""
+    """A redis-server of its own on a free loopback port (tests/support/redis_server.py); skips without one."""
     from redis_server import RedisServer
 
     server = RedisServer().start()

@@ -6,8 +6,8 @@ corrects one kind of mistake the block model makes on its own, keeping or droppi
 blocks in the mask in place. The order matters where two steps see the same blocks
 (cards before teasers: a related-posts run after an article must not come back as a
 card group; tables before code blocks: a <pre> inside a data table is the table's).
-Adding a step is one function here and one line in `STEPS`. Each is described, with
-its measurements, in docs/extraction.md and docs/failure-tail.md.
+Adding a step is one function here and one line in `STEPS` (CONTRIBUTING.md). Each is
+described in docs/extraction.md; its measurements are in its commit message.
 """
 
 from __future__ import annotations

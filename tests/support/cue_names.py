@@ -1,0 +1,11 @@
+"""Class and id names the cue tests share (tests/unit/test_cues.py, tests/twins/test_compiled_walk.py)."""
+
+from __future__ import annotations
+
+from scrapy_boilerplate.core.document import cues
+
+#: Names of comment sections, as themes write them.
+COMMENT_NAMES = sorted(cues.COMMENT_SECTION_NAMES) + [
+    "comment", "comments", "comment-list", "comment-respond",
+    *(f"{stem}{sep}{part}" for stem in ("comment", "comments") for sep in "-_"
+      for part in ("area", "section", "wrapper", "container", "list", "block", "thread", "form"))]

@@ -1,0 +1,289 @@
+"""Article metadata (core/article_meta.py, issue 19): sources, priorities, and real pages."""
+
+import gzip
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SHARED, needs_shared
+from scrapy_boilerplate import extract
+from scrapy_boilerplate.core.metadata.authors import clean_authors
+from scrapy_boilerplate.core.metadata.dates import normalize_date, url_date
+from scrapy_boilerplate.core.metadata.language import language_code
+from scrapy_boilerplate.training.datasets import _hostname, is_validation_site
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from metadata_eval import author_set, norm  # noqa: E402
+
+BODY = ("<p>The committee met on Tuesday to discuss the new budget for the coming year, and after a "
+        "long debate it approved most of the proposals put forward by the finance office.</p>") * 4
+
+
+def page(head="", top="", lang="en", body=BODY, after=""):
+    return (f'<html lang="{lang}"><head><title>Budget approved | The Daily</title>{head}</head><body>'
+            f'<nav><a href="/">Home</a></nav><article><h1>Budget approved</h1>{top}{body}</article>'
+            f'{after}</body></html>')
+
+
+def test_json_ld_graph_with_author_reference():
+    ld = {"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "name": "The Daily"},
+        {"@type": "Person", "@id": "https://d.example/#/person/1", "name": "Jane Doe"},
+        {"@type": "NewsArticle", "author": {"@id": "https://d.example/#/person/1"},
+         "datePublished": "2024-03-15T09:30:00+01:00", "dateModified": "2024-03-16",
+         "image": [{"@type": "ImageObject", "url": "/img/lead.jpg"}], "inLanguage": "en-GB"}]}
+    result = extract(page(f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+                          '<meta name="author" content="Someone Else">'), "https://d.example/news/x")
+    assert result.authors == ["Jane Doe"]   # JSON-LD wins over <meta name=author>
+    assert result.date_published == "2024-03-15T09:30:00+01:00"
+    assert result.date_modified == "2024-03-16"
+    assert result.site_name == "The Daily"
+    assert result.image == "https://d.example/img/lead.jpg"
+    assert result.title == "Budget approved"
+
+
+def test_organisation_only_when_no_person_is_named():
+    ld = {"@type": "Article", "author": [{"@type": "Organization", "name": "Daily Staff"}]}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script)).authors == ["Daily Staff"]
+    assert extract(page(script + '<meta name="author" content="Jane Doe">')).authors == ["Jane Doe"]
+
+
+def test_open_graph_dublin_core_and_canonical():
+    head = ('<meta property="og:site_name" content="The Daily"><meta name="DC.creator" '
+            'content="Doe, Jane; John Roe"><meta name="dc.date" content="2023-11-02">'
+            '<meta property="og:image" content="//cdn.example/a.png">'
+            '<meta name="description" content="A &amp;amp; B"><link rel="canonical" href="/news/budget">')
+    result = extract(page(head), "https://d.example/news/budget?utm=1")
+    assert result.date_published == "2023-11-02"
+    assert result.canonical_url == "https://d.example/news/budget"
+    assert result.image == "https://cdn.example/a.png"
+    assert result.site_name == "The Daily"
+    assert result.description == "A & B"
+
+
+def test_byline_and_dates_near_the_headline_not_in_the_sidebar():
+    top = ('<div class="byline">By <a rel="author" href="/u/jane">Jane Doe</a></div>'
+           '<p class="meta">March 15, 2024 · Updated <time datetime="2024-03-18">March 18</time></p>')
+    sidebar = ('<aside><div class="byline">By Sidebar Person</div><time datetime="2020-01-01">'
+               'Jan 1</time></aside>') * 3
+    result = extract(page(top=top, after=sidebar), "https://d.example/news/budget")
+    assert result.authors == ["Jane Doe"]
+    assert result.date_modified == "2024-03-18"
+    if normalize_date("March 15, 2024"):   # text dates need htmldate ([metadata])
+        assert result.date_published == "2024-03-15"
+
+
+def test_url_date_is_the_last_resort():
+    assert extract(page(), "https://d.example/2024/03/15/budget/").date_published == "2024-03-15"
+    assert extract(page(), "https://d.example/news/budget").date_published is None
+
+
+def test_nothing_is_guessed():
+    result = extract("<html><body><p>" + "Plain text without any metadata at all. " * 3 + "</p></body></html>")
+    assert result.authors == [] and result.date_published is None and result.date_modified is None
+    assert result.site_name is None and result.canonical_url is None and result.image is None
+
+
+def test_to_dict_carries_the_metadata():
+    out = extract(page(top='<p class="byline">By Jane Doe</p>')).to_dict()
+    assert out["authors"] == ["Jane Doe"] and out["language"] == "en"
+    assert {"date_published", "date_modified", "site_name", "canonical_url", "description",
+            "image"} <= set(out)
+
+
+def test_language_declared_and_contradicted():
+    assert extract(page(lang="en-US")).language == "en"
+    hungarian = ("<p>A bizottság kedden ülésezett, hogy megvitassa a jövő évi költségvetést, és hosszú "
+                 "vita után elfogadta a pénzügyi hivatal javaslatainak többségét.</p>") * 4
+    pytest.importorskip("py3langid")
+    assert extract(page(lang="en", body=hungarian)).language == "hu"   # the text says otherwise
+    assert extract(page(lang="", body=hungarian)).language == "hu"     # declares none
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("2024-03-15", "2024-03-15"), ("2024-03-15T10:20:30Z", "2024-03-15T10:20:30+00:00"),
+    ("2024-03-15T00:00:00", "2024-03-15"), ("20240315", "2024-03-15"), (1710498600, "2024-03-15T10:30:00+00:00"),
+    ("0000-00-00", None), ("2024-02-30", None), ("3024-01-01", None), ("1990-05-05", None), ("", None),
+])
+def test_normalize_date(value, expected):
+    assert normalize_date(value) == expected
+
+
+def test_url_date_shapes():
+    assert url_date("https://x.example/2024/03/15/a") == "2024-03-15"
+    assert url_date("https://x.example/blog/2024-3-5-title") == "2024-03-05"
+    assert url_date("https://x.example/p/20240315/") == "2024-03-15"
+    assert url_date("https://x.example/p/12345678/") is None
+
+
+@pytest.mark.parametrize("raw, expected", [
+    (["By Jane Doe and John Roe | Staff Writer"], ["Jane Doe", "John Roe"]),
+    (["Jane Doe, MD, PhD"], ["Jane Doe"]),
+    (["Jane Doe", "jane doe"], ["Jane Doe"]),
+    (["Written By", "5 mins read"], []),
+    (["https://example.com/jane", "@jane", "Admin"], []),
+    (["Maria &amp; Katerina"], ["Maria", "Katerina"]),
+])
+def test_clean_authors(raw, expected):
+    assert clean_authors(raw) == expected
+
+
+def test_a_page_dated_only_by_its_update():
+    # "Updated August 14, 2025" under the headline, and no publication date in <meta>: the page
+    # dates itself by the update. With article:published_time in <meta>, that stays the date.
+    top = '<p class="meta">Updated <time datetime="2025-08-14">August 14, 2025</time></p>'
+    ld = '<script type="application/ld+json">{"@type": "Article", "datePublished": "2025-05-19"}</script>'
+    result = extract(page(ld, top=top))
+    assert (result.date_published, result.date_modified) == ("2025-08-14", "2025-08-14")
+    stated = extract(page(ld + '<meta property="article:published_time" content="2025-05-19">', top=top))
+    assert (stated.date_published, stated.date_modified) == ("2025-05-19", "2025-08-14")
+    # Only a dateModified anywhere: that is the page's date.
+    only = '<script type="application/ld+json">{"@type": "Article", "dateModified": "2025-07-09"}</script>'
+    assert extract(page(only)).date_published == "2025-07-09"
+
+
+def test_time_in_an_updated_block_and_forum_activity_lines():
+    top = ('<div class="dateblock dateblock-updated"><span><time datetime="2022-11-11">Nov 11</time>'
+           '</span></div><p class="meta">1.9K views 11 replies last post by Sam '
+           '<time datetime="2024-01-18">Jan 18, 2024</time></p>')
+    result = extract(page('<meta name="date" content="2022-11-09">', top=top))
+    assert result.date_published == "2022-11-09" and result.date_modified == "2022-11-11"
+
+
+def test_utc_stamp_takes_the_local_day():
+    # 02:41 UTC on the 19th is the evening of the 18th where the site is: its URL says so, or its
+    # metadata gives the same instant with the site's offset.
+    head = '<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">'
+    assert extract(page(head), "https://b.example/2025/12/18/post/").date_published == "2025-12-18"
+    assert extract(page(head), "https://b.example/post/").date_published == "2025-12-19T02:41:41+00:00"
+    ld = '<script type="application/ld+json">{"@type": "Article", "dateCreated": "2017-02-24T01:18:13Z"}</script>'
+    local = '<meta property="article:published_time" content="2017-02-23T17:18:13-08:00">'
+    assert extract(page(ld + local)).date_published == "2017-02-23T17:18:13-08:00"
+
+
+def test_json_ld_wrapped_in_cdata():
+    ld = ('<script type="application/ld+json">//<![CDATA[\n{"@type": "NewsArticle", "datePublished": '
+          '"2013-09-11T10:00:00-04:00", "author": {"@type": "Person", "name": "Mama Robotnik"}}\n//]]></script>')
+    result = extract(page(ld))
+    assert result.date_published == "2013-09-11T10:00:00-04:00" and result.authors == ["Mama Robotnik"]
+
+
+def test_date_line_anywhere_when_nothing_else_dates_the_page():
+    pytest.importorskip("htmldate")
+    after = ('<aside><a href="/other">March 3, 2021</a><div class="review">Reviewed on May 1, 2022</div>'
+             '</aside><p class="post-date">April 8, 2024</p>')
+    long_body = BODY * 3   # the aside is beyond the byline window
+    assert extract(page(after=after, body=long_body)).date_published == "2024-04-08"
+    assert extract(page(body=long_body)).date_published is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2.3.10 no changes", None), ("Cooling Test: Strong 9.5/10", None), ("February 2026", None),
+    ("Thu, 09/25/2025 - 11:38", "2025-09-25"), ("03/04/2025 x", "2025-04-03"), ("13/04/2025", "2025-04-13"),
+])
+def test_text_is_a_date_only_when_it_reads_as_one(text, expected):
+    if normalize_date("March 15, 2024") is None and expected == "2025-04-03":
+        expected = None   # ambiguous day and month: left to htmldate, when installed
+    assert normalize_date(text) == expected
+
+
+def test_date_inside_furniture():
+    pytest.importorskip("htmldate")
+    assert normalize_date("#1 · Jan 15, 2024") == "2024-01-15"
+    assert normalize_date("Dec 17, 2025Julian K. Arni") == "2025-12-17"
+    assert normalize_date("2023 Jan 7") == "2023-01-07"
+
+
+def test_forum_thread_starter_from_microdata_and_header():
+    posts = "".join(
+        f'<article itemscope itemtype="https://schema.org/Comment"><div itemprop="author" itemscope '
+        f'itemtype="https://schema.org/Person"><a itemprop="name">{name}</a> Member Joined 2021</div>'
+        f'<meta itemprop="datePublished" content="2024-01-{day}T21:50:50-05:00"><p>{BODY}</p></article>'
+        for name, day in (("sanmartinwatch", 14), ("replier", 18)))
+    review = ('<div itemscope itemtype="https://schema.org/Review"><span itemprop="author">Rev Iewer</span>'
+              '</div>')
+    thread = (f'<html><head><title>Thread</title></head><body>{review}<h1>What next in 2024?</h1>'
+              f'{posts}</body></html>')
+    result = extract(thread)
+    assert result.authors == ["sanmartinwatch"] and result.date_published == "2024-01-14T21:50:50-05:00"
+    # A thread's later page: its header names the starter, the first post there is a reply.
+    header = '<ul><li class="thread-meta">Thread starter felixen</li></ul>'
+    assert extract(thread.replace("<h1>", header + "<h1>")).authors == ["felixen"]
+
+
+def test_sentences_starting_by_are_no_bylines():
+    top = "<p>By using VS Code, you agree to its license and privacy statement.</p>"
+    assert extract(page(top=top)).authors == []
+    assert extract(page(top='<p class="meta">by jsteinhardt</p>')).authors == ["jsteinhardt"]
+
+
+def test_signature_at_the_end_only_on_a_dated_page():
+    after = '<div class="author-box">Jordanna Campbell</div>'
+    dated = '<meta property="article:published_time" content="2025-01-21">'
+    long_body = BODY * 3   # the box is beyond the byline window
+    assert extract(page(dated, after=after, body=long_body)).authors == ["Jordanna Campbell"]
+    assert extract(page(after=after, body=long_body)).authors == []
+
+
+@needs_shared
+@pytest.mark.parametrize("dataset, page_id, field, expected", [
+    ("wcxb-dev", "0513", "authors", ["felixen"]),                 # XenForo, a later page: header
+    ("wcxb-dev", "0501", "authors", ["DaleJack"]),                # Discourse: microdata
+    ("wcxb-dev", "0538", "date_published", "2024-02-24"),         # phpBB: "Post by ... » Sat Feb 24"
+    ("wcxb-dev", "0538", "title", "Investment Strategy Review Request, 2024 Version"),  # not the logo h1
+    ("wcxb-dev", "0020", "date_published", "2025-02-22"),         # "Last Updated: 2025-02-22" only
+    ("wcxb-dev", "0479", "date_published", "2025-12-18"),         # UTC stamp, the URL's day
+    ("wcxb-dev", "0177", "authors", []),                          # "By following the tips below..."
+    ("readability", "lazy-image-2", "date_published", "2013-09-11T10:00:00-04:00"),   # CDATA JSON-LD
+])
+def test_real_pages(dataset, page_id, field, expected):
+    pytest.importorskip("htmldate")
+    folder = SHARED / dataset
+    if not (folder / "pages.jsonl").is_file():
+        pytest.skip(f"{folder} not found")
+    record = next(r for r in map(json.loads, (folder / "pages.jsonl").open(encoding="utf-8"))
+                  if r["id"] == page_id)
+    result = extract(gzip.decompress((folder / record["html"]).read_bytes()), record.get("url"))
+    value = getattr(result, field)
+    if field.startswith("date_") and value and len(expected) == 10:
+        value = value[:10]   # a day expected: by day, as the benchmark scores dates
+    assert value == expected
+
+
+def test_language_code():
+    assert [language_code(v) for v in ("en-US", "EN_gb", "deu", "x-default", "", None)] == \
+        ["en", "en", "de", None, None, None]
+
+
+@needs_shared
+def test_real_pages_of_held_out_sites():
+    """wcxb-dev pages of the sites held out from the block model and from developing these rules
+    (benchmarks/metadata_eval.py scores them the same way). Measured when written: title 0.77,
+    authors 0.50, dates 0.72, authors on 9% of pages without one; after the second round
+    (forum starters, microdata, shown updates, page-wide date lines): title 0.77, authors 0.59,
+    dates 0.83, authors on 8% of pages without one."""
+    folder = SHARED / "wcxb-dev"
+    if not (folder / "pages.jsonl").is_file():
+        pytest.skip(f"{folder} not found")
+    records = [json.loads(line) for line in (folder / "pages.jsonl").open(encoding="utf-8")]
+    held_out = [r for r in records
+                if is_validation_site((_hostname(r.get("url")) or r["id"]).removeprefix("www."))]
+    score = {"title": [0, 0], "authors": [0, 0], "date": [0, 0], "invented": [0, 0]}
+    for record in held_out:
+        result = extract(gzip.decompress((folder / record["html"]).read_bytes()), record.get("url"))
+        score["title"][0] += norm(result.title) == norm(record["title"])
+        score["title"][1] += 1
+        key = "authors" if record.get("author") else "invented"
+        score[key][0] += (author_set(result.authors) == author_set(record["author"])
+                          if record.get("author") else bool(result.authors))
+        score[key][1] += 1
+        if record.get("publish_date"):
+            score["date"][0] += (result.date_published or "")[:10] == record["publish_date"]
+            score["date"][1] += 1
+    share = {k: hits / n for k, (hits, n) in score.items()}
+    assert share["title"] >= 0.72 and share["authors"] >= 0.52, share
+    assert share["date"] >= (0.76 if normalize_date("March 15, 2024") else 0.55), share
+    assert share["invented"] <= 0.11, share
