@@ -18,9 +18,9 @@ import platform
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import lxml.etree
 import lxml.html

@@ -261,7 +261,8 @@ def main() -> None:
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, Python {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, {served} real pages + listings from {', '.join(args.datasets)}, "
           f"spider={args.spider}, CONCURRENT_REQUESTS={args.concurrency}, executor={args.executor}, "
-          f"workers={args.workers or f'default ({max(1, min(4, os.cpu_count() or 1))})'}, server delay {args.server_delay_ms:g} ms, "
+          f"workers={args.workers or f'default ({max(1, min(4, os.cpu_count() or 1))})'}, "
+          f"server delay {args.server_delay_ms:g} ms, "
           f"load average before {load_before:.2f}")
     print(f"without the add-on: {without['pages']} pages in {without['seconds']:.2f} s = "
           f"{without['pages_per_second']:.1f} pages/s ({without['items']} items); "

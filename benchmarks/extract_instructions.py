@@ -59,7 +59,7 @@ def run_step(step: str, dataset: Path, limit: int, label: str) -> None:
     extract(b"<html><body><p>load the model</p></body></html>")   # in both steps: not counted
     if step == "extract":
         for html, url in pages:
-            extract(html, url=url).text
+            extract(html, url=url).text   # noqa: B018 - reading .text is what is counted
 
 
 def count(step: str, args) -> int:

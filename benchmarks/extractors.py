@@ -20,8 +20,8 @@ memory holds the library under test and little else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 Run = Callable[[bytes, "str | None"], object]
 

@@ -36,13 +36,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD, default_detector  # noqa: E402
-from scrapy_boilerplate.core.overview.evidence import FEATURE_NAMES, own_url, url_features  # noqa: E402
 from scrapy_boilerplate.core.document.page import build_page  # noqa: E402
 from scrapy_boilerplate.core.document.parse import parse_html  # noqa: E402
+from scrapy_boilerplate.core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD, default_detector  # noqa: E402
+from scrapy_boilerplate.core.overview.evidence import FEATURE_NAMES, own_url, url_features  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
 from scrapy_boilerplate.training.overview import (  # noqa: E402
-    SPLITS, classification_report, collect_evidence, cross_validate, fmt_report,
+    SPLITS,
+    classification_report,
+    collect_evidence,
+    cross_validate,
+    fmt_report,
 )
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"

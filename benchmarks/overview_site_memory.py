@@ -45,7 +45,10 @@ from scrapy_boilerplate.core.document.parse import parse_html  # noqa: E402
 from scrapy_boilerplate.core.site_memory.templates import MemoryTemplateStore, _fingerprints, site_key  # noqa: E402
 from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
 from scrapy_boilerplate.training.overview import (  # noqa: E402
-    classification_report, collect_evidence, cross_validate, fmt_report,
+    classification_report,
+    collect_evidence,
+    cross_validate,
+    fmt_report,
 )
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"

@@ -298,7 +298,8 @@ def render_markdown(results: dict) -> str:
             "page). Loopback makes the crawl CPU-bound: this is the add-on's worst case; behind a real "
             "network its cost hides in the waiting.")
         add("")
-        add("| executor | pages | without the add-on | with the add-on | ratio | CPU used by other processes meanwhile |")
+        add("| executor | pages | without the add-on | with the add-on | ratio "
+            "| CPU used by other processes meanwhile |")
         add("|---|---|---|---|---|---|")
         for executor, runs in crawl.items():
             for c in runs if isinstance(runs, list) else [runs]:

@@ -44,8 +44,8 @@ sys.path.insert(0, str(ROOT))   # this checkout's package
 sys.path.insert(0, str(HERE))   # extractors.py, isolated.py (the workers import them too)
 
 import extractors  # noqa: E402
-from machine import cpu_name, version_of  # noqa: E402
 from isolated import IsolatedRunner, NotInstalled  # noqa: E402
+from machine import cpu_name, version_of  # noqa: E402
 
 # "spawn" runs this file again in every worker, as __mp_main__: there, only the standard library
 # and the library under test may be imported, or the worker's memory and imports would hold

@@ -132,9 +132,10 @@ def snapshot_set(dataset: Path, limit: int | None) -> dict:
     store = MemoryTemplateStore()
     for page_id, html, url in read_pages(dataset, limit):
         for name, options in PASSES.items():
-            out[name][page_id] = field_hashes(lambda: extract(html, url=url, **options), EXTRACTION_FIELDS)
+            out[name][page_id] = field_hashes(lambda: extract(html, url=url, **options),  # noqa: B023 - called here
+                                              EXTRACTION_FIELDS)
         out["default"][page_id].update(overview_hashes(detect_overview, html, url))
-        out["site_memory"][page_id] = field_hashes(lambda: extract(html, url=url, templates=store),
+        out["site_memory"][page_id] = field_hashes(lambda: extract(html, url=url, templates=store),  # noqa: B023
                                                    SITE_MEMORY_FIELDS)
     return out
 

@@ -15,8 +15,8 @@ from scrapy.http import HtmlResponse, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from . import settings as bp
-from .core.scoring.model import ModelError
 from .core.overview.detector import OverviewDetector, OverviewVerdict
+from .core.scoring.model import ModelError
 from .crawl.response_pages import record_verdict, response_page
 from .crawl.worker_pool import WorkerLost
 from .crawl.workers import CrawlWorkers, crawl_workers
@@ -24,13 +24,13 @@ from .crawl.workers import CrawlWorkers, crawl_workers
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 
-    # typing.Self requires Python 3.11
-    from typing_extensions import Self
-
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
+
+    # typing.Self requires Python 3.11
+    from typing_extensions import Self
 
 
 logger = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ class OverviewMiddleware:
             if isinstance(response, HtmlResponse):
                 # response.selector is cached on the response: the spider reuses this
                 # parse, and the walk of it is kept for MainContentPipeline (crawl/response_pages.py).
-                response.selector
+                response.selector   # noqa: B018 - parsed now (a cached property)
                 start = time.perf_counter()
                 verdict = self.detector.detect_page(response_page(response), url=response.url)
             else:

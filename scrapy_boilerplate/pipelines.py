@@ -25,17 +25,16 @@ from scrapy.utils.response import get_base_url
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
 from .core.scoring.model import ModelError
-from .crawl.tasks import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .crawl.response_pages import cached_page, response_page, response_verdict
 from .crawl.site_memory import site_memory
+from .crawl.tasks import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .crawl.weakcache import WeakCache
 from .crawl.worker_pool import WorkerLost
 from .crawl.workers import CrawlWorkers, count_lost, crawl_workers, failed_future, wait
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from scrapy.crawler import Crawler
+    from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 

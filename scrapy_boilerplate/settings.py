@@ -36,10 +36,10 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .core.metadata.article import ArticleMetadata
-from .core.scoring.decode import FAVOR_SHIFT
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
-from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
+from .core.scoring.decode import FAVOR_SHIFT
 from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
+from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
 
 #: Reads one setting's value: (setting name, value as given) -> typed value, or SettingError.
 Parser = Callable[[str, Any], Any]

@@ -9,7 +9,8 @@ nothing is stored on the crawler or the response themselves.
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 class WeakCache:

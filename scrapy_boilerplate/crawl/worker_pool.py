@@ -38,10 +38,11 @@ import threading
 import time
 import traceback
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
 from multiprocessing.connection import wait as wait_for_ready
 from multiprocessing.reduction import ForkingPickler
-from typing import Any, Callable
+from typing import Any
 
 # A worker that does not exit within this many seconds of its pipe closing is killed.
 EXIT_GRACE_SECONDS = 2.0

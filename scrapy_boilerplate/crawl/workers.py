@@ -21,7 +21,8 @@ from scrapy import signals
 from scrapy.utils.asyncio import is_asyncio_available
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.response import get_base_url
-from twisted.internet.defer import Deferred, TimeoutError as DeferredTimeoutError
+from twisted.internet.defer import Deferred
+from twisted.internet.defer import TimeoutError as DeferredTimeoutError
 
 from .. import settings as bp
 from .tasks import init_worker, judge_page

@@ -9,9 +9,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 from urllib.parse import urlsplit
 
 REQUIRED_KEYS = ("id", "html")

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.scoring.model import LinearPart, Model
-from ..core.overview.evidence import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
 from ..core.document.page import build_page
 from ..core.document.parse import parse_html
+from ..core.overview.evidence import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
+from ..core.scoring.model import LinearPart, Model
 from .datasets import DatasetPage
 from .train import export_trees, progress
 
@@ -61,7 +61,7 @@ class Evidence:
     ids: list
     tokens: list   # per page: the set of prefixed token names it holds (NODE_TOKEN..., LINK_WORD...)
 
-    def subset(self, mask: np.ndarray) -> "Evidence":
+    def subset(self, mask: np.ndarray) -> Evidence:
         index = np.flatnonzero(mask)
         return Evidence(self.X[index], self.y[index], self.labels[index], self.sites[index],
                         [self.ids[i] for i in index], [self.tokens[i] for i in index])

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from scrapy.http import HtmlResponse
-
 from pipeline_site import ARTICLES, OVERVIEWS, site_file
-from scrapy_boilerplate import extract
+from scrapy.http import HtmlResponse
 from server import LoopbackServer
+
+from scrapy_boilerplate import extract
 
 pytestmark = pytest.mark.slow
 

@@ -14,12 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from pipeline_site import ARTICLES, BIG, FAIL, FEED, GZ, MAX_BODY_SIZE, OVERVIEWS, REAL_COUNT, build_routes, real_pages
 from scrapy.http import HtmlResponse
-
-from pipeline_site import (ARTICLES, BIG, FAIL, FEED, GZ, MAX_BODY_SIZE, OVERVIEWS, REAL_COUNT,
-                           build_routes, real_pages)
-from scrapy_boilerplate import extract
 from server import LoopbackServer
+
+from scrapy_boilerplate import extract
 
 pytestmark = pytest.mark.slow
 

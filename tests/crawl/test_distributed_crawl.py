@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import SUPPORT
 from redis_server import RedisServer
 from server import LoopbackServer

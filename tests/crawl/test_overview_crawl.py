@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from overview_site import GZIPPED, REAL_PAGES, build_site, real_page, serve_site, shared_pages_missing
+
 from scrapy_boilerplate import detect_overview
 
 pytestmark = [pytest.mark.slow, pytest.mark.needs_shared]

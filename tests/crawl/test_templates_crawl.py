@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import SUPPORT
 from redis_server import RedisServer, free_port
 from server import LoopbackServer

@@ -19,10 +19,10 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from pipeline_site import ARTICLES, site_file
-from scrapy_boilerplate import extract
 from server import LoopbackServer, index_page
+
+from scrapy_boilerplate import extract
 
 pytestmark = pytest.mark.slow
 

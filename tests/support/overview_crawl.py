@@ -16,9 +16,8 @@ import json
 import logging
 import sys
 
-from scrapy.crawler import CrawlerProcess
-
 from overview_site import MAX_BODY_SIZE, SPIDERS
+from scrapy.crawler import CrawlerProcess
 
 BASE_SETTINGS = {
     "DOWNLOADER_MIDDLEWARES": {"scrapy_boilerplate.middlewares.OverviewMiddleware": 570},

@@ -23,11 +23,12 @@ import os
 import sys
 
 from itemadapter import ItemAdapter
+from pipeline_site import PagesSpider
 from scrapy.crawler import CrawlerProcess
 
-from pipeline_site import PagesSpider
 from scrapy_boilerplate.core.extractor import Extractor
 from scrapy_boilerplate.pipelines import item_sources
+
 
 def _failing(method):
     def extract_or_fail(self, html, url=None, **options):

@@ -27,7 +27,6 @@ import attrs
 import scrapy
 from scrapy.exceptions import DropItem
 from scrapy.http import HtmlResponse
-
 from server import gzipped, index_page
 
 TESTS = Path(__file__).resolve().parents[1]

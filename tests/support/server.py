@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import gzip
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from html import escape
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DEFAULT_HEADERS = {"Content-Type": "text/html; charset=utf-8"}
 

@@ -13,20 +13,19 @@ import subprocess
 import sys
 
 import pytest
+from conftest import FIXTURE_NAMES, fixture_bytes, load_shared_pages
+from cue_names import COMMENT_NAMES
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from parsel import Selector
 
-from scrapy_boilerplate.core.document import cues
 from scrapy_boilerplate.core import speedups
+from scrapy_boilerplate.core.document import cues
 from scrapy_boilerplate.core.document import page as P
 from scrapy_boilerplate.core.document.hidden import ToggleTargets, hidden_style
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.document.walk import MAX_BLOCKS, walk_blocks
-
-from conftest import FIXTURE_NAMES, fixture_bytes, load_shared_pages
-from cue_names import COMMENT_NAMES
 
 compiled = P._compiled
 compiled_cues = speedups.load("document._cues")   # the compiled twin of cues.py, which the compiled walk calls

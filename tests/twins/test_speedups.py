@@ -6,14 +6,14 @@ not enough: every value must be equal.
 
 import numpy as np
 import pytest
+from conftest import FIXTURE_NAMES, fixture_bytes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURE_NAMES, fixture_bytes
-from scrapy_boilerplate.core.scoring import features, ttr
 from scrapy_boilerplate.core import speedups
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.scoring import features, ttr
 
 needs_compiled = pytest.mark.skipif(
     speedups.load("scoring._features") is None,

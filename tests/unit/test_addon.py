@@ -14,8 +14,7 @@ from scrapy.utils.test import get_crawler
 
 import scrapy_boilerplate
 from scrapy_boilerplate import settings as bp
-from scrapy_boilerplate.middlewares import (ItemResponseMiddleware, OverviewLinksOnlyMiddleware,
-                                            OverviewMiddleware)
+from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewLinksOnlyMiddleware, OverviewMiddleware
 from scrapy_boilerplate.pipelines import MainContentPipeline
 
 ADDON = {"ADDONS": {"scrapy_boilerplate.Addon": 0}}

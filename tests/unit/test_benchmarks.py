@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURE_NAMES, TESTS, fixture_bytes
+
 from scrapy_boilerplate import extract
 
 pytestmark = pytest.mark.slow

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, fixture_bytes
+
 from scrapy_boilerplate import __version__
 from scrapy_boilerplate.cli import main
 

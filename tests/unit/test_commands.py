@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from scrapy.http import HtmlResponse
-
 from pipeline_site import ARTICLES, SITE, site_file
-from scrapy_boilerplate import detect_overview, extract
+from scrapy.http import HtmlResponse
 from server import LoopbackServer
+
+from scrapy_boilerplate import detect_overview, extract
 
 ARTICLE = ARTICLES[0]
 EXAMPLE_PROJECT = Path(__file__).resolve().parents[2] / "example_project"

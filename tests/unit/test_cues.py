@@ -6,10 +6,10 @@ lists replaced, and must not change unless a vocabulary is changed on purpose
 """
 
 import pytest
+from cue_names import COMMENT_NAMES
 
 from scrapy_boilerplate.core.document import cues
 from scrapy_boilerplate.core.document.elements import FLAG
-from cue_names import COMMENT_NAMES
 
 
 def flag_names(bits: int) -> list:

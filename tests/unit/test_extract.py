@@ -2,10 +2,10 @@
 
 import lxml.html
 import pytest
+from conftest import FIXTURE_NAMES, fixture_bytes
 from lxml import etree
 from parsel import Selector
 
-from conftest import FIXTURE_NAMES, fixture_bytes
 from scrapy_boilerplate import Extraction, Extractor, extract
 from scrapy_boilerplate.training.datasets import is_validation_site
 from scrapy_boilerplate.training.metrics import shingle_scores

@@ -5,10 +5,9 @@ import pytest
 
 from scrapy_boilerplate import load_model
 from scrapy_boilerplate.core.document.elements import FLAG_NAMES
-from scrapy_boilerplate.core.scoring.features import (DENSE_COLUMNS, DENSE_NAMES, dense_feature_names,
-                                                      dense_features)
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.scoring.features import DENSE_COLUMNS, DENSE_NAMES, dense_feature_names, dense_features
 
 HTML = """<html><head><title>Otters return upstream</title></head><body>
 <nav><a href="/">Home</a> <a href="/news">News</a></nav>

@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import SHARED, needs_shared
+
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.metadata.authors import clean_authors
 from scrapy_boilerplate.core.metadata.dates import normalize_date, url_date

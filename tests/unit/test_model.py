@@ -6,13 +6,13 @@ import pickle
 
 import numpy as np
 import pytest
-
 from conftest import FIXTURE_NAMES, FIXTURES, fixture_bytes
 from regenerate_expected import EXPECTED, model_sha256
+
 from scrapy_boilerplate import Extractor, Model, ModelError, load_model
-from scrapy_boilerplate.core.scoring.features import dense_feature_names, feature_matrix
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import to_element
+from scrapy_boilerplate.core.scoring.features import dense_feature_names, feature_matrix
 from scrapy_boilerplate.training.train import export_trees, to_model
 
 

@@ -6,15 +6,21 @@ import re
 
 import numpy as np
 import pytest
-
 from conftest import load_shared_pages
-from scrapy_boilerplate.core.overview import evidence as overview
-from scrapy_boilerplate.core.scoring.model import ModelError, load_model
-from scrapy_boilerplate.core.overview.evidence import (FEATURE_NAMES, LINK_WORD, NODE_TOKEN, EvidencePlan,
-                                                       page_evidence, page_tokens)
-from scrapy_boilerplate.core.overview.detector import OverviewDetector, detect_overview
+
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.overview import evidence as overview
+from scrapy_boilerplate.core.overview.detector import OverviewDetector, detect_overview
+from scrapy_boilerplate.core.overview.evidence import (
+    FEATURE_NAMES,
+    LINK_WORD,
+    NODE_TOKEN,
+    EvidencePlan,
+    page_evidence,
+    page_tokens,
+)
+from scrapy_boilerplate.core.scoring.model import ModelError, load_model
 from scrapy_boilerplate.training.overview import SPLITS, Evidence, choose_tokens, design, train_overview
 
 
@@ -207,7 +213,7 @@ def load_model_json() -> dict:
 def test_shipped_model_agrees_with_the_labels_of_real_pages(real_pages):
     """A regression guard: evidence that drifted from what the model was trained on shows here."""
     right = 0
-    for dp, page in real_pages:
+    for dp, _page in real_pages:
         verdict = detect_overview(dp.read_html(), url=dp.url)
         right += verdict.is_overview == (dp.label == "overview")
         assert 0.0 <= verdict.score <= 1.0 and verdict.reason

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-
 from overview_site import REAL_PAGES, SHARED, real_page, shared_pages_missing
+
 from scrapy_boilerplate.cli import main
 
 pytestmark = pytest.mark.needs_shared

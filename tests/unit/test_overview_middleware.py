@@ -13,14 +13,14 @@ import asyncio
 import logging
 
 import pytest
+from conftest import load_shared_pages
+from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy import Request, Spider
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, JsonResponse, Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from conftest import load_shared_pages
-from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy_boilerplate import detect_overview
 from scrapy_boilerplate.core.overview.detector import OverviewDetector
 from scrapy_boilerplate.middlewares import OverviewLinksOnlyMiddleware, OverviewMiddleware

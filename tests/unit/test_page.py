@@ -3,10 +3,10 @@ blocks, nodes, metadata, encodings."""
 
 import lxml.html
 import pytest
+from conftest import FIXTURE_NAMES, fixture_bytes
 from lxml import etree
 from parsel import Selector
 
-from conftest import FIXTURE_NAMES, fixture_bytes
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html, sniff_encoding, to_element, to_unicode
 from scrapy_boilerplate.core.document.words import count_words
@@ -262,7 +262,7 @@ def test_latin1_declaration_is_read_as_cp1252():
 
 
 def test_utf8_with_bom():
-    data = b"\xef\xbb\xbf" + f"<html><body><p>{WORDS}</p></body></html>".encode("utf-8")
+    data = b"\xef\xbb\xbf" + f"<html><body><p>{WORDS}</p></body></html>".encode()
     assert sniff_encoding(data) == "utf-8"
     assert blocks(data) == [WORDS]
 
@@ -276,13 +276,13 @@ def test_utf16_with_bom(codec):
 
 def test_utf8_page_with_stale_latin1_meta_is_utf8():
     data = (f"<html><head><meta charset=\"iso-8859-1\"></head><body><p>{WORDS} 東京</p></body></html>"
-            .encode("utf-8"))
+            .encode())
     assert sniff_encoding(data) == "utf-8"
     assert blocks(data) == [f"{WORDS} 東京"]
 
 
 def test_utf8_cut_mid_character_is_still_utf8():
-    data = "<p>Grüße aus Köln ü".encode("utf-8")[:-1]
+    data = "<p>Grüße aus Köln ü".encode()[:-1]
     assert sniff_encoding(data) == "utf-8"
     assert to_unicode(data).startswith("<p>Grüße aus Köln")
 

@@ -19,13 +19,13 @@ import weakref
 import attrs
 import pytest
 import scrapy
+from pipeline_site import ARTICLES, site_file
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import HtmlResponse, JsonResponse, Response
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from pipeline_site import ARTICLES, site_file
 from scrapy_boilerplate import Extractor, extract
 from scrapy_boilerplate.crawl.worker_pool import WorkerPool
 from scrapy_boilerplate.middlewares import ItemResponseMiddleware
@@ -369,7 +369,7 @@ def test_executors_give_the_inline_result(executor):
     h = Harness(BOILERPLATE_EXECUTOR=executor, BOILERPLATE_EXECUTOR_WORKERS=2)
     responses = [response(path) for path in ARTICLES]
     for resp in responses[:2]:
-        resp.selector   # parsed by the spider: "thread" reuses the tree
+        resp.selector   # noqa: B018 - parsed by the spider: "thread" reuses the tree
     items = []
     for resp in responses:
         items += h.run([{"n": 1}, {"n": 2}], resp)

@@ -17,19 +17,19 @@ import os
 import weakref
 
 import pytest
+from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy import Request, Spider
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, TextResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from pipeline_site import ARTICLES, OVERVIEWS, site_file
 from scrapy_boilerplate import detect_overview, extract
 from scrapy_boilerplate.crawl.tasks import judge_page
-from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewMiddleware
-from scrapy_boilerplate.pipelines import MainContentPipeline
 from scrapy_boilerplate.crawl.worker_pool import WorkerPool
 from scrapy_boilerplate.crawl.workers import crawl_workers
+from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewMiddleware
+from scrapy_boilerplate.pipelines import MainContentPipeline
 
 SITE = "http://127.0.0.1:8000"
 PROCESS = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}

@@ -16,8 +16,7 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_boilerplate import settings as bp
 from scrapy_boilerplate.commands import extractor_from_settings
-from scrapy_boilerplate.middlewares import (ItemResponseMiddleware, OverviewLinksOnlyMiddleware,
-                                            OverviewMiddleware)
+from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewLinksOnlyMiddleware, OverviewMiddleware
 from scrapy_boilerplate.pipelines import MainContentPipeline
 
 PACKAGE = Path(bp.__file__).resolve().parent

@@ -10,14 +10,13 @@ import tracemalloc
 
 import numpy as np
 import pytest
-
 from conftest import FIXTURE_NAMES, fixture_bytes
 from template_site import APPEAL, MOST_READ, PRINT_NOTE, article, page_html, page_url
 
 from scrapy_boilerplate import Extractor, MemoryTemplateStore, extract
-from scrapy_boilerplate.core.site_memory import templates as tpl
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import to_element
+from scrapy_boilerplate.core.site_memory import templates as tpl
 
 
 def walked(i: int, host: str = "courier.example"):

@@ -7,14 +7,13 @@ import pickle
 import time
 
 import pytest
-
 from redis_server import RedisServer, free_port
 from template_site import page_html, page_url
 
 from scrapy_boilerplate import Extractor, MemoryTemplateStore, extract
-from scrapy_boilerplate.core.site_memory import templates as tpl
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import to_element
+from scrapy_boilerplate.core.site_memory import templates as tpl
 
 
 def redis_store(server, **kwargs):

@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
-
 from conftest import fixture_bytes
-from scrapy_boilerplate.core.scoring import ttr
+
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import to_element
+from scrapy_boilerplate.core.scoring import ttr
 
 
 @pytest.mark.parametrize("sigma", [0.5, 1.0, 3.0])

@@ -16,13 +16,20 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
-
 from pipeline_site import ARTICLES, site_file
 from pool_faults import LoadsOnlyHere, slow_start
+
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.crawl.tasks import extract_timed, in_worker, init_worker
-from scrapy_boilerplate.crawl.worker_pool import (STARTS_BEFORE_FAILING, PoolBroken, RemoteTraceback, TaskTimeout,
-                                            WorkerDied, WorkerLost, WorkerPool)
+from scrapy_boilerplate.crawl.worker_pool import (
+    STARTS_BEFORE_FAILING,
+    PoolBroken,
+    RemoteTraceback,
+    TaskTimeout,
+    WorkerDied,
+    WorkerLost,
+    WorkerPool,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -394,7 +401,7 @@ def test_shutdown_from_two_threads_at_once_is_clean(pool):
         time.sleep(0.2)
         errors = []
 
-        def stop():
+        def stop(p: WorkerPool = p, errors: list = errors) -> None:
             try:
                 p.shutdown()
             except BaseException as exc:   # noqa: BLE001 - what the test looks for
