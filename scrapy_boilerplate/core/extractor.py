@@ -103,7 +103,8 @@ class Extractor:
             page = build_page(root, include_comments=opts["include_comments"], base_url=url)
             return self._extract_page(page, url, opts, templates)
         except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
-            logger.warning("extraction failed for %s: %r", url or "page", exc, exc_info=logger.isEnabledFor(logging.DEBUG))
+            logger.warning("extraction failed for %s: %r", url or "page", exc,
+                           exc_info=logger.isEnabledFor(logging.DEBUG))
             return Extraction()
 
     def extract_page(self, page: Page, url: str | None = None, *, templates=None,

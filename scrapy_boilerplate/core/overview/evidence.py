@@ -119,7 +119,7 @@ class _ShortBlocks:
         hits = {bisect_right(starts, m.end() - 2) - 1 for m in pattern.lines.finditer(self.padded)}
         return [self.blocks[k] for k in sorted(hits)]
 
-    def with_digits(self) -> "_ShortBlocks":
+    def with_digits(self) -> _ShortBlocks:
         """The blocks that hold a digit: the only ones the price and date patterns can match
         (every alternative of theirs holds a \\d), a small part of the short blocks."""
         return _ShortBlocks(self.texts, self.matching(DIGIT_LINES))

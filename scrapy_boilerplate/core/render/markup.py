@@ -255,26 +255,26 @@ class _Renderer:
         grid: list[list[tuple]] = []
         carried: dict[int, list] = {}   # column -> [cell, rows it still covers]
         header_rows = 0
+
+        def place_carried(row: list[tuple], until: int) -> None:
+            while len(row) < until:
+                column = len(row)
+                if column in carried:
+                    cell = carried[column]
+                    row.append(cell[0][:5] + (True,))
+                    cell[1] -= 1
+                    if cell[1] <= 0:
+                        del carried[column]
+                else:
+                    row.append(("", "", False, 1, 1, True))   # a gap: nothing there
+
         for _, in_head, cells in table.rows[:MAX_ROWS]:
             if not cells:
                 continue
             row: list[tuple] = []
-
-            def place_carried(until: int) -> None:
-                while len(row) < until:
-                    column = len(row)
-                    if column in carried:
-                        cell = carried[column]
-                        row.append(cell[0][:5] + (True,))
-                        cell[1] -= 1
-                        if cell[1] <= 0:
-                            del carried[column]
-                    else:
-                        row.append(("", "", False, 1, 1, True))   # a gap: nothing there
-
             for node in cells:
                 while len(row) in carried:
-                    place_carried(len(row) + 1)
+                    place_carried(row, len(row) + 1)
                 element = page.node_elements[node] if page.node_elements else None
                 colspan = _span(element, "colspan", MAX_COLSPAN)
                 rowspan = _span(element, "rowspan", MAX_ROWSPAN)
@@ -286,7 +286,7 @@ class _Renderer:
                 row.append(cell)
                 row.extend(("", "", header, 1, 1, True) for _ in range(colspan - 1))
             if carried:
-                place_carried(max(carried) + 1)
+                place_carried(row, max(carried) + 1)
             is_header = in_head or all(c[2] for c in row if not c[5])
             if is_header and header_rows == len(grid):
                 header_rows += 1
@@ -461,7 +461,7 @@ def _md_row(cells: list[str], width: int) -> str:
 
 def _html_row(row: list[tuple], force_tag: str | None) -> str:
     parts = ["<tr>"]
-    for md, html, header, colspan, rowspan, copy in row:
+    for _md, html, header, colspan, rowspan, copy in row:
         if copy:
             continue
         tag = force_tag or ("th" if header else "td")

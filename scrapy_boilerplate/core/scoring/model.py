@@ -121,7 +121,7 @@ class TreeEnsemble:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "TreeEnsemble":
+    def from_json(cls, data: dict) -> TreeEnsemble:
         threshold = np.array([np.inf if t is None else t for t in data["threshold"]], float)
         n = len(threshold)
         arrays = [data[k] for k in ("feature", "missing_left", "left", "right", "value")]
@@ -170,7 +170,7 @@ class LinearPart:
         return {"coef": self.coef.tolist(), "intercept": self.intercept, "weight": self.weight}
 
     @classmethod
-    def from_json(cls, data: dict, n_features: int) -> "LinearPart":
+    def from_json(cls, data: dict, n_features: int) -> LinearPart:
         coef = np.asarray(data["coef"], float)
         intercept, weight = float(data["intercept"]), float(data["weight"])
         if coef.shape != (n_features,):
@@ -228,7 +228,7 @@ class Model:
         Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
 
     @classmethod
-    def from_json(cls, data: dict) -> "Model":
+    def from_json(cls, data: dict) -> Model:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ModelError("not a scrapy-boilerplate model file")
         version = data.get("format_version")

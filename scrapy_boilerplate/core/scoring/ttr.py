@@ -14,7 +14,7 @@ the best ratio; the net text length of that region tells overview pages
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from .. import speedups
 _compiled = speedups.twin(__name__)   # _ttr.pyx
 
 
-@lru_cache(maxsize=None)
+@cache
 def gaussian_kernel(sigma: float) -> np.ndarray:
     """The normalised kernel (cached: a handful of sigmas, used for every page; read-only)."""
     radius = max(1, int(round(3 * sigma)))
