@@ -21,11 +21,17 @@ from __future__ import annotations
 import html as html_lib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..document.elements import FLAG, HEADING_TAGS
 from ..selection.tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
 from .segments import SegmentReader
 from .urls import safe_url
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from ..document.page import Page
 
 LIST_TAGS = frozenset(("ul", "ol", "menu"))
 DEF_TAGS = frozenset(("dt", "dd"))
@@ -43,7 +49,7 @@ class Options:
     base: str | None = None   # what relative URLs are resolved against (urls.page_base)
 
 
-def render_markup(page, units: list[tuple], lead: str | None, options: Options) -> tuple[str, str]:
+def render_markup(page: Page, units: list[tuple], lead: str | None, options: Options) -> tuple[str, str]:
     """(Markdown, HTML) of `units`, with `lead` (the title) first when given."""
     renderer = _Renderer(page, options)
     if lead:
@@ -62,7 +68,7 @@ def render_markup(page, units: list[tuple], lead: str | None, options: Options) 
 
 
 class _Renderer:
-    def __init__(self, page, options: Options):
+    def __init__(self, page: Page, options: Options) -> None:
         self.page = page
         self.options = options
         self.segments = SegmentReader(page)
@@ -407,7 +413,7 @@ class _Renderer:
     # -- output --
 
     def markdown(self) -> str:
-        out = []
+        out: list[str] = []
         previous_key = None
         for key, md in self.md_blocks:
             if out:
@@ -471,7 +477,7 @@ def _html_row(row: list[tuple], force_tag: str | None) -> str:
     return "".join(parts)
 
 
-def _span(element, name: str, limit: int) -> int:
+def _span(element: etree._Element | None, name: str, limit: int) -> int:
     if element is None:
         return 1
     try:
