@@ -135,7 +135,7 @@ class BoundedCache:
 
     __slots__ = ("limit", "young", "old")
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int) -> None:
         self.limit = limit
         self.young: dict = {}
         self.old: dict = {}

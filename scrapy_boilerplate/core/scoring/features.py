@@ -104,7 +104,7 @@ class NodeArrays:
     """A page's node lists as numpy arrays, converted once per page (each conversion costs
     about as much as a numpy operation on the page)."""
 
-    def __init__(self, page: Page):
+    def __init__(self, page: Page) -> None:
         self.parents = page.array("node_parents", int)
         self.first = page.array("node_first", int)
         self.last = page.array("node_last", int)
