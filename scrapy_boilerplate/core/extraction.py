@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -13,6 +14,11 @@ from .render.images import content_images
 from .render.markup import Options, render_markup
 from .render.text import content_units, units_text
 from .render.urls import page_base
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .selection.tables import Table
 
 logger = logging.getLogger(__name__)
 
@@ -171,7 +177,8 @@ def _metadata_of(source: tuple | None) -> ArticleMetadata:
         return ArticleMetadata()
 
 
-def build_extraction(page: Page, mask, proba, tables, title, url, opts, code_blocks=()) -> Extraction:
+def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: list[Table], title: str | None,
+                     url: str | None, opts: dict, code_blocks: Sequence[Table] = ()) -> Extraction:
     lead = title if opts["include_title"] and title else None
     if lead and mask.any() and page.texts[int(np.flatnonzero(mask)[0])] == title:
         lead = None   # the title is the first kept block already

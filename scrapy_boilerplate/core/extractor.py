@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -30,6 +31,11 @@ from .scoring.model import Model, ModelError, load_model
 from .selection.stated_body import BODY_FALLBACK_SHARE, body_page, stated_body
 from .selection.steps import select
 from .selection.tables import find_data_tables
+
+if TYPE_CHECKING:
+    import os
+
+    from .site_memory.templates import TemplateEvidence, TemplateStore
 
 logger = logging.getLogger(__name__)
 
@@ -47,9 +53,11 @@ class Extractor:
     ``templates``: a site-memory store used by every call that does not name one.
     """
 
-    def __init__(self, model=None, *, include_title: bool = False, include_captions: bool = False,
+    def __init__(self, model: Model | str | os.PathLike[str] | Literal[False] | None = None, *,
+                 include_title: bool = False, include_captions: bool = False,
                  include_comments: bool = False, include_links: bool = False,
-                 include_images: bool = False, favor: str = "balanced", templates=None):
+                 include_images: bool = False, favor: str = "balanced",
+                 templates: TemplateStore | None = None) -> None:
         if favor not in FAVOR_SHIFT:
             raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {favor!r}")
         self.options = {"include_title": include_title, "include_captions": include_captions,
@@ -59,7 +67,7 @@ class Extractor:
         self.templates = templates
 
     @staticmethod
-    def _load(model) -> Model | None:
+    def _load(model: Model | str | os.PathLike[str] | Literal[False] | None) -> Model | None:
         if model is False:
             return None
         if isinstance(model, Model):
@@ -84,7 +92,8 @@ class Extractor:
                              "'scrapy-boilerplate train'")
         return loaded
 
-    def extract(self, html, url: str | None = None, *, templates=None, **options) -> Extraction:
+    def extract(self, html: Any, url: str | None = None, *, templates: TemplateStore | None = None,
+                **options: Any) -> Extraction:
         """Main content of `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes.
 
         `templates`: a site-memory store (`MemoryTemplateStore`, `RedisTemplateStore`): its
@@ -103,11 +112,12 @@ class Extractor:
             page = build_page(root, include_comments=opts["include_comments"], base_url=url)
             return self._extract_page(page, url, opts, templates)
         except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
-            logger.warning("extraction failed for %s: %r", url or "page", exc, exc_info=logger.isEnabledFor(logging.DEBUG))
+            logger.warning("extraction failed for %s: %r", url or "page", exc,
+                           exc_info=logger.isEnabledFor(logging.DEBUG))
             return Extraction()
 
-    def extract_page(self, page: Page, url: str | None = None, *, templates=None,
-                     **options) -> Extraction:
+    def extract_page(self, page: Page, url: str | None = None, *, templates: TemplateStore | None = None,
+                     **options: Any) -> Extraction:
         """Main content of an already walked page (`core.document.page.build_page`).
 
         Lets a caller that walked the tree once for overview detection reuse
@@ -136,7 +146,8 @@ class Extractor:
         X = feature_matrix(page, self.model.token_index)
         return self.model.predict_proba(X)
 
-    def _extract_page(self, page: Page, url, opts, templates=None) -> Extraction:
+    def _extract_page(self, page: Page, url: str | None, opts: dict,
+                      templates: TemplateStore | None = None) -> Extraction:
         store = self.templates if templates is None else templates
         if store is None or not len(page):
             return self._page_result(page, url, opts, None)
@@ -149,7 +160,8 @@ class Extractor:
             result._site_memory = evidence.summary()
         return result
 
-    def _page_result(self, page: Page, url, opts, evidence, proba=None) -> Extraction:
+    def _page_result(self, page: Page, url: str | None, opts: dict, evidence: TemplateEvidence | None,
+                     proba: np.ndarray | None = None) -> Extraction:
         result = self._select(page, url, opts, evidence, proba)
         if (not opts["include_comments"] and page.root is not None
                 and (len(result.text) < THREAD_FALLBACK_CHARS or declares_thread(page))):
@@ -175,7 +187,8 @@ class Extractor:
                     return candidate
         return result
 
-    def _select(self, page: Page, url, opts, evidence=None, proba=None) -> Extraction:
+    def _select(self, page: Page, url: str | None, opts: dict, evidence: TemplateEvidence | None = None,
+                proba: np.ndarray | None = None) -> Extraction:
         title = best_title(page)
         if not len(page):
             return Extraction(title=title, _meta_source=(page, None, title, url, "", ()))
@@ -189,7 +202,8 @@ class Extractor:
         return build_extraction(page, kept.mask, proba, kept.tables, title, url, opts, kept.code_blocks)
 
 
-def _template_evidence(templates, page: Page, url, proba):
+def _template_evidence(templates: TemplateStore, page: Page, url: str | None,
+                       proba: np.ndarray) -> TemplateEvidence | None:
     """The site memory's evidence for `page` (recording it), or None: no store, or it failed."""
     try:
         return templates.evidence(page, url, proba)
@@ -214,6 +228,7 @@ def default_extractor() -> Extractor:
     return _default
 
 
-def extract(html, url: str | None = None, *, templates=None, **options) -> Extraction:
+def extract(html: Any, url: str | None = None, *, templates: TemplateStore | None = None,
+            **options: Any) -> Extraction:
     """Main content of a page with the shared default extractor (see `Extractor`)."""
     return default_extractor().extract(html, url=url, templates=templates, **options)

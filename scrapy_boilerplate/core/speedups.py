@@ -13,6 +13,10 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 logger = logging.getLogger(__name__)
 
@@ -32,10 +36,10 @@ COMPILED = (
 NEEDS_LXML = ("document._walk",)   # (it cimports document/_cues.pxd: build _cues first)
 
 PURE_PYTHON_ENV = "SCRAPY_BOILERPLATE_PURE_PYTHON"
-_missing: set = set()   # modules already reported as not built
+_missing: set[str] = set()   # modules already reported as not built
 
 
-def load(name: str):
+def load(name: str) -> ModuleType | None:
     """The compiled module `scrapy_boilerplate.core.<name>` (a name in COMPILED), or None."""
     if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
         return None
@@ -54,7 +58,7 @@ def load(name: str):
         return None
 
 
-def twin(module: str):
+def twin(module: str) -> ModuleType | None:
     """The compiled twin of the Python module named `module` (`scrapy_boilerplate.core.a.x` ->
     `scrapy_boilerplate.core.a._x`), or None: not built, or pure Python asked for."""
     package, _, name = module.rpartition(".")
@@ -67,6 +71,6 @@ def twin(module: str):
     return load(twin_name)
 
 
-def available() -> dict:
+def available() -> dict[str, bool]:
     """Which compiled modules are in use, by name (printed by `scrapy-boilerplate bench`)."""
     return {name: load(name) is not None for name in COMPILED}

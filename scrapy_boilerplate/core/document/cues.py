@@ -14,9 +14,14 @@ letters, so the words are written without hyphens.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .elements import FLAG
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+    from .page import Tokens
 
 ROLE_FLAGS = {
     "main": FLAG["main"], "article": FLAG["article"], "navigation": FLAG["nav"],
@@ -130,12 +135,12 @@ class BoundedCache:
 
     __slots__ = ("limit", "young", "old")
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int) -> None:
         self.limit = limit
         self.young: dict = {}
         self.old: dict = {}
 
-    def get(self, key):
+    def get(self, key: Hashable) -> Any:
         value = self.young.get(key)
         if value is None:
             value = self.old.get(key)
@@ -143,7 +148,7 @@ class BoundedCache:
                 self.put(key, value)
         return value
 
-    def put(self, key, value) -> None:
+    def put(self, key: Hashable, value: Any) -> None:
         if len(self.young) >= self.limit:
             self.old = self.young
             self.young = {}
@@ -205,7 +210,7 @@ def unit_cues(unit: str) -> tuple:
     return cue
 
 
-def class_cues(idv, cls) -> tuple:
+def class_cues(idv: str | None, cls: str | None) -> tuple[int, Tokens, bool]:
     """Cues of an element's id and class names combined; cached per (id, class) pair.
 
     The reference for the compiled walk's class_cues (a page from a new site brings about 150

@@ -7,6 +7,11 @@ tag's *kind* (how the walk treats it). The class/id/role cues live in
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lxml import etree
+
 BLOCK_TAGS = frozenset(
     """p div section article main header footer nav aside h1 h2 h3 h4 h5 h6
     li ul ol dl dt dd table tr td th thead tbody tfoot caption blockquote pre
@@ -56,14 +61,14 @@ SEPARATE_JOINERS = frozenset("./\\:-_([<@")
 K_INLINE, K_BLOCK, K_SKIP, K_BR, K_LINK, K_IMG, K_PRE = range(7)
 
 
-def clean_tag(tag) -> str:
+def clean_tag(tag: object) -> str:
     """Lower-case local name of a tag ('{ns}Div' -> 'div'); '' for comments and PIs."""
     if not isinstance(tag, str):
         return ""
     return tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower()
 
 
-def tag_info(tag) -> tuple:
+def tag_info(tag: object) -> tuple[int, int]:
     """(kind, flag bits) of a tag name; cached in TAG_INFO."""
     name = clean_tag(tag)
     if not name:
@@ -88,7 +93,7 @@ def tag_info(tag) -> tuple:
     return info
 
 
-TAG_INFO: dict = {}
+TAG_INFO: dict[str, tuple[int, int]] = {}
 
 # Attributes that may hide an element or carry a role/itemprop cue: an element
 # with none of them skips those checks.
@@ -96,7 +101,7 @@ TAG_INFO: dict = {}
 ANCHOR_MARKS = frozenset(("¶", "§", "#", "🔗"))
 
 
-def is_anchor_mark(el) -> bool:
+def is_anchor_mark(el: etree._Element) -> bool:
     """A link to a place on its own page whose whole text is an anchor mark ("Quickstart¶"):
     not text of the page."""
     return ((el.get("href") or "").startswith("#") and len(el) == 0

@@ -8,6 +8,12 @@ authors, dates, language... out of them.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from .page import Page
 
 #: <meta> names kept per page (a page with thousands of them costs no more than this).
 MAX_META = 300
@@ -39,21 +45,21 @@ MICRODATA_PROPS = frozenset(("author", "creator", "datepublished", "datecreated"
 MAX_MICRODATA = 5
 
 
-def note_microdata(prop: str, el, page) -> None:
+def note_microdata(prop: str, el: etree._Element, page: Page) -> None:
     """Keep a <body> element with itemprop=author, datePublished... (`prop` in lower case)."""
     kept = page.microdata.setdefault(prop, [])
     if len(kept) < MAX_MICRODATA:
         kept.append(el)
 
 
-def read_body_meta(el, page) -> None:
+def read_body_meta(el: etree._Element, page: Page) -> None:
     """A <meta itemprop=...> in <body> (skipped by the walk as <meta> in <head> is)."""
     prop = el.get("itemprop")
     if prop and prop.lower() in MICRODATA_PROPS:
         note_microdata(prop.lower(), el, page)
 
 
-def read_head(head, page) -> None:
+def read_head(head: etree._Element, page: Page) -> None:
     """Title, Open Graph tags, JSON-LD, the base and the canonical URL from <head>."""
     for el in head.iter("title", "meta", "script", "base", "link"):
         tag = el.tag
@@ -141,7 +147,7 @@ def _uncdata(text: str) -> str:
     return body[:-2] if body.endswith(("//", "/*")) else body
 
 
-def _steps_text(description, steps) -> str:
+def _steps_text(description: object, steps: object) -> str:
     """A how-to or a recipe as text: its description, then each step's text, one a line."""
     lines = [description] if isinstance(description, str) else []
     todo = list(steps[:50]) if isinstance(steps, list) else [steps]
@@ -185,6 +191,6 @@ def _keep_entity(kind: str, item: dict, jsonld: dict) -> None:
         jsonld[slot] = {key: item[key] for key in ARTICLE_KEYS if key in item}
 
 
-def document_lang(root) -> str | None:
+def document_lang(root: etree._Element) -> str | None:
     """The `lang` of the document's root element (<html lang>), whatever part of it is walked."""
     return root.getroottree().getroot().get("lang")

@@ -9,8 +9,12 @@ Read all the same: a hidden box that a control on the page opens
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from .cues import opens_on_click
+
+if TYPE_CHECKING:
+    from lxml import etree
 
 HIDDEN_ROLES = frozenset(("dialog", "alertdialog", "tooltip", "menu", "menubar"))
 HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -28,7 +32,7 @@ def hidden_style(style: str) -> bool:
     return ZERO_HEIGHT_RE.search(style) is not None and CLIPPED_RE.search(style) is not None
 
 
-def is_hidden(el, opened=()) -> bool:
+def is_hidden(el: etree._Element, opened: ToggleTargets | tuple = ()) -> bool:
     """Hidden from readers: `hidden`, aria-hidden, modal dialogs, popovers and tooltips, hiding styles.
 
     A box that is hidden only until a reader clicks is read: its id is in `opened`, the ids
@@ -74,9 +78,10 @@ class ToggleTargets:
 
     __slots__ = ("_ids", "_root")
 
-    def __init__(self, root) -> None:
-        self._root = root
-        self._ids = None
+    def __init__(self, root: etree._Element | None) -> None:
+        # Any: None only where __bool__ is False, and then nothing asks __contains__.
+        self._root: Any = root
+        self._ids: frozenset[str] | None = None
 
     def __bool__(self) -> bool:
         return self._root is not None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from lxml import etree
@@ -18,6 +19,11 @@ from .head import document_lang
 from .hidden import ToggleTargets
 from .parse import parse_html
 from .walk import MAX_BLOCKS, walk_blocks
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from numpy.typing import DTypeLike
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +71,7 @@ class Page:
     title: str | None = None           # <title>
     og: dict[str, str] = field(default_factory=dict)
     microdata: dict[str, list] = field(default_factory=dict)   # itemprop (author, datepublished...) -> <body> elements
-    jsonld: dict[str, object] = field(default_factory=dict)   # headline, articleBody, type, article, page...
+    jsonld: dict[str, Any] = field(default_factory=dict)   # headline, articleBody, type, article, page...
     meta: dict[str, str] = field(default_factory=dict)     # <meta> name/property/itemprop -> first content
     lang: str | None = None
     base_url: str | None = None        # the page's URL, as the caller gave it
@@ -83,7 +89,7 @@ class Page:
     def __len__(self) -> int:
         return len(self.texts)
 
-    def array(self, name: str, dtype=float) -> np.ndarray:
+    def array(self, name: str, dtype: DTypeLike = float) -> np.ndarray:
         """The list field `name` (chars, link_chars, node_first...) as a read-only numpy array,
         made once: the walk fills the lists and nothing changes them afterwards, while the
         features, the decoder and the selection each read them as arrays."""
@@ -100,7 +106,7 @@ class Page:
         return self.og.get("title") or self.jsonld.get("headline") or self.title
 
 
-def build_page(root, *, include_comments: bool = False, base_url: str | None = None) -> Page:
+def build_page(root: etree._Element | None, *, include_comments: bool = False, base_url: str | None = None) -> Page:
     """Walk the tree once and return its blocks, nodes and metadata."""
     opened = ToggleTargets(root) if root is not None else ()
     page, hidden_skipped = _walk(root, include_comments, base_url, skip_hidden=True, opened=opened)
@@ -119,7 +125,8 @@ def build_page(root, *, include_comments: bool = False, base_url: str | None = N
     return page
 
 
-def _walk(root, include_comments: bool, base_url, skip_hidden: bool, opened=(), read_noscript: bool = False):
+def _walk(root: etree._Element | None, include_comments: bool, base_url: str | None, skip_hidden: bool,
+          opened: ToggleTargets | tuple = (), read_noscript: bool = False) -> tuple[Page, int]:
     page = Page(base_url=base_url, skip_hidden=skip_hidden, opened=opened, read_noscript=read_noscript)
     if root is None:
         return page, 0
@@ -145,7 +152,7 @@ _CHECK_PAGE = """<html lang="en"><head><title>T</title><meta property="og:title"
 <div id="comments">c</div><footer>F</footer></body></html>"""
 
 
-def _checked_walk(compiled):
+def _checked_walk(compiled: ModuleType | None) -> ModuleType | None:
     """`compiled` when its walk gives the Python walk's Page on _CHECK_PAGE, else None.
 
     The compiled walk reads lxml's C structures, built against the lxml of the build

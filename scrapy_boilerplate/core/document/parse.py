@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import logging
 import re
+from typing import Any
 
 from lxml import etree
 
@@ -75,7 +76,7 @@ _PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=Tr
                            no_network=True, default_doctype=False)
 
 
-def parse_html(html) -> etree._Element | None:
+def parse_html(html: str | bytes | bytearray | memoryview) -> etree._Element | None:
     """Parse str or bytes into an lxml tree; None when there is nothing to parse."""
     if isinstance(html, bytes | bytearray | memoryview):
         data = bytes(html)
@@ -149,7 +150,7 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def _parse_utf8(data: bytes):
+def _parse_utf8(data: bytes) -> etree._Element | None:
     if b"\x00" in data:
         data = data.replace(b"\x00", b"")
     while data.startswith(b"\xef\xbb\xbf"):   # repeated BOMs
@@ -162,12 +163,12 @@ def _parse_utf8(data: bytes):
         return None
 
 
-def to_element_type_error(html) -> bool:
+def to_element_type_error(html: object) -> bool:
     """True when `html` is of no type the extractor accepts."""
     return not (isinstance(html, etree._Element) or hasattr(html, "root"))
 
 
-def to_element(html):
+def to_element(html: Any) -> etree._Element | None:
     """Accept str, bytes, a parsel Selector or an lxml element; return an lxml element or None."""
     if isinstance(html, etree._Element):
         return html

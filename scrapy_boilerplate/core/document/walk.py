@@ -17,6 +17,7 @@ tree handed in by the caller (Scrapy's ``response.selector``) stays intact.
 from __future__ import annotations
 
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
@@ -49,6 +50,11 @@ from .head import (
 from .hidden import is_hidden
 from .words import count_words
 
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from .page import Page, Tokens
+
 #: The walk stops adding blocks after this many (bounded memory and time).
 MAX_BLOCKS = 20000
 _PLAIN_STATE = (0, 0, (), 0)   # an element that changed no walk state
@@ -79,7 +85,7 @@ class _Walker:
         "separate_end", "n_elements", "hidden_skipped", "cue_young", "walker",
     )
 
-    def __init__(self, root, page, include_comments: bool, skip_hidden: bool):
+    def __init__(self, root: etree._Element, page: Page, include_comments: bool, skip_hidden: bool) -> None:
         self.page, self.root = page, root
         self.include_comments, self.skip_hidden = include_comments, skip_hidden
         self.opened, self.read_noscript = page.opened, page.read_noscript
@@ -91,7 +97,7 @@ class _Walker:
         self.n_tagc, self.n_flags, self.n_tokens = page.node_tag_counts, page.node_flags, page.node_tokens
         self.n_elements_of = page.node_elements
         self.images, self.jsonld = page.images, page.jsonld
-        self.stack = []
+        self.stack: list[tuple | None] = []
         self.pending: list[str] = []    # text pieces of the open block
         self.pend_link = 0              # characters of link text in the open block
         self.pend_links = 0             # number of links started in the open block
@@ -163,18 +169,19 @@ class _Walker:
                     self.pend_link += len(text.strip())
                 self.br_run = 0
 
-    def info(self, el) -> tuple:
+    def info(self, el: etree._Element) -> tuple[int, int]:
         """Kind and own flag bits of an element, by its tag."""
         info = TAG_INFO.get(el.tag)
         if info is None:
             info = tag_info(el.tag)
         return info
 
-    def attributes(self, el, keys, kind: int, own: int, cur_tokens: tuple):
+    def attributes(self, el: etree._Element, keys: Collection[str], kind: int, own: int,
+                   cur_tokens: Tokens) -> tuple[int, Tokens, Tokens] | None:
         """What an element's attributes add to its own flags and tokens: (own flags, own tokens,
         tokens), or None when they make the walk skip it (an anchor mark, hidden, a comment
         section). The compiled walker reads them in start(), from the node's own list."""
-        own_tokens = ()
+        own_tokens: Tokens = ()
         tokens = cur_tokens
         if kind == K_LINK and is_anchor_mark(el):
             return None
@@ -211,7 +218,7 @@ class _Walker:
                 tokens = (own_tokens + cur_tokens)[:12]
         return own, own_tokens, tokens
 
-    def start(self, el) -> int:
+    def start(self, el: etree._Element) -> int:
         """The walk's start event for `el`; says what to do with its children."""
         kind, own = self.info(el)
         if kind == K_SKIP and self.read_noscript and el.tag == "noscript":
@@ -229,7 +236,7 @@ class _Walker:
         self.pend_tags += 1
         cur_flags, cur_tokens = self.cur_flags, self.cur_tokens
         tokens = cur_tokens
-        own_tokens = ()
+        own_tokens: Tokens = ()
         keys = el.keys()
         if keys:
             read = self.attributes(el, keys, kind, own, cur_tokens)
@@ -297,7 +304,7 @@ class _Walker:
             self.cur_tokens = tokens
         return WALK_WITH_TEXT
 
-    def end(self, el) -> None:
+    def end(self, el: etree._Element) -> None:
         """The walk's end event for `el` (its tail is read by the caller)."""
         state = self.stack.pop()
         if state is not None and el.tag in SEPARATE_TAGS:
@@ -342,7 +349,7 @@ class _Walker:
         _node_text_totals(self.page)
 
 
-def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
+def walk_blocks(root: etree._Element, page: Page, include_comments: bool, skip_hidden: bool) -> tuple[int, bool]:
     """Fill `page`'s blocks, nodes, images and metadata; return (hidden elements skipped, limit hit).
 
     The reference implementation: `_walk.pyx` is its compiled twin over
@@ -353,7 +360,7 @@ def walk_blocks(root, page, include_comments: bool, skip_hidden: bool) -> tuple:
     return walker.hidden_skipped, walker.limit_hit
 
 
-def _node_text_totals(page) -> None:
+def _node_text_totals(page: Page) -> None:
     """Fill per-node character and link-character totals from the blocks they hold."""
     # Prefix sums make each node's total one subtraction.
     acc_c = list(accumulate(page.chars, initial=0))

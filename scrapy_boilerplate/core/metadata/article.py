@@ -17,11 +17,20 @@ import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from ..render.urls import page_base, safe_url
 from .authors import MAX_NAME_CHARS, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
 from .language import page_language
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    import numpy as np
+    from lxml import etree
+
+    from ..document.page import Page
 
 #: Blocks read before the headline, and after it or after the content's first block.
 WINDOW_BEFORE, WINDOW_AFTER = 3, 8
@@ -95,15 +104,16 @@ class ArticleMetadata:
         return asdict(self)
 
 
-def article_metadata(page, mask, title: str | None, url: str | None, text: str = "",
-                     images=()) -> ArticleMetadata:
+def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url: str | None, text: str = "",
+                     images: Sequence[str] = ()) -> ArticleMetadata:
     """The article metadata of a walked page, given the content mask the model chose."""
     base = page_base(url or page.base_url, page.base_href)
     window = byline_window(page, mask, title)
     sources = (from_jsonld(page), from_meta(page), from_byline(page, window), from_microdata(page),
                from_url(url))   # in the order of JSONLD, META, BYLINE, MICRODATA, URL
     meta = ArticleMetadata()
-    persons, organisations = [], []
+    persons: list[str] = []
+    organisations: list[str] = []
     for found in sources:
         persons.extend(found.get("authors", ()))
         organisations.extend(found.get("organisations", ()))
@@ -125,7 +135,7 @@ def article_metadata(page, mask, title: str | None, url: str | None, text: str =
     return meta
 
 
-def _dates(sources, page=None) -> tuple:
+def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | None, str | None]:
     """(date_published, date_modified) from the sources, most trusted first, with what the page
     shows under its headline (the byline source) deciding between them."""
     published = _first(sources, "date_published", normalize_date)
@@ -183,12 +193,12 @@ def _local_day(chosen: str, others: list) -> str:
     return chosen
 
 
-def _all(sources, key: str, clean) -> list:
+def _all(sources: Sequence[dict], key: str, clean: Callable[[Any], str | None]) -> list:
     """Every valid value of `key` in the sources, in order."""
     return [cleaned for found in sources for value in found.get(key, ()) if (cleaned := clean(value))]
 
 
-def _first(sources, key: str, clean):
+def _first(sources: Sequence[dict], key: str, clean: Callable[[Any], str | None]) -> str | None:
     for found in sources:
         for value in found.get(key, ()):
             cleaned = clean(value)
@@ -199,7 +209,7 @@ def _first(sources, key: str, clean):
 
 # --- sources ---------------------------------------------------------------------------
 
-def from_jsonld(page) -> dict:
+def from_jsonld(page: Page) -> dict:
     """The schema.org article object (else the page-like one) of the page's JSON-LD."""
     ld = page.jsonld
     item = ld.get("article") or ld.get("page") or {}
@@ -218,7 +228,7 @@ def from_jsonld(page) -> dict:
     }
 
 
-def from_meta(page) -> dict:
+def from_meta(page: Page) -> dict:
     """Open Graph and article:* tags, Dublin Core, <meta itemprop> and other <meta> names."""
     meta = page.meta
     return {
@@ -234,9 +244,11 @@ def from_meta(page) -> dict:
     }
 
 
-def from_byline(page, window: range) -> dict:
+def from_byline(page: Page, window: range) -> dict:
     """Bylines and dates in the blocks around the headline (see byline_window)."""
-    authors, published, modified = [], [], []
+    authors: list[str] = []
+    published: list[str] = []
+    modified: list[str] = []
     previous = ""
     for i in window:
         text = page.texts[i]
@@ -274,7 +286,7 @@ def from_byline(page, window: range) -> dict:
             "date_modified": [d for d in modified if d]}
 
 
-def from_microdata(page) -> dict:
+def from_microdata(page: Page) -> dict:
     """schema.org microdata in <body>: the first itemprop=author (its itemprop=name, else its
     short text) and datePublished / dateModified. A forum thread's first post carries its
     starter's name this way; the walk kept these elements (metadata.note_microdata)."""
@@ -301,7 +313,7 @@ def from_microdata(page) -> dict:
 THREAD_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
 
 
-def declares_thread(page) -> bool:
+def declares_thread(page: Page) -> bool:
     """The page states in JSON-LD or microdata that it is a forum thread or a Q&A page."""
     if not THREAD_TYPES.isdisjoint(page.jsonld.get("types") or ()):
         return True
@@ -309,7 +321,7 @@ def declares_thread(page) -> bool:
                for elements in page.microdata.values() for el in elements)
 
 
-def _owner_type(el) -> str:
+def _owner_type(el: etree._Element) -> str:
     """The schema.org type of the item a microdata property belongs to (its nearest itemscope
     ancestor's itemtype, "https://schema.org/Review"), or ""."""
     for ancestor in islice(el.iterancestors(), MICRODATA_ELEMENTS):
@@ -318,7 +330,7 @@ def _owner_type(el) -> str:
     return ""
 
 
-def _microdata_value(el) -> str | None:
+def _microdata_value(el: etree._Element) -> str | None:
     """A microdata property's value: content or datetime attribute, else its short text."""
     value = el.get("content") or el.get("datetime")
     if value is None and el.tag != "meta":
@@ -326,7 +338,7 @@ def _microdata_value(el) -> str | None:
     return value
 
 
-def _microdata_name(el) -> str | None:
+def _microdata_name(el: etree._Element) -> str | None:
     """The name of an itemprop=author element: its itemprop=name (a forum's user card holds
     the name among "Member", "Joined", post counts), else its text when that is short."""
     if el.tag == "meta":
@@ -338,7 +350,7 @@ def _microdata_name(el) -> str | None:
     return text if len(text) <= MAX_NAME_CHARS else None
 
 
-def page_byline(page) -> list:
+def page_byline(page: Page) -> list:
     """The first byline anywhere on a page whose metadata, byline window and microdata name
     no author: a blog that signs its post at the end or in a side column ("Posted by Jane
     Doe", an "author" box): a block marked byline or author by its classes ("By" alone
@@ -355,7 +367,7 @@ def page_byline(page) -> list:
     return []
 
 
-def page_date(page) -> str | None:
+def page_date(page: Page) -> str | None:
     """The page's first date line anywhere ("April 8, 2024", "Post by jane » 11. Sep 2024",
     "Published On: 15 August 2025"), for a page whose metadata, byline window and URL give
     none: a blog that shows its date after the article or in a side column, a forum thread's
@@ -386,7 +398,7 @@ def from_url(url: str | None) -> dict:
 
 # --- helpers ---------------------------------------------------------------------------
 
-def byline_window(page, mask, title: str | None) -> range:
+def byline_window(page: Page, mask: np.ndarray | None, title: str | None) -> range:
     """The blocks where a byline belongs: around the headline (an h1), else around the first
     block of the content the model found. Sidebars, comments and teasers are far from both."""
     n = len(page.texts)
@@ -402,7 +414,7 @@ def byline_window(page, mask, title: str | None) -> range:
     return range(max(0, anchor - WINDOW_BEFORE), min(n, anchor + WINDOW_AFTER + 1))
 
 
-def _byline_names(element, text: str) -> list[str]:
+def _byline_names(element: etree._Element | None, text: str) -> list[str]:
     """Names of a byline block: its rel=author / itemprop=author element, else its text."""
     if element is not None:
         for el in element.iter("a", "span", "div", "p", "address"):
@@ -418,7 +430,7 @@ def _byline_names(element, text: str) -> list[str]:
     return [text] if split_names(text) else []
 
 
-def _says_updated(time_el, block, text: str) -> bool:
+def _says_updated(time_el: etree._Element, block: etree._Element | None, text: str) -> bool:
     """Whether a <time> is the last update: its itemprop or class, or its block's classes up
     to the block element ("dateblock-updated"), or "Updated" written just before it."""
     if "modif" in (time_el.get("itemprop") or "").lower():
@@ -438,10 +450,11 @@ def _says_updated(time_el, block, text: str) -> bool:
     return bool(UPDATED_RE.search(before[-30:]))
 
 
-def _ld_authors(value, people: dict) -> tuple[list, list]:
+def _ld_authors(value: object, people: dict) -> tuple[list, list]:
     """(person names, organisation names) of a JSON-LD author: a string, a Person, an
     Organization, an {"@id"} reference to one, or a list of these."""
-    persons, organisations = [], []
+    persons: list[str] = []
+    organisations: list[str] = []
     items = value if isinstance(value, list) else [value]
     for item in items[:20]:
         if isinstance(item, str):
@@ -456,7 +469,7 @@ def _ld_authors(value, people: dict) -> tuple[list, list]:
     return persons, organisations
 
 
-def _ld_name(value) -> str | None:
+def _ld_name(value: object) -> str | None:
     if isinstance(value, dict):
         name = value.get("name")
         if isinstance(name, list) and name:
@@ -465,7 +478,7 @@ def _ld_name(value) -> str | None:
     return None
 
 
-def _ld_urls(value) -> list:
+def _ld_urls(value: object) -> list:
     items = value if isinstance(value, list) else [value]
     urls = []
     for item in items[:5]:
@@ -476,7 +489,7 @@ def _ld_urls(value) -> list:
     return urls
 
 
-def _clean_text(value) -> str | None:
+def _clean_text(value: object) -> str | None:
     if not isinstance(value, str):
         return None
     text = " ".join(value[:2000].split())
@@ -487,5 +500,5 @@ def _clean_text(value) -> str | None:
     return text or None
 
 
-def _absolute(value, base: str | None) -> str | None:
+def _absolute(value: object, base: str | None) -> str | None:
     return safe_url(value.strip(), base) if isinstance(value, str) and len(value) < 2000 else None

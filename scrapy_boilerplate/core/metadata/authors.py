@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import html
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: Names kept per page; a field with more is a list of contributors or a tag cloud.
 MAX_AUTHORS = 10
@@ -42,7 +46,7 @@ _NOT_NAMES = {
 }
 
 
-def clean_authors(values, limit: int = MAX_AUTHORS) -> list[str]:
+def clean_authors(values: Iterable[object], limit: int = MAX_AUTHORS) -> list[str]:
     """Names from raw author strings (each may hold several names), each once, in page order."""
     names: list[str] = []
     seen: set[str] = set()
@@ -57,7 +61,7 @@ def clean_authors(values, limit: int = MAX_AUTHORS) -> list[str]:
     return names
 
 
-def split_names(value) -> list[str]:
+def split_names(value: object) -> list[str]:
     """The names in one raw author value ("By Jane Doe and John Roe | Staff"), cleaned."""
     if not isinstance(value, str):
         return []

@@ -43,7 +43,7 @@ DATE_TEXT_RE = re.compile(
 _DMY_RE = re.compile(r"\b(\d\d?)[./-](\d\d?)[./-]((?:19|20)\d\d)\b")
 
 
-def normalize_date(value, now: datetime | None = None) -> str | None:
+def normalize_date(value: object, now: datetime | None = None) -> str | None:
     """An ISO 8601 string for `value` (str, or a number of seconds since 1970), or None."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return _from_epoch(value, now)
@@ -78,7 +78,8 @@ def url_date(url: str | None, now: datetime | None = None) -> str | None:
     return _iso(*match.groups(), now=now) if match else None
 
 
-def _iso(year, month, day, hour=None, minute=None, second=None, offset=None, now=None) -> str | None:
+def _iso(year: str | int, month: str | int, day: str | int, hour: str | None = None, minute: str | None = None,
+         second: str | None = None, offset: str | None = None, *, now: datetime | None = None) -> str | None:
     try:
         day_value = date(int(year), int(month), int(day))
     except ValueError:   # 0000-00-00, 2024-02-31
@@ -88,7 +89,9 @@ def _iso(year, month, day, hour=None, minute=None, second=None, offset=None, now
     if hour is None:
         return day_value.isoformat()
     try:
-        stamp = datetime(day_value.year, day_value.month, day_value.day, int(hour), int(minute),
+        # (both patterns match a minute wherever they match an hour)
+        stamp = datetime(day_value.year, day_value.month, day_value.day, int(hour),
+                         int(minute),   # type: ignore[arg-type]
                          int(second or 0))
     except ValueError:
         return day_value.isoformat()
@@ -115,7 +118,7 @@ def _plausible(day_value: date, now: datetime | None) -> bool:
     return day_value.year >= EARLIEST_YEAR and day_value <= today + timedelta(days=1)
 
 
-def _from_epoch(seconds, now) -> str | None:
+def _from_epoch(seconds: float, now: datetime | None) -> str | None:
     if seconds > 1e11:   # milliseconds
         seconds /= 1000
     try:
@@ -125,7 +128,7 @@ def _from_epoch(seconds, now) -> str | None:
     return stamp.isoformat() if _plausible(stamp.date(), now) else None
 
 
-def _day_month(text: str, now) -> str | None:
+def _day_month(text: str, now: datetime | None) -> str | None:
     """A numeric date whose order its numbers tell ("09/25/2025": 25 is no month)."""
     match = _DMY_RE.search(text)
     if match is None:
@@ -138,7 +141,7 @@ def _day_month(text: str, now) -> str | None:
     return None
 
 
-def _text_date(text: str, now) -> str | None:
+def _text_date(text: str, now: datetime | None) -> str | None:
     """A date written in words or with dots ("March 15, 2024", "15.03.2024"), by htmldate."""
     if _try_date_expr is None or not _DIGIT_RE.search(text):
         return None
@@ -153,4 +156,4 @@ def _text_date(text: str, now) -> str | None:
 try:   # the [metadata] extra
     from htmldate.extractors import try_date_expr as _try_date_expr
 except ImportError:   # pragma: no cover - depends on the installation
-    _try_date_expr = None
+    _try_date_expr = None   # type: ignore[assignment]  # without the extra: no dates in words

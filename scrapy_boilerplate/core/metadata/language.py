@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 import threading
+from typing import TYPE_CHECKING, Any
 
 from ..document.head import document_lang
+
+if TYPE_CHECKING:
+    from ..document.page import Page
 
 #: Characters of main text identified (enough for a confident answer, bounded cost).
 SAMPLE_CHARS = 300
@@ -29,7 +33,7 @@ _THREE_TO_TWO = {"eng": "en", "deu": "de", "ger": "de", "fra": "fr", "fre": "fr"
                  "zho": "zh", "chi": "zh", "hun": "hu", "pol": "pl", "swe": "sv", "tur": "tr"}
 
 
-def language_code(value) -> str | None:
+def language_code(value: object) -> str | None:
     """"en-US", "en_GB", "EN" -> "en"; None for what is no language code ("x-default", "")."""
     if not isinstance(value, str):
         return None
@@ -42,7 +46,7 @@ def language_code(value) -> str | None:
     return code
 
 
-def page_language(page, text: str, declared_meta: str | None) -> str | None:
+def page_language(page: Page, text: str, declared_meta: str | None) -> str | None:
     """<html lang>, else a declared <meta>/JSON-LD language, checked against the main text."""
     declared = language_code(document_lang(page.root) if page.root is not None else page.lang) \
         or language_code(declared_meta)
@@ -63,7 +67,7 @@ _lock = threading.Lock()
 _identifier: list = []   # [the py3langid identifier, or None without it], once loaded
 
 
-def _get_identifier():
+def _get_identifier() -> Any:
     """py3langid's identifier, loaded on first use (its model takes a fraction of a second)."""
     if not _identifier:
         with _lock:
@@ -72,7 +76,7 @@ def _get_identifier():
     return _identifier[0]
 
 
-def _load_identifier():
+def _load_identifier() -> Any:
     try:   # the [metadata] extra
         from py3langid.langid import MODEL_FILE, LanguageIdentifier
     except ImportError:

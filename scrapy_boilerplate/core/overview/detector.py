@@ -6,11 +6,15 @@ import math
 import threading
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..document.page import Page, build_page
 from ..document.parse import to_element
 from ..scoring.model import Model, ModelError, load_model
 from .evidence import FEATURE_NAMES, EvidencePlan, is_token_feature, page_evidence
+
+if TYPE_CHECKING:
+    import os
 
 #: Net text length (characters) below which TextSweeper calls a page an overview.
 DEFAULT_NET_TEXT_THRESHOLD = 1500
@@ -48,7 +52,9 @@ class OverviewDetector:
     for the plain rule.
     """
 
-    def __init__(self, threshold: int = DEFAULT_NET_TEXT_THRESHOLD, model=None, cutoff: float | None = None):
+    def __init__(self, threshold: int = DEFAULT_NET_TEXT_THRESHOLD,
+                 model: Model | str | os.PathLike[str] | Literal[False] | None = None,
+                 cutoff: float | None = None) -> None:
         if threshold <= 0:
             raise ValueError("threshold must be a positive number of characters")
         self.threshold = int(threshold)
@@ -58,7 +64,7 @@ class OverviewDetector:
             cutoff = self.model.decode.get("cutoff", 0.5) if self.model is not None else 0.5
         self.cutoff = float(cutoff)
 
-    def detect(self, html, url: str | None = None) -> OverviewVerdict:
+    def detect(self, html: Any, url: str | None = None) -> OverviewVerdict:
         """Verdict for `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes."""
         try:
             root = to_element(html)
@@ -77,7 +83,8 @@ class OverviewDetector:
             score = heuristic_score(values, self.threshold)
             how = "net-text rule"
         else:
-            values, row = self.plan.row(page, url)
+            # (plan is set whenever model is)
+            values, row = self.plan.row(page, url)   # type: ignore[union-attr]
             score = float(self.model.predict_proba(row[None, :])[0])
             how = "model"
         net = int(round(math.expm1(values["log_net_region"])))
@@ -102,7 +109,7 @@ def _reason(values: dict, net: int, threshold: int, is_overview: bool, how: str)
     return f"{verdict} ({how}): " + ", ".join(parts)
 
 
-def _load_overview_model(model) -> Model | None:
+def _load_overview_model(model: Model | str | os.PathLike[str] | Literal[False] | None) -> Model | None:
     if model is False:
         return None
     if isinstance(model, Model):
@@ -110,8 +117,8 @@ def _load_overview_model(model) -> Model | None:
     if model is None:
         if not resources.files("scrapy_boilerplate").joinpath("models/overview.json").is_file():
             return None
-        model = resources.files("scrapy_boilerplate").joinpath("models/overview.json")
-        loaded = load_model(str(model))
+        shipped = resources.files("scrapy_boilerplate").joinpath("models/overview.json")
+        loaded = load_model(str(shipped))
     else:
         loaded = load_model(model)
     missing = [f for f in loaded.feature_names if f not in FEATURE_NAMES and not is_token_feature(f)]
@@ -148,7 +155,7 @@ def default_detector() -> OverviewDetector:
     return _default
 
 
-def detect_overview(html, url: str | None = None, **options) -> OverviewVerdict:
+def detect_overview(html: Any, url: str | None = None, **options: Any) -> OverviewVerdict:
     """Is this an overview page (home, section, tag, archive, listing)? See `OverviewDetector`."""
     detector = OverviewDetector(**options) if options else default_detector()
     return detector.detect(html, url=url)

@@ -23,7 +23,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -35,6 +35,9 @@ from ..document.words import count_words
 from ..metadata.title import TITLE_PART_SEPARATOR_RE
 from ..scoring import ttr
 from ..selection.cards import HEAD_BLOCKS, card_groups
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 _compiled = speedups.twin(__name__)   # _evidence.pyx
 
@@ -98,7 +101,7 @@ DIGIT_LINES = LinePattern(DIGIT_RE, re.compile(r"\d[^\n]*"))
 class _ShortBlocks:
     """Some blocks' texts, lower-cased and joined by newlines, for the _lines() patterns."""
 
-    def __init__(self, texts: list, blocks: list):
+    def __init__(self, texts: list, blocks: list) -> None:
         self.blocks, self.texts = blocks, texts
         joined = "\n".join([texts[i] for i in blocks]).lower()
         lines = joined.split("\n")
@@ -119,7 +122,7 @@ class _ShortBlocks:
         hits = {bisect_right(starts, m.end() - 2) - 1 for m in pattern.lines.finditer(self.padded)}
         return [self.blocks[k] for k in sorted(hits)]
 
-    def with_digits(self) -> "_ShortBlocks":
+    def with_digits(self) -> _ShortBlocks:
         """The blocks that hold a digit: the only ones the price and date patterns can match
         (every alternative of theirs holds a \\d), a small part of the short blocks."""
         return _ShortBlocks(self.texts, self.matching(DIGIT_LINES))
@@ -358,7 +361,7 @@ def is_token_feature(name: str) -> bool:
 class EvidencePlan:
     """Where each piece of evidence goes in a model's feature row (worked out once per model)."""
 
-    def __init__(self, feature_names):
+    def __init__(self, feature_names: Sequence[str]) -> None:
         self.size = len(feature_names)
         dense = [(i, name) for i, name in enumerate(feature_names) if not is_token_feature(name)]
         self.dense_columns = [i for i, _ in dense]

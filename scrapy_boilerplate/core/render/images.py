@@ -8,14 +8,15 @@ from ..document.page import Page
 from .urls import safe_url
 
 
-def content_images(page: Page, mask, base: str | None) -> list[tuple[int, str, str]]:
+def content_images(page: Page, mask: np.ndarray, base: str | None) -> list[tuple[int, str, str]]:
     """(block index, absolute http(s) URL, alt) of the images inside the kept content (from
     the first to the last kept block), each URL once."""
     if not mask.any() or not page.images:
         return []
     first, last = np.flatnonzero(mask)[[0, -1]]
     n = len(mask)
-    seen, out = set(), []
+    seen: set[str] = set()
+    out: list[tuple[int, str, str]] = []
     for index, src, alt, width, height in page.images:
         if not (first <= index <= last + 1):
             continue
@@ -31,7 +32,7 @@ def content_images(page: Page, mask, base: str | None) -> list[tuple[int, str, s
     return out
 
 
-def _tiny(value) -> bool:
+def _tiny(value: str | None) -> bool:
     try:
         return value is not None and float(str(value).rstrip("px")) <= 2
     except ValueError:

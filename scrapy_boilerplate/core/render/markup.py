@@ -21,11 +21,17 @@ from __future__ import annotations
 import html as html_lib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..document.elements import FLAG, HEADING_TAGS
 from ..selection.tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
 from .segments import SegmentReader
 from .urls import safe_url
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from ..document.page import Page
 
 LIST_TAGS = frozenset(("ul", "ol", "menu"))
 DEF_TAGS = frozenset(("dt", "dd"))
@@ -43,7 +49,7 @@ class Options:
     base: str | None = None   # what relative URLs are resolved against (urls.page_base)
 
 
-def render_markup(page, units: list[tuple], lead: str | None, options: Options) -> tuple[str, str]:
+def render_markup(page: Page, units: list[tuple], lead: str | None, options: Options) -> tuple[str, str]:
     """(Markdown, HTML) of `units`, with `lead` (the title) first when given."""
     renderer = _Renderer(page, options)
     if lead:
@@ -62,7 +68,7 @@ def render_markup(page, units: list[tuple], lead: str | None, options: Options) 
 
 
 class _Renderer:
-    def __init__(self, page, options: Options):
+    def __init__(self, page: Page, options: Options) -> None:
         self.page = page
         self.options = options
         self.segments = SegmentReader(page)
@@ -255,26 +261,26 @@ class _Renderer:
         grid: list[list[tuple]] = []
         carried: dict[int, list] = {}   # column -> [cell, rows it still covers]
         header_rows = 0
+
+        def place_carried(row: list[tuple], until: int) -> None:
+            while len(row) < until:
+                column = len(row)
+                if column in carried:
+                    cell = carried[column]
+                    row.append(cell[0][:5] + (True,))
+                    cell[1] -= 1
+                    if cell[1] <= 0:
+                        del carried[column]
+                else:
+                    row.append(("", "", False, 1, 1, True))   # a gap: nothing there
+
         for _, in_head, cells in table.rows[:MAX_ROWS]:
             if not cells:
                 continue
             row: list[tuple] = []
-
-            def place_carried(until: int) -> None:
-                while len(row) < until:
-                    column = len(row)
-                    if column in carried:
-                        cell = carried[column]
-                        row.append(cell[0][:5] + (True,))
-                        cell[1] -= 1
-                        if cell[1] <= 0:
-                            del carried[column]
-                    else:
-                        row.append(("", "", False, 1, 1, True))   # a gap: nothing there
-
             for node in cells:
                 while len(row) in carried:
-                    place_carried(len(row) + 1)
+                    place_carried(row, len(row) + 1)
                 element = page.node_elements[node] if page.node_elements else None
                 colspan = _span(element, "colspan", MAX_COLSPAN)
                 rowspan = _span(element, "rowspan", MAX_ROWSPAN)
@@ -286,7 +292,7 @@ class _Renderer:
                 row.append(cell)
                 row.extend(("", "", header, 1, 1, True) for _ in range(colspan - 1))
             if carried:
-                place_carried(max(carried) + 1)
+                place_carried(row, max(carried) + 1)
             is_header = in_head or all(c[2] for c in row if not c[5])
             if is_header and header_rows == len(grid):
                 header_rows += 1
@@ -407,7 +413,7 @@ class _Renderer:
     # -- output --
 
     def markdown(self) -> str:
-        out = []
+        out: list[str] = []
         previous_key = None
         for key, md in self.md_blocks:
             if out:
@@ -461,7 +467,7 @@ def _md_row(cells: list[str], width: int) -> str:
 
 def _html_row(row: list[tuple], force_tag: str | None) -> str:
     parts = ["<tr>"]
-    for md, html, header, colspan, rowspan, copy in row:
+    for _md, html, header, colspan, rowspan, copy in row:
         if copy:
             continue
         tag = force_tag or ("th" if header else "td")
@@ -471,7 +477,7 @@ def _html_row(row: list[tuple], force_tag: str | None) -> str:
     return "".join(parts)
 
 
-def _span(element, name: str, limit: int) -> int:
+def _span(element: etree._Element | None, name: str, limit: int) -> int:
     if element is None:
         return 1
     try:

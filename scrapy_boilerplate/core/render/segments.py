@@ -12,6 +12,8 @@ never add or lose words.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lxml import etree
 
 from ..document.cues import COMMENT_SAFE_TAGS, class_cues
@@ -28,6 +30,9 @@ from ..document.elements import (
 )
 from ..document.hidden import is_hidden
 
+if TYPE_CHECKING:
+    from ..document.page import Page
+
 # Inline elements whose markup the outputs keep, by the kind of markup.
 INLINE_KINDS = {
     "a": "link",
@@ -40,7 +45,7 @@ INLINE_KINDS = {
 BR = ("br",)
 
 
-def node_segments(page, node: int) -> list[list[tuple]]:
+def node_segments(page: Page, node: int) -> list[list[tuple]]:
     """The token lists of the segments of `node`'s own inline content that hold text, in order."""
     root = page.node_elements[node]
     segments: list[list[tuple]] = []
@@ -136,7 +141,7 @@ def _last_char(tokens: list[tuple]) -> str:
     return ""
 
 
-def _skipped(page, el) -> bool:
+def _skipped(page: Page, el: etree._Element) -> bool:
     """What the walk skips inside a node: hidden elements, anchor marks and comment sections."""
     keys = el.keys()
     if not keys:
@@ -173,7 +178,7 @@ def lines_text(tokens: list[tuple]) -> str:
 class SegmentReader:
     """The segments of a page's nodes, each node read once."""
 
-    def __init__(self, page):
+    def __init__(self, page: Page) -> None:
         self.page = page
         self._by_node: dict[int, list] = {}
         self._rank: dict[int, int] | None = None

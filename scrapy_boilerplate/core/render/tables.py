@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..selection.tables import MAX_ROWS, Table
 
+if TYPE_CHECKING:
+    from ..document.page import Page
 
-def table_rows_text(page, table: Table, keep) -> list[str]:
+
+def table_rows_text(page: Page, table: Table, keep: object) -> list[str]:
     """The table in plain text: its caption, then one line per row, cells joined by " | "."""
     lines = [_cell_text(page, node) for node in table.caption]
     for _, _, cells in table.rows[:MAX_ROWS]:
@@ -15,5 +20,5 @@ def table_rows_text(page, table: Table, keep) -> list[str]:
     return [line for line in lines if line]
 
 
-def _cell_text(page, node: int) -> str:
+def _cell_text(page: Page, node: int) -> str:
     return " ".join(page.texts[page.node_first[node]:page.node_last[node]])

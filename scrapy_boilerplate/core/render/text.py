@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..selection.tables import Table
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def content_units(page, mask, tables: list[Table], images: list, code_blocks: list[Table] = ()) -> list[tuple]:
+    from ..document.page import Page
+
+
+def content_units(page: Page, mask: np.ndarray, tables: list[Table], images: list,
+                  code_blocks: Sequence[Table] = ()) -> list[tuple]:
     """Kept blocks, data tables, code blocks and images in document order: ("block", i),
     ("table", Table), ("code", Table), ("image", url, alt). `images`: (block index, url, alt).
     A code block is a <pre> of several blocks (a line a <div>), written as one."""
@@ -38,11 +46,11 @@ def _add_images(units: list, pending: list, before: int) -> None:
         units.append(("image", url, alt))
 
 
-def units_text(page, units: list[tuple]) -> list[str]:
+def units_text(page: Page, units: list[tuple]) -> list[str]:
     """One line per block, one per table row (cells joined by " | ")."""
     from .tables import table_rows_text
 
-    lines = []
+    lines: list[str] = []
     for unit in units:
         if unit[0] == "block":
             lines.append(page.texts[unit[1]])

@@ -10,12 +10,17 @@ probabilities so the same sequence decoder can run on it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import ttr
 
+if TYPE_CHECKING:
+    from ..document.page import Page
 
-def cluster_probabilities(page, k: int = 3, iterations: int = 20) -> np.ndarray:
+
+def cluster_probabilities(page: Page, k: int = 3, iterations: int = 20) -> np.ndarray:
     n = len(page)
     if n == 0:
         return np.zeros(0)

@@ -15,9 +15,16 @@ over it between kept blocks anywhere.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..document.elements import HEADING_TAGS
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..document.page import Page
 
 DEFAULT_PARAMS = {
     "threshold": 0.5,          # probability at which a lone block switches to content
@@ -66,8 +73,8 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
     return np.array(labels, bool)
 
 
-def decode(proba: np.ndarray, page, params: dict | None = None, favor: str = "balanced",
-           table_spans=()) -> np.ndarray:
+def decode(proba: np.ndarray, page: Page, params: dict | None = None, favor: str = "balanced",
+           table_spans: Sequence[tuple[int, int]] = ()) -> np.ndarray:
     """Content mask for the blocks of `page` from their probabilities.
 
     `table_spans` are the [first, last) blocks of the page's data tables: each counts as one
@@ -113,7 +120,8 @@ def segments(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
 
 
-def _drop_far_segments(mask, chars, min_share, max_gap, distance):
+def _drop_far_segments(mask: np.ndarray, chars: np.ndarray, min_share: float, max_gap: float,
+                       distance: np.ndarray) -> np.ndarray:
     runs = segments(mask)
     if len(runs) < 2:
         return mask
@@ -142,7 +150,7 @@ def _drop_far_segments(mask, chars, min_share, max_gap, distance):
     return out
 
 
-def _keep_headings(mask, page) -> None:
+def _keep_headings(mask: np.ndarray, page: Page) -> None:
     """A subheading directly followed by content, inside the content span, is content."""
     if not mask.any():
         return
@@ -154,7 +162,7 @@ def _keep_headings(mask, page) -> None:
             mask[i] = True
 
 
-def _extend_tail(mask, proba, page) -> None:
+def _extend_tail(mask: np.ndarray, proba: np.ndarray, page: Page) -> None:
     """Keep the blocks right after the last kept one, in the same container, that the model
     leans to (TAIL_PROBABILITY or more) and that are neither headings nor links: an article's
     closing line or sign-off ("x Franzi", a last short paragraph) scores just under the
@@ -169,7 +177,7 @@ def _extend_tail(mask, proba, page) -> None:
         mask[i] = True
 
 
-def _fill_body_gaps(mask, proba, page, threshold: float) -> None:
+def _fill_body_gaps(mask: np.ndarray, proba: np.ndarray, page: Page, threshold: float) -> None:
     """Keep the paragraphs between kept blocks that the model leans to (TAIL_PROBABILITY or
     more), that hold GAP_MIN_CHARS or more and few links, and that sit in the container of
     the kept block before them: a run of them in mid-body, each just under the decoding
@@ -191,13 +199,13 @@ def _fill_body_gaps(mask, proba, page, threshold: float) -> None:
             before = i
 
 
-def _leans_to_text(proba, page, i: int) -> bool:
+def _leans_to_text(proba: np.ndarray, page: Page, i: int) -> bool:
     """Block `i` is text the model leans to: TAIL_PROBABILITY or more, not a heading, few links."""
     return (proba[i] >= TAIL_PROBABILITY and page.tags[i] not in HEADING_TAGS
             and page.link_chars[i] < 0.5 * page.chars[i])
 
 
-def _trim_tail(mask, page) -> None:
+def _trim_tail(mask: np.ndarray, page: Page) -> None:
     """Drop trailing headings and link-only blocks at the end of the content."""
     idx = np.flatnonzero(mask)
     for i in idx[::-1]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +38,9 @@ from ..document.page import Page
 from ..document.words import count_sentences
 from . import ttr
 from .stopwords import STOPWORDS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 TAG_GROUPS = {
     "p": "p", "div": "div", "section": "div", "article": "div", "main": "div",
@@ -100,7 +104,7 @@ class NodeArrays:
     """A page's node lists as numpy arrays, converted once per page (each conversion costs
     about as much as a numpy operation on the page)."""
 
-    def __init__(self, page: Page):
+    def __init__(self, page: Page) -> None:
         self.parents = page.array("node_parents", int)
         self.first = page.array("node_first", int)
         self.last = page.array("node_last", int)
@@ -109,7 +113,7 @@ class NodeArrays:
         self.link_chars = page.array("node_link_chars")
 
 
-def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, commas: np.ndarray):
+def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, commas: np.ndarray) -> np.ndarray:
     """Readability-style container scores per node (paragraph scores go to parent and grandparent).
 
     chars, owners and commas are per block: characters, owner node (-1: none), commas.
@@ -174,6 +178,12 @@ def _block_values(page: Page) -> SimpleNamespace:
     # Containers: the Readability-style top candidate and TextSweeper's region.
     node_score = region_scores(nodes, chars, owners, commas)
     idx = np.arange(n)
+    in_top: float | np.ndarray
+    top_share: float
+    anc_score: float | np.ndarray
+    parent_share: float | np.ndarray
+    in_region: float | np.ndarray
+    dist_top: float | np.ndarray
     in_top = top_share = anc_score = parent_share = in_region = 0.0
     dist_top = 1.0
     best = node_score.max() if len(node_score) else 0.0
@@ -211,7 +221,7 @@ def _block_values(page: Page) -> SimpleNamespace:
     )
 
 
-def _shifted_column(key: str, offset: int):
+def _shifted_column(key: str, offset: int) -> Callable[[SimpleNamespace], np.ndarray]:
     """The column of `key`'s values of the block `offset` places away (link density 1 past the ends)."""
     return lambda v: _shifted(getattr(v, key), offset, 1.0 if key == "ld" else 0.0)
 
@@ -305,7 +315,8 @@ def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) 
     if not vocabulary or not n:
         return out
     cache: dict = {}
-    rows, cols = [], []
+    rows: list[int] = []
+    cols: list[int] = []
     for i, chain in enumerate(page.tokens):
         hits = cache.get(chain)
         if hits is None:
@@ -339,7 +350,8 @@ def text_stats(texts: list, title_words: frozenset, desc_words: frozenset,
     return _text_stats(texts, counts, title_words, desc_words, body_words)
 
 
-def _text_stats(texts: list, counts: Counter, title_words, desc_words, body_words) -> np.ndarray:
+def _text_stats(texts: list, counts: Counter, title_words: frozenset, desc_words: frozenset,
+                body_words: frozenset) -> np.ndarray:
     """The reference for the compiled _features._text_stats, which must give the same numbers."""
     # One pass over the block texts for every string statistic (one Python
     # loop instead of a dozen): sets of lower-cased words give the stopword
@@ -347,7 +359,8 @@ def _text_stats(texts: list, counts: Counter, title_words, desc_words, body_word
     return np.array([_block_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
 
 
-def _block_text_stats(t: str, counts: Counter, title_words, desc_words, body_words) -> tuple:
+def _block_text_stats(t: str, counts: Counter, title_words: frozenset, desc_words: frozenset,
+                      body_words: frozenset) -> tuple:
     """The string statistics of one block, in the order dense_features unpacks them."""
     head = t[:200]
     n_digits = len(DIGIT_RE.findall(head))
@@ -373,7 +386,7 @@ def _block_text_stats(t: str, counts: Counter, title_words, desc_words, body_wor
     )
 
 
-def _ancestor_max(parents, score: np.ndarray) -> np.ndarray:
+def _ancestor_max(parents: np.ndarray, score: np.ndarray) -> np.ndarray:
     """max(score) over each node and its ancestors (parents: index, or -1 for a root).
 
     Pointer jumping: after step k every node holds the max over its 2**k - 1 nearest

@@ -15,10 +15,14 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import speedups
+
+if TYPE_CHECKING:
+    import os
 
 _compiled = speedups.twin(__name__)   # _model.pyx
 
@@ -45,7 +49,7 @@ class TreeEnsemble:
     baseline: float
     depth: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._compile()
 
     def _compile(self) -> None:
@@ -56,14 +60,20 @@ class TreeEnsemble:
         infinite threshold, so finished walks stay put.
         """
         n_total = len(self.feature)
-        feat, thr, child, val = [], [], [], []
+        feat: list[int] = []
+        thr: list[float] = []
+        child: list[int] = []
+        val: list[float] = []
         roots = []
         steps = 0   # the deepest leaf: walks need this many steps, whatever `depth` says
         for root in self.roots.tolist():
             new_index = {root: len(feat)}
             order = [root]
             level = {root: 0}
-            feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
+            feat.append(0)
+            thr.append(np.inf)
+            child.append(0)
+            val.append(0.0)
             k = 0
             while k < len(order):
                 old = order[k]
@@ -82,7 +92,10 @@ class TreeEnsemble:
                         new_index[c] = len(feat)
                         level[c] = level[old] + 1
                         order.append(c)
-                        feat.append(0), thr.append(np.inf), child.append(0), val.append(0.0)
+                        feat.append(0)
+                        thr.append(np.inf)
+                        child.append(0)
+                        val.append(0.0)
                 k += 1
             roots.append(new_index[root])
         self._feat = np.asarray(feat, np.intp)
@@ -121,7 +134,7 @@ class TreeEnsemble:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "TreeEnsemble":
+    def from_json(cls, data: dict) -> TreeEnsemble:
         threshold = np.array([np.inf if t is None else t for t in data["threshold"]], float)
         n = len(threshold)
         arrays = [data[k] for k in ("feature", "missing_left", "left", "right", "value")]
@@ -146,7 +159,8 @@ class TreeEnsemble:
         )
 
 
-def _raw_scores(X: np.ndarray, feat, thr, child, val, roots, baseline: float, steps: int) -> np.ndarray:
+def _raw_scores(X: np.ndarray, feat: np.ndarray, thr: np.ndarray, child: np.ndarray, val: np.ndarray,
+                roots: np.ndarray, baseline: float, steps: int) -> np.ndarray:
     """Sum of leaf values over all trees in numpy alone: all (row, tree) walks advance one level at
     a time. The reference for the compiled _model._raw_scores, which must give the same sums."""
     n = X.shape[0]
@@ -170,7 +184,7 @@ class LinearPart:
         return {"coef": self.coef.tolist(), "intercept": self.intercept, "weight": self.weight}
 
     @classmethod
-    def from_json(cls, data: dict, n_features: int) -> "LinearPart":
+    def from_json(cls, data: dict, n_features: int) -> LinearPart:
         coef = np.asarray(data["coef"], float)
         intercept, weight = float(data["intercept"]), float(data["weight"])
         if coef.shape != (n_features,):
@@ -224,11 +238,11 @@ class Model:
             data["linear"] = self.linear.to_json()
         return data
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
 
     @classmethod
-    def from_json(cls, data: dict) -> "Model":
+    def from_json(cls, data: dict) -> Model:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ModelError("not a scrapy-boilerplate model file")
         version = data.get("format_version")
@@ -254,7 +268,7 @@ class Model:
             raise ModelError(f"model file is damaged: {exc}") from exc
 
 
-def load_model(path=None) -> Model:
+def load_model(path: str | os.PathLike[str] | None = None) -> Model:
     """Load a model from a JSON path, or the shipped default model when path is None.
 
     Pickle files are refused: a model is data, never code.

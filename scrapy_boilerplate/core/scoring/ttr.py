@@ -14,16 +14,24 @@ the best ratio; the net text length of that region tells overview pages
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import speedups
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import ArrayLike
+
+    from ..document.page import Page
+
 _compiled = speedups.twin(__name__)   # _ttr.pyx
 
 
-@lru_cache(maxsize=None)
+@cache
 def gaussian_kernel(sigma: float) -> np.ndarray:
     """The normalised kernel (cached: a handful of sigmas, used for every page; read-only)."""
     radius = max(1, int(round(3 * sigma)))
@@ -64,20 +72,22 @@ def forward_difference(values: np.ndarray, alpha: int = 3) -> np.ndarray:
     return out
 
 
-def block_ttr(chars: np.ndarray, tag_counts: np.ndarray, sigma: float = 1.0):
+def block_ttr(chars: np.ndarray, tag_counts: np.ndarray,
+              sigma: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-block text-to-tag ratio, its smoothed form and CETR's derivative."""
     ttr = chars / np.maximum(tag_counts, 1)
     smoothed = smooth(ttr, sigma)
     return ttr, smoothed, smooth(forward_difference(smoothed), sigma)
 
 
-def node_ratios(node_chars, node_link_chars, node_tag_counts, node_depths) -> np.ndarray:
+def node_ratios(node_chars: ArrayLike, node_link_chars: ArrayLike, node_tag_counts: ArrayLike,
+                node_depths: ArrayLike) -> np.ndarray:
     """TextSweeper's ratio per node: net text length / (tag count + node level)."""
     net = np.asarray(node_chars, float) - np.asarray(node_link_chars, float)
     return np.maximum(net, 0) / (np.asarray(node_tag_counts, float) + np.asarray(node_depths, float))
 
 
-def best_region(page, tolerance: float = 0.9):
+def best_region(page: Page, tolerance: float = 0.9) -> tuple[int, int]:
     """TextSweeper's region: the common ancestor of all nodes within `tolerance` of the best ratio.
 
     Returns (node index or -1, net text length of that node's blocks).
@@ -91,7 +101,7 @@ def best_region(page, tolerance: float = 0.9):
     return _best_region(page, tolerance)
 
 
-def _best_region(page, tolerance: float):
+def _best_region(page: Page, tolerance: float) -> tuple[int, int]:
     """The reference for the compiled _ttr._best_region, which must give the same region."""
     if not page.node_tags:
         return -1, 0
@@ -113,7 +123,7 @@ def _best_region(page, tolerance: float):
     return region, net
 
 
-def _common_ancestor(parents, a: int, b: int) -> int:
+def _common_ancestor(parents: Sequence[int], a: int, b: int) -> int:
     """Lowest common ancestor of nodes a and b (-1 when they share none)."""
     chain = set()
     while a >= 0:

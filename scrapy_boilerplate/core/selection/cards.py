@@ -17,10 +17,19 @@ kept content. A page that states it is a discussion has posts, not cards.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..document.elements import FLAG
 from ..metadata.article import declares_thread
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from numpy.typing import ArrayLike
+
+    from ..document.page import Page
 
 #: A group needs this many sibling cards ...
 MIN_CARDS = 5
@@ -51,7 +60,7 @@ _OUTSIDE_CONTENT = FLAG["nav"] | FLAG["footer"] | FLAG["header"] | FLAG["aside"]
 _NOT_COUNTED = FLAG["nav"] | FLAG["heading"]
 
 
-def keep_card_groups(page, mask) -> None:
+def keep_card_groups(page: Page, mask: np.ndarray) -> None:
     """Set `mask` over every card of each dominant card group next to the kept content; on a
     page where nothing is kept, over the cards of its largest group."""
     if not page.node_first:
@@ -107,24 +116,24 @@ def keep_card_groups(page, mask) -> None:
             acc_kept = _prefix_sums(np.where(mask, chars, 0))
 
 
-def _prefix_sums(values) -> list:
+def _prefix_sums(values: ArrayLike) -> list:
     """Prefix sums as a list: the loops of keep_card_groups read single values, where numpy is slow."""
     return np.concatenate(([0], np.cumsum(values))).tolist()
 
 
-def _spans_sum(acc: list, spans) -> float:
+def _spans_sum(acc: list, spans: Iterable[tuple[int, int]]) -> float:
     """The sum over the [first, last) block spans, from prefix sums `acc`."""
     return sum(acc[b] - acc[a] for a, b in spans)
 
 
-def _counted_blocks(page) -> np.ndarray:
+def _counted_blocks(page: Page) -> np.ndarray:
     """Prefix sums of the blocks that count in the distance between a group and the kept
     content: not navigation, headings or separators of SEPARATOR_CHARS or less."""
     counts = (page.array("flags", np.int64) & _NOT_COUNTED == 0) & (page.array("chars") > SEPARATOR_CHARS)
     return np.concatenate(([0], np.cumsum(counts)))
 
 
-def _near(mask, lo: int, hi: int, counted) -> bool:
+def _near(mask: np.ndarray, lo: int, hi: int, counted: np.ndarray) -> bool:
     """Whether kept content is inside blocks lo..hi-1 or fewer than NEAR_BLOCKS counted blocks away."""
     if mask[max(0, lo - NEAR_BLOCKS):hi + NEAR_BLOCKS].any():
         return True
@@ -135,7 +144,7 @@ def _near(mask, lo: int, hi: int, counted) -> bool:
     return after < len(kept) and counted[kept[after]] - counted[hi] < NEAR_BLOCKS
 
 
-def _card_groups(page) -> list:
+def _card_groups(page: Page) -> list:
     """(cards, the cards with a long linked headline) of each group of MIN_CARDS or more sibling
     cards outside navigation, headers, footers and asides, short linked headlines counted."""
     groups = [cards for cards in card_groups(page, _OUTSIDE_CONTENT, short_headlines=True).values()
@@ -146,7 +155,7 @@ def _card_groups(page) -> list:
     return [(cards, [(a, b) for a, b in cards if acc_long[min(b, a + HEAD_BLOCKS)] > acc_long[a]]) for cards in groups]
 
 
-def card_groups(page, excluded_flags: int, short_headlines: bool = False) -> dict:
+def card_groups(page: Page, excluded_flags: int, short_headlines: bool = False) -> dict:
     """{(parent node, tag, id/class tokens): [(first, last) block spans of its cards]}.
 
     A card is a node whose first HEAD_BLOCKS blocks hold a link of HEADLINE_LINK_CHARS or more

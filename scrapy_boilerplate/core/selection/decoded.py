@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..document.elements import FLAG
 from ..document.page import Page
 from ..scoring.decode import decode
 from .tables import find_data_tables
+
+if TYPE_CHECKING:
+    from .tables import Table
 
 #: Pages with at most this much text keep all their non-link text when the model selects nothing.
 SMALL_PAGE_CHARS = 1000
@@ -22,7 +27,8 @@ RELAXED_GAIN = 2
 CAPTION_MAX_SHARE = 0.5
 
 
-def select_blocks(page: Page, proba, params, opts, tables=None) -> np.ndarray:
+def select_blocks(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
+                  tables: list[Table] | None = None) -> np.ndarray:
     """Content mask from block probabilities, with the caption and comment options applied."""
     favor = opts.get("favor", "balanced")
     if tables is None:

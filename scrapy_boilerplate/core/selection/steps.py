@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from .code_blocks import find_code_blocks
 from .decoded import select_blocks
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
@@ -51,11 +55,12 @@ class Selection:
     opts: dict                    # the extraction's options
     title: str | None             # the page's headline (metadata/title.py)
     tables: list[Table]           # the data tables, decided whole
-    mask: np.ndarray = None       # set by the first step
+    # None until the first step (decode) sets it, before any other step reads it.
+    mask: np.ndarray = None   # type: ignore[assignment]
     code_blocks: list[Table] = field(default_factory=list)
 
 
-def select(page: Page, proba, params, opts, title) -> Selection:
+def select(page: Page, proba: np.ndarray, params: dict | None, opts: dict, title: str | None) -> Selection:
     """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`."""
     s = Selection(page, proba, params, opts, title, find_data_tables(page))
     for step in STEPS:
@@ -151,7 +156,8 @@ def drop_trailing_teasers(s: Selection) -> None:
     parent = {i: page.node_parents[page.nodes[i]] for i in teasers}
     position = {i: k for k, i in enumerate(kept)}
     # Runs of teasers that follow each other among the kept blocks, under one parent.
-    runs, run = [], []
+    runs: list[list[int]] = []
+    run: list[int] = []
     for i in teasers:
         if run and position[i] == position[run[-1]] + 1 and parent[i] == parent[run[-1]]:
             run.append(i)
@@ -202,7 +208,7 @@ def keep_listing_captions(s: Selection) -> None:
             mask[first[node]:last[node]] = True
 
 
-def _positions(values: list, value):
+def _positions(values: list, value: object) -> Iterator[int]:
     """The indices of `value` in `values` (list.index's scan: most nodes are not looked at in Python)."""
     at = -1
     while True:

@@ -15,10 +15,14 @@ single row or a single column mark a layout table; ``th`` cells, a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..document.elements import FLAG, HEADING_TAGS
+
+if TYPE_CHECKING:
+    from ..document.page import Page
 
 CELL_TAGS = frozenset(("td", "th"))
 #: A table this many blocks or fewer from the kept content is next to it.
@@ -60,7 +64,7 @@ class Table:
     rows: list = field(default_factory=list)      # [(row node, in thead, [cell nodes])]
 
 
-def find_data_tables(page) -> list[Table]:
+def find_data_tables(page: Page) -> list[Table]:
     """The page's data tables, in document order. A table holding another table lays
     out the page; the tables inside it are judged on their own."""
     tags, parents = page.node_tags, page.node_parents
@@ -122,7 +126,7 @@ def _cell_of(node: int, parents: list, tags: list) -> int:
     return node
 
 
-def _is_data_table(page, table: Table, structured: int) -> bool:
+def _is_data_table(page: Page, table: Table, structured: int) -> bool:
     rows = [cells for _, _, cells in table.rows if cells]
     if len(rows) < 2 or max(len(cells) for cells in rows) < 2:
         return False   # one row or one column: a layout box, or a list
@@ -138,7 +142,7 @@ def _is_data_table(page, table: Table, structured: int) -> bool:
     return sum(page.node_chars[c] == 0 for c in cells) <= MAX_EMPTY_CELLS * len(cells)
 
 
-def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page,
+def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page: Page,
                   threshold: float = 0.5, kept_share: float = 0.25) -> None:
     """One decision per data table: all its blocks content or none (in place).
 

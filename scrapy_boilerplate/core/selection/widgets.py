@@ -12,11 +12,15 @@ are the editor's text, whatever the model makes of each one alone.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..document.cues import TOKEN_SPLIT_RE
 from ..document.elements import FLAG, HEADING_TAGS
+
+if TYPE_CHECKING:
+    from ..document.page import Page
 
 #: Class names of the rich-text and heading widgets of the common page builders.
 TEXT_WIDGET_CLASSES = frozenset((
@@ -39,7 +43,7 @@ _NUMBERED_RE = re.compile(r"\d")
 MIN_PROBABILITY = 0.1
 
 
-def keep_text_widget_runs(page, mask, proba) -> None:
+def keep_text_widget_runs(page: Page, mask: np.ndarray, proba: np.ndarray) -> None:
     """Set `mask` over each run of consecutive blocks in text widgets of one kind that holds a kept block."""
     if not mask.any() or not page.node_elements:
         return
@@ -70,7 +74,7 @@ def keep_text_widget_runs(page, mask, proba) -> None:
                 mask[j] = True
 
 
-def _run_end(page, kinds, kept_kinds, end: int) -> int:
+def _run_end(page: Page, kinds: _WidgetKinds, kept_kinds: set[frozenset[str] | None], end: int) -> int:
     """One past the last block of the run going on at `end`: blocks in widgets of a kept kind,
     and subheadings in widgets of any kind when text of a kept kind follows them."""
     n, tags = len(page.tags), page.tags
@@ -91,15 +95,15 @@ class _WidgetKinds:
     """The kind of the innermost text widget around a block: the widget's class names without
     the numbered ones ("elementor-element-35a78cef", "et_pb_text_23"), or None."""
 
-    def __init__(self, page):
+    def __init__(self, page: Page) -> None:
         self.page = page
-        self.node_kind: dict = {}
+        self.node_kind: dict[int, frozenset[str] | None] = {}
 
-    def of_block(self, block: int):
+    def of_block(self, block: int) -> frozenset[str] | None:
         node = self.page.nodes[block]
         return self.of_node(node) if node >= 0 else None
 
-    def of_node(self, node: int):
+    def of_node(self, node: int) -> frozenset[str] | None:
         kinds, parents, elements = self.node_kind, self.page.node_parents, self.page.node_elements
         path = []
         while node >= 0 and node not in kinds:

@@ -22,8 +22,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import TYPE_CHECKING, Any
 
 from .templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_WARMUP, SiteCounts, TemplateStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +69,7 @@ return {pages, counts}
 """
 
 
-def _import_redis():
+def _import_redis() -> ModuleType:
     try:
         import redis
     except ImportError as exc:
@@ -83,10 +88,10 @@ class RedisTemplateStore(TemplateStore):
     ``sites * max_fingerprints * 40`` bytes; sites not crawled for ``ttl`` seconds expire.
     """
 
-    def __init__(self, client, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
+    def __init__(self, client: Any, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
                  max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS, warmup: int = DEFAULT_WARMUP,
                  retry_after: float = DEFAULT_RETRY_AFTER, url: str | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, quiet: bool = False):
+                 timeout: float = DEFAULT_TIMEOUT, quiet: bool = False) -> None:
         super().__init__()
         if max_fingerprints < 1 or warmup < 0 or ttl < 0:
             raise ValueError("max_fingerprints must be positive, warmup and ttl not negative")
@@ -105,7 +110,7 @@ class RedisTemplateStore(TemplateStore):
         self.quiet = quiet
 
     @classmethod
-    def from_url(cls, url: str, *, timeout: float = DEFAULT_TIMEOUT, **kwargs) -> RedisTemplateStore:
+    def from_url(cls, url: str, *, timeout: float = DEFAULT_TIMEOUT, **kwargs: Any) -> RedisTemplateStore:
         """A store on the Redis at `url` ("redis://host:port/db", "rediss://", "unix://").
         Connects lazily: an unreachable server is found (and logged) at the first page."""
         redis = _import_redis()
@@ -116,7 +121,7 @@ class RedisTemplateStore(TemplateStore):
                                       retry=Retry(NoBackoff(), 0))
         return cls(client, url=url, timeout=timeout, **kwargs)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., RedisTemplateStore], tuple]:
         # A worker process gets its own connection to the same Redis, with the same settings.
         if self.url is None:
             raise TypeError("a RedisTemplateStore made from a client object cannot be pickled; "

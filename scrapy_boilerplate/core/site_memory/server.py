@@ -18,8 +18,13 @@ import logging
 import os
 import threading
 from multiprocessing.connection import Client, Listener
+from typing import TYPE_CHECKING, Any
 
 from .templates import SiteCounts, TemplateStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from multiprocessing.connection import Connection
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +35,7 @@ class StoreServer:
     """Serves `store` (a TemplateStore of this process) to other processes; one thread per
     connected process, plus one accepting them. `close()` stops it."""
 
-    def __init__(self, store: TemplateStore):
+    def __init__(self, store: TemplateStore) -> None:
         self.store = store
         self.authkey = os.urandom(32)
         self._listener = Listener(authkey=self.authkey)
@@ -55,7 +60,7 @@ class StoreServer:
             threading.Thread(target=self._serve, args=(conn,), name="boilerplate-templates-conn",
                              daemon=True).start()
 
-    def _serve(self, conn) -> None:
+    def _serve(self, conn: Connection) -> None:
         with conn:
             while not self._closed:
                 try:
@@ -83,15 +88,15 @@ class StoreServer:
 class RemoteTemplateStore(TemplateStore):
     """The worker side of a StoreServer: `exchange` is one round trip to it."""
 
-    def __init__(self, address, authkey: bytes, warmup: int, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, address: Any, authkey: bytes, warmup: int, timeout: float = DEFAULT_TIMEOUT) -> None:
         super().__init__()
         self.address, self.authkey, self.warmup, self.timeout = address, authkey, warmup, timeout
-        self._conn = None
+        self._conn: Connection | None = None
         self._lock = threading.Lock()
         self._warned = False
         self.quiet = False
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., RemoteTemplateStore], tuple]:
         return (_remote, (self.address, self.authkey, self.warmup, self.timeout, self.quiet))
 
     def exchange(self, site: str, fingerprints: list[int]) -> SiteCounts | None:
@@ -119,7 +124,7 @@ class RemoteTemplateStore(TemplateStore):
                 return None
 
 
-def _remote(address, authkey: bytes, warmup: int, timeout: float, quiet: bool) -> RemoteTemplateStore:
+def _remote(address: Any, authkey: bytes, warmup: int, timeout: float, quiet: bool) -> RemoteTemplateStore:
     remote = RemoteTemplateStore(address, authkey, warmup, timeout)
     remote.quiet = quiet
     return remote

@@ -37,12 +37,16 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 from zlib import adler32, crc32
 
 import numpy as np
 
 from ..document.elements import HEADING_TAGS
+
+if TYPE_CHECKING:
+    from ..document.page import Page
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +96,7 @@ def site_key(url: str | None) -> str | None:
     return host[4:] if host.startswith("www.") else host
 
 
-def page_fingerprints(page) -> list[int]:
+def page_fingerprints(page: Page) -> list[int]:
     """One 64-bit fingerprint per block of `page` (0 for a block without text): its text, lower
     case, and its tag path (the block-level tags from the root down to it, and its own tag).
 
@@ -102,7 +106,7 @@ def page_fingerprints(page) -> list[int]:
     return _fingerprints(page)[0]
 
 
-def _fingerprints(page, with_slots: bool = False) -> tuple[list[int], list[int] | None]:
+def _fingerprints(page: Page, with_slots: bool = False) -> tuple[list[int], list[int] | None]:
     """(text fingerprints, slot fingerprints or None) of the blocks of `page`.
 
     A block's *slot* is where it sits in the site's template: the path of tags with their
@@ -163,7 +167,7 @@ class TemplateEvidence:
                 "new_site": self.known is not None and self.known.pages == 0,
                 "failed": self.known is None}
 
-    def adjust(self, page, proba: np.ndarray) -> np.ndarray:
+    def adjust(self, page: Page, proba: np.ndarray) -> np.ndarray:
         """`proba` moved by the site's evidence (unchanged before the warm-up). `page` may be
         another walk of the page the evidence was asked for (with its comment sections)."""
         if not self.used or not len(proba):
@@ -174,7 +178,8 @@ class TemplateEvidence:
             fps = self.fingerprints
         if len(fps) != len(proba):
             return proba
-        delta = evidence_log_odds(fps, self.known, proba, page.tags)
+        # (`used` holds only with a known site)
+        delta = evidence_log_odds(fps, self.known, proba, page.tags)   # type: ignore[arg-type]
         if not delta.any():
             return proba
         moved = delta != 0
@@ -184,7 +189,8 @@ class TemplateEvidence:
         return out
 
 
-def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray, tags=None) -> np.ndarray:
+def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray,
+                      tags: list[str] | None = None) -> np.ndarray:
     """Per-block log-odds from the site's block-document frequencies (IBDF)."""
     n = len(fps)
     delta = np.zeros(n)
@@ -236,7 +242,7 @@ class TemplateStore:
         with self._stats_lock:
             self.stats[name] = self.stats.get(name, 0) + n
 
-    def evidence(self, page, url: str | None, proba=None) -> TemplateEvidence | None:
+    def evidence(self, page: Page, url: str | None, proba: np.ndarray | None = None) -> TemplateEvidence | None:
         """The site's evidence for `page` (walked from `url`), recording the page. None when
         the URL has no site or the page no block (nothing recorded); evidence that is not
         `used` when the store failed (the page is extracted without it). `proba`, the model's
@@ -273,7 +279,7 @@ class MemoryTemplateStore(TemplateStore):
     """
 
     def __init__(self, max_sites: int = DEFAULT_MAX_SITES, max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS,
-                 warmup: int = DEFAULT_WARMUP):
+                 warmup: int = DEFAULT_WARMUP) -> None:
         super().__init__()
         if max_sites < 1 or max_fingerprints < 1 or warmup < 0:
             raise ValueError("max_sites and max_fingerprints must be positive, warmup not negative")
