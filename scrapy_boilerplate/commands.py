@@ -66,6 +66,7 @@ class Command(ScrapyCommand):
             raise UsageError("give one URL or one HTML file")
         source = args[0]
         settings = self.settings
+        assert settings is not None   # Scrapy sets it before running a command
         path = Path(source)
         if path.is_file():
             html = path.read_bytes()

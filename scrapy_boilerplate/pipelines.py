@@ -40,7 +40,7 @@ logger = logging.getLogger(__name__)
 
 # Item fields the pipeline can write: (setting name, Extraction attribute, value when nothing).
 # "overview" is not the extraction's: OverviewMiddleware's verdict on the page, as a dict.
-OUTPUTS = (
+OUTPUTS: tuple[tuple[str, str, Any], ...] = (
     (bp.TEXT_FIELD, "text", ""),
     (bp.TITLE_FIELD, "title", None),
     (bp.MARKDOWN_FIELD, "markdown", ""),

@@ -26,6 +26,8 @@ from .weakcache import WeakCache
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
+    from ..core.site_memory.server import StoreServer
+
 logger = logging.getLogger(__name__)
 
 STAT_PREFIX = "boilerplate/templates/"
@@ -58,7 +60,7 @@ class CrawlSiteMemory:
     def __init__(self, crawler: Crawler):
         self._crawler = weakref.ref(crawler)
         self.store = store_from_settings(crawler.settings)
-        self._server = None
+        self._server: StoreServer | None = None
         self._failing = False
         # The store's own failure log is DEBUG: the crawl logs once per outage, with the spider.
         if self.store is not None and hasattr(self.store, "quiet"):

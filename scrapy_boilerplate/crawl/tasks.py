@@ -92,14 +92,16 @@ def judge_page(text: str, url: str, base_url: str, html: bool,
     """
     from parsel import Selector
 
+    detector = _detector
+    assert detector is not None   # init_worker built it: the crawl judges pages in workers
     if not html:
         start = time.perf_counter()
-        verdict = _detector.detect(text, url=url)
+        verdict = detector.detect(text, url=url)
         return verdict, None, time.perf_counter() - start, 0.0
     selector = Selector(text=text, type="html", base_url=base_url)
     start = time.perf_counter()
     page = build_page(selector.root, base_url=url)
-    verdict = _detector.detect_page(page, url=url)
+    verdict = detector.detect_page(page, url=url)
     detected = time.perf_counter()
     if extract == "no" or _extractor is None or (extract == "articles" and verdict.is_overview):
         return verdict, None, detected - start, 0.0

@@ -93,7 +93,7 @@ def failed_future(exc: BaseException) -> Future:
 def count_lost(crawler: Crawler, error: WorkerLost, url: str | None) -> None:
     """Log and count a page whose worker (process or thread) was lost; once per error,
     however many of the page's items wait for it."""
-    if getattr(error, "counted", False):
+    if error.counted:
         return
     error.counted = True
     spider = crawler.spider
