@@ -3,6 +3,8 @@
 Public API (stable): :func:`extract`, :class:`Extraction`, :class:`Extractor`.
 """
 
+from typing import Any
+
 from .core.extractor import Extraction, Extractor, extract
 from .core.overview.detector import OverviewDetector, OverviewVerdict, detect_overview
 from .core.scoring.model import Model, ModelError, load_model
@@ -28,7 +30,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     module = _SCRAPY_COMPONENTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

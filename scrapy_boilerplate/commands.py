@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from argparse import ArgumentParser
     from collections.abc import AsyncIterator
 
+    from scrapy.http import Response
     from scrapy.settings import BaseSettings
+    from twisted.python.failure import Failure
 
 
 class Command(ScrapyCommand):
@@ -66,6 +68,7 @@ class Command(ScrapyCommand):
             raise UsageError("give one URL or one HTML file")
         source = args[0]
         settings = self.settings
+        assert settings is not None   # Scrapy sets it before running a command
         path = Path(source)
         if path.is_file():
             html = path.read_bytes()
@@ -92,7 +95,7 @@ class Command(ScrapyCommand):
                 yield Request(url, meta=meta, dont_filter=True, callback=self.parse,
                               errback=self.failed)
 
-            def parse(self, response):
+            def parse(self, response: Response) -> None:
                 if not isinstance(response, TextResponse):
                     print(f"Not a text response ({type(response).__name__}): {response.url}",
                           file=sys.stderr)
@@ -103,7 +106,7 @@ class Command(ScrapyCommand):
                 page = response.selector if isinstance(response, HtmlResponse) else response.text
                 command.report(page, response.url, opts, self.crawler.settings)
 
-            def failed(self, failure):
+            def failed(self, failure: Failure) -> None:
                 print(f"Cannot download {url}: {failure.value!r}", file=sys.stderr)
                 command.exitcode = 1
 
@@ -113,7 +116,7 @@ class Command(ScrapyCommand):
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
 
-    def report(self, page, url: str | None, opts: Namespace, settings: BaseSettings) -> None:
+    def report(self, page: Any, url: str | None, opts: Namespace, settings: BaseSettings) -> None:
         from .middlewares import overview_detector
 
         extraction = extractor_from_settings(settings, opts).extract(page, url=url)

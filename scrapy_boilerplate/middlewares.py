@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, TextResponse
@@ -138,15 +138,17 @@ class OverviewMiddleware:
         return self._act(request, response, verdict, seconds, forced)
 
     async def _judge_in_worker(self, request: Request, response: TextResponse, forced: bool | None) -> Response:
+        workers = self.workers
+        assert workers is not None   # process_response comes here only with workers
         html = isinstance(response, HtmlResponse)
-        if not (html and self.workers.extract_responses) or request.meta.get(bp.META_EXTRACT) is False:
+        if not (html and workers.extract_responses) or request.meta.get(bp.META_EXTRACT) is False:
             extract = "no"
         elif self.action in ("follow", "drop"):
             extract = "articles"   # an overview page's items are dropped: no extraction for them
         else:
             extract = "yes"
         try:
-            verdict, seconds = await self.workers.judge(response, html, extract)
+            verdict, seconds = await workers.judge(response, html, extract)
         except WorkerLost:
             # The page's worker died or hung (logged and counted in crawl/workers.py).
             self._failed(response, with_traceback=False)
@@ -163,7 +165,8 @@ class OverviewMiddleware:
             record_verdict(response, verdict)
         # Detection alone (in "process", as timed in the worker); the parse is counted
         # where the spider would have parsed anyway.
-        self.stats.inc_value("boilerplate/overview/seconds_total", seconds)
+        # Scrapy's stats add any number; its annotation says int, the seconds are a float.
+        self.stats.inc_value("boilerplate/overview/seconds_total", cast("int", seconds))
         self.stats.max_value("boilerplate/overview/seconds_max", seconds)
         if not verdict.is_overview:
             return response

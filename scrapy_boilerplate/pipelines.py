@@ -33,6 +33,9 @@ from .crawl.worker_pool import WorkerLost
 from .crawl.workers import CrawlWorkers, count_lost, crawl_workers, failed_future, wait
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from scrapy import Spider
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
@@ -40,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 # Item fields the pipeline can write: (setting name, Extraction attribute, value when nothing).
 # "overview" is not the extraction's: OverviewMiddleware's verdict on the page, as a dict.
-OUTPUTS = (
+OUTPUTS: tuple[tuple[str, str, Any], ...] = (
     (bp.TEXT_FIELD, "text", ""),
     (bp.TITLE_FIELD, "title", None),
     (bp.MARKDOWN_FIELD, "markdown", ""),
@@ -85,7 +88,7 @@ class ItemSources:
         entry = self._items.pop(id(item), None)
         return entry[1] if entry is not None and entry[0] is item else None
 
-    def _item_done(self, item=None, response=None, **kwargs) -> None:
+    def _item_done(self, item: Any = None, response: Any = None, **kwargs: Any) -> None:
         entry = self._pending.get(response)
         if entry is None:
             return
@@ -99,7 +102,7 @@ class ItemSources:
                 if (found := self._items.get(key)) is not None and found[1] is response:
                     del self._items[key]
 
-    def clear(self, **kwargs) -> None:
+    def clear(self, **kwargs: Any) -> None:
         self._items.clear()
         self._pending.clear()
 
@@ -175,14 +178,14 @@ class MainContentPipeline:
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
-    def close_spider(self, spider=None) -> None:
+    def close_spider(self, spider: Spider | None = None) -> None:
         # The worker processes of "process" stop at spider_closed (crawl/workers.py).
         if self.pool is not None:
             # Every item is done by now; do not make the reactor wait for thread exits.
             self.pool.shutdown(wait=False, cancel_futures=True)
         self.pool = None
 
-    async def process_item(self, item: Any, spider=None) -> Any:
+    async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         try:
             return await self._process(item)
         except Exception:   # noqa: BLE001 - a bug here must not cost the item
@@ -316,7 +319,7 @@ class MainContentPipeline:
             return None
         return self._run(extract_timed, html, url)
 
-    def _run(self, func, *args) -> Future:
+    def _run(self, func: Callable[..., tuple[Extraction, float]], *args: Any) -> Future:
         """`func(extractor, *args)` with the configured executor; never raises."""
         if self.workers is not None:
             return self.workers.submit(in_worker, func, *args)

@@ -28,7 +28,7 @@ def response_page(response: HtmlResponse) -> Page:
     return _pages(response)
 
 
-def cached_page(response) -> Page | None:
+def cached_page(response: Response) -> Page | None:
     """The page already walked for `response`, if any."""
     return _pages.get(response)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
@@ -25,13 +25,17 @@ from .weakcache import WeakCache
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+
+    from ..core.extraction import Extraction
+    from ..core.site_memory.server import StoreServer
 
 logger = logging.getLogger(__name__)
 
 STAT_PREFIX = "boilerplate/templates/"
 
 
-def store_from_settings(settings) -> TemplateStore | None:
+def store_from_settings(settings: BaseSettings | bp.BoilerplateSettings) -> TemplateStore | None:
     """The template store BOILERPLATE_TEMPLATE_STORE names (None when off), from Scrapy settings
     or the BoilerplateSettings that settings.read() made of them (SettingError on a bad value);
     ImportError when a Redis URL is named without the redis package."""
@@ -58,7 +62,7 @@ class CrawlSiteMemory:
     def __init__(self, crawler: Crawler):
         self._crawler = weakref.ref(crawler)
         self.store = store_from_settings(crawler.settings)
-        self._server = None
+        self._server: StoreServer | None = None
         self._failing = False
         # The store's own failure log is DEBUG: the crawl logs once per outage, with the spider.
         if self.store is not None and hasattr(self.store, "quiet"):
@@ -81,7 +85,7 @@ class CrawlSiteMemory:
             self._server = StoreServer(self.store)
         return self._server.client()
 
-    def close(self, **kwargs) -> None:
+    def close(self, **kwargs: Any) -> None:
         if self._server is not None:
             self._server.close()
             self._server = None
@@ -89,7 +93,7 @@ class CrawlSiteMemory:
         if close is not None:
             close()
 
-    def account(self, extraction, url: str | None = None) -> None:
+    def account(self, extraction: Extraction, url: str | None = None) -> None:
         """Count what the site memory did on an extracted page, once; log the first page of
         each outage of the store."""
         info = getattr(extraction, "_site_memory", None)

@@ -9,20 +9,27 @@ function they run, and should start fast.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 from ..core.document.page import build_page
 from ..core.extractor import Extraction, Extractor
 from ..core.overview.detector import OverviewDetector, OverviewVerdict
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def extract_timed(extractor: Extractor, html, url: str | None) -> tuple[Extraction, float]:
+    from ..core.document.page import Page
+    from ..core.site_memory.templates import TemplateStore
+
+
+def extract_timed(extractor: Extractor, html: Any, url: str | None) -> tuple[Extraction, float]:
     """`extractor.extract(html)` and the seconds it took."""
     start = time.perf_counter()
     result = extractor.extract(html, url=url)
     return result, time.perf_counter() - start
 
 
-def extract_page_timed(extractor: Extractor, page, url: str | None) -> tuple[Extraction, float]:
+def extract_page_timed(extractor: Extractor, page: Page, url: str | None) -> tuple[Extraction, float]:
     """`extractor.extract_page(page)`, from a walk already made, and the seconds it took."""
     start = time.perf_counter()
     result = extractor.extract_page(page, url=url)
@@ -51,8 +58,8 @@ _markup = True
 _metadata = True
 
 
-def init_worker(model, options: dict | None, detector: dict | None = None, markup: bool = True,
-                templates=None, metadata: bool = True) -> None:
+def init_worker(model: Any, options: dict | None, detector: dict | None = None, markup: bool = True,
+                templates: TemplateStore | None = None, metadata: bool = True) -> None:
     """Build the worker's Extractor(model, **options) and OverviewDetector(**detector);
     None for either: this crawl has no use for it (its component is not enabled).
     `markup` False: the crawl stores neither Markdown nor HTML, which are not sent back.
@@ -70,7 +77,7 @@ def _to_send(result: Extraction) -> Extraction:
     return result.trim(markup=_markup, metadata=_metadata)
 
 
-def in_worker(func, *args) -> tuple[Extraction, float]:
+def in_worker(func: Callable[..., tuple[Extraction, float]], *args: Any) -> tuple[Extraction, float]:
     """Run `func(extractor, *args)` with the worker's extractor."""
     result, seconds = func(_extractor, *args)
     return _to_send(result), seconds
@@ -92,14 +99,16 @@ def judge_page(text: str, url: str, base_url: str, html: bool,
     """
     from parsel import Selector
 
+    detector = _detector
+    assert detector is not None   # init_worker built it: the crawl judges pages in workers
     if not html:
         start = time.perf_counter()
-        verdict = _detector.detect(text, url=url)
+        verdict = detector.detect(text, url=url)
         return verdict, None, time.perf_counter() - start, 0.0
     selector = Selector(text=text, type="html", base_url=base_url)
     start = time.perf_counter()
     page = build_page(selector.root, base_url=url)
-    verdict = _detector.detect_page(page, url=url)
+    verdict = detector.detect_page(page, url=url)
     detected = time.perf_counter()
     if extract == "no" or _extractor is None or (extract == "articles" and verdict.is_overview):
         return verdict, None, detected - start, 0.0

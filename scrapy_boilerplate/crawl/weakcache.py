@@ -20,13 +20,13 @@ class WeakCache:
         self._make = make
         self._values: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-    def __call__(self, key):
+    def __call__(self, key: Any) -> Any:
         value = self._values.get(key)
         if value is None:
             value = self._values[key] = self._make(key)
         return value
 
-    def get(self, key):
+    def get(self, key: Any) -> Any:
         """The value already built for `key`, or None."""
         return self._values.get(key)
 

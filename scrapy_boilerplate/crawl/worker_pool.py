@@ -60,6 +60,9 @@ _STARTING, _IDLE, _BUSY, _GONE = "starting", "idle", "busy", "gone"
 class WorkerLost(Exception):
     """The worker process holding a task was lost; the task gave no result."""
 
+    #: Logged and counted already (crawl/workers.py count_lost): once per error.
+    counted: bool = False
+
 
 class WorkerDied(WorkerLost):
     """The worker process ended (a crash, a kill) while it held the task, or no worker
@@ -487,7 +490,7 @@ def _worker_main(conn: Any, initializer: Callable | None, initargs: tuple) -> No
             return   # the pool closed the pipe, or its process is gone
         try:
             func, args = pickle.loads(data)   # a task that cannot be loaded fails alone
-            reply = (True, func(*args), None)
+            reply: tuple[bool, Any, str | None] = (True, func(*args), None)
         except BaseException as exc:   # noqa: BLE001 - every failure goes back to the caller
             reply = (False, exc, traceback.format_exc())
         try:

@@ -30,12 +30,16 @@ from .weakcache import WeakCache
 from .worker_pool import PoolBroken, TaskTimeout, WorkerDied, WorkerLost, WorkerPool
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import TextResponse
     from scrapy.settings import BaseSettings
 
     from ..core.extraction import Extraction
     from ..core.overview.detector import OverviewVerdict
+    from ..core.site_memory.templates import TemplateStore
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +97,7 @@ def failed_future(exc: BaseException) -> Future:
 def count_lost(crawler: Crawler, error: WorkerLost, url: str | None) -> None:
     """Log and count a page whose worker (process or thread) was lost; once per error,
     however many of the page's items wait for it."""
-    if getattr(error, "counted", False):
+    if error.counted:
         return
     error.counted = True
     spider = crawler.spider
@@ -146,7 +150,7 @@ class CrawlWorkers:
         self._lost: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         crawler.signals.connect(self.close, signal=signals.spider_closed)
 
-    def submit(self, func, *args) -> Future:
+    def submit(self, func: Callable[..., Any], *args: Any) -> Future:
         """`func(*args)` in a worker (WorkerPool.submit); never raises."""
         try:
             if self.given_up:
@@ -162,12 +166,12 @@ class CrawlWorkers:
         except Exception as exc:   # noqa: BLE001 - reported by whoever waits
             return failed_future(exc)
 
-    def _worker_args(self, templates) -> tuple:
+    def _worker_args(self, templates: TemplateStore | None) -> tuple:
         """init_worker's arguments: what the components registered."""
         model, options = self.extractor or (None, None)
         return (model, options, self.detector, self.markup, templates, self.metadata)
 
-    def _run_inline(self, func, *args) -> Future:
+    def _run_inline(self, func: Callable[..., Any], *args: Any) -> Future:
         """`func(*args)` here, in the reactor thread, as a worker would run it (after
         MAX_BROKEN_POOLS pools failed): slower, but the crawl keeps its extractions."""
         if not self._inline_ready:
@@ -180,7 +184,7 @@ class CrawlWorkers:
             future.set_exception(exc)
         return future
 
-    async def run(self, url: str | None, func, *args) -> Any:
+    async def run(self, url: str | None, func: Callable[..., Any], *args: Any) -> Any:
         """The result of `func(*args)` in a worker; a lost worker is logged and counted."""
         try:
             return await wait(self.submit(func, *args))
@@ -256,11 +260,11 @@ class CrawlWorkers:
                      {"error": error, "then": then}, extra={"spider": self._spider()},
                      exc_info=(type(cause), cause, cause.__traceback__) if cause else None)
 
-    def _spider(self):
+    def _spider(self) -> Spider | None:
         crawler = self._crawler()
         return crawler.spider if crawler is not None else None
 
-    def close(self, **kwargs) -> None:
+    def close(self, **kwargs: Any) -> None:
         if self.pool is not None:
             self.pool.shutdown()
             self.pool = None

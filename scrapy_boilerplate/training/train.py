@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.document.page import build_page
+from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
 from ..core.scoring.decode import DEFAULT_PARAMS
 from ..core.scoring.features import dense_feature_names, feature_matrix, token_features
@@ -35,7 +35,7 @@ HGB_PARAMS = {"max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 24, "max_
 TOKEN_MIN_SITES = 8
 SNIPPET_PAGE_WEIGHT = 0.5
 VOCABULARY_SIZE = 200
-DECODE_GRID = {
+DECODE_GRID: dict[str, list[float]] = {
     "threshold": [0.35, 0.5, 0.65],
     "switch_penalty": [0.5, 1.5, 3.0],
     "size_weight": [0.0, 0.5],
@@ -49,7 +49,7 @@ DECODE_GRID = {
 class PageData:
     page_id: str
     site: str
-    page: object          # core.document.page.Page
+    page: Page
     gold: str | None      # None for snippet-labelled pages
 
     dense: np.ndarray
@@ -91,7 +91,9 @@ def collect(pages: list[DatasetPage]) -> list[PageData]:
 def choose_vocabulary(data: list[PageData], size: int = VOCABULARY_SIZE,
                       min_sites: int = TOKEN_MIN_SITES) -> list[str]:
     """Top id/class tokens by Naive-Bayes log-odds of content vs boilerplate (Yao & Zuo)."""
-    pos, neg, sites = defaultdict(float), defaultdict(float), defaultdict(set)
+    pos: defaultdict[str, float] = defaultdict(float)
+    neg: defaultdict[str, float] = defaultdict(float)
+    sites: defaultdict[str, set[str]] = defaultdict(set)
     total_pos = total_neg = 0.0
     for d in data:
         for chain, label, chars in zip(d.page.tokens, d.labels, d.page.chars):
@@ -145,7 +147,13 @@ def fit(data: list[PageData], vocabulary: list[str]):
 
 def export_trees(clf) -> TreeEnsemble:
     """Flatten a fitted binary HistGradientBoostingClassifier into a TreeEnsemble."""
-    feature, threshold, missing_left, left, right, value, roots = [], [], [], [], [], [], []
+    feature: list[int] = []
+    threshold: list[float] = []
+    missing_left: list[bool] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    roots: list[int] = []
     depth = 0
     for stage in clf._predictors:
         (predictor,) = stage           # binary classification: one tree per iteration
@@ -205,9 +213,11 @@ def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict) -
             if left_out is not None:
                 without_shares.append(left_out)
     n_gold, n_snippet = len(recalls), max(len(with_shares), len(without_shares))
-    gold_f1 = f1_from(np.mean(precisions) if precisions else 0.0, np.mean(recalls) if recalls else 0.0)
-    snippet_f1 = f1_from(np.mean(with_shares) if with_shares else 1.0,
-                     np.mean(without_shares) if without_shares else 1.0)
+    gold_f1 = f1_from(float(np.mean(precisions)) if precisions else 0.0,
+                      float(np.mean(recalls)) if recalls else 0.0)
+    snippet_f1 = f1_from(float(np.mean(with_shares)) if with_shares else 1.0,
+                         float(np.mean(without_shares)) if without_shares else 1.0)
+    assert gold_f1 is not None and snippet_f1 is not None   # f1_from of two numbers
     return (n_gold * gold_f1 + n_snippet * snippet_f1) / max(n_gold + n_snippet, 1)
 
 
