@@ -24,6 +24,7 @@ from ..metadata.bylines import BYLINE_RE
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
 from .decoded import select_blocks
+from .lists import fill_list_gaps
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
@@ -174,6 +175,15 @@ def drop_trailing_teasers(s: Selection) -> None:
             mask[run] = False
 
 
+def keep_whole_lists(s: Selection) -> None:
+    """Keep the dropped items of a list between two kept items of it, where the items are
+    alike and short and the list is not a list of links (lists.py): the model, which sees each
+    item alone, cuts a list of short items in the middle. A list of links in the body stays a
+    judgement of its own, as do long items (forum posts). After drop_trailing_teasers: the
+    teasers it unkept are not a gap to fill."""
+    fill_list_gaps(s.page, s.mask)
+
+
 def decide_data_tables(s: Selection) -> None:
     """One decision per data table, all its blocks content or none (tables.py): the block
     model, which sees each cell alone, drops short cells one by one."""
@@ -228,6 +238,7 @@ STEPS = (
     drop_field_dumps,
     keep_cards,
     drop_trailing_teasers,
+    keep_whole_lists,
     decide_data_tables,
     decide_code_blocks,
     keep_listing_captions,

@@ -1,0 +1,70 @@
+"""A list of alike items is one unit inside the kept content, as a data table is.
+
+The block model sees each list item alone: in a list of short items (a
+checklist, the states of a programme, a top-10) it keeps some and drops
+others whose probabilities fall just under the threshold, cutting the list in
+the middle ("1-3 and 9-10 kept, 4-8 dropped"). When the model kept items on
+both sides, the reader's list runs on through the dropped ones: the items
+between the first and the last kept item are kept.
+
+Only where the items are alike (short, of similar length) and the list is
+not a list of links: a list of links in the body (deal links, "related"
+lists inside a post) stays a judgement of its own, item by item, and a list
+of long items (forum posts, comment threads, news streams) is a sequence of
+separate pieces, not one unit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..document.page import Page
+
+LIST_TAGS = frozenset(("ul", "ol"))
+#: Items this long on average (characters) are pieces of their own, not a list's items.
+MAX_MEAN_ITEM_CHARS = 200
+#: A list whose items are this share of link text or more is a list of links.
+MAX_LINK_SHARE = 0.5
+#: Alike items: the longest dropped item is at most this many times the longest kept one.
+ALIKE_RATIO = 3
+
+
+def fill_list_gaps(page: Page, mask: np.ndarray) -> None:
+    """Keep the items between the first and the last kept item of a list of alike items (in place)."""
+    tags, parents = page.node_tags, page.node_parents
+    items: dict[int, list[int]] = {}
+    at = -1
+    while True:
+        try:
+            at = tags.index("li", at + 1)
+        except ValueError:
+            break
+        parent = parents[at]
+        if parent >= 0 and tags[parent] in LIST_TAGS and page.node_last[at] > page.node_first[at]:
+            items.setdefault(parent, []).append(at)
+    first, last, chars, links = page.node_first, page.node_last, page.node_chars, page.node_link_chars
+    for children in items.values():
+        if len(children) < 3:
+            continue
+        kept = [bool(mask[first[c]:last[c]].any()) for c in children]
+        if kept.count(True) < 2 or all(kept):
+            continue
+        lo = kept.index(True)
+        hi = len(kept) - 1 - kept[::-1].index(True)
+        gap = [c for c, k in zip(children[lo:hi], kept[lo:hi]) if not k]
+        if not gap:
+            continue
+        sizes = [chars[c] for c in children]
+        total = sum(sizes)
+        if total == 0 or total > MAX_MEAN_ITEM_CHARS * len(children):
+            continue
+        if sum(links[c] for c in children) >= MAX_LINK_SHARE * total:
+            continue
+        longest_kept = max(chars[c] for c, k in zip(children, kept) if k)
+        if max(chars[c] for c in gap) > ALIKE_RATIO * max(longest_kept, 20):
+            continue
+        for c in gap:
+            mask[first[c]:last[c]] = True
