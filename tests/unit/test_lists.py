@@ -1,5 +1,6 @@
-"""Lists as one unit (issue 26, item 1): the dropped items between two kept items of a list of
-alike items are kept; a list of links and a list of long items (posts) stay item by item."""
+"""Lists as one unit (issue 26): the dropped items between two kept items of a list of alike items
+are kept, a list of links and a list of long items (posts) stay item by item (item 1); definition
+lists dropped whole between kept blocks are kept when likely content (item 2)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
-from scrapy_boilerplate.core.selection.lists import fill_list_gaps
+from scrapy_boilerplate.core.selection.lists import fill_definition_list_gaps, fill_list_gaps
 
 ITEMS = ["Preheat the oven", "Grease the tin", "Sift the flour", "Beat the eggs", "Melt the butter",
          "Fold in the sugar", "Pour the batter", "Bake for an hour", "Let it cool", "Dust with sugar"]
@@ -70,3 +71,47 @@ def test_real_lists_cut_in_the_middle(dataset_pages, name, page_id, items):
     page = dataset_pages(name, None, where=lambda p: p.id == page_id)[0]
     text = extract(page.read_html(), url=page.url).text
     assert all(item in text for item in items)
+
+
+def dl_kept(dl_html: str, proba: float) -> list:
+    """The block texts kept after the definition-list rule, with the two paragraphs around the
+    list kept and the list's blocks at `proba`."""
+    before = "The grill reaches 800 degrees in ten minutes and sears a steak in two."
+    after = "In the box: the grill, a pizza stone, a steak rack and a drip tray."
+    page = build_page(parse_html(f"<html><body><article><p>{before}</p>{dl_html}<p>{after}</p></article></body></html>"))
+    mask = np.array([text in (before, after) for text in page.texts])
+    proba_ = np.where(mask, 0.95, proba)
+    fill_definition_list_gaps(page, mask, proba_)
+    return [t for t, m in zip(page.texts, mask) if m]
+
+
+PROS_CONS = ("<dl><dt>Pros</dt><dd>Low price</dd><dd>Well made</dd><dd>Perfect steaks</dd></dl>"
+             "<dl><dt>Cons</dt><dd>Hot only in the middle</dd></dl>")
+
+
+def test_pros_and_cons_between_two_kept_sections_are_kept():
+    assert "Low price" in dl_kept(PROS_CONS, 0.45) and "Hot only in the middle" in dl_kept(PROS_CONS, 0.45)
+
+
+def test_an_unlikely_definition_list_between_posts_stays_out():
+    box = "<dl><dt>Joined</dt><dd>Jan 5, 2020</dd><dt>Messages</dt><dd>1,253</dd></dl>"
+    assert len(dl_kept(box, 0.15)) == 2
+
+
+def test_a_definition_list_of_links_stays_out():
+    cards = "".join(f'<dl><dt>Service {i}</dt><dd><a href="/s/{i}">Learn more about service {i}</a></dd></dl>'
+                    for i in range(3))
+    assert len(dl_kept(cards, 0.45)) == 2
+
+
+def test_a_gap_that_is_not_all_definition_lists_is_left_to_the_decoder():
+    assert len(dl_kept(PROS_CONS + "<div>Play video</div>", 0.45)) == 2
+
+
+@pytest.mark.needs_shared
+def test_real_pros_and_cons_between_two_kept_sections(dataset_pages):
+    # chip.de's Beef Maker review: "Vorteile" / "Nachteile" (p .41-.68, 7 blocks) between "Fazit"
+    # and the technical data.
+    page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id == "chip.de.beef")[0]
+    text = extract(page.read_html(), url=page.url).text
+    assert "Niedriger Preis" in text and "Starke Hitze nur in der Mitte" in text

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import numpy as np
+import numpy as np
 
+if TYPE_CHECKING:
     from ..document.page import Page
 
 LIST_TAGS = frozenset(("ul", "ol"))
@@ -30,6 +30,10 @@ MAX_MEAN_ITEM_CHARS = 200
 MAX_LINK_SHARE = 0.5
 #: Alike items: the longest dropped item is at most this many times the longest kept one.
 ALIKE_RATIO = 3
+#: A definition list dropped between kept blocks is kept when its text is this likely content on
+#: average (the model's probabilities, weighted by characters): the pros and cons of a review
+#: (p .41-.68) are, a forum post's "Joined / Messages" box (p .05-.35) is not.
+DL_MIN_PROBABILITY = 0.4
 
 
 def fill_list_gaps(page: Page, mask: np.ndarray) -> None:
@@ -68,3 +72,30 @@ def fill_list_gaps(page: Page, mask: np.ndarray) -> None:
             continue
         for c in gap:
             mask[first[c]:last[c]] = True
+
+
+def fill_definition_list_gaps(page: Page, mask: np.ndarray, proba: np.ndarray) -> None:
+    """Keep a run of dropped blocks between two kept blocks that is all definition lists (in
+    place), when its text is DL_MIN_PROBABILITY likely content on average and not mostly links
+    (a service page's cards: "Learn more about ...")."""
+    tags = page.node_tags
+    if "dl" not in tags:
+        return
+    in_dl = np.zeros(len(mask), bool)
+    at = -1
+    while True:
+        try:
+            at = tags.index("dl", at + 1)
+        except ValueError:
+            break
+        in_dl[page.node_first[at]:page.node_last[at]] = True
+    kept = np.flatnonzero(mask)
+    chars, links = page.array("chars"), page.array("link_chars")
+    for before, after in zip(kept[:-1], kept[1:]):
+        a, b = before + 1, after
+        if a >= b or not in_dl[a:b].all():
+            continue
+        weight = chars[a:b].sum()
+        if (weight and links[a:b].sum() < MAX_LINK_SHARE * weight
+                and (chars[a:b] * proba[a:b]).sum() >= DL_MIN_PROBABILITY * weight):
+            mask[a:b] = True

@@ -24,7 +24,7 @@ from ..metadata.bylines import BYLINE_RE
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
 from .decoded import select_blocks
-from .lists import fill_list_gaps
+from .lists import fill_definition_list_gaps, fill_list_gaps
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
@@ -184,6 +184,15 @@ def keep_whole_lists(s: Selection) -> None:
     fill_list_gaps(s.page, s.mask)
 
 
+def keep_definition_lists(s: Selection) -> None:
+    """Keep definition lists dropped whole between kept blocks (lists.py): a review's pros and
+    cons (`<dl><dt>Pros</dt><dd>Low price</dd>...`) between two kept sections are short items
+    the model drops one by one, and the gap is too long for the decoder to fill. Only where the
+    whole gap is definition lists and their text is likely content on average: a forum post's
+    "Joined / Messages" box between two posts is not."""
+    fill_definition_list_gaps(s.page, s.mask, s.proba)
+
+
 def decide_data_tables(s: Selection) -> None:
     """One decision per data table, all its blocks content or none (tables.py): the block
     model, which sees each cell alone, drops short cells one by one."""
@@ -239,6 +248,7 @@ STEPS = (
     keep_cards,
     drop_trailing_teasers,
     keep_whole_lists,
+    keep_definition_lists,
     decide_data_tables,
     decide_code_blocks,
     keep_listing_captions,
