@@ -44,6 +44,16 @@ TEASER_RUN = 3
 TEASER_BODY_CHARS = 500
 #: A kept block shorter than this that reads as a byline is not content.
 BYLINE_MAX_CHARS = 80
+#: A news story's closing credit line: "Additional reporting by ...; Editing by ...", "Jane Doe
+#: contributed to this report."
+CREDIT_RE = re.compile(
+    r"^\(?(?:(?:additional|further)\s+)?(?:reporting|writing|editing|research)\s+by\b"
+    r"|^with\s+(?:additional\s+)?reporting\s+(?:by|from)\b"
+    r"|^[^.]{3,160}\bcontributed\s+(?:additional\s+)?(?:reporting\s+)?to\s+this\s+(?:report|article|story)\b",
+    re.IGNORECASE)
+#: ... kept when it is this short and this many blocks or fewer after the last kept block.
+CREDIT_MAX_CHARS = 300
+CREDIT_NEAR_BLOCKS = 2
 
 
 @dataclass
@@ -193,6 +203,24 @@ def keep_definition_lists(s: Selection) -> None:
     fill_definition_list_gaps(s.page, s.mask, s.proba)
 
 
+def keep_credit_line(s: Selection) -> None:
+    """Keep a story's closing credit line right after the kept body ("Additional reporting by
+    Steve Gorman; Editing by ...", "Heba Habib contributed to this report."): every gold set
+    keeps it as the body's last line, but in a `div` of its own after the last paragraph, short
+    and full of names, the model scores it under the threshold. Only within CREDIT_NEAR_BLOCKS
+    of the last kept block and outside navigation and footers."""
+    page, mask = s.page, s.mask
+    kept = np.flatnonzero(mask)
+    if not kept.size:
+        return
+    off = FLAG["nav"] | FLAG["footer"]
+    for i in range(kept[-1] + 1, min(len(page), kept[-1] + 1 + CREDIT_NEAR_BLOCKS)):
+        if (page.chars[i] <= CREDIT_MAX_CHARS and not page.flags[i] & off
+                and CREDIT_RE.match(page.texts[i]) is not None):
+            mask[i] = True
+            return
+
+
 def decide_data_tables(s: Selection) -> None:
     """One decision per data table, all its blocks content or none (tables.py): the block
     model, which sees each cell alone, drops short cells one by one."""
@@ -249,6 +277,7 @@ STEPS = (
     drop_trailing_teasers,
     keep_whole_lists,
     keep_definition_lists,
+    keep_credit_line,
     decide_data_tables,
     decide_code_blocks,
     keep_listing_captions,
