@@ -25,6 +25,7 @@ from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
 from .decoded import select_blocks
 from .lists import fill_definition_list_gaps, fill_list_gaps
+from .sections import keep_last_section
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
@@ -91,6 +92,15 @@ def keep_text_widgets(s: Selection) -> None:
     for recall: not with favor="precision"."""
     if s.opts.get("favor") != "precision":
         keep_text_widget_runs(s.page, s.mask, s.proba)
+
+
+def keep_last_heading_section(s: Selection) -> None:
+    """Keep a last section cut off behind a heading-like line the model scores low (sections.py):
+    "Related products and services" in a `div` right after the last kept block, then the list
+    items and paragraphs the model leans to, which the decoder cut with it. Not under h1-h6
+    (left to the decoder). A rule for recall: not with favor="precision"."""
+    if s.opts.get("favor") != "precision":
+        keep_last_section(s.page, s.mask, s.proba)
 
 
 def drop_headline_and_bylines(s: Selection) -> None:
@@ -270,6 +280,7 @@ def _positions(values: list, value: object) -> Iterator[int]:
 STEPS = (
     decode,
     keep_text_widgets,
+    keep_last_heading_section,
     drop_headline_and_bylines,
     drop_renderings,
     drop_field_dumps,
