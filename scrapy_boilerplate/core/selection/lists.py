@@ -16,6 +16,7 @@ separate pieces, not one unit.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -39,30 +40,50 @@ DL_MIN_PROBABILITY = 0.4
 def fill_list_gaps(page: Page, mask: np.ndarray) -> None:
     """Keep the items between the first and the last kept item of a list of alike items (in place)."""
     tags, parents = page.node_tags, page.node_parents
+    first, last = page.node_first, page.node_last
+    kept_blocks = np.flatnonzero(mask)
+    if kept_blocks.size < 2:
+        return
+    # Only items within the kept span can be a gap or the kept items around one: the nodes from
+    # the outermost item holding the first kept block to the last node starting at or before the
+    # last kept block (nodes are in document order, their first blocks never decrease).
+    start = bisect_left(first, int(kept_blocks[0]))
+    node = page.nodes[int(kept_blocks[0])]
+    while node >= 0:
+        if tags[node] == "li":
+            start = min(start, node)
+        node = parents[node]
+    stop = bisect_right(first, int(kept_blocks[-1]))
     items: dict[int, list[int]] = {}
-    at = -1
+    at = start - 1
     while True:
         try:
-            at = tags.index("li", at + 1)
+            at = tags.index("li", at + 1, stop)
         except ValueError:
             break
         parent = parents[at]
-        if parent >= 0 and tags[parent] in LIST_TAGS and page.node_last[at] > page.node_first[at]:
+        if parent >= 0 and tags[parent] in LIST_TAGS and last[at] > first[at]:
             items.setdefault(parent, []).append(at)
-    first, last, chars, links = page.node_first, page.node_last, page.node_chars, page.node_link_chars
-    for children in items.values():
-        if len(children) < 3:
-            continue
-        kept = [bool(mask[first[c]:last[c]].any()) for c in children]
+    if not items:
+        return
+    # Kept blocks before each block: an item's kept blocks without a numpy call per item.
+    before = np.concatenate(([0], np.cumsum(mask))).tolist()
+    chars, links = page.node_chars, page.node_link_chars
+    for parent, children in items.items():
+        kept = [before[last[c]] > before[first[c]] for c in children]
         if kept.count(True) < 2 or all(kept):
             continue
+        # A list with a gap in the kept span: judged on all its items.
+        children = _items(page, parent)
+        if len(children) < 3:
+            continue
+        kept = [before[last[c]] > before[first[c]] for c in children]
         lo = kept.index(True)
         hi = len(kept) - 1 - kept[::-1].index(True)
         gap = [c for c, k in zip(children[lo:hi], kept[lo:hi]) if not k]
         if not gap:
             continue
-        sizes = [chars[c] for c in children]
-        total = sum(sizes)
+        total = sum(chars[c] for c in children)
         if total == 0 or total > MAX_MEAN_ITEM_CHARS * len(children):
             continue
         if sum(links[c] for c in children) >= MAX_LINK_SHARE * total:
@@ -72,6 +93,21 @@ def fill_list_gaps(page: Page, mask: np.ndarray) -> None:
             continue
         for c in gap:
             mask[first[c]:last[c]] = True
+
+
+def _items(page: Page, parent: int) -> list[int]:
+    """The non-empty <li> children of list node `parent`."""
+    tags, parents, first, last = page.node_tags, page.node_parents, page.node_first, page.node_last
+    stop = bisect_left(first, last[parent], parent + 1)
+    out = []
+    at = parent
+    while True:
+        try:
+            at = tags.index("li", at + 1, stop)
+        except ValueError:
+            return out
+        if parents[at] == parent and last[at] > first[at]:
+            out.append(at)
 
 
 def fill_definition_list_gaps(page: Page, mask: np.ndarray, proba: np.ndarray) -> None:
