@@ -99,7 +99,7 @@ def _items(page: Page, parent: int) -> list[int]:
     """The non-empty <li> children of list node `parent`."""
     tags, parents, first, last = page.node_tags, page.node_parents, page.node_first, page.node_last
     stop = bisect_left(first, last[parent], parent + 1)
-    out = []
+    out: list[int] = []
     at = parent
     while True:
         try:
