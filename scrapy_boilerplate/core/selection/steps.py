@@ -24,6 +24,8 @@ from ..metadata.bylines import BYLINE_RE
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
 from .decoded import select_blocks
+from .lists import fill_definition_list_gaps, fill_list_gaps
+from .sections import keep_last_section
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
@@ -43,6 +45,16 @@ TEASER_RUN = 3
 TEASER_BODY_CHARS = 500
 #: A kept block shorter than this that reads as a byline is not content.
 BYLINE_MAX_CHARS = 80
+#: A news story's closing credit line: "Additional reporting by ...; Editing by ...", "Jane Doe
+#: contributed to this report."
+CREDIT_RE = re.compile(
+    r"^\(?(?:(?:additional|further)\s+)?(?:reporting|writing|editing|research)\s+by\b"
+    r"|^with\s+(?:additional\s+)?reporting\s+(?:by|from)\b"
+    r"|^[^.]{3,160}\bcontributed\s+(?:additional\s+)?(?:reporting\s+)?to\s+this\s+(?:report|article|story)\b",
+    re.IGNORECASE)
+#: ... kept when it is this short and this many blocks or fewer after the last kept block.
+CREDIT_MAX_CHARS = 300
+CREDIT_NEAR_BLOCKS = 2
 
 
 @dataclass
@@ -80,6 +92,15 @@ def keep_text_widgets(s: Selection) -> None:
     for recall: not with favor="precision"."""
     if s.opts.get("favor") != "precision":
         keep_text_widget_runs(s.page, s.mask, s.proba)
+
+
+def keep_last_heading_section(s: Selection) -> None:
+    """Keep a last section cut off behind a heading-like line the model scores low (sections.py):
+    "Related products and services" in a `div` right after the last kept block, then the list
+    items and paragraphs the model leans to, which the decoder cut with it. Not under h1-h6
+    (left to the decoder). A rule for recall: not with favor="precision"."""
+    if s.opts.get("favor") != "precision":
+        keep_last_section(s.page, s.mask, s.proba)
 
 
 def drop_headline_and_bylines(s: Selection) -> None:
@@ -174,6 +195,42 @@ def drop_trailing_teasers(s: Selection) -> None:
             mask[run] = False
 
 
+def keep_whole_lists(s: Selection) -> None:
+    """Keep the dropped items of a list between two kept items of it, where the items are
+    alike and short and the list is not a list of links (lists.py): the model, which sees each
+    item alone, cuts a list of short items in the middle. A list of links in the body stays a
+    judgement of its own, as do long items (forum posts). After drop_trailing_teasers: the
+    teasers it unkept are not a gap to fill."""
+    fill_list_gaps(s.page, s.mask)
+
+
+def keep_definition_lists(s: Selection) -> None:
+    """Keep definition lists dropped whole between kept blocks (lists.py): a review's pros and
+    cons (`<dl><dt>Pros</dt><dd>Low price</dd>...`) between two kept sections are short items
+    the model drops one by one, and the gap is too long for the decoder to fill. Only where the
+    whole gap is definition lists and their text is likely content on average: a forum post's
+    "Joined / Messages" box between two posts is not."""
+    fill_definition_list_gaps(s.page, s.mask, s.proba)
+
+
+def keep_credit_line(s: Selection) -> None:
+    """Keep a story's closing credit line right after the kept body ("Additional reporting by
+    Steve Gorman; Editing by ...", "Heba Habib contributed to this report."): every gold set
+    keeps it as the body's last line, but in a `div` of its own after the last paragraph, short
+    and full of names, the model scores it under the threshold. Only within CREDIT_NEAR_BLOCKS
+    of the last kept block and outside navigation and footers."""
+    page, mask = s.page, s.mask
+    kept = np.flatnonzero(mask)
+    if not kept.size:
+        return
+    off = FLAG["nav"] | FLAG["footer"]
+    for i in range(kept[-1] + 1, min(len(page), kept[-1] + 1 + CREDIT_NEAR_BLOCKS)):
+        if (page.chars[i] <= CREDIT_MAX_CHARS and not page.flags[i] & off
+                and CREDIT_RE.match(page.texts[i]) is not None):
+            mask[i] = True
+            return
+
+
 def decide_data_tables(s: Selection) -> None:
     """One decision per data table, all its blocks content or none (tables.py): the block
     model, which sees each cell alone, drops short cells one by one."""
@@ -223,11 +280,15 @@ def _positions(values: list, value: object) -> Iterator[int]:
 STEPS = (
     decode,
     keep_text_widgets,
+    keep_last_heading_section,
     drop_headline_and_bylines,
     drop_renderings,
     drop_field_dumps,
     keep_cards,
     drop_trailing_teasers,
+    keep_whole_lists,
+    keep_definition_lists,
+    keep_credit_line,
     decide_data_tables,
     decide_code_blocks,
     keep_listing_captions,
