@@ -32,7 +32,7 @@ import numpy as np
 from . import cues, elements, head
 from ._cues cimport class_cues
 from . import hidden as hidden_module   # (`hidden` names a local below)
-from .words import count_words as _count_words
+from .words import clean_text as _clean_text, count_words as _count_words
 from .walk import MAX_BLOCKS as _MAX_BLOCKS
 
 import_lxml__etree()
@@ -505,6 +505,8 @@ cdef class _Walker:
             else:
                 text = self.collapse(&n_words, &ascii)
             self.n_pending = 0
+            if not text.isascii():
+                text = _clean_text(text)   # NFC, no soft hyphens (as walk.py)
             if text:
                 if len(self.texts) >= MAX_BLOCKS:
                     self.limit_hit = True

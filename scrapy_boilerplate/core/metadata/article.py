@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from ..document.words import clean_text
 from ..render.urls import page_base, safe_url
 from .authors import MAX_NAME_CHARS, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
@@ -497,7 +498,7 @@ def _clean_text(value: object) -> str | None:
         text = html.unescape(text)   # "&amp;" escaped twice by the site
     if "<" in text and ">" in text:
         text = " ".join(re.sub(r"<[^>]*>", " ", text).split())
-    return text or None
+    return clean_text(text) or None
 
 
 def _absolute(value: object, base: str | None) -> str | None:

@@ -7,6 +7,8 @@ import html
 import re
 from typing import TYPE_CHECKING
 
+from ..document.words import clean_text
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -68,6 +70,7 @@ def split_names(value: object) -> list[str]:
     text = value[:MAX_VALUE_CHARS]
     if "&" in text:
         text = html.unescape(text)
+    text = clean_text(text)
     if "<" in text:
         text = _TAG_RE.sub(" ", text)
     text = " ".join(text.split())

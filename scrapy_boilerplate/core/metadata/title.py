@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..document.page import Page
+from ..document.words import clean_text
 
 # Title separators. Three uses read them differently, and each use's set is part of its
 # measured behaviour, so each has its own name here:
@@ -19,7 +20,13 @@ TITLE_PART_SEPARATOR_RE = re.compile(r"\s+[|\-–—:·»]\s+")
 
 
 def best_title(page: Page) -> str | None:
-    """The page headline: an h1 matching the metadata title, else the metadata title."""
+    """The page headline: an h1 matching the metadata title, else the metadata title; in NFC,
+    without soft hyphens (the h1's block is clean already, the metadata title is made so here)."""
+    title = _best_title(page)
+    return clean_text(title) if title else title
+
+
+def _best_title(page: Page) -> str | None:
     meta = page.main_title
     meta_words = set(meta.lower().split()) if meta else set()
     # The <title> as well: a JSON-LD "headline" can be a description (Wikipedia's is
