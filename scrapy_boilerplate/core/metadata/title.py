@@ -60,7 +60,8 @@ def _h1_texts(page: Page) -> list[str]:
     """The h1 blocks' texts in page order, but those of an h1 whose id or class (or an
     ancestor's) says "logo" (h1#website-logo, h1.site-logo) after all the others: a site that
     puts its logo in an h1 puts the headline in another (h1#page-title)."""
-    headlines, logos = [], []
+    headlines: list[str] = []
+    logos: list[str] = []
     for text, tag, tokens in zip(page.texts, page.tags, page.tokens):
         if tag == "h1":
             (logos if "logo" in tokens else headlines).append(text)
