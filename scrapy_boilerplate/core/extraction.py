@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .document.page import Page
-from .document.words import clean_text
 from .metadata.article import ArticleMetadata, article_metadata
 from .render.images import content_images
 from .render.markup import Options, render_markup
@@ -146,7 +145,7 @@ class Extraction:
             self._blocks = []
             if self._block_source is not None:
                 texts, tags, mask, proba = self._block_source
-                self._blocks = [Block(clean_text(t), g, m, round(p, 4)) for t, g, m, p in
+                self._blocks = [Block(t, g, m, round(p, 4)) for t, g, m, p in
                                 zip(texts, tags, mask.tolist(), proba.tolist())]
                 self._block_source = None
         return self._blocks
@@ -188,8 +187,9 @@ def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: li
     units = content_units(page, mask, tables, images, code_blocks)
     lines = units_text(page, units)
     options = Options(include_links=opts["include_links"], include_images=opts["include_images"], base=base)
-    # The walk's block texts are clean already; table rows and a stated body are made here.
-    text = clean_text("\n".join([lead, *lines] if lead else lines))
+    # In NFC without soft hyphens: the blocks (hence table rows, a stated body) as the walk
+    # made them, the title as best_title made it.
+    text = "\n".join([lead, *lines] if lead else lines)
     image_urls = list(dict.fromkeys(url for _, url, _ in images))
     return Extraction(
         text=text,
