@@ -187,6 +187,8 @@ def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: li
     units = content_units(page, mask, tables, images, code_blocks)
     lines = units_text(page, units)
     options = Options(include_links=opts["include_links"], include_images=opts["include_images"], base=base)
+    # In NFC without soft hyphens: the blocks (hence table rows, a stated body) as the walk
+    # made them, the title as best_title made it.
     text = "\n".join([lead, *lines] if lead else lines)
     image_urls = list(dict.fromkeys(url for _, url, _ in images))
     return Extraction(

@@ -1,7 +1,8 @@
 """Extraction quality metrics (docs/training.md, `scrapy-boilerplate evaluate`).
 
 Content metrics follow the article-extraction-benchmark (scrapinghub,
-evaluate.py): ``\\w+`` tokens, multisets of word 4-grams ("shingles"),
+evaluate.py), after DESIGN.md's Unicode step: text in NFC without soft hyphens (U+00AD), on
+both sides; then ``\\w+`` tokens, multisets of word 4-grams ("shingles"),
 per-page precision and recall, macro-averaged over pages, F1 from the two
 averages. Bag-of-words F1 and LCS F1 (Yao & Zuo) are reported beside them.
 """
@@ -9,6 +10,7 @@ averages. Bag-of-words F1 and LCS F1 (Yao & Zuo) are reported beside them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -29,8 +31,16 @@ _SPACE_RE = re.compile(r"\s+")
 MAX_LCS_CELLS = 1_000_000_000
 
 
+def normalize_unicode(text: str) -> str:
+    """`text` in Unicode NFC, soft hyphens (U+00AD) removed (not replaced by a space): the same
+    on the extracted and the gold side, so "Wa\u0308h\xadrend" and "Während" are one token."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", text.replace("\xad", ""))
+
+
 def tokens(text: str | None) -> list[str]:
-    return _TOKEN_RE.findall(text or "")
+    return _TOKEN_RE.findall(normalize_unicode(text or ""))
 
 
 def shingle_counts(text: str | None, n: int = 4) -> Counter:
@@ -120,7 +130,8 @@ def lcs_f1(extracted: str, gold: str) -> float:
 
 
 def normalize_space(text: str) -> str:
-    return _SPACE_RE.sub(" ", text).strip()
+    """Whitespace runs to one space, after the Unicode step of the content metric."""
+    return _SPACE_RE.sub(" ", normalize_unicode(text)).strip()
 
 
 def snippet_scores(
@@ -129,7 +140,8 @@ def snippet_scores(
     """(share of `with` snippets found, share of `without` snippets absent).
 
     Plain substring tests after whitespace normalisation on both sides (as
-    in trafilatura's evaluation); None when there are no snippets of a kind.
+    in trafilatura's evaluation; with the content metric's NFC and soft-hyphen step
+    first); None when there are no snippets of a kind.
     """
     text = normalize_space(text or "")
     with_ = [normalize_space(s) for s in with_]

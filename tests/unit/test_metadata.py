@@ -126,6 +126,11 @@ def test_url_date_shapes():
     (["Written By", "5 mins read"], []),
     (["https://example.com/jane", "@jane", "Admin"], []),
     (["Maria &amp; Katerina"], ["Maria", "Katerina"]),
+    # ", and" ends a list, and the outlet after the last name is no name (seen on cnn.com)
+    (["By Dana Ford, James Corey, Chien-Ming Wang, and Tom Watkins, CNN"],
+     ["Dana Ford", "James Corey", "Chien-Ming Wang", "Tom Watkins"]),
+    (["Jane Doe and John Roe, Reuters"], ["Jane Doe", "John Roe"]),
+    (["Jane Doe, John Roe, & Max Mustermann"], ["Jane Doe", "John Roe", "Max Mustermann"]),
 ])
 def test_clean_authors(raw, expected):
     assert clean_authors(raw) == expected
@@ -228,6 +233,46 @@ def test_signature_at_the_end_only_on_a_dated_page():
     assert extract(page(after=after, body=long_body)).authors == []
 
 
+def test_headline_without_the_logo_text_in_the_same_h1():
+    """<h1><span>Headline</span><a href="/">Site</a></h1> walks to "HeadlineSite": the site's
+    name (the <title>'s last part, or og:site_name) is cut where it is glued to the headline."""
+    head = "<title>Council approves the new budget » Local » The Daily Courier</title>"
+    glued = ("<html><head>" + head + "</head><body><h1><span>Council approves the new budget</span>"
+             "<a href='/'>The Daily Courier</a></h1>" + BODY + "</body></html>")
+    assert extract(glued).title == "Council approves the new budget"
+    site_first = glued.replace("<span>Council approves the new budget</span><a href='/'>The Daily Courier</a>",
+                               "<a href='/'>The Daily Courier</a><span>Council approves the new budget</span>")
+    assert extract(site_first).title == "Council approves the new budget"   # "CourierCouncil"
+    og = glued.replace("</title>", "</title><meta property='og:site_name' content='The Daily Courier'>")
+    assert extract(og).title == "Council approves the new budget"
+    # a headline that ends in the site's name after a space, or whose subtitle is a part of the
+    # <title>: kept whole
+    for h1, title in [("Why we moved to Python", "Why we moved to Python | Python"),
+                      ("Budget approved – what it means for you", "Budget approved – what it means for you | The Daily")]:
+        html = f"<html><head><title>{title}</title></head><body><h1>{h1}</h1>{BODY}</body></html>"
+        assert extract(html).title == h1
+
+
+@pytest.mark.parametrize("logo", ['id="website-logo"', 'class="site-logo"', 'class="logo"'])
+def test_a_logo_h1_is_passed_over_for_the_page_title_h1(logo):
+    html = (f"<html><head><title>Weather Watch: Storm hits the coast tonight</title></head><body>"
+            f"<header><h1 {logo}><a href='/'>Weather Watch</a></h1></header><main>"
+            f"<h1 id='page-title'>Storm hits the coast tonight</h1>{BODY}</main></body></html>")
+    assert extract(html).title == "Storm hits the coast tonight"
+    only_logo = html.replace("<h1 id='page-title'>Storm hits the coast tonight</h1>", "")
+    assert extract(only_logo).title == "Weather Watch"   # no other h1: as before
+
+
+@pytest.mark.parametrize("meta, expected", [
+    ('<meta name="article_date_original" content="Tuesday, March 3, 2015">', "2015-03-03"),
+    ('<meta name="parsely-pub-date" content="2014-12-30T07:00:00+00:00">', "2014-12-30T07:00:00+00:00"),
+    ("<meta name='parsely-page' content='{\"title\": \"Budget approved\", \"pub_date\": "
+     "\"2014-12-30T07:00:00+00:00\", \"section\": \"Local\"}'>", "2014-12-30T07:00:00+00:00"),
+])
+def test_publication_date_from_more_meta_names(meta, expected):
+    assert extract(page(head=meta)).date_published == expected
+
+
 @needs_shared
 @pytest.mark.parametrize("dataset, page_id, field, expected", [
     ("wcxb-dev", "0513", "authors", ["felixen"]),                 # XenForo, a later page: header
@@ -238,6 +283,15 @@ def test_signature_at_the_end_only_on_a_dated_page():
     ("wcxb-dev", "0479", "date_published", "2025-12-18"),         # UTC stamp, the URL's day
     ("wcxb-dev", "0177", "authors", []),                          # "By following the tips below..."
     ("readability", "lazy-image-2", "date_published", "2013-09-11T10:00:00-04:00"),   # CDATA JSON-LD
+    # the logo link's text glued to the headline in one h1 ("...de la InfantaUltima Hora Mallorca")
+    ("overview-dev", "AndyTheFac-6f99d27ea7", "title",
+     "Anticorrupción decidirá en Madrid si recurre la imputación de la Infanta"),
+    # "A, B, C, and D, CNN": no "and Tom Watkins", no CNN
+    ("overview-dev", "AndyTheFac-e29c0609ed", "authors",
+     ["Dana A. Ford", "James S.A. Corey", "Chien-Ming Wang", "Tom Watkins"]),
+    # h1.logo ("The Barn Swallow") before h1.page-title ("Shop", which the <title> "The Barn
+    # Swallow - Shop" names as the site): the <title>'s headline part, as the gold
+    ("wcxb-dev", "4850", "title", "The Barn Swallow"),
 ])
 def test_real_pages(dataset, page_id, field, expected):
     pytest.importorskip("htmldate")

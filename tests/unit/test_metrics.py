@@ -9,6 +9,7 @@ from scrapy_boilerplate.training.metrics import (
     format_table,
     lcs_f1,
     lcs_length,
+    normalize_unicode,
     score_page,
     shingle_counts,
     shingle_scores,
@@ -24,6 +25,18 @@ TEXT = "The quick brown fox jumps over the lazy dog near the river bank."
 def test_tokens_keep_case_and_unicode():
     assert tokens("Hello, wörld! 2024") == ["Hello", "wörld", "2024"]
     assert tokens("") == [] and tokens(None) == []
+
+
+def test_texts_are_nfc_without_soft_hyphens_on_both_sides():
+    """DESIGN.md, Metrics: NFC and no soft hyphens (removed, not a space) before tokenising."""
+    decomposed, hyphenated, plain = "Wa\u0308hrend der Sitzung", "Wäh\xadrend der Sitzung", "Während der Sitzung"
+    assert normalize_unicode(decomposed) == normalize_unicode(hyphenated) == plain
+    assert tokens(decomposed) == tokens(hyphenated) == ["Während", "der", "Sitzung"]
+    gold = "Der Antrag wurde während der Sitzung gepr\xadüft und angenommen."
+    extracted = "Der Antrag wurde wa\u0308hrend der Sitzung geprüft und angenommen."
+    assert shingle_scores(extracted, gold) == (1.0, 1.0)
+    assert bow_f1(extracted, gold) == lcs_f1(extracted, gold) == 1.0
+    assert snippet_scores(extracted, ["wäh\xadrend der Sitzung"], ["gepru\u0308ft und abgelehnt"]) == (1.0, 1.0)
 
 
 def test_short_text_is_one_shingle():

@@ -32,7 +32,7 @@ import numpy as np
 from . import cues, elements, head
 from ._cues cimport class_cues
 from . import hidden as hidden_module   # (`hidden` names a local below)
-from .words import count_words as _count_words
+from .words import clean_text as _clean_text, count_words as _count_words
 from .walk import MAX_BLOCKS as _MAX_BLOCKS
 
 import_lxml__etree()
@@ -451,8 +451,10 @@ cdef class _Walker:
         self.n_pending += n
         return 0
 
-    cdef str collapse(self, Py_ssize_t* n_words, bint* ascii):
-        """" ".join(pending.split()) and its words.count_words, in one pass over the bytes."""
+    cdef str collapse(self, Py_ssize_t* n_words, bint* ascii, bint* clean):
+        """" ".join(pending.split()) and its words.count_words, in one pass over the bytes;
+        `clean` false unless every character is one words.clean_text leaves as it is for sure
+        (below U+0300 but the soft hyphen, or U+2010-U+20CF: punctuation, currency signs)."""
         cdef char* grown
         if self.collapsed_size < self.n_pending:
             self.collapsed_size = 2 * self.n_pending + 256
@@ -466,6 +468,7 @@ cdef class _Walker:
         cdef unsigned int cp
         cdef bint in_word = False
         ascii[0] = True
+        clean[0] = True
         while i < n:
             w = _space_width(p + i)
             if w:
@@ -483,10 +486,19 @@ cdef class _Walker:
                 ascii[0] = False
                 if i + w > n:   # a cut character: the decoder replaces it
                     w = n - i
+                    clean[0] = False
+                elif w == 2:
+                    # U+0080-U+02FF: lead bytes C2-CB; U+00AD (the soft hyphen) is C2 AD
+                    if p[i] >= 0xCC or (p[i] == 0xC2 and p[i + 1] == 0xAD):
+                        clean[0] = False
                 elif w == 3:
                     cp = ((p[i] & 0x0F) << 12) | ((p[i + 1] & 0x3F) << 6) | (p[i + 2] & 0x3F)
                     if _is_cjk(cp):
                         cjk += 1
+                    if cp < 0x2010 or cp > 0x20CF:
+                        clean[0] = False
+                else:
+                    clean[0] = False
             memcpy(self.collapsed + out, p + i, w)
             out += w
             i += w
@@ -495,16 +507,19 @@ cdef class _Walker:
 
     cdef int flush(self) except -1:
         cdef Py_ssize_t n_words, node, n_chars, n_link
-        cdef bint ascii
+        cdef bint ascii, clean
         if self.n_pending:
             if self.pre_depth:
                 text = PyUnicode_DecodeUTF8(self.pending, self.n_pending, "replace").strip("\n")
                 if not text.strip():
                     text = ""
                 n_words = count_words(text)
+                clean = text.isascii()
             else:
-                text = self.collapse(&n_words, &ascii)
+                text = self.collapse(&n_words, &ascii, &clean)
             self.n_pending = 0
+            if not clean:
+                text = _clean_text(text)   # NFC, no soft hyphens (as walk.py)
             if text:
                 if len(self.texts) >= MAX_BLOCKS:
                     self.limit_hit = True

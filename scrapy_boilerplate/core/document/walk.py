@@ -48,7 +48,7 @@ from .head import (
     read_jsonld,
 )
 from .hidden import is_hidden
-from .words import count_words
+from .words import clean_text, count_words
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -135,6 +135,8 @@ class _Walker:
                 # count_words(text) without splitting the text a second time
                 n_words = len(parts) if text.isascii() else count_words(text)
             pending.clear()
+            if not text.isascii():
+                text = clean_text(text)   # NFC, no soft hyphens (after counting words: as _walk.pyx)
             if text:
                 if len(self.texts) >= MAX_BLOCKS:
                     self.limit_hit = True

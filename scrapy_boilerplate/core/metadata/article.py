@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from ..document.words import clean_text
 from ..render.urls import page_base, safe_url
 from .authors import MAX_NAME_CHARS, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
@@ -71,11 +72,14 @@ OTHERS_DATES = ("review", "comment", "rating", "reply", "answer")
 # Byline words at the start of a block ("By", "Von"...), as the extractor's BYLINE_RE.
 BYLINE_START = re.compile(r"^\s*(?:(?:posted|written|published)\s+)?(?i:by|von|par|por|di|door|av|af|przez)\s+\S")
 
+_PARSELY_DATE_RE = re.compile(r'"pub_date"\s*:\s*"([^"]{4,40})"')
+
 # <meta> names per field, most trusted first (lower case, as document/head.py keeps them).
 META_PUBLISHED = ("article:published_time", "og:published_time", "og:article:published_time",
                   "datepublished", "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date",
                   "dcterms.created", "dc.date.created", "citation_publication_date", "citation_date",
-                  "parsely-pub-date", "sailthru.date", "article.published", "publish-date",
+                  "parsely-pub-date", "sailthru.date", "article.published", "article_date_original",
+                  "publish-date",
                   "publish_date", "publishdate", "pubdate", "date", "datecreated", "release_date")
 META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
                  "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised")
@@ -233,7 +237,7 @@ def from_meta(page: Page) -> dict:
     meta = page.meta
     return {
         "authors": [meta[k] for k in META_AUTHORS if k in meta],
-        "date_published": [meta[k] for k in META_PUBLISHED if k in meta],
+        "date_published": [*(meta[k] for k in META_PUBLISHED if k in meta), *_parsely_date(meta)],
         "date_modified": [meta[k] for k in META_MODIFIED if k in meta],
         "site_name": [meta[k] for k in META_SITE if k in meta],
         "description": [meta[k] for k in META_DESCRIPTION if k in meta],
@@ -489,6 +493,13 @@ def _ld_urls(value: object) -> list:
     return urls
 
 
+def _parsely_date(meta: dict) -> list[str]:
+    """The "pub_date" of Parse.ly's <meta name="parsely-page" content="{...}"> (a JSON object,
+    read by a pattern: the content kept may be cut short)."""
+    found = _PARSELY_DATE_RE.search(meta.get("parsely-page", ""))
+    return [found.group(1)] if found else []
+
+
 def _clean_text(value: object) -> str | None:
     if not isinstance(value, str):
         return None
@@ -497,7 +508,7 @@ def _clean_text(value: object) -> str | None:
         text = html.unescape(text)   # "&amp;" escaped twice by the site
     if "<" in text and ">" in text:
         text = " ".join(re.sub(r"<[^>]*>", " ", text).split())
-    return text or None
+    return clean_text(text) or None
 
 
 def _absolute(value: object, base: str | None) -> str | None:

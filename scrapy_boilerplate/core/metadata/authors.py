@@ -7,6 +7,8 @@ import html
 import re
 from typing import TYPE_CHECKING
 
+from ..document.words import clean_text
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -25,7 +27,12 @@ _PREFIX_RE = re.compile(
     r"\s*[:\-–—]?\s+", re.I)
 _LABEL_RE = re.compile(r"^\s*(?:authors?|autor(?:en)?|auteurs?|byline)\s*[:\-–—]\s*", re.I)
 # Between names: a comma, "&", or "and" in a few languages (lower case: "E" is an initial).
-_SPLIT_RE = re.compile(r"\s*(?:,|;|\s&\s|\s\+\s|\s(?:and|And|AND|und|et|y|e|og|en|i|och|és)\s)\s*")
+_AND = r"(?:and|And|AND|und|et|y|e|og|en|i|och|és)"
+# ", and" of a list ("A, B, and C") is one separator: the comma must not leave "and C" a name.
+_SPLIT_RE = re.compile(rf"\s*(?:,\s*(?:{_AND}|&)\s|,|;|\s&\s|\s\+\s|\s{_AND}\s)\s*")
+# What follows the last name of "A and B" after a comma is the outlet or a role, not a name:
+# "A, B, C, and D, CNN", "Jane Doe and John Roe, Reuters".
+_AFTER_LAST_RE = re.compile(rf"(?:\s&\s|\s{_AND}\s)[^,;]+(,[^,;]*)$")
 # A date or a time in a "name": "Jane Doe 12.03.2024", "3 March 2024".
 _DATE_LIKE_RE = re.compile(r"\d{1,4}[./:-]\d|\d{4}|\d\s+\w")
 # What follows a name in a byline: "Jane Doe | Staff Writer", "Jane Doe · 3 March", "Jane Doe - Reuters".
@@ -68,6 +75,7 @@ def split_names(value: object) -> list[str]:
     text = value[:MAX_VALUE_CHARS]
     if "&" in text:
         text = html.unescape(text)
+    text = clean_text(text)
     if "<" in text:
         text = _TAG_RE.sub(" ", text)
     text = " ".join(text.split())
@@ -76,6 +84,9 @@ def split_names(value: object) -> list[str]:
     text = _LABEL_RE.sub("", text)
     text = _PREFIX_RE.sub("", text)
     text = _TAIL_RE.sub("", text)
+    after_last = _AFTER_LAST_RE.search(text)
+    if after_last:
+        text = text[:after_last.start(1)]
     names = []
     for position, part in enumerate(_SPLIT_RE.split(text)):
         part = part.strip()

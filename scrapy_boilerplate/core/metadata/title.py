@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..document.page import Page
+from ..document.words import clean_text
 
 # Title separators. Three uses read them differently, and each use's set is part of its
 # measured behaviour, so each has its own name here:
@@ -19,7 +20,13 @@ TITLE_PART_SEPARATOR_RE = re.compile(r"\s+[|\-–—:·»]\s+")
 
 
 def best_title(page: Page) -> str | None:
-    """The page headline: an h1 matching the metadata title, else the metadata title."""
+    """The page headline: an h1 matching the metadata title, else the metadata title; in NFC,
+    without soft hyphens (the h1's block is clean already, the metadata title is made so here)."""
+    title = _best_title(page)
+    return clean_text(title) if title else title
+
+
+def _best_title(page: Page) -> str | None:
     meta = page.main_title
     meta_words = set(meta.lower().split()) if meta else set()
     # The <title> as well: a JSON-LD "headline" can be a description (Wikipedia's is
@@ -29,11 +36,11 @@ def best_title(page: Page) -> str | None:
     site_names = {part.strip().lower() for part in SITE_NAME_SEPARATOR_RE.split(meta)[1:]} if meta else set()
     if page.og.get("site_name"):
         site_names.add(page.og["site_name"].lower())
-    for text, tag in zip(page.texts, page.tags):
+    for text in _h1_texts(page):
         # An h1 without a letter is a counter or a score (a vote count in an h1), not a headline;
         # an h1 that holds the site's name is its logo.
-        if (tag == "h1" and len(text) < 300 and any(ch.isalpha() for ch in text)
-                and text.lower() not in site_names):
+        if len(text) < 300 and any(ch.isalpha() for ch in text) and text.lower() not in site_names:
+            text = _without_logo_text(text, page)
             words = set(text.lower().split())
             if not meta_words or len(words & meta_words) >= 0.5 * len(words):
                 return text
@@ -47,3 +54,35 @@ def best_title(page: Page) -> str | None:
                 if len(head) > 15:
                     return head
     return meta
+
+
+def _h1_texts(page: Page) -> list[str]:
+    """The h1 blocks' texts in page order, but those of an h1 whose id or class (or an
+    ancestor's) says "logo" (h1#website-logo, h1.site-logo) after all the others: a site that
+    puts its logo in an h1 puts the headline in another (h1#page-title)."""
+    headlines: list[str] = []
+    logos: list[str] = []
+    for text, tag, tokens in zip(page.texts, page.tags, page.tokens):
+        if tag == "h1":
+            (logos if "logo" in tokens else headlines).append(text)
+    return headlines + logos
+
+
+def _without_logo_text(text: str, page: Page) -> str:
+    """An h1's text without the site's name glued to it by the logo link in the same h1
+    ("<h1><span>Headline</span><a href="/">Site</a></h1>" walks to "HeadlineSite"). The name is
+    the last part of the <title> or og:title ("Headline » Section » Site"), or og:site_name; it is
+    cut only where the two are glued: a lower-case letter runs into the upper-case one that starts
+    the next ("InfantaUltima Hora"). A name after a space can be the headline's own last words."""
+    names = [TITLE_PART_SEPARATOR_RE.split(clean_text(t))[-1].strip() for t in (page.main_title, page.title)
+             if t and TITLE_PART_SEPARATOR_RE.search(t)]
+    if page.og.get("site_name"):
+        names.append(clean_text(page.og["site_name"].strip()))
+    for name in sorted(set(names), key=lambda n: (-len(n), n)):   # the longest first
+        if len(name) < 3 or len(name) >= len(text) - 3:
+            continue
+        if text.endswith(name) and text[-len(name) - 1].islower() and name[0].isupper():
+            return text[:-len(name)].strip()
+        if text.startswith(name) and name[-1].islower() and text[len(name)].isupper():
+            return text[len(name):].strip()
+    return text

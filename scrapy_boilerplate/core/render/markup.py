@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..document.elements import FLAG, HEADING_TAGS
+from ..document.words import clean_text
 from ..selection.tables import MAX_COLSPAN, MAX_ROWS, MAX_ROWSPAN, Table
 from .segments import SegmentReader
 from .urls import safe_url
@@ -64,7 +65,8 @@ def render_markup(page: Page, units: list[tuple], lead: str | None, options: Opt
             renderer.code("\n".join(page.texts[unit[1].first:unit[1].last]))
         elif options.include_images:
             renderer.image(unit[1], unit[2])
-    return renderer.markdown(), renderer.html()
+    # Inline markup is read back from the tree: NFC and no soft hyphens here, as in the blocks.
+    return clean_text(renderer.markdown()), clean_text(renderer.html())
 
 
 class _Renderer:
