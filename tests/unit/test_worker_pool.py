@@ -313,11 +313,11 @@ def test_submit_returns_at_once_while_a_worker_starts(pool):
         start = time.perf_counter()
         futures.append(p.submit(len, page))
         times.append(time.perf_counter() - start)
-    assert max(times) < 0.05, times
+    assert max(times) < 0.5, times   # microseconds when quiet; 2.8 s when it waited for the start
     assert [f.result(timeout=WAIT) for f in futures] == [6_000_000] * 3
     start = time.perf_counter()
     p.shutdown(wait=False)
-    assert time.perf_counter() - start < 0.05
+    assert time.perf_counter() - start < 0.5
 
 
 def test_a_hanging_start_is_a_failed_start(pool):
