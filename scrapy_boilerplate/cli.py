@@ -17,7 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="scrapy-boilerplate",
-        description="Main-content extraction: extract pages, evaluate and train models.")
+        description="Main-content extraction: extract and explain pages, evaluate and train models.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -29,6 +29,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep links in the Markdown and HTML outputs")
     p.add_argument("--include-images", action="store_true",
                    help="keep the content's images in place in the Markdown and HTML outputs")
+    _add_model_options(p)
+
+    p = sub.add_parser("explain", help="write an HTML page showing every block of a page, kept or "
+                                       "dropped, and why (one self-contained file)",
+                       description="Write one self-contained HTML file (no script, nothing fetched when "
+                                   "it is opened) that shows the page as blocks in reading order: each "
+                                   "block kept or dropped, its content probability, the step that "
+                                   "decided, its tag path and class/id words, and its text; at the top "
+                                   "the overview verdict, the title and each metadata field with its "
+                                   "source.")
+    p.add_argument("source", help="an HTML file, an http(s) URL, or - for standard input")
+    p.add_argument("--url", help="the page's URL, to resolve relative links and image URLs")
+    p.add_argument("--output", "-o", metavar="OUT.html",
+                   help="where to write the page (default: standard output)")
     _add_model_options(p)
 
     p = sub.add_parser("overview", help="is each page an overview page? verdict, score, reason per file")
@@ -129,11 +143,17 @@ def _read_raw(source: str, url: str | None):
         return sys.stdin.buffer.read(), url
     if source.startswith(("http://", "https://")):
         # Fetching is the CLI's job, never the extractor's.
+        from urllib.error import URLError
         from urllib.request import Request, urlopen
 
         request = Request(source, headers={"User-Agent": "scrapy-boilerplate"})
-        with urlopen(request, timeout=30) as response:
-            return response.read(), url or response.geturl()
+        try:
+            with urlopen(request, timeout=30) as response:
+                return response.read(), url or response.geturl()
+        except URLError as exc:   # HTTPError too: "HTTP Error 404: Not Found"
+            raise ValueError(f"{source}: cannot fetch it ({getattr(exc, 'reason', exc)})") from None
+    if "://" in source and not Path(source).exists():
+        raise ValueError(f"{source}: only http(s) URLs are fetched")
     return Path(source).read_bytes(), url
 
 
@@ -160,6 +180,25 @@ def cmd_extract(args) -> int:
         out = {"text": result.text, "markdown": result.markdown, "html": result.html}[args.format]
     sys.stdout.write(out + ("\n" if out else ""))
     return 1 if binary else 0
+
+
+def cmd_explain(args) -> int:
+    """The explain page of one page (core/render/explain.py), to a file or standard output."""
+    from .core.render.explain import explain_html
+
+    if args.output and Path(args.output).is_dir():
+        raise ValueError(f"{args.output}: is a folder; give the HTML file to write")
+    extractor = _extractor(args)
+    data, url = _read_source(args.source, args.url)
+    if _binary_input(args.source, data):
+        return 1
+    page = explain_html(data, url=url, extractor=extractor)
+    if args.output:
+        Path(args.output).write_text(page, encoding="utf-8")
+        print(f"explain page written to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(page)
+    return 0
 
 
 def cmd_overview(args) -> int:
@@ -241,7 +280,7 @@ def main(argv=None) -> int:
         compiled = ", ".join(name for name, ok in built.items() if ok) or "none"
         print(f"{__version__} (compiled modules: {compiled}; Python {sys.version.split()[0]})")
         return 0
-    handlers = {"extract": cmd_extract, "overview": cmd_overview, "evaluate": cmd_evaluate,
+    handlers = {"extract": cmd_extract, "explain": cmd_explain, "overview": cmd_overview, "evaluate": cmd_evaluate,
                 "bench": cmd_bench, "train": cmd_train}
     if args.command not in handlers:
         parser.print_help()

@@ -47,7 +47,9 @@ class Command(ScrapyCommand):
     def long_desc(self) -> str:
         return ("Download a URL with Scrapy (or read a local HTML file) and print its main "
                 "content, as MainContentPipeline would write it into an item, and the verdict "
-                "of OverviewMiddleware. BOILERPLATE_* settings apply; the options override them.")
+                "of OverviewMiddleware. BOILERPLATE_* settings apply; the options override them. "
+                "--explain OUT.html writes the explain page instead: every block of the page, kept "
+                "or dropped, and why.")
 
     def add_options(self, parser: ArgumentParser) -> None:
         super().add_options(parser)
@@ -62,11 +64,16 @@ class Command(ScrapyCommand):
         parser.add_argument("--favor", choices=bp.FAVORS)
         parser.add_argument("--no-redirect", action="store_true",
                             help="do not follow HTTP redirects")
+        parser.add_argument("--explain", metavar="OUT.html",
+                            help="write the explain page (every block, kept or dropped, and why; "
+                                 "one self-contained HTML file) there instead of printing")
 
     def run(self, args: list[str], opts: Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give one URL or one HTML file")
         source = args[0]
+        if opts.explain and Path(opts.explain).is_dir():
+            raise UsageError(f"--explain {opts.explain}: is a folder; give the HTML file to write")
         settings = self.settings
         assert settings is not None   # Scrapy sets it before running a command
         path = Path(source)
@@ -119,8 +126,20 @@ class Command(ScrapyCommand):
     def report(self, page: Any, url: str | None, opts: Namespace, settings: BaseSettings) -> None:
         from .middlewares import overview_detector
 
-        extraction = extractor_from_settings(settings, opts).extract(page, url=url)
-        verdict = overview_detector(settings).detect(page, url=url)
+        extractor, detector = extractor_from_settings(settings, opts), overview_detector(settings)
+        if opts.explain:
+            from .core.render.explain import explain_html
+
+            try:
+                Path(opts.explain).write_text(explain_html(page, url, extractor, detector), encoding="utf-8")
+            except OSError as exc:
+                print(f"Cannot write the explain page: {exc}", file=sys.stderr)
+                self.exitcode = 1
+                return
+            print(f"Explain page written to {opts.explain}", file=sys.stderr)
+            return
+        extraction = extractor.extract(page, url=url)
+        verdict = detector.detect(page, url=url)
         sys.stdout.write(render(extraction, verdict, url, opts.format))
 
 

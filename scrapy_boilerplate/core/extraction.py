@@ -14,6 +14,7 @@ from .render.images import content_images
 from .render.markup import Options, render_markup
 from .render.text import content_units, units_text
 from .render.urls import page_base
+from .selection.steps import STATED_BODY, step_reasons
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,6 +30,9 @@ class Block:
     tag: str
     is_content: bool
     probability: float
+    #: The step that decided: "model" (the block model and decoder), "data_table", "title_byline"...
+    #: (selection/steps.py REASONS; the list is in docs/extraction.md).
+    reason: str = ""
 
 
 @dataclass
@@ -43,8 +47,9 @@ class Extraction:
     _markup_source: tuple | None = field(default=None, repr=False, compare=False)
     _markup: tuple | None = field(default=None, repr=False, compare=False)
     _blocks: list | None = field(default=None, repr=False, compare=False)
-    # (texts, tags, mask, probabilities) until `blocks` is first read: most callers never
-    # read it, and a Block per block of the page costs as much as decoding the page.
+    # (texts, tags, mask, probabilities, the selection's mask history, the site memory's shift of
+    # the probabilities or None) until `blocks` is first read: most callers never read it, and a
+    # Block per block of the page costs as much as decoding the page.
     _block_source: tuple | None = field(default=None, repr=False, compare=False)
     # What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
     _site_memory: dict | None = field(default=None, repr=False, compare=False)
@@ -140,13 +145,15 @@ class Extraction:
 
     @property
     def blocks(self) -> list:
-        """Every block of the page with its tag, label and probability (for debugging)."""
+        """Every block of the page with its tag, label, probability and the reason of its label."""
         if self._blocks is None:
             self._blocks = []
             if self._block_source is not None:
-                texts, tags, mask, proba = self._block_source
-                self._blocks = [Block(t, g, m, round(p, 4)) for t, g, m, p in
-                                zip(texts, tags, mask.tolist(), proba.tolist())]
+                texts, tags, mask, proba, history, shift = self._block_source
+                reasons = (step_reasons(history, shift) if history is not None
+                           else [STATED_BODY] * len(texts))
+                self._blocks = [Block(t, g, m, round(p, 4), r) for t, g, m, p, r in
+                                zip(texts, tags, mask.tolist(), proba.tolist(), reasons)]
                 self._block_source = None
         return self._blocks
 
@@ -154,6 +161,11 @@ class Extraction:
     def blocks(self, value: list) -> None:
         self._blocks = list(value)
         self._block_source = None
+
+    def _source_page(self) -> Page | None:
+        """The walked page this extraction was made from (for the explain page), while the
+        extraction still holds it: before its metadata is read."""
+        return self._meta_source[0] if self._meta_source is not None else None
 
     def __bool__(self) -> bool:
         return bool(self.text)
@@ -178,7 +190,10 @@ def _metadata_of(source: tuple | None) -> ArticleMetadata:
 
 
 def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: list[Table], title: str | None,
-                     url: str | None, opts: dict, code_blocks: Sequence[Table] = ()) -> Extraction:
+                     url: str | None, opts: dict, code_blocks: Sequence[Table] = (),
+                     history: np.ndarray | None = None, shift: np.ndarray | None = None) -> Extraction:
+    """The extraction of `page`'s kept blocks (`mask`). `history` is the selection's (no history:
+    the blocks of a stated body); `shift`, what the site memory moved the probabilities by."""
     lead = title if opts["include_title"] and title else None
     if lead and mask.any() and page.texts[int(np.flatnonzero(mask)[0])] == title:
         lead = None   # the title is the first kept block already
@@ -196,6 +211,6 @@ def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: li
         title=title,
         images=image_urls,
         _markup_source=(page, units, lead, options),
-        _block_source=(page.texts, page.tags, mask, proba),
+        _block_source=(page.texts, page.tags, mask, proba, history, shift),
         _meta_source=(page, mask, title, url, text, image_urls),
     )

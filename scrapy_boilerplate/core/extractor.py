@@ -194,12 +194,16 @@ class Extractor:
             return Extraction(title=title, _meta_source=(page, None, title, url, "", ()))
         if proba is None:
             proba = self.block_probabilities(page)
+        shift = None
         if evidence is not None:
             # Site memory (site_memory/templates.py): blocks repeated across the site's pages.
-            proba = evidence.adjust(page, proba)
+            adjusted = evidence.adjust(page, proba)
+            if adjusted is not proba:
+                shift, proba = adjusted - proba, adjusted
         params = self.model.decode if self.model is not None else None
         kept = select(page, proba, params, opts, title)
-        return build_extraction(page, kept.mask, proba, kept.tables, title, url, opts, kept.code_blocks)
+        return build_extraction(page, kept.mask, proba, kept.tables, title, url, opts, kept.code_blocks,
+                                kept.history, shift)
 
 
 def _template_evidence(templates: TemplateStore, page: Page, url: str | None,

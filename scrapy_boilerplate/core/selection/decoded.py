@@ -29,7 +29,17 @@ CAPTION_MAX_SHARE = 0.5
 
 def select_blocks(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
                   tables: list[Table] | None = None) -> np.ndarray:
-    """Content mask from block probabilities, with the caption and comment options applied."""
+    """Content mask from block probabilities, with the caption and comment options applied
+    (the selection runs the same four functions as steps, to tell which one decided)."""
+    mask = decoded_mask(page, proba, params, opts, tables)
+    mask = drop_ad_links(page, mask)
+    mask = drop_captions(page, mask, opts)
+    return add_comments(page, mask, opts)
+
+
+def decoded_mask(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
+                 tables: list[Table] | None = None) -> np.ndarray:
+    """The decoder's mask, with the fallbacks for near-empty selections."""
     favor = opts.get("favor", "balanced")
     if tables is None:
         tables = find_data_tables(page)
@@ -50,10 +60,21 @@ def select_blocks(page: Page, proba: np.ndarray, params: dict | None, opts: dict
         relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor, table_spans=spans)
         if chars[relaxed].sum() > RELAXED_GAIN * chars[mask].sum():
             mask = relaxed
+    return mask
+
+
+def drop_ad_links(page: Page, mask: np.ndarray) -> np.ndarray:
+    """The text of an ad unit is its click-through link, even in the middle of an article."""
+    chars, link_chars = page.array("chars"), page.array("link_chars")
     flags = page.array("flags", int)
-    # The text of an ad unit is its click-through link, even in the middle of an article.
     mask &= ~(((flags & FLAG["ad"]) > 0) & (link_chars >= 0.9 * chars))
+    return mask
+
+
+def drop_captions(page: Page, mask: np.ndarray, opts: dict) -> np.ndarray:
+    """Captions are not main content by default; include_captions keeps those within the content."""
     if mask.any():
+        chars, flags = page.array("chars"), page.array("flags", int)
         span = np.zeros_like(mask)
         first, last = np.flatnonzero(mask)[[0, -1]]
         span[first:last + 1] = True
@@ -65,6 +86,11 @@ def select_blocks(page: Page, proba: np.ndarray, params: dict | None, opts: dict
             # would be most of the content, the cue came from a wrapper ("caption-dark"
             # on <body>, a "tag-creditshelf" class), not from captions: keep it all.
             mask = mask & ~captions
+    return mask
+
+
+def add_comments(page: Page, mask: np.ndarray, opts: dict) -> np.ndarray:
+    """include_comments: the comment sections' blocks are content."""
     if opts.get("include_comments"):
-        mask = mask | ((flags & FLAG["comment"]) > 0)
+        mask = mask | ((page.array("flags", int) & FLAG["comment"]) > 0)
     return mask

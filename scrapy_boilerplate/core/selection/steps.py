@@ -23,7 +23,7 @@ from ..document.page import Page
 from ..metadata.bylines import BYLINE_RE
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
-from .decoded import select_blocks
+from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
 from .tables import Table, decide_tables, find_data_tables
@@ -70,20 +70,42 @@ class Selection:
     # None until the first step (decode) sets it, before any other step reads it.
     mask: np.ndarray = None   # type: ignore[assignment]
     code_blocks: list[Table] = field(default_factory=list)
+    # The mask after each step (row k: after STEPS[k]), for `step_reasons`: which step decided.
+    history: np.ndarray | None = None
 
 
 def select(page: Page, proba: np.ndarray, params: dict | None, opts: dict, title: str | None) -> Selection:
     """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`."""
     s = Selection(page, proba, params, opts, title, find_data_tables(page))
-    for step in STEPS:
+    # One row copy per step (a few microseconds a page); what each step changed is worked out
+    # from it only when `Extraction.blocks` is read (step_reasons).
+    history = s.history = np.empty((len(STEPS), len(page)), dtype=bool)
+    for k, step in enumerate(STEPS):
         step(s)
+        history[k] = s.mask
     return s
 
 
 def decode(s: Selection) -> None:
-    """The decoder's mask from the probabilities, with the options (captions, comments) and the
-    fallbacks for near-empty selections (decoded.py). Data tables are decoded as spans."""
-    s.mask = select_blocks(s.page, s.proba, s.params, s.opts, s.tables)
+    """The decoder's mask from the probabilities, with the fallbacks for near-empty selections
+    (decoded.py). Data tables are decoded as spans."""
+    s.mask = decoded_mask(s.page, s.proba, s.params, s.opts, s.tables)
+
+
+def drop_ad_units(s: Selection) -> None:
+    """Drop an ad unit's click-through link, even in the middle of an article (decoded.py)."""
+    s.mask = drop_ad_links(s.page, s.mask)
+
+
+def drop_photo_captions(s: Selection) -> None:
+    """Captions are not content by default; include_captions keeps those within the content
+    (decoded.py)."""
+    s.mask = drop_captions(s.page, s.mask, s.opts)
+
+
+def keep_comments(s: Selection) -> None:
+    """include_comments: the comment sections are content (decoded.py)."""
+    s.mask = add_comments(s.page, s.mask, s.opts)
 
 
 def keep_text_widgets(s: Selection) -> None:
@@ -276,9 +298,12 @@ def _positions(values: list, value: object) -> Iterator[int]:
         yield at
 
 
-#: The steps, in the order they run.
+#: The steps, in the order they run. Each has its reason in REASONS.
 STEPS = (
     decode,
+    drop_ad_units,
+    drop_photo_captions,
+    keep_comments,
     keep_text_widgets,
     keep_last_heading_section,
     drop_headline_and_bylines,
@@ -293,3 +318,49 @@ STEPS = (
     decide_code_blocks,
     keep_listing_captions,
 )
+
+#: Why a block is kept or dropped: the step that last changed its decision (`Block.reason`, the
+#: explain page's `data-reason`; docs/extraction.md lists them). A short, stable string per
+#: step; a step missing here gives its function's name.
+REASONS = {
+    decode: "model",
+    drop_ad_units: "ad_link",
+    drop_photo_captions: "caption",
+    keep_comments: "comment_option",
+    keep_text_widgets: "text_widgets",
+    keep_last_heading_section: "last_section",
+    drop_headline_and_bylines: "title_byline",
+    drop_renderings: "repeated_text",
+    drop_field_dumps: "field_dump",
+    keep_cards: "card_group",
+    drop_trailing_teasers: "teasers",
+    keep_whole_lists: "list_gap",
+    keep_definition_lists: "definition_list",
+    keep_credit_line: "credit_line",
+    decide_data_tables: "data_table",
+    decide_code_blocks: "code_block",
+    keep_listing_captions: "listing_caption",
+}
+#: Reasons given outside the steps: the site memory's evidence moved the block's probability
+#: to the side the decoder took; the page's JSON-LD states its body (stated_body.py); a per-site
+#: selector decided (set by the site-selector step, when there is one).
+SITE_MEMORY, STATED_BODY, SITE_SELECTOR = "site_memory", "stated_body", "site_selector"
+
+
+def step_reasons(history: np.ndarray, shift: np.ndarray | None = None) -> list[str]:
+    """Per block, the reason of the step that last changed its decision (`select`'s history):
+    the decoder's ("model") for a block no later step changed, SITE_MEMORY for one of those whose
+    probability the site memory moved (`shift`, adjusted minus raw) the way it was decided."""
+    steps, n = history.shape
+    if not n:
+        return []
+    changed = history[1:] != history[:-1]   # row k: STEPS[k + 1] changed the block
+    last = np.where(changed.any(axis=0), steps - 1 - np.argmax(changed[::-1], axis=0), 0)
+    names = [REASONS.get(step, step.__name__) for step in STEPS]
+    reasons = [names[k] for k in last.tolist()]
+    if shift is not None:
+        kept = history[-1]
+        toward = ((shift > 0) & kept) | ((shift < 0) & ~kept)
+        for i in np.flatnonzero(toward & (last == 0)).tolist():
+            reasons[i] = SITE_MEMORY
+    return reasons
