@@ -192,7 +192,8 @@ def cmd_explain(args) -> int:
     data, url = _read_source(args.source, args.url)
     if _binary_input(args.source, data):
         return 1
-    page = explain_html(data, url=url, extractor=extractor)
+    page = explain_html(data, url=url, extractor=extractor,
+                        source="standard input" if args.source == "-" else args.source)
     if args.output:
         Path(args.output).write_text(page, encoding="utf-8")
         print(f"explain page written to {args.output}", file=sys.stderr)

@@ -79,7 +79,7 @@ class Command(ScrapyCommand):
         path = Path(source)
         if path.is_file():
             html = path.read_bytes()
-            self.report(html, opts.url, opts, settings)
+            self.report(html, opts.url, opts, settings, source)
             return
         if not is_url(source):
             raise UsageError(f"{source!r} is neither a file nor an http(s) URL")
@@ -123,7 +123,8 @@ class Command(ScrapyCommand):
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
 
-    def report(self, page: Any, url: str | None, opts: Namespace, settings: BaseSettings) -> None:
+    def report(self, page: Any, url: str | None, opts: Namespace, settings: BaseSettings,
+               source: str | None = None) -> None:
         from .middlewares import overview_detector
 
         extractor, detector = extractor_from_settings(settings, opts), overview_detector(settings)
@@ -131,7 +132,8 @@ class Command(ScrapyCommand):
             from .core.render.explain import explain_html
 
             try:
-                Path(opts.explain).write_text(explain_html(page, url, extractor, detector), encoding="utf-8")
+                Path(opts.explain).write_text(explain_html(page, url, extractor, detector, source=source),
+                                              encoding="utf-8")
             except OSError as exc:
                 print(f"Cannot write the explain page: {exc}", file=sys.stderr)
                 self.exitcode = 1

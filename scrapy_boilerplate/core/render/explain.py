@@ -83,10 +83,12 @@ class Row:
 
 
 def explain_html(html_input: Any, url: str | None = None, extractor: Extractor | None = None,
-                 detector: OverviewDetector | None = None, extraction: Extraction | None = None) -> str:
+                 detector: OverviewDetector | None = None, extraction: Extraction | None = None,
+                 source: str | None = None) -> str:
     """The explain page of `html_input` (str, bytes, parsel Selector or lxml element) as a string.
 
     `extraction`: the extraction already made of the same input with `extractor`, else one is made.
+    `source`: where the page was read from (a file name), shown when there is no `url`.
     """
     from ..extractor import default_extractor
     from ..overview.detector import default_detector
@@ -102,7 +104,7 @@ def explain_html(html_input: Any, url: str | None = None, extractor: Extractor |
     if page is not None and extraction._meta_source is not None:
         mask = extraction._meta_source[1]
         sources = field_sources(page, mask, extraction.title, url, extraction.metadata)
-    return _document(extraction, verdict, sources, rows, url)
+    return _document(extraction, verdict, sources, rows, url, source)
 
 
 def block_rows(page: Page | None, extraction: Extraction, root: etree._Element | None,
@@ -181,7 +183,7 @@ def reason_words(reason: str) -> str:
 # --- the document -------------------------------------------------------------------------
 
 def _document(extraction: Extraction, verdict: OverviewVerdict, sources: dict[str, str],
-              rows: list[Row], url: str | None) -> str:
+              rows: list[Row], url: str | None, source: str | None = None) -> str:
     e = html.escape
     kept = [r for r in rows if r.kept]
     title = extraction.title or "(no title found)"
@@ -198,7 +200,7 @@ def _document(extraction: Extraction, verdict: OverviewVerdict, sources: dict[st
         '<header class="top">',
         '<p class="kicker">scrapy-boilerplate · explain</p>',
         f'<h1 dir="auto">{e(title)}</h1>',
-        f'<p class="url">{e(url) if url else "(no URL given)"}</p>',
+        f'<p class="url">{e(url or source or "(no URL given)")}</p>',
         '<div class="cols"><div>',
         _verdict(verdict),
         f'<p class="counts"><b>{len(rows)}</b> blocks: <b class="ck">{len(kept)} kept</b> '
