@@ -228,6 +228,7 @@ def _verdict(verdict: OverviewVerdict) -> str:
 def _metadata(extraction: Extraction, sources: dict[str, str]) -> str:
     e = html.escape
     lines = ['<table class="meta"><caption>Metadata</caption>',
+             '<colgroup><col class="cf"><col><col class="cs"></colgroup>',
              "<tr><th>field</th><th>value</th><th>source</th></tr>"]
     for name in METADATA_FIELDS:
         value = getattr(extraction, name)
@@ -235,7 +236,7 @@ def _metadata(extraction: Extraction, sources: dict[str, str]) -> str:
         if not shown:
             lines.append(f'<tr class="none"><th>{name}</th><td>—</td><td></td></tr>')
             continue
-        lines.append(f'<tr><th>{name}</th><td dir="auto" title="{e(str(shown))}">{e(_snippet(str(shown), 150))}'
+        lines.append(f'<tr><th>{name}</th><td dir="auto" title="{e(str(shown))}">{e(_snippet(str(shown), 120))}'
                      f'</td><td class="src">{e(sources.get(name, ""))}</td></tr>')
     lines.append("</table>")
     return "\n".join(lines)
@@ -335,13 +336,14 @@ h1{margin:4px 0 2px;font-size:24px;line-height:1.25}
 .evidence{margin:4px 0 0;font-size:13px;color:#374151}
 .counts{margin:8px 0}
 .ck{color:#15803d}.cd{color:#6b7280}
-table.meta{border-collapse:collapse;font-size:13px;width:100%;margin:8px 0 4px}
+table.meta{border-collapse:collapse;font-size:13px;width:100%;margin:8px 0 4px;table-layout:fixed}
 table.meta caption{text-align:left;font-weight:600;padding-bottom:2px}
 table.meta th,table.meta td{text-align:left;vertical-align:top;padding:2px 10px 2px 0;border-top:1px solid #eceef2}
-table.meta th{width:8.5em;color:#4b5563;font-weight:500}
+table.meta th{color:#4b5563;font-weight:500}
+col.cf{width:8.5em}col.cs{width:10em}
 table.meta td{word-break:break-word}
 table.meta tr.none td,table.meta tr.none th{color:#9ca3af}
-td.src{width:7.5em;color:#1d4ed8}
+td.src{color:#1d4ed8}
 .legend{margin-top:14px;font-size:13px;color:#374151}
 .legend h2{font-size:15px;margin:0 0 4px}
 .legend p{margin:0 0 6px}
