@@ -94,8 +94,6 @@ def test_hostile_page_never_runs_applies_or_fetches(browser, tmp_path):
     with LoopbackServer({}) as server:   # every resource of the hostile page points here
         source = hostile_page(server.url("").rstrip("/"))
         page = open_explain(browser, tmp_path, source, "https://harbour.example/news/pier.html", "hostile")
-        messages: list[str] = []
-        page.on("console", lambda m: messages.append(m.text))
         # Hover and click what were links and handlers in the page; focus the body.
         page.mouse.move(300, 300)
         for locator in page.get_by_text("full notice").all() + page.get_by_text("Ferry pier to close").all():

@@ -235,6 +235,20 @@ def test_scrapy_command_explain(tmp_path):
     assert done.returncode == 2 and "is a folder" in done.stderr
 
 
+def test_scrapy_command_explain_downloads_the_url(tmp_path):
+    from test_commands import scrapy
+
+    out = tmp_path / "explain.html"
+    with LoopbackServer({"/night-buses.html": EXAMPLE_ARTICLE.read_bytes()}) as server:
+        done = scrapy("boilerplate", server.url("/night-buses.html"), "--explain", str(out))
+        assert server.requests == ["/night-buses.html"]
+    assert done.returncode == 0, done.stderr
+    doc = parse(out.read_text(encoding="utf-8"))
+    assert server.url("/night-buses.html") in doc.find_class("url")[0].text_content()
+    kept = [b.find_class("t")[0].text_content() for b in block_elements(doc) if b.get("data-decision") == "kept"]
+    assert "\n".join(kept) == extract(EXAMPLE_ARTICLE.read_bytes()).text
+
+
 def test_steps_module_names_its_reasons_next_to_the_steps():
     # A step added without a reason still gets a readable one: its function's name.
     history = np.zeros((len(STEPS), 1), dtype=bool)
