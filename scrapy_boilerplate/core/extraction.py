@@ -191,7 +191,7 @@ def _metadata_of(source: tuple | None) -> ArticleMetadata:
 
 def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: list[Table], title: str | None,
                      url: str | None, opts: dict, code_blocks: Sequence[Table] = (),
-                     history: np.ndarray | None = None, shift: np.ndarray | None = None) -> Extraction:
+                     history: list[bytes] | None = None, shift: np.ndarray | None = None) -> Extraction:
     """The extraction of `page`'s kept blocks (`mask`). `history` is the selection's (no history:
     the blocks of a stated body); `shift`, what the site memory moved the probabilities by."""
     lead = title if opts["include_title"] and title else None

@@ -58,11 +58,12 @@ def test_reason_is_the_last_step_that_changed_the_block():
     history[5:, 1] = False
     history[3:, 2] = True
     names = [REASONS[s] for s in STEPS]
-    assert step_reasons(history) == ["model", names[5], names[3]]
+    masks = [row.tobytes() for row in history]
+    assert step_reasons(masks) == ["model", names[5], names[3]]
     # The site memory's shift counts only for blocks the decoder decided, the way it was decided.
-    assert step_reasons(history, np.array([0.2, 0.2, -0.2]))[0] == "site_memory"
-    assert step_reasons(history, np.array([-0.2, 0.2, -0.2]))[0] == "model"
-    assert step_reasons(history[:, :0]) == []
+    assert step_reasons(masks, np.array([0.2, 0.2, -0.2]))[0] == "site_memory"
+    assert step_reasons(masks, np.array([-0.2, 0.2, -0.2]))[0] == "model"
+    assert step_reasons([b""] * len(STEPS)) == []
 
 
 @pytest.mark.needs_shared
@@ -74,6 +75,10 @@ def test_blocks_carry_reasons_on_real_pages(dataset_pages):
         seen.update(b.reason for b in blocks)
     # The decoder decides most blocks; steps decide some on these pages (data tables, captions).
     assert {"model", "data_table", "caption"} <= seen
+    # On overview pages (short items): the relaxed decode and the card groups.
+    seen = {b.reason for page in dataset_pages("overview-dev", 40)
+            for b in extract(page.read_html(), url=page.url).blocks if b.is_content}
+    assert {"near_empty", "card_group"} <= seen
 
 
 def test_headline_dropped_by_the_title_rule_says_so():
@@ -256,6 +261,6 @@ def test_steps_module_names_its_reasons_next_to_the_steps():
     saved = dict(REASONS)
     try:
         del steps.REASONS[STEPS[-1]]
-        assert step_reasons(history) == [STEPS[-1].__name__]
+        assert step_reasons([row.tobytes() for row in history]) == [STEPS[-1].__name__]
     finally:
         steps.REASONS.update(saved)

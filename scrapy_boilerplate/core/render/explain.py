@@ -36,6 +36,7 @@ HIDDEN, COMMENT_SECTION, NOT_READ = "hidden", "comment_section", "not_read"
 #: What each reason means, for the legend and the tooltips (docs/extraction.md lists the same).
 REASON_WORDS = {
     "model": "the block model and its decoder",
+    "near_empty": "the decoder kept next to nothing: a tiny page's text, or a relaxed decode",
     "ad_link": "an ad unit's click-through link",
     "caption": "a caption (include_captions keeps them)",
     "comment_option": "a comment section, kept by include_comments",

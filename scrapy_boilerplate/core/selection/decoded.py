@@ -30,21 +30,26 @@ CAPTION_MAX_SHARE = 0.5
 def select_blocks(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
                   tables: list[Table] | None = None) -> np.ndarray:
     """Content mask from block probabilities, with the caption and comment options applied
-    (the selection runs the same four functions as steps, to tell which one decided)."""
+    (the selection runs the same functions as steps, to tell which one decided)."""
+    if tables is None:
+        tables = find_data_tables(page)
     mask = decoded_mask(page, proba, params, opts, tables)
+    mask = near_empty_fallback(page, mask, proba, params, opts, tables)
     mask = drop_ad_links(page, mask)
     mask = drop_captions(page, mask, opts)
     return add_comments(page, mask, opts)
 
 
 def decoded_mask(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
-                 tables: list[Table] | None = None) -> np.ndarray:
-    """The decoder's mask, with the fallbacks for near-empty selections."""
-    favor = opts.get("favor", "balanced")
-    if tables is None:
-        tables = find_data_tables(page)
+                 tables: list[Table]) -> np.ndarray:
+    """The decoder's mask; data tables are decoded as spans."""
     spans = [(t.first, t.last) for t in tables]
-    mask = decode(proba, page, params, favor=favor, table_spans=spans)
+    return decode(proba, page, params, favor=opts.get("favor", "balanced"), table_spans=spans)
+
+
+def near_empty_fallback(page: Page, mask: np.ndarray, proba: np.ndarray, params: dict | None, opts: dict,
+                        tables: list[Table]) -> np.ndarray:
+    """The decoder's `mask` again where it kept next to nothing: a tiny page, a page of short items."""
     chars, link_chars = page.array("chars"), page.array("link_chars")
     if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
         # A tiny page has no boilerplate to speak of: its non-link text is the content,
@@ -57,7 +62,9 @@ def decoded_mask(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
         # cards, replies) score below the threshold one by one. A relaxed decode, kept when
         # it finds several times more (when it adds only a little, that is the page's
         # boilerplate around a selection that was right).
-        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=favor, table_spans=spans)
+        spans = [(t.first, t.last) for t in tables]
+        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=opts.get("favor", "balanced"),
+                         table_spans=spans)
         if chars[relaxed].sum() > RELAXED_GAIN * chars[mask].sum():
             mask = relaxed
     return mask

@@ -23,7 +23,7 @@ from ..document.page import Page
 from ..metadata.bylines import BYLINE_RE
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
-from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions
+from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, near_empty_fallback
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
 from .tables import Table, decide_tables, find_data_tables
@@ -70,26 +70,31 @@ class Selection:
     # None until the first step (decode) sets it, before any other step reads it.
     mask: np.ndarray = None   # type: ignore[assignment]
     code_blocks: list[Table] = field(default_factory=list)
-    # The mask after each step (row k: after STEPS[k]), for `step_reasons`: which step decided.
-    history: np.ndarray | None = None
+    # The mask after each step (item k: after STEPS[k], as bytes), for `step_reasons`: which step decided.
+    history: list[bytes] = field(default_factory=list)
 
 
 def select(page: Page, proba: np.ndarray, params: dict | None, opts: dict, title: str | None) -> Selection:
     """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`."""
     s = Selection(page, proba, params, opts, title, find_data_tables(page))
-    # One row copy per step (a few microseconds a page); what each step changed is worked out
-    # from it only when `Extraction.blocks` is read (step_reasons).
-    history = s.history = np.empty((len(STEPS), len(page)), dtype=bool)
-    for k, step in enumerate(STEPS):
+    # The mask's bytes after each step (0.2 us a step: cheaper than a numpy row copy); what each
+    # step changed is worked out only when `Extraction.blocks` is read (step_reasons).
+    history = s.history
+    for step in STEPS:
         step(s)
-        history[k] = s.mask
+        history.append(s.mask.tobytes())
     return s
 
 
 def decode(s: Selection) -> None:
-    """The decoder's mask from the probabilities, with the fallbacks for near-empty selections
-    (decoded.py). Data tables are decoded as spans."""
+    """The decoder's mask from the probabilities (decoded.py). Data tables are decoded as spans."""
     s.mask = decoded_mask(s.page, s.proba, s.params, s.opts, s.tables)
+
+
+def decode_near_empty(s: Selection) -> None:
+    """Where the decoder kept next to nothing: a tiny page keeps its non-link text, a page of
+    short items is decoded again, relaxed (decoded.py). Right after decode: it reads its mask."""
+    s.mask = near_empty_fallback(s.page, s.mask, s.proba, s.params, s.opts, s.tables)
 
 
 def drop_ad_units(s: Selection) -> None:
@@ -301,6 +306,7 @@ def _positions(values: list, value: object) -> Iterator[int]:
 #: The steps, in the order they run. Each has its reason in REASONS.
 STEPS = (
     decode,
+    decode_near_empty,
     drop_ad_units,
     drop_photo_captions,
     keep_comments,
@@ -324,6 +330,7 @@ STEPS = (
 #: step; a step missing here gives its function's name.
 REASONS = {
     decode: "model",
+    decode_near_empty: "near_empty",
     drop_ad_units: "ad_link",
     drop_photo_captions: "caption",
     keep_comments: "comment_option",
@@ -347,13 +354,14 @@ REASONS = {
 SITE_MEMORY, STATED_BODY, SITE_SELECTOR = "site_memory", "stated_body", "site_selector"
 
 
-def step_reasons(history: np.ndarray, shift: np.ndarray | None = None) -> list[str]:
+def step_reasons(masks: list[bytes], shift: np.ndarray | None = None) -> list[str]:
     """Per block, the reason of the step that last changed its decision (`select`'s history):
     the decoder's ("model") for a block no later step changed, SITE_MEMORY for one of those whose
     probability the site memory moved (`shift`, adjusted minus raw) the way it was decided."""
-    steps, n = history.shape
+    steps, n = len(masks), len(masks[0]) if masks else 0
     if not n:
         return []
+    history = np.frombuffer(b"".join(masks), dtype=bool).reshape(steps, n)
     changed = history[1:] != history[:-1]   # row k: STEPS[k + 1] changed the block
     last = np.where(changed.any(axis=0), steps - 1 - np.argmax(changed[::-1], axis=0), 0)
     names = [REASONS.get(step, step.__name__) for step in STEPS]
