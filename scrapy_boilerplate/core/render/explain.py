@@ -304,7 +304,7 @@ def _block(i: int, row: Row) -> str:
             f'<div class="m"><span class="n">#{i}</span> <span class="dec">{decision}</span> {bar}'
             f'<span class="pr">{shown}</span> <span class="rs{note}" title="{e(reason_words(row.reason))}">'
             f'{e(row.reason)}</span> <code class="path">{e(row.path)}</code>{cues}</div>'
-            f'<div class="t" dir="auto">{e(row.text)}</div></div>')
+            f'<div class="t{" code" if "pre" in row.cues.split() else ""}" dir="auto">{e(row.text)}</div></div>')
 
 
 def _tally(reasons: Any) -> list[tuple[str, int]]:
@@ -369,6 +369,7 @@ box-shadow:0 1px 2px rgba(0,0,0,.06)}
 .path{color:#4b5563;font:12px ui-monospace,Menlo,monospace;word-break:break-all}
 .cues{color:#9d174d;font-size:11px}
 .t{margin-top:2px;white-space:pre-wrap;word-break:break-word}
+.t.code{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace;background:#f6f8fa;padding:4px 6px;border-radius:4px}
 details.run{margin:6px 0;border-radius:6px;background:#e9ebef;border-left:5px solid #b6bcc6}
 details.run>summary{cursor:pointer;padding:6px 12px;color:#4b5563;font-size:13px}
 details.run[open]{padding:0 6px 2px}
