@@ -48,6 +48,8 @@ class Extraction:
     _block_source: tuple | None = field(default=None, repr=False, compare=False)
     # What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
     _site_memory: dict | None = field(default=None, repr=False, compare=False)
+    # What the site selectors did on this page (SiteRule.apply's summary), when a rule applied.
+    _site_rule: dict | None = field(default=None, repr=False, compare=False)
     # (page, mask, title, url, text, images) until a metadata field is first read: the article
     # metadata (metadata/article.py) is made then, so a crawl that stores none never pays for it.
     _meta_source: tuple | None = field(default=None, repr=False, compare=False)
@@ -98,6 +100,14 @@ class Extraction:
     def image(self) -> str | None:
         """The lead image, absolute http(s)."""
         return self.metadata.image
+
+    @property
+    def site_rule(self) -> dict | None:
+        """What the site selectors did on this page, None when none were given:
+        ``{"site", "matched", "content": {"selector", "elements", "blocks"} | None,
+        "exclude": [{"selector", "elements", "blocks"}...], "forced_out": [block indices]}``
+        (block indices into `blocks`; see core/selection/site_rules.py)."""
+        return self._site_rule
 
     @property
     def markdown(self) -> str:
