@@ -89,7 +89,9 @@ class SiteRule:
                    "content": {"selector", "elements", "blocks"} | None,
                    "exclude": [{"selector", "elements", "blocks"}, ...],
                    "forced_out": [block indices the rule keeps out of the content]}
-        "elements" counts the elements matched, "blocks" the page's blocks inside them.
+        "elements" counts the elements matched, "blocks" the page's blocks inside them;
+        "forced_out" lists every block the rule does not allow (outside the content, inside an
+        excluded element), whatever the model scored it: none of them is content.
         "matched" is False when the content selector covers no block (a changed template),
         or, for a rule of exclude selectors only, when none of them covers a block.
         """
