@@ -213,6 +213,8 @@ class Extractor:
                 candidate = build_extraction(stated, mask, mask.astype(float), find_data_tables(stated),
                                              result.title, url, opts)
                 if len(candidate.text) > len(result.text):
+                    if result._site_rule is not None:   # a rule that matched nothing here
+                        candidate._site_rule = {**result._site_rule, "forced_out": []}
                     return candidate
         return result
 

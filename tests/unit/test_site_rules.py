@@ -225,6 +225,10 @@ def test_json_ld_body_is_not_used_when_the_content_selector_matched():
             "<nav><a href='/'>Home</a></nav></body></html>")
     assert extract(html).text.startswith("The river council")   # the stated body
     assert extract(html, content_selector=".teaser").text == "Short teaser."
+    # A rule that matches nothing leaves the fallback as it is, and says so.
+    result = extract(html, content_selector=".story")
+    assert result.text == extract(html).text
+    assert result.site_rule["matched"] is False and result.site_rule["forced_out"] == []
 
 
 @needs_shared
