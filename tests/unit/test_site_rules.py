@@ -14,7 +14,15 @@ from lxml import etree
 from parsel import Selector
 
 from scrapy_boilerplate import Extractor, extract
-from scrapy_boilerplate.core.selection.site_rules import SiteRule, SiteRules, compile_selector, make_rule
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import to_element
+from scrapy_boilerplate.core.selection.site_rules import (
+    SiteRule,
+    SiteRules,
+    _cached_rule,
+    compile_selector,
+    make_rule,
+)
 
 STORY = " ".join(["The river council met on Tuesday to discuss the new bridge over the old ford."] * 4)
 SIDE = " ".join(["Our most read stories this week, picked by the editors for our readers."] * 4)
@@ -135,10 +143,15 @@ def test_constructor_selectors_are_the_default_and_a_call_overrides_them():
 
 def test_selectors_compile_once():
     compile_selector.cache_clear()
+    _cached_rule.cache_clear()
     for _ in range(3):
         extract(HTML, content_selector="article .body", exclude_selectors=[".promo"])
-    info = compile_selector.cache_info()
-    assert info.misses == 2 and info.hits >= 4
+    # Compiled at the first call, never again on a page.
+    assert compile_selector.cache_info()[:2] == (0, 2)
+    extractor = Extractor(site_rules={"example.com": {"content": "main article", "exclude": [".x"]}})
+    for _ in range(3):
+        extractor.extract(HTML, url="https://example.com/")
+    assert compile_selector.cache_info()[:2] == (0, 4)
 
 
 def test_a_parsel_selector_and_an_lxml_tree_are_never_changed():
@@ -203,6 +216,10 @@ def test_rules_pickle_small_and_compare_equal():
     rule = make_rule("article .body", [".promo"], "example.com")
     copied = pickle.loads(pickle.dumps(rule))
     assert copied == rule and len(pickle.dumps(rule)) < 300
+    # The copy compiled its selectors again: it applies as the original does.
+    walked = build_page(to_element(HTML))
+    assert copied.apply(walked)[1] == rule.apply(walked)[1]
+    assert copied.apply(walked)[1]["exclude"][0]["blocks"] == 1
     assert copy.deepcopy(rule) == SiteRule("article .body", (".promo",), "example.com")
     assert make_rule(None, None) is None and make_rule(None, []) is None
 

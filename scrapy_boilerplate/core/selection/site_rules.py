@@ -15,8 +15,8 @@ blocks between its first and last block-level descendants, and at its edges the 
 its block-level parent whose whole text is inside it: granularity is the block, so an
 inline element inside a paragraph of other text leaves the paragraph alone.
 
-Selectors are compiled once (cssselect -> an lxml XPath, cached by selector) and rules are
-plain strings, so a rule pickles small to worker processes. The title and the metadata
+Selectors are compiled once (cssselect -> an lxml XPath, cached by selector, held by the rule)
+and a rule pickles as its strings, small, to worker processes. The title and the metadata
 still come from the whole page (the headline, JSON-LD and <meta> are outside the content
 element on most sites); the metadata read from the kept blocks (a byline) follows the mask.
 """
@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -73,10 +73,14 @@ class SiteRule:
     content: str | None = None
     exclude: tuple[str, ...] = ()
     site: str | None = None
+    # CSS -> its compiled XPath; made again when the rule is unpickled (in a worker process).
+    _xpaths: dict[str, etree.XPath] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for css in self.selectors():
-            compile_selector(css)
+        object.__setattr__(self, "_xpaths", {css: compile_selector(css) for css in self.selectors()})
+
+    def __reduce__(self) -> tuple:
+        return SiteRule, (self.content, self.exclude, self.site)
 
     def selectors(self) -> list[str]:
         return ([self.content] if self.content is not None else []) + list(self.exclude)
@@ -100,7 +104,7 @@ class SiteRule:
         allowed: np.ndarray | None = None
         content = None
         if self.content is not None:
-            inside, elements = spans.covered(self.content)
+            inside, elements = spans.covered(self._xpaths[self.content])
             content = {"selector": self.content, "elements": elements, "blocks": int(inside.sum())}
             if inside.any():
                 allowed = inside
@@ -109,7 +113,7 @@ class SiteRule:
                              self.content, page.base_url or "the page")
         excluded = []
         for css in self.exclude:
-            inside, elements = spans.covered(css)
+            inside, elements = spans.covered(self._xpaths[css])
             excluded.append({"selector": css, "elements": elements, "blocks": int(inside.sum())})
             if inside.any():
                 allowed = (np.ones(n, bool) if allowed is None else allowed) & ~inside
@@ -218,13 +222,13 @@ class _Spans:
         self.first, self.last = page.node_first, page.node_last
         self._by_text: dict[str, list[int]] | None = None
 
-    def covered(self, css: str) -> tuple[np.ndarray, int]:
-        """(mask of the blocks inside the elements `css` matches, number of elements)."""
+    def covered(self, xpath: etree.XPath) -> tuple[np.ndarray, int]:
+        """(mask of the blocks inside the elements a selector's `xpath` finds, number of elements)."""
         inside = np.zeros(len(self.page), bool)
         root = self.page.root
         if root is None or not len(inside):
             return inside, 0
-        found = compile_selector(css)(root)
+        found = xpath(root)
         elements = [el for el in found if isinstance(el, etree._Element)]
         seen: set = set()   # elements inside an inline match already read
         for el in elements[:MAX_MATCHES]:
