@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep links in the Markdown and HTML outputs")
     p.add_argument("--include-images", action="store_true",
                    help="keep the content's images in place in the Markdown and HTML outputs")
+    _add_selector_options(p)
     _add_model_options(p)
 
     p = sub.add_parser("explain", help="write an HTML page showing every block of a page, kept or "
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="the page's URL, to resolve relative links and image URLs")
     p.add_argument("--output", "-o", metavar="OUT.html",
                    help="where to write the page (default: standard output)")
+    _add_selector_options(p)
     _add_model_options(p)
 
     p = sub.add_parser("overview", help="is each page an overview page? verdict, score, reason per file")
@@ -114,6 +116,13 @@ def _add_model_options(p) -> None:
     p.add_argument("--include-comments", action="store_true")
 
 
+def _add_selector_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--content-selector", metavar="CSS",
+                   help="where the content is (a CSS selector): the rest of the page is not content")
+    p.add_argument("--exclude-selector", metavar="CSS", action="append",
+                   help="what is never content (a CSS selector; repeat the option for several)")
+
+
 def _extractor(args):
     from .core.extractor import Extractor
 
@@ -121,7 +130,9 @@ def _extractor(args):
                      include_title=args.include_title, include_captions=args.include_captions,
                      include_comments=args.include_comments,
                      include_links=getattr(args, "include_links", False),
-                     include_images=getattr(args, "include_images", False))
+                     include_images=getattr(args, "include_images", False),
+                     content_selector=getattr(args, "content_selector", None),
+                     exclude_selectors=getattr(args, "exclude_selector", None))
 
 
 def _read_source(source: str, url: str | None):

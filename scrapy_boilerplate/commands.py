@@ -24,6 +24,7 @@ from . import settings as bp
 from .cli import FORMATS
 from .core.extractor import Extraction, Extractor
 from .core.overview.detector import OverviewVerdict
+from .core.scoring.model import ModelError
 
 if TYPE_CHECKING:
     from argparse import ArgumentParser
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 class Command(ScrapyCommand):
     requires_project = False
     default_settings = {"LOG_LEVEL": "WARNING"}
+    extractor: Extractor | None = None   # built by run() from the settings and options
 
     def syntax(self) -> str:
         return "[options] <url|file>"
@@ -76,6 +78,15 @@ class Command(ScrapyCommand):
             raise UsageError(f"--explain {opts.explain}: is a folder; give the HTML file to write")
         settings = self.settings
         assert settings is not None   # Scrapy sets it before running a command
+        try:
+            # Before any download: a bad BOILERPLATE_* value (a site rule's selector) is one line.
+            self.extractor = extractor_from_settings(settings, opts)
+        except ValueError as exc:
+            if not isinstance(exc, bp.SettingError | ModelError):
+                raise
+            print(f"scrapy boilerplate: error: {exc}", file=sys.stderr)
+            self.exitcode = 1
+            return
         path = Path(source)
         if path.is_file():
             html = path.read_bytes()
@@ -127,7 +138,7 @@ class Command(ScrapyCommand):
                source: str | None = None) -> None:
         from .middlewares import overview_detector
 
-        extractor, detector = extractor_from_settings(settings, opts), overview_detector(settings)
+        extractor, detector = self.extractor or extractor_from_settings(settings, opts), overview_detector(settings)
         if opts.explain:
             from .core.render.explain import explain_html
 

@@ -27,6 +27,7 @@ from .core.extractor import Extraction, Extractor
 from .core.scoring.model import ModelError
 from .crawl.response_pages import cached_page, response_page, response_verdict
 from .crawl.site_memory import site_memory
+from .crawl.site_rules import SiteRuleStats
 from .crawl.tasks import extract_page_timed, extract_text_timed, extract_timed, in_worker
 from .crawl.weakcache import WeakCache
 from .crawl.worker_pool import WorkerLost
@@ -152,6 +153,7 @@ class MainContentPipeline:
         # that should stop the crawl before it starts, not empty every item.
         # Site memory (BOILERPLATE_TEMPLATE_STORE, crawl/site_memory.py): None when off.
         self.site_memory = site_memory(crawler)
+        self.site_rules = SiteRuleStats(crawler)
         try:
             self.extractor = Extractor(self.model, templates=self.site_memory.store, **self.options)
         except ModelError as exc:
@@ -235,6 +237,7 @@ class MainContentPipeline:
             return self._write(adapter, outputs, None, overview)
         if owner:
             self.site_memory.account(extraction, url)
+            self.site_rules.account(extraction, url)
             self.stats.inc_value("boilerplate/pages_extracted")
             self.stats.inc_value("boilerplate/extract_seconds_total", seconds)
             self.stats.max_value("boilerplate/extract_seconds_max", seconds)

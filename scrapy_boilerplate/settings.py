@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import logging
 import math
 import os
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from .core.metadata.article import ArticleMetadata
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
 from .core.scoring.decode import FAVOR_SHIFT
+from .core.selection.site_rules import SiteRules
 from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
 from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
 
@@ -224,6 +226,27 @@ def _judged_pages(name: str, value: Any, field_name: str | None, earlier: dict[s
                            "is judged then): set the action to \"flag\", \"follow\" or \"drop\"")
 
 
+def _site_rules(name: str, value: Any) -> dict | None:
+    """Host -> {"content": CSS, "exclude": [CSS]}, as a dict or its JSON; every selector compiled."""
+    if _is_blank(value) or value == {}:
+        return None
+    allowed = 'a dict (or its JSON) of host -> {"content": CSS selector, "exclude": [CSS selectors]}'
+    rules = value
+    if isinstance(value, str):
+        try:
+            rules = json.loads(value)
+        except ValueError as exc:
+            raise SettingError(name, value, f"{allowed}; it is not JSON ({exc})") from None
+    try:
+        # Scrapy's BaseSettings (a dict given in settings.py) has items() but is no Mapping.
+        rules = dict(rules.items()) if hasattr(rules, "items") else rules
+        SiteRules(rules)
+    except ValueError as exc:
+        raise SettingError(name, value, f"{allowed}; the {exc}") from None
+    # Plain data: the rules go to worker processes with the extractor's options.
+    return {host: dict(rule.items()) for host, rule in rules.items()}
+
+
 def _template_store(name: str, value: Any) -> str | None:
     if _is_blank(value):
         return None
@@ -381,6 +404,11 @@ class BoilerplateSettings:
     model: Any = setting(   # noqa: RUF009 (setting() gives a dataclasses.Field)
         "BOILERPLATE_MODEL", None, _model,
         "path to a block model JSON file (docs/training.md); `None`: the shipped model")
+    site_rules: dict | None = setting(
+        "BOILERPLATE_SITE_RULES", None, _site_rules,
+        'per-site CSS selectors for the sites where the model is wrong: `{"example.com": {"content": '
+        '"article .body", "exclude": [".promo"]}}` (a host serves its subdomains; the longest match '
+        "wins); checked at start-up (docs/extraction.md)")
     max_body_size: int = setting(
         "BOILERPLATE_MAX_BODY_SIZE", 8 * 1024 * 1024, _max_body_size,
         "larger bodies (and HTML fields) are neither judged nor extracted: WARNING with the URL, "
@@ -455,7 +483,8 @@ class BoilerplateSettings:
         """Extractor keyword arguments (the model apart: ``Extractor(settings.model, **these)``)."""
         return {"include_title": self.include_title, "include_captions": self.include_captions,
                 "include_comments": self.include_comments, "include_links": self.include_links,
-                "include_images": self.include_images, "favor": self.favor}
+                "include_images": self.include_images, "favor": self.favor,
+                "site_rules": self.site_rules}
 
     def detector_options(self) -> dict:
         """OverviewDetector keyword arguments (plain data, so worker processes can build the same)."""

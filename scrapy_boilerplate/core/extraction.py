@@ -14,7 +14,7 @@ from .render.images import content_images
 from .render.markup import Options, render_markup
 from .render.text import content_units, units_text
 from .render.urls import page_base
-from .selection.steps import STATED_BODY, step_reasons
+from .selection.steps import SITE_SELECTOR, STATED_BODY, step_reasons
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -53,6 +53,8 @@ class Extraction:
     _block_source: tuple | None = field(default=None, repr=False, compare=False)
     # What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
     _site_memory: dict | None = field(default=None, repr=False, compare=False)
+    # What the site selectors did on this page (SiteRule.apply's summary), when a rule applied.
+    _site_rule: dict | None = field(default=None, repr=False, compare=False)
     # (page, mask, title, url, text, images) until a metadata field is first read: the article
     # metadata (metadata/article.py) is made then, so a crawl that stores none never pays for it.
     _meta_source: tuple | None = field(default=None, repr=False, compare=False)
@@ -105,6 +107,14 @@ class Extraction:
         return self.metadata.image
 
     @property
+    def site_rule(self) -> dict | None:
+        """What the site selectors did on this page, None when none were given:
+        ``{"site", "matched", "content": {"selector", "elements", "blocks"} | None,
+        "exclude": [{"selector", "elements", "blocks"}...], "forced_out": [block indices]}``
+        (block indices into `blocks`; see core/selection/site_rules.py)."""
+        return self._site_rule
+
+    @property
     def markdown(self) -> str:
         """The content as Markdown: ## subheadings, numbered and nested lists, pipe tables,
         ``` code, inline code and emphasis; links and images with the options that ask for them."""
@@ -152,6 +162,8 @@ class Extraction:
                 texts, tags, mask, proba, history, shift = self._block_source
                 reasons = (step_reasons(history, shift) if history is not None
                            else [STATED_BODY] * len(texts))
+                if self._site_rule is not None and history is not None:
+                    _mark_site_rule(reasons, self._site_rule, mask, history[-1])
                 self._blocks = [Block(t, g, m, round(p, 4), r) for t, g, m, p, r in
                                 zip(texts, tags, mask.tolist(), proba.tolist(), reasons)]
                 self._block_source = None
@@ -214,3 +226,11 @@ def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: li
         _block_source=(page.texts, page.tags, mask, proba, history, shift),
         _meta_source=(page, mask, title, url, text, image_urls),
     )
+
+
+def _mark_site_rule(reasons: list[str], rule: dict, mask: np.ndarray, selected: bytes) -> None:
+    """A site rule's blocks: the ones it did not allow, and the ones whose decision it changed
+    after the steps (`selected`, the steps' last mask)."""
+    changed = mask != np.frombuffer(selected, dtype=bool)
+    for i in [*rule.get("forced_out", ()), *np.flatnonzero(changed).tolist()]:
+        reasons[i] = SITE_SELECTOR

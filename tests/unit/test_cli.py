@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, fixture_bytes
 
-from scrapy_boilerplate import __version__
+from scrapy_boilerplate import __version__, extract
 from scrapy_boilerplate.cli import main
 
 EN = FIXTURES / "article_en.html"
@@ -420,3 +420,22 @@ def test_train_all_sites_keeps_the_validation_sites(tmp_path, monkeypatch, capsy
     assert trained_on == [["de"], ["de", "en"]]
     err = capsys.readouterr().err
     assert "validation sites held out): 1" in err and "all sites, none held out): 2" in err
+
+
+def test_extract_with_selectors(capsys):
+    # The fixture's "Related articles" box is left out anyway; here the selectors keep only the
+    # article's second half and drop its first subheading's section.
+    plain = extract(EN.read_bytes())
+    assert main(["extract", str(EN), "--content-selector", "article",
+                 "--exclude-selector", "h2", "--exclude-selector", "p:first-of-type"]) == 0
+    out = capsys.readouterr().out
+    expected = extract(EN.read_bytes(), content_selector="article", exclude_selectors=["h2", "p:first-of-type"])
+    assert out == expected.text + "\n" and expected.text != plain.text
+    assert SUBHEADING not in out.splitlines()
+
+
+def test_extract_with_an_invalid_selector_is_one_error_line(capsys):
+    assert main(["extract", str(EN), "--exclude-selector", "div[["]) == 1
+    err = capsys.readouterr().err
+    assert err == ("scrapy-boilerplate: error: invalid CSS selector 'div[[': "
+                   "Expected ident or '*', got <DELIM '[' at 4>\n")

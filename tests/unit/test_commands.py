@@ -91,3 +91,29 @@ def test_neither_file_nor_url_is_a_usage_error():
     done = scrapy("boilerplate", "no-such-file.html")
     assert done.returncode == 2
     assert "neither a file nor an http(s) URL" in done.stderr
+
+
+def test_site_rules_of_the_settings_apply():
+    path = SITE / ARTICLE.lstrip("/")
+    rules = json.dumps({"news.example": {"content": "article", "exclude": ["h2"]}})
+    done = scrapy("boilerplate", str(path), "--url", "https://www.news.example/a", "--format", "json",
+                  "-s", f"BOILERPLATE_SITE_RULES={rules}")
+    assert done.returncode == 0, done.stderr
+    text = json.loads(done.stdout)["extraction"]["text"]
+    expected = extract(path.read_bytes(), url="https://www.news.example/a", content_selector="article",
+                       exclude_selectors=["h2"])
+    assert text == expected.text
+    assert text != extract(path.read_bytes(), url="https://www.news.example/a").text
+    # Another site: no rule.
+    done = scrapy("boilerplate", str(path), "--url", "https://other.example/a", "--format", "json",
+                  "-s", f"BOILERPLATE_SITE_RULES={rules}")
+    assert json.loads(done.stdout)["extraction"]["text"] == extract(path.read_bytes()).text
+
+
+def test_a_bad_site_rule_is_one_error_line():
+    done = scrapy("boilerplate", str(SITE / ARTICLE.lstrip("/")),
+                  "-s", 'BOILERPLATE_SITE_RULES={"news.example": {"content": "div[["}}')
+    assert done.returncode == 1
+    assert done.stderr.startswith("scrapy boilerplate: error: BOILERPLATE_SITE_RULES must be ")
+    assert "the site rule for 'news.example': invalid CSS selector 'div[['" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1

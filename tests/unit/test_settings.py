@@ -4,6 +4,7 @@ what it allows."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from scrapy import Spider
 from scrapy.exceptions import NotConfigured
+from scrapy.settings import Settings
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
@@ -37,7 +39,8 @@ def test_defaults_read_back_as_the_documented_defaults():
     assert read.overview_action == "follow" and read.overview_threshold == 1500
     assert read.extractor_options() == {"include_title": False, "include_captions": False,
                                         "include_comments": False, "include_links": False,
-                                        "include_images": False, "favor": "balanced"}
+                                        "include_images": False, "favor": "balanced",
+                                        "site_rules": None}
     assert read.detector_options() == {"threshold": 1500, "model": None, "cutoff": None}
     assert 1 <= read.executor_workers <= bp.MAX_DEFAULT_WORKERS
 
@@ -117,6 +120,7 @@ BAD = {
     "BOILERPLATE_INCLUDE_IMAGES": [],
     "BOILERPLATE_FAVOR": "speed",
     "BOILERPLATE_MODEL": "/nonexistent/model.json",
+    "BOILERPLATE_SITE_RULES": {"example.com": {"content": "div[["}},
     "BOILERPLATE_MAX_BODY_SIZE": -1,
     "BOILERPLATE_OVERVIEW_ACTION": "skip",
     "BOILERPLATE_OVERVIEW_THRESHOLD": 0,
@@ -133,6 +137,23 @@ BAD = {
     "BOILERPLATE_TEMPLATE_TIMEOUT": 0,
     "BOILERPLATE_TEMPLATE_RETRY_AFTER": -5,
 }
+
+
+def test_site_rules_as_a_dict_or_json_and_their_errors():
+    rules = {"example.com": {"content": "article .body", "exclude": [".promo"]}}
+    assert bp.read({"BOILERPLATE_SITE_RULES": rules}).site_rules == rules
+    assert bp.read({"BOILERPLATE_SITE_RULES": json.dumps(rules)}).site_rules == rules
+    assert bp.read({"BOILERPLATE_SITE_RULES": Settings({"X": rules})["X"]}).site_rules == rules
+    assert bp.read({"BOILERPLATE_SITE_RULES": ""}).site_rules is None
+    assert bp.read({"BOILERPLATE_SITE_RULES": {}}).site_rules is None
+    for bad, words in [('{"example.com": ', "it is not JSON"),
+                       ({"news.example.com": {"exclude": [".ok", "p::text"]}},
+                        "the site rule for 'news.example.com': invalid CSS selector 'p::text'"),
+                       ({"example.com": ["main"]}, "the site rule for 'example.com' must be a dict"),
+                       ('["main"]', "site rules must be a dict of host -> rule")]:
+        with pytest.raises(bp.SettingError) as info:
+            bp.read({"BOILERPLATE_SITE_RULES": bad})
+        assert words in str(info.value) and repr(bad) in str(info.value)
 
 
 def test_every_setting_has_a_bad_value_here():

@@ -207,6 +207,7 @@ def _document(extraction: Extraction, verdict: OverviewVerdict, sources: dict[st
         f'<p class="counts"><b>{len(rows)}</b> blocks: <b class="ck">{len(kept)} kept</b> '
         f"({sum(len(r.text) for r in kept):,} characters of text), "
         f'<b class="cd">{len(rows) - len(kept)} dropped</b></p>',
+        _site_rule(extraction.site_rule),
         "</div>",
         _metadata(extraction, sources),
         "</div></header>",
@@ -224,6 +225,26 @@ def _verdict(verdict: OverviewVerdict) -> str:
     return (f'<div class="verdict {kind}"><span class="pill">{label}</span> '
             f'<span class="score">score {verdict.score:.2f}</span>'
             f'<p class="evidence">{e(verdict.reason)}</p></div>')
+
+
+def _site_rule(rule: dict | None) -> str:
+    """What a per-site selector did on the page: each selector, what it matched, the blocks it
+    kept out (those blocks carry the reason site_selector)."""
+    if rule is None:
+        return ""
+    e = html.escape
+    items = []
+    if rule["content"] is not None:
+        c = rule["content"]
+        items.append(f"<li>content <code>{e(c['selector'])}</code>: {c['elements']} element(s), "
+                     f"{c['blocks']} block(s)</li>")
+    for x in rule["exclude"]:
+        items.append(f"<li>exclude <code>{e(x['selector'])}</code>: {x['elements']} element(s), "
+                     f"{x['blocks']} block(s)</li>")
+    state = "applied" if rule["matched"] else "did not match (the extraction is as without it)"
+    site = f" for {e(rule['site'])}" if rule.get("site") else ""
+    return (f'<div class="rule"><b>Site rule{site}</b>: {state}; {len(rule["forced_out"])} block(s) '
+            f'kept out<ul>{"".join(items)}</ul></div>')
 
 
 def _metadata(extraction: Extraction, sources: dict[str, str]) -> str:
@@ -345,6 +366,8 @@ col.cf{width:8.5em}col.cs{width:10em}
 table.meta td{word-break:break-word}
 table.meta tr.none td,table.meta tr.none th{color:#9ca3af}
 td.src{color:#1d4ed8}
+.rule{margin:8px 0;padding:8px 12px;border-radius:8px;background:#eef2ff;font-size:13px}
+.rule ul{margin:4px 0 0;padding-left:18px}
 .legend{margin-top:14px;font-size:13px;color:#374151}
 .legend h2{font-size:15px;margin:0 0 4px}
 .legend p{margin:0 0 6px}
