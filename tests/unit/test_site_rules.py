@@ -278,3 +278,35 @@ def test_real_pages_exclude_selectors_drop_a_heading_and_teaser_lines(dataset_pa
     result = extract(html, url=p.url, exclude_selectors=[".story-body p:contains('Lea')"])
     assert all(s in result.text for s in p.with_) and not any(s in result.text for s in p.without)
     assert result.site_rule["exclude"][0]["elements"] == 3
+
+
+def test_blocks_a_rule_keeps_out_or_decides_give_the_site_selector_reason():
+    result = extract(HTML, exclude_selectors=[".promo"])
+    [out] = result.site_rule["forced_out"]
+    assert result.blocks[out].reason == "site_selector"
+    assert all(b.reason != "site_selector" for i, b in enumerate(result.blocks) if i != out)
+    # Outside the content element every block is the rule's; inside, the decoder's steps decide.
+    result = extract(HTML, content_selector=".sidebar")
+    out = set(result.site_rule["forced_out"])
+    assert out and all(result.blocks[i].reason == "site_selector" for i in out)
+    assert [b.reason for i, b in enumerate(result.blocks) if i not in out] != ["site_selector"]
+
+
+def test_the_explain_page_shows_the_rule_and_what_it_kept_out(tmp_path):
+    from lxml import html as lxml_html
+
+    from scrapy_boilerplate.cli import main
+
+    path = tmp_path / "page.html"
+    path.write_text(HTML, encoding="utf-8")
+    out = tmp_path / "explain.html"
+    assert main(["explain", str(path), "--exclude-selector", ".promo", "-o", str(out)]) == 0
+    doc = lxml_html.fromstring(out.read_bytes())
+    [box] = doc.find_class("rule")
+    assert "exclude .promo: 1 element(s), 1 block(s)" in " ".join(box.text_content().split())
+    dropped = [b for b in doc.xpath("//*[@data-reason='site_selector']")]
+    assert [b.get("data-decision") for b in dropped] == ["dropped"]
+    assert PROMO in dropped[0].text_content()
+    # Without a rule there is no box.
+    assert main(["explain", str(path), "-o", str(out)]) == 0
+    assert not lxml_html.fromstring(out.read_bytes()).find_class("rule")
