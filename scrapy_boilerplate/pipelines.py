@@ -253,7 +253,9 @@ class MainContentPipeline:
         # Judged once extracted and written (a bug in the judging leaves the item enriched).
         self._write(adapter, outputs, extraction, overview)
         if self.duplicates is not None:
-            first = self.duplicates.judge(extraction.text, url)   # DropItem for a copy with "drop"
+            # Keyed by the page's URL, else the item's own "url" field (items with their HTML).
+            key = url or (adapter.get("url") if "url" in adapter else None)
+            first = self.duplicates.judge(extraction.text, key if isinstance(key, str) else None)  # DropItem: "drop"
             self._write(adapter, [o for o in outputs if o[2] == "duplicate_of"], extraction, overview, first)
         return adapter.item
 

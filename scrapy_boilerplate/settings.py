@@ -489,7 +489,7 @@ class BoilerplateSettings:
         "(shared by every process of a distributed crawl)")
     duplicates_max_items: int = setting(
         "BOILERPLATE_DUPLICATES_MAX_ITEMS", DEFAULT_MAX_ITEMS, _integer_of("a number of items (1 or more)", 1),
-        '`"memory"` store: items remembered, the oldest forgotten first (about 2.5 KB each)')
+        '`"memory"` store: items remembered, the oldest forgotten first (about 4.5 KB each)')
     duplicates_prefix: str = setting(
         "BOILERPLATE_DUPLICATES_PREFIX", DUPLICATES_PREFIX, _template_prefix,
         "Redis store: key prefix of the duplicates keys")

@@ -144,7 +144,11 @@ def test_two_processes_one_redis_each_story_once(site, tmp_path, executor):
         site.requests.clear()
         extra = {"BOILERPLATE_EXECUTOR": executor, "BOILERPLATE_EXECUTOR_WORKERS": 1,
                  "BOILERPLATE_DUPLICATES": "drop", "BOILERPLATE_DUPLICATES_STORE": server.url,
-                 "CONCURRENT_REQUESTS": 4, "DOWNLOAD_DELAY": 0.4, "RANDOMIZE_DOWNLOAD_DELAY": False}
+                 # One request at a time and a delay, so that neither process takes every queued
+                 # request; and a longer idle time before closing than distributed_crawl.py's
+                 # 3 s, so that a process waiting for the first pages on a loaded machine stays.
+                 "CONCURRENT_REQUESTS": 1, "DOWNLOAD_DELAY": 0.4, "RANDOMIZE_DOWNLOAD_DELAY": False,
+                 "MAX_IDLE_TIME_BEFORE_CLOSE": 10}
         outputs = [tmp_path / f"crawl{n}.json" for n in range(2)]
         procs = [subprocess.Popen([sys.executable, str(SUPPORT / "distributed_crawl.py"), server.url,
                                    str(out), json.dumps(extra)], cwd=SUPPORT,

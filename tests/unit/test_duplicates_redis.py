@@ -69,8 +69,20 @@ def test_one_round_trip_per_item_prefix_and_ttl(redis_server):
     assert per_item[0][-1] == "EVALSHA" and set(per_item[0]) <= {"EVALSHA", "SCRIPT LOAD", "EVAL"}
     assert all(calls == ["EVALSHA"] for calls in per_item[1:])
     keys = [k.decode() for k in store.client.keys("*")]
-    assert keys and all(k.startswith(("crawl9:i:", "crawl9:b:")) for k in keys)
-    assert all(90 < store.client.ttl(k) <= 100 for k in keys)
+    items = [k for k in keys if k.startswith("crawl9:i:")]
+    periods = [k for k in keys if k.startswith("crawl9:b:")]
+    assert len(items) == 15 and len(periods) == 1 and len(keys) == 16   # one band hash per period
+    # A text is found for at least ttl seconds, at most twice as long.
+    assert all(190 < store.client.ttl(k) <= 200 for k in items)
+    assert 250 < store.client.ttl(periods[0]) <= 260
+
+
+def test_forgotten_after_twice_the_ttl(redis_server):
+    index = DuplicateIndex(store=redis_store(redis_server, prefix="short:", ttl=1))
+    assert index.add(_text(5), "k5") is None
+    assert index.add(_text(5) + " more", "k5-copy") == "k5"
+    time.sleep(2.1)
+    assert index.judge(_text(5) + " more", "k5-later").reason == "new"
 
 
 def test_two_processes_meeting_copies_at_once(redis_server):

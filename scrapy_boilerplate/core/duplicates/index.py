@@ -15,7 +15,7 @@ from .store import DuplicateStore, MemoryDuplicateStore
 
 #: Similarity (estimated Jaccard of the 5-word shingles) from which two texts are copies;
 #: measured on copies of real pages and the distinct dev pages (docs/duplicates.md).
-DEFAULT_THRESHOLD = 0.5
+DEFAULT_THRESHOLD = 0.4
 #: Texts under this many words are not judged (measured with the threshold).
 DEFAULT_MIN_WORDS = 50
 
@@ -77,7 +77,8 @@ class DuplicateIndex:
             return Judgement(None, 0.0, "short")
         sig = minhash.signature(minhash.shingle_hashes(tokens))
         bands = minhash.band_keys(sig, self.bands, self.rows)
-        match = self.store.find_or_add(minhash.text_hash(tokens), sig, bands, key, self.threshold)
+        match = self.store.find_or_add(minhash.text_hash(tokens), minhash.stored(sig), bands, key,
+                                       self.threshold)
         if match is None:
             return Judgement(None, 0.0, "unavailable")
         if match.first is None:

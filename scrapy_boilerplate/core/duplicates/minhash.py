@@ -48,9 +48,9 @@ def words(text: str) -> list[str]:
 
 
 def text_hash(tokens: list[str]) -> str:
-    """A hash of the words (32 hex digits): equal for texts that differ only in case, spacing
+    """A hash of the words (16 hex digits): equal for texts that differ only in case, spacing
     and punctuation."""
-    return hashlib.blake2b(" ".join(tokens).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return hashlib.blake2b(" ".join(tokens).encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def shingle_hashes(tokens: list[str]) -> np.ndarray:
@@ -78,6 +78,12 @@ def signature(shingles: np.ndarray) -> np.ndarray:
         chunk = shingles[start:start + _CHUNK, None]
         np.minimum(result, ((chunk * _A + _B) >> _SHIFT).min(axis=0), out=result)
     return result.astype(np.uint32)
+
+
+def stored(sig: np.ndarray) -> np.ndarray:
+    """The signature as the stores keep it: the low 16 bits of each position (half the memory;
+    two different minima agree there by chance once in 65,536 positions)."""
+    return sig.astype(np.uint16)
 
 
 def similarity(a: np.ndarray, b: np.ndarray) -> float:

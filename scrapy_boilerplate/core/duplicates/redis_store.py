@@ -1,12 +1,18 @@
 """The texts a crawl has seen, in Redis: one store shared by every process of a distributed crawl.
 
 Keys (``prefix`` default ``boilerplate:duplicates:``): ``<prefix>i:<text hash>``, a hash with the
-item's key (``u``, its URL) and its MinHash signature (``s``, 4 bytes a position), and
-``<prefix>b:<band key>``, a set of the text hashes having that LSH band. An item costs one round
-trip: a Lua script (EVALSHA) looks for the exact copy, then checks the candidates of the bands
-on their signatures, and remembers the text when it is no copy, atomically, so two processes
-meeting two copies of one story at once never both take the first place. Every key it writes
-gets the TTL (``ttl`` seconds, default 7 days; 0: none), renewed when written again.
+item's key (``u``, its URL) and its signature (``s``, 2 bytes a position); ``<prefix>b:<period>``,
+one hash per period of ``ttl`` seconds mapping each LSH band key (8 bytes) to the text hashes
+that have it. An item costs one round trip: a Lua script (EVALSHA) looks for the exact copy, then
+checks the candidates of the bands (in this period's and the previous period's hash) on their
+signatures, and remembers the text when it is no copy, atomically, so two processes meeting two
+copies of one story at once never both take the first place.
+
+Expiry: a remembered text is found for at least ``ttl`` seconds (default 7 days) and at most
+twice as long (its bands are in the hash of the period it came in, read during that period and
+the next; the period hashes and item hashes expire after that). ``ttl`` 0: never forgotten.
+One hash per period instead of one set per band keeps Redis's memory at about 3.3 KB an item
+rather than 10 KB (docs/duplicates.md).
 
 If Redis is unreachable, slow (``timeout``, default 0.25 s) or fails, the item is not judged
 (:class:`~.index.DuplicateIndex` says "unavailable"), one WARNING is logged per outage (or
@@ -35,40 +41,51 @@ logger = logging.getLogger(__name__)
 DEFAULT_PREFIX = "boilerplate:duplicates:"
 DEFAULT_TTL = 7 * 24 * 3600
 
-# KEYS[1]: the item's hash; KEYS[2...]: its band sets. ARGV: TTL (0: none), equal positions
-# needed, the item's key, its signature, the item-key prefix, the text hash.
+# KEYS[1]: the item's hash. ARGV: TTL (0: none), equal positions needed, the item's key, its
+# signature, the item-key prefix, the text hash, the band-hash prefix, then the band keys.
 # Returns {key of the copy or "", equal positions of the best candidate (-1: none), 1 if exact}.
 FIND_OR_ADD = """
 local ttl = tonumber(ARGV[1])
 local need = tonumber(ARGV[2])
 local sig = ARGV[4]
 local first = redis.call('HGET', KEYS[1], 'u')
-if first then return {first, #sig / 4, 1} end
+if first then return {first, #sig / 2, 1} end
+local period = 0
+if ttl > 0 then period = math.floor(tonumber(redis.call('TIME')[1]) / ttl) end
+local current = ARGV[7] .. period
+local hashes = {current}
+if ttl > 0 then hashes[2] = ARGV[7] .. (period - 1) end
 local seen, best, best_equal = {}, '', -1
-for i = 2, #KEYS do
-  for _, digest in ipairs(redis.call('SMEMBERS', KEYS[i])) do
-    if not seen[digest] then
-      seen[digest] = true
-      local other = redis.call('HMGET', ARGV[5] .. digest, 'u', 's')
-      if other[1] and other[2] then
-        local equal = 0
-        for p = 1, #sig, 4 do
-          if string.sub(sig, p, p + 3) == string.sub(other[2], p, p + 3) then equal = equal + 1 end
+for _, hash in ipairs(hashes) do
+  for i = 8, #ARGV do
+    local held = redis.call('HGET', hash, ARGV[i])
+    if held then
+      for p = 1, #held, 16 do
+        local digest = string.sub(held, p, p + 15)
+        if not seen[digest] then
+          seen[digest] = true
+          local other = redis.call('HMGET', ARGV[5] .. digest, 'u', 's')
+          if other[1] and other[2] and #other[2] == #sig then
+            local equal = 0
+            for q = 1, #sig, 2 do
+              if string.sub(sig, q, q + 1) == string.sub(other[2], q, q + 1) then equal = equal + 1 end
+            end
+            if equal > best_equal then best, best_equal = other[1], equal end
+          end
         end
-        if equal > best_equal then best, best_equal = other[1], equal end
-      else
-        redis.call('SREM', KEYS[i], digest)
       end
     end
   end
 end
 if best_equal >= need then return {best, best_equal, 0} end
 redis.call('HSET', KEYS[1], 'u', ARGV[3], 's', sig)
-if ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) end
-for i = 2, #KEYS do
-  redis.call('SADD', KEYS[i], ARGV[6])
-  if ttl > 0 then redis.call('EXPIRE', KEYS[i], ttl) end
+if ttl > 0 then redis.call('EXPIRE', KEYS[1], 2 * ttl) end
+for i = 8, #ARGV do
+  local held = redis.call('HGET', current, ARGV[i]) or ''
+  -- At most 64 texts a band (the latest): texts alike enough to share bands yet no copies are few.
+  redis.call('HSET', current, ARGV[i], string.sub(held .. ARGV[6], -1024))
 end
+if ttl > 0 then redis.call('EXPIRE', current, 2 * ttl + 60) end
 return {'', best_equal, 0}
 """
 
@@ -85,9 +102,8 @@ def import_redis() -> Any:
 class RedisDuplicateStore(DuplicateStore):
     """Seen texts in Redis, shared by processes and machines; see the module docstring.
 
-    Redis's memory: about 1 KB an item (docs/duplicates.md); items not seen again expire
-    after ``ttl`` seconds. A single Redis (the script reads keys it derives, which a cluster
-    would not allow).
+    Redis's memory: about 3.3 KB an item (docs/duplicates.md); texts are forgotten after ``ttl``
+    to ``2 * ttl`` seconds. A single Redis, not a cluster (the script reads keys it derives).
     """
 
     def __init__(self, client: Any, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
@@ -137,10 +153,11 @@ class RedisDuplicateStore(DuplicateStore):
                     threshold: float) -> Match | None:
         if self._down and time.monotonic() < self._down_until:
             return None
-        keys = [f"{self.prefix}i:{digest}", *(f"{self.prefix}b:{band:016x}" for band in bands)]
-        args = [self.ttl, needed(threshold, len(sig)), key, sig.tobytes(), f"{self.prefix}i:", digest]
+        args = [self.ttl, needed(threshold, len(sig)), key, sig.tobytes(), f"{self.prefix}i:", digest,
+                f"{self.prefix}b:", *(band.to_bytes(8, "little") for band in bands)]
         try:
-            first, equal, exact = self._script(keys=keys, args=args, client=self.client)
+            first, equal, exact = self._script(keys=[f"{self.prefix}i:{digest}"], args=args,
+                                               client=self.client)
         except Exception as exc:   # noqa: BLE001 - redis errors, timeouts, OSError: not judged
             self._failed(exc)
             return None

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Items a MemoryDuplicateStore remembers by default (about 2.5 KB each; docs/duplicates.md).
-DEFAULT_MAX_ITEMS = 100_000
+#: Items a MemoryDuplicateStore remembers by default (docs/duplicates.md: memory per item).
+DEFAULT_MAX_ITEMS = 50_000
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ class DuplicateStore:
 
     def find_or_add(self, digest: str, sig: np.ndarray, bands: list[int], key: str,
                     threshold: float) -> Match | None:
-        """The remembered copy of the text, or remember it; None when the store cannot answer."""
+        """The remembered copy of the text, or remember it; None when the store cannot answer.
+        `sig`: the signature as stored (minhash.stored), `bands`: its LSH band keys."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -74,7 +75,7 @@ class MemoryDuplicateStore(DuplicateStore):
             best, best_equal = None, -1
             for candidate in self._candidates(bands):
                 other_key, other_sig, _ = self._items[candidate]
-                equal = int(np.count_nonzero(np.frombuffer(other_sig, np.uint32) == sig))
+                equal = int(np.count_nonzero(np.frombuffer(other_sig, sig.dtype) == sig))
                 if equal > best_equal:
                     best, best_equal = other_key, equal
             if best is not None and best_equal >= needed(threshold, len(sig)):
