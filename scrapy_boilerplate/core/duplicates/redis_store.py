@@ -11,7 +11,7 @@ copies of one story at once never both take the first place.
 Expiry: a remembered text is found for at least ``ttl`` seconds (default 7 days) and at most
 twice as long (its bands are in the hash of the period it came in, read during that period and
 the next; the period hashes and item hashes expire after that). ``ttl`` 0: never forgotten.
-One hash per period instead of one set per band keeps Redis's memory at about 3.3 KB an item
+One hash per period instead of one set per band keeps Redis's memory at about 3.4 KB an item
 rather than 10 KB (docs/duplicates.md).
 
 If Redis is unreachable, slow (``timeout``, default 0.25 s) or fails, the item is not judged
@@ -102,7 +102,7 @@ def import_redis() -> Any:
 class RedisDuplicateStore(DuplicateStore):
     """Seen texts in Redis, shared by processes and machines; see the module docstring.
 
-    Redis's memory: about 3.3 KB an item (docs/duplicates.md); texts are forgotten after ``ttl``
+    Redis's memory: about 3.4 KB an item (docs/duplicates.md); texts are forgotten after ``ttl``
     to ``2 * ttl`` seconds. A single Redis, not a cluster (the script reads keys it derives).
     """
 
