@@ -47,10 +47,11 @@ class Judgement:
 class DuplicateIndex:
     """Remembers texts by key (a URL) and tells, for each new one, the key of the earlier copy.
 
-    >>> index = DuplicateIndex()
-    >>> index.add(story, "https://a.example/story")          # None: the first
-    >>> index.add(story_print, "https://a.example/print/story")
-    'https://a.example/story'
+    ::
+
+        index = DuplicateIndex()
+        index.add(story, "https://a.example/story")               # None: the first
+        index.add(story_print, "https://a.example/print/story")   # "https://a.example/story"
 
     ``threshold``: similarity (0..1) from which two texts are copies; ``min_words``: shorter
     texts are not judged; ``store``: a MemoryDuplicateStore (default, ``max_items`` remembered)
