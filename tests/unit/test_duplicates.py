@@ -181,3 +181,22 @@ def test_cli_jsonl_of_items(tmp_path, capsys):
     source.write_text("not json\n", encoding="utf-8")
     assert main(["duplicates", str(source)]) == 1
     assert "items.jsonl:1: not a JSON object" in capsys.readouterr().err
+
+
+def test_chinese_and_japanese_characters_are_words():
+    assert minhash.words("Hello, Wörld! 中文字，日本語の abc 한국어") == [
+        "hello", "wörld", "中", "文", "字", "日", "本", "語", "の", "abc", "한국어"]
+
+
+@needs_shared
+def test_chinese_copies_and_different_chinese_articles(dataset_pages):
+    """Written without spaces: judged on 5-character shingles."""
+    pages = {p.id: p for p in dataset_pages("readability", where=lambda p: p.id in ("gmw", "pixnet", "youth"))}
+    gmw, pixnet, youth = (pages[name].read_gold() for name in ("gmw", "pixnet", "youth"))
+    index = DuplicateIndex()
+    assert index.add(gmw, "gmw") is None
+    assert index.add(pixnet, "pixnet") is None and index.add(youth, "youth") is None
+    lines = gmw.splitlines()
+    repost = "\n".join(["更新：本文已根据最新消息修改。", *lines[1:]])
+    verdict = index.judge(repost, "repost")
+    assert verdict.first == "gmw" and verdict.reason == "near"

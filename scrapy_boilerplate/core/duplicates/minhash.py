@@ -1,11 +1,12 @@
 """Word shingles, MinHash signatures and LSH band keys of a text, with numpy.
 
 A text is normalised as the project's metrics do (NFC, soft hyphens removed, then case-folded),
-cut into ``\\w+`` words, and each run of ``SHINGLE_WORDS`` words is a shingle. A signature is the
-minimum over the shingles of ``NUM_PERM`` hash functions (multiply-add-shift on the shingle's
-32-bit hash); the share of equal positions of two signatures estimates the Jaccard similarity of
-their shingle sets. The bands of a signature (``bands`` runs of ``rows`` positions) are hashed
-into keys: two texts whose signatures share a band are candidates, checked on their signatures.
+cut into ``\\w+`` words (a Chinese or Japanese character is one), and each run of
+``SHINGLE_WORDS`` words is a shingle. A signature is the minimum over the shingles of
+``NUM_PERM`` hash functions (multiply-add-shift on the shingle's 32-bit hash); the share of equal
+positions of two signatures estimates the Jaccard similarity of their shingle sets. The bands of a
+signature (``bands`` runs of ``rows`` positions) are hashed into keys: two texts whose signatures
+share a band are candidates, checked on their signatures.
 
 Every constant comes from a fixed seed and every hash is blake2b or integer arithmetic, so two
 processes (or two machines sharing a Redis) compute the same signature of the same text.
@@ -28,7 +29,10 @@ NUM_PERM = 128
 _CHUNK = 4096
 _SEED = 20261126
 
-_WORD = re.compile(r"\w+")
+# Chinese and Japanese are written without spaces: each of their characters is a word (so a
+# shingle is 5 characters); everything else is a run of \w characters.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+")
 _rng = np.random.default_rng(_SEED)
 # Multiply-add-shift hashing of 32-bit keys: (a * x + b) mod 2**64, top 32 bits; a odd.
 _A = _rng.integers(1, 2**63, NUM_PERM, dtype=np.uint64) | np.uint64(1)
@@ -42,7 +46,8 @@ _SHIFT = np.uint64(32)
 
 
 def words(text: str) -> list[str]:
-    """The text's words, as the project's metrics see them (NFC, no soft hyphens, case-folded)."""
+    """The text's words, as the project's metrics see them (NFC, no soft hyphens, case-folded,
+    ``\\w+``), except that each Chinese or Japanese character is a word of its own."""
     text = unicodedata.normalize("NFC", text).replace("\u00ad", "").casefold()
     return _WORD.findall(text)
 
