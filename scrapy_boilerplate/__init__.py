@@ -5,6 +5,8 @@ Public API (stable): :func:`extract`, :class:`Extraction`, :class:`Extractor`.
 
 from typing import Any
 
+from .core.duplicates.index import DuplicateIndex, Judgement
+from .core.duplicates.store import MemoryDuplicateStore
 from .core.extractor import Extraction, Extractor, extract
 from .core.overview.detector import OverviewDetector, OverviewVerdict, detect_overview
 from .core.scoring.model import Model, ModelError, load_model
@@ -22,10 +24,12 @@ _SCRAPY_COMPONENTS = {
     "ItemResponseMiddleware": "middlewares",
     # Imports the optional `redis` package only when asked for.
     "RedisTemplateStore": "core.site_memory.redis_store",
+    "RedisDuplicateStore": "core.duplicates.redis_store",
 }
 
 __all__ = [
-    "Extraction", "Extractor", "MemoryTemplateStore", "Model", "ModelError", "OverviewDetector", "OverviewVerdict",
+    "DuplicateIndex", "Extraction", "Extractor", "Judgement", "MemoryDuplicateStore", "MemoryTemplateStore",
+    "Model", "ModelError", "OverviewDetector", "OverviewVerdict",
     "detect_overview", "extract", "load_model", "__version__", *_SCRAPY_COMPONENTS,
 ]
 

@@ -13,6 +13,7 @@ FORMATS = ("text", "markdown", "html", "json")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
     from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
 
     parser = argparse.ArgumentParser(
@@ -80,6 +81,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--page-type", help="only pages of this page_type (e.g. article)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     _add_model_options(p)
+
+    p = sub.add_parser("duplicates", help="list the items or pages whose main text repeats an "
+                                          "earlier one's, each with the first (docs/duplicates.md)")
+    p.add_argument("source", metavar="FOLDER|ITEMS.jsonl",
+                   help="a folder of HTML pages (.html, .htm, .gz; extracted, in name order) or a "
+                        "JSON-lines file of items")
+    p.add_argument("--field", default="main_text", help="JSONL: the item field holding the text "
+                                                        "(default: main_text)")
+    p.add_argument("--key-field", default="url", help="JSONL: the field naming the item (default: "
+                                                      "url; else the line number)")
+    p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                   help=f"similarity from which two texts are copies (default: {DEFAULT_THRESHOLD})")
+    p.add_argument("--min-words", type=int, default=DEFAULT_MIN_WORDS,
+                   help=f"shorter texts are not judged (default: {DEFAULT_MIN_WORDS})")
+    p.add_argument("--json", action="store_true", help="one JSON object per copy and line")
 
     p = sub.add_parser("train", help="train a block model on datasets with gold text or snippets")
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
@@ -262,6 +278,63 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_duplicates(args) -> int:
+    """One line per copy: its key, the first's key, the similarity, exact|near (tab-separated);
+    a summary on standard error."""
+    from .core.duplicates.index import DuplicateIndex
+
+    index = DuplicateIndex(args.threshold, args.min_words, max_items=10**9)
+    counts = {"items": 0, "judged": 0, "copies": 0}
+    for key, text in _duplicate_sources(args):
+        verdict = index.judge(text, key)
+        counts["items"] += 1
+        counts["judged"] += verdict.judged
+        if not verdict.is_copy:
+            continue
+        counts["copies"] += 1
+        if args.json:
+            print(json.dumps({"key": key, "first": verdict.first, "similarity": round(verdict.similarity, 4),
+                              "reason": verdict.reason}, ensure_ascii=False))
+        else:
+            print(f"{key}\t{verdict.first}\t{verdict.similarity:.3f}\t{verdict.reason}")
+        sys.stdout.flush()
+    print(f"{counts['items']} items, {counts['judged']} judged (at least {args.min_words} words), "
+          f"{counts['copies']} copies", file=sys.stderr)
+    return 0
+
+
+def _duplicate_sources(args):
+    """(key, text) of each page of a folder (extracted) or item of a JSONL file."""
+    source = Path(args.source)
+    if source.is_dir():
+        extractor = _extractor_default()
+        for path in sorted(p for p in source.rglob("*") if p.is_file()
+                           and p.name.lower().endswith((".html", ".htm", ".html.gz", ".htm.gz"))):
+            data, _ = _read_source(str(path), None)
+            yield str(path), extractor.extract(data).text
+        return
+    with source.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except ValueError as exc:
+                raise ValueError(f"{source}:{number}: not a JSON object ({exc})") from None
+            if not isinstance(item, dict):
+                raise ValueError(f"{source}:{number}: not a JSON object")
+            text = item.get(args.field)
+            key = item.get(args.key_field)
+            yield (key if isinstance(key, str) and key else f"{source}:{number}",
+                   text if isinstance(text, str) else "")
+
+
+def _extractor_default():
+    from .core.extractor import Extractor
+
+    return Extractor()
+
+
 def cmd_train(args) -> int:
     from .training.datasets import load_datasets
     from .training.train import train
@@ -293,7 +366,7 @@ def main(argv=None) -> int:
         print(f"{__version__} (compiled modules: {compiled}; Python {sys.version.split()[0]})")
         return 0
     handlers = {"extract": cmd_extract, "explain": cmd_explain, "overview": cmd_overview, "evaluate": cmd_evaluate,
-                "bench": cmd_bench, "train": cmd_train}
+                "bench": cmd_bench, "train": cmd_train, "duplicates": cmd_duplicates}
     if args.command not in handlers:
         parser.print_help()
         return 2

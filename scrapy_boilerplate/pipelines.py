@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter, is_item
 from scrapy import Item, signals
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.utils.response import get_base_url
 
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
 from .core.scoring.model import ModelError
+from .crawl.duplicates import CrawlDuplicates
 from .crawl.response_pages import cached_page, response_page, response_verdict
 from .crawl.site_memory import site_memory
 from .crawl.site_rules import SiteRuleStats
@@ -53,6 +54,8 @@ OUTPUTS: tuple[tuple[str, str, Any], ...] = (
     # Article metadata: unknown is None or [], never a guess.
     *((setting, attr, [] if attr == "authors" else None) for attr, setting in bp.METADATA_SETTINGS.items()),
     (bp.OVERVIEW_FIELD, "overview", None),
+    # Not the extraction's either: the URL of the earlier item this one repeats (crawl/duplicates.py).
+    (bp.DUPLICATE_OF_FIELD, "duplicate_of", None),
 )
 
 
@@ -158,6 +161,8 @@ class MainContentPipeline:
             self.extractor = Extractor(self.model, templates=self.site_memory.store, **self.options)
         except ModelError as exc:
             raise ModelError(f"{bp.MODEL} = {self.model!r}: {exc}") from None
+        # Near-duplicate items (BOILERPLATE_DUPLICATES), judged here on the extracted text.
+        self.duplicates = CrawlDuplicates(crawler, settings) if settings.duplicates != "off" else None
         self.pool: ThreadPoolExecutor | None = None   # "thread"
         self.workers: CrawlWorkers | None = None     # "process"
         if self.executor == "process":
@@ -190,6 +195,8 @@ class MainContentPipeline:
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         try:
             return await self._process(item)
+        except DropItem:   # a later copy, with BOILERPLATE_DUPLICATES = "drop"
+            raise
         except Exception:   # noqa: BLE001 - a bug here must not cost the item
             self.stats.inc_value("boilerplate/errors")
             logger.exception("MainContentPipeline failed on an item; it goes on unchanged",
@@ -246,7 +253,14 @@ class MainContentPipeline:
                 logger.debug("No main content found on %(url)s", {"url": url},
                              extra={"spider": self.crawler.spider})
         self.stats.inc_value("boilerplate/items_enriched")
-        return self._write(adapter, outputs, extraction, overview)
+        # Judged once extracted and written (a bug in the judging leaves the item enriched).
+        self._write(adapter, outputs, extraction, overview)
+        if self.duplicates is not None:
+            # Keyed by the page's URL, else the item's own "url" field (items with their HTML).
+            key = url or (adapter.get("url") if "url" in adapter else None)
+            first = self.duplicates.judge(extraction.text, key if isinstance(key, str) else None)  # DropItem: "drop"
+            self._write(adapter, [o for o in outputs if o[2] == "duplicate_of"], extraction, overview, first)
+        return adapter.item
 
     # -- where the HTML comes from --
 
@@ -385,10 +399,13 @@ class MainContentPipeline:
         return outputs
 
     def _write(self, adapter: ItemAdapter, outputs: list, extraction: Extraction | None,
-               overview: dict | None = None) -> Any:
+               overview: dict | None = None, duplicate_of: str | None = None) -> Any:
         for setting, field, attr, empty in outputs:
+            value: Any
             if attr == "overview":
                 value = overview
+            elif attr == "duplicate_of":
+                value = duplicate_of
             else:
                 value = getattr(extraction, attr) if extraction is not None else empty
             try:

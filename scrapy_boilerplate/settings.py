@@ -36,6 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
+from .core.duplicates.redis_store import DEFAULT_PREFIX as DUPLICATES_PREFIX
+from .core.duplicates.redis_store import DEFAULT_TTL as DUPLICATES_TTL
+from .core.duplicates.store import DEFAULT_MAX_ITEMS
 from .core.metadata.article import ArticleMetadata
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
 from .core.scoring.decode import FAVOR_SHIFT
@@ -55,6 +59,7 @@ PREFIX = "BOILERPLATE_"
 
 EXECUTORS = ("inline", "thread", "process")
 OVERVIEW_ACTIONS = ("follow", "drop", "flag", "off")
+DUPLICATES_ACTIONS = ("off", "flag", "drop")
 FAVORS = tuple(FAVOR_SHIFT)
 # The default number of workers: the CPUs, at most this many.
 MAX_DEFAULT_WORKERS = 4
@@ -247,6 +252,13 @@ def _site_rules(name: str, value: Any) -> dict | None:
     return {host: dict(rule.items()) for host, rule in rules.items()}
 
 
+def _judged_items(name: str, value: Any, field_name: str | None, earlier: dict[str, Any]) -> None:
+    """BOILERPLATE_DUPLICATE_OF_FIELD: nothing is judged while BOILERPLATE_DUPLICATES is "off"."""
+    if field_name is not None and earlier["duplicates"] == "off":
+        raise SettingError(name, value, f'None while {PREFIX}DUPLICATES is "off" (no item is judged '
+                           'then): set it to "flag"')
+
+
 def _template_store(name: str, value: Any) -> str | None:
     if _is_blank(value):
         return None
@@ -256,6 +268,21 @@ def _template_store(name: str, value: Any) -> str | None:
         if text.lower() == "memory" or text.lower().startswith(("redis://", "rediss://", "unix://")):
             return text
     raise SettingError(name, value, allowed)
+
+
+def _duplicates_action(name: str, value: Any) -> str:
+    return "off" if _is_blank(value) else _choice(name, value, DUPLICATES_ACTIONS)
+
+
+def _duplicates_store(name: str, value: Any) -> str:
+    return _template_store(name, value) or "memory"
+
+
+def _similarity(name: str, value: Any) -> float:
+    number = _number(name, value, "a similarity above 0 and at most 1")
+    if not 0 < number <= 1:
+        raise SettingError(name, value, "a similarity above 0 and at most 1")
+    return number
 
 
 def _template_prefix(name: str, value: Any) -> str:
@@ -462,18 +489,48 @@ class BoilerplateSettings:
     template_timeout: float = setting(
         "BOILERPLATE_TEMPLATE_TIMEOUT", DEFAULT_TIMEOUT,
         functools.partial(_positive, allowed="a number of seconds (more than 0)"),
-        "Redis store: seconds to wait for it on a page (then the page goes on without evidence)")
+        "Redis stores (site memory, duplicates): seconds to wait for it on a page (then the page "
+        "goes on without evidence, the item without a verdict)")
     template_retry_after: float = setting(
         "BOILERPLATE_TEMPLATE_RETRY_AFTER", DEFAULT_RETRY_AFTER,
         _number_of("a number of seconds (0 or more)"),
-        "Redis store: seconds without it after a failure")
+        "Redis stores (site memory, duplicates): seconds without it after a failure")
+    # Near-duplicate items (core/duplicates/, crawl/duplicates.py; docs/duplicates.md).
+    duplicates: str = setting(
+        "BOILERPLATE_DUPLICATES", "off", _duplicates_action,
+        'items whose main text repeats an earlier item\'s: `"flag"` (write the first item\'s URL in '
+        '`BOILERPLATE_DUPLICATE_OF_FIELD`), `"drop"` (drop them, `DropItem` naming the first), '
+        '`"off"` (docs/duplicates.md)')
+    duplicate_of_field: str | None = setting(
+        "BOILERPLATE_DUPLICATE_OF_FIELD", None, _field_name,
+        "item field for the URL of the first item whose text this one repeats (`None` for the "
+        "first, or when not judged); `None`: not written", check=_judged_items)
+    duplicates_threshold: float = setting(
+        "BOILERPLATE_DUPLICATES_THRESHOLD", DEFAULT_THRESHOLD, _similarity,
+        "similarity (estimated Jaccard of 5-word shingles, 0..1) from which two texts are copies")
+    duplicates_min_words: int = setting(
+        "BOILERPLATE_DUPLICATES_MIN_WORDS", DEFAULT_MIN_WORDS, _integer_of("a number of words (0 or more)", 0),
+        "texts with fewer words are not judged")
+    duplicates_store: str = setting(
+        "BOILERPLATE_DUPLICATES_STORE", "memory", _duplicates_store,
+        'where the texts seen are remembered: `"memory"` (this process) or `"redis://host:port/db"` '
+        "(shared by every process of a distributed crawl)")
+    duplicates_max_items: int = setting(
+        "BOILERPLATE_DUPLICATES_MAX_ITEMS", DEFAULT_MAX_ITEMS, _integer_of("a number of items (1 or more)", 1),
+        '`"memory"` store: items remembered, the oldest forgotten first (about 4.5 KB each)')
+    duplicates_prefix: str = setting(
+        "BOILERPLATE_DUPLICATES_PREFIX", DUPLICATES_PREFIX, _template_prefix,
+        "Redis store: key prefix of the duplicates keys")
+    duplicates_ttl: int = setting(
+        "BOILERPLATE_DUPLICATES_TTL", DUPLICATES_TTL, _integer_of("a number of seconds (0: no expiry)", 0),
+        "Redis store: seconds a remembered text lives; `0`: forever")
 
     @property
     def outputs(self) -> dict[str, str]:
         """Extraction attribute -> item field, for the fields to write."""
         named = {"text": self.text_field, "title": self.title_field, "markdown": self.markdown_field,
                   "html": self.clean_html_field, "images": self.images_field,
-                  "overview": self.overview_field}
+                  "overview": self.overview_field, "duplicate_of": self.duplicate_of_field}
         for attr in METADATA_SETTINGS:
             # BOILERPLATE_METADATA_FIELDS: the metadata not named one by one, under its own name.
             named[attr] = getattr(self, f"{attr}_field") or (attr if self.metadata_fields else None)

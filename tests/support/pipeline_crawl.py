@@ -2,8 +2,9 @@
 
     python tests/support/pipeline_crawl.py BASE_URL SPECS_JSON OUTPUT_JSON
 
-SPECS_JSON maps a crawl name to {"settings": {...}, "kwargs": {...}}; settings
-go into the spider's custom_settings, as a project would set them. The output
+SPECS_JSON maps a crawl name to {"settings": {...}, "kwargs": {...}}, and optionally
+"spider": "module.Class" (another spider of tests/support; default pipeline_site.PagesSpider);
+settings go into the spider's custom_settings, as a project would set them. The output
 (written to OUTPUT_JSON: worker processes share standard output) maps each name to {"items", "stats", "log", "left_in_sources"}: the items as
 dicts (with their class name), the crawl's stats, its log records (all of
 scrapy_boilerplate's, warnings and errors of the others), and how many ItemSources entries were left when the item pipelines closed.
@@ -16,6 +17,7 @@ instead, as a crash in a C extension would kill it.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import multiprocessing
@@ -94,7 +96,11 @@ def main(base_url: str, specs: dict) -> dict:
     for name, spec in specs.items():
         settings = spec.get("settings", {})
         pipelines = {**settings.get("ITEM_PIPELINES", {}), Collector: 1000}
-        spidercls = type(f"{name}_spider", (PagesSpider,),
+        base = PagesSpider
+        if "spider" in spec:
+            module, _, cls = spec["spider"].rpartition(".")
+            base = getattr(importlib.import_module(module), cls)
+        spidercls = type(f"{name}_spider", (base,),
                          {"custom_settings": {**settings, "ITEM_PIPELINES": pipelines}})
         crawler = process.create_crawler(spidercls)
         crawlers[name] = crawler

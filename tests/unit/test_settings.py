@@ -56,6 +56,13 @@ def test_metadata_fields_are_opt_in_one_by_one_or_all_at_once():
                      "description": "description", "image": "image"}
 
 
+def test_duplicate_of_field_needs_duplicates_on():
+    with pytest.raises(bp.SettingError, match="BOILERPLATE_DUPLICATE_OF_FIELD"):
+        bp.read({"BOILERPLATE_DUPLICATE_OF_FIELD": "first"})
+    read = bp.read({"BOILERPLATE_DUPLICATES": "flag", "BOILERPLATE_DUPLICATE_OF_FIELD": "first"})
+    assert read.outputs == {"text": "main_text", "duplicate_of": "first"}
+
+
 def test_every_setting_has_a_field():
     """A new setting must be added to DEFAULTS and to BoilerplateSettings together."""
     fields = set(bp.BoilerplateSettings.__dataclass_fields__)
@@ -86,6 +93,11 @@ def test_every_setting_has_a_field():
     ("BOILERPLATE_OVERVIEW_FIELD", " overview ", "overview"),
     ("BOILERPLATE_OVERVIEW_FIELD", "", None),
     ("BOILERPLATE_TEMPLATE_STORE", "redis://localhost:6379/0", "redis://localhost:6379/0"),
+    ("BOILERPLATE_DUPLICATES", " Drop ", "drop"),
+    ("BOILERPLATE_DUPLICATES", None, "off"),
+    ("BOILERPLATE_DUPLICATES_THRESHOLD", "0.7", 0.7),
+    ("BOILERPLATE_DUPLICATES_STORE", None, "memory"),
+    ("BOILERPLATE_DUPLICATES_STORE", "redis://h:1/2", "redis://h:1/2"),
 ])
 def test_values_from_python_and_from_the_command_line(name, given, expected):
     value = getattr(bp.read({name: given}), name.removeprefix(bp.PREFIX).lower())
@@ -136,6 +148,14 @@ BAD = {
     "BOILERPLATE_TEMPLATE_TTL": "a week",
     "BOILERPLATE_TEMPLATE_TIMEOUT": 0,
     "BOILERPLATE_TEMPLATE_RETRY_AFTER": -5,
+    "BOILERPLATE_DUPLICATES": "merge",
+    "BOILERPLATE_DUPLICATE_OF_FIELD": ["first"],
+    "BOILERPLATE_DUPLICATES_THRESHOLD": 1.5,
+    "BOILERPLATE_DUPLICATES_MIN_WORDS": -1,
+    "BOILERPLATE_DUPLICATES_STORE": "sqlite://x.db",
+    "BOILERPLATE_DUPLICATES_MAX_ITEMS": 0,
+    "BOILERPLATE_DUPLICATES_PREFIX": None,
+    "BOILERPLATE_DUPLICATES_TTL": "forever",
 }
 
 
