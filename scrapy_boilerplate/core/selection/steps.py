@@ -26,6 +26,7 @@ from .code_blocks import find_code_blocks
 from .decoded import select_blocks
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
+from .sources import drop_source_labels
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
@@ -231,6 +232,12 @@ def keep_credit_line(s: Selection) -> None:
             return
 
 
+def drop_card_sources(s: Selection) -> None:
+    """Drop a link card's source label, the outlet's name after its teaser ("www.businessinsider.com",
+    "Time"), which the decoder keeps as a short line between kept blocks (sources.py)."""
+    drop_source_labels(s.page, s.mask)
+
+
 def decide_data_tables(s: Selection) -> None:
     """One decision per data table, all its blocks content or none (tables.py): the block
     model, which sees each cell alone, drops short cells one by one."""
@@ -289,6 +296,7 @@ STEPS = (
     keep_whole_lists,
     keep_definition_lists,
     keep_credit_line,
+    drop_card_sources,
     decide_data_tables,
     decide_code_blocks,
     keep_listing_captions,
