@@ -24,10 +24,11 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+import numpy as np
+
 from ..document.elements import HEADING_TAGS
 
 if TYPE_CHECKING:
-    import numpy as np
     from lxml import etree
 
     from ..document.page import Page
@@ -47,17 +48,19 @@ _NOT_ALNUM_RE = re.compile(r"[^0-9a-z]+")
 def drop_source_labels(page: Page, mask: np.ndarray) -> None:
     """Unkeep the kept source labels of link cards (the module docstring says which)."""
     chars, texts = page.chars, page.texts
-    own_host = _host(page.base_url)
-    for i in range(len(chars)):
-        if (not mask[i] or chars[i] > LABEL_MAX_CHARS or page.tags[i] in HEADING_TAGS
-                or 2 * page.link_chars[i] >= chars[i]):
+    own_host = None
+    for i in np.flatnonzero(mask & (page.array("chars") <= LABEL_MAX_CHARS)).tolist():
+        if page.tags[i] in HEADING_TAGS or 2 * page.link_chars[i] >= chars[i]:
             continue
         text = texts[i]
         if len(text.split()) > LABEL_MAX_WORDS or SENTENCE_END_RE.search(text):
             continue
         box = _card_box(page, mask, i)
-        if box is not None and (_names_site(text, page, own_host)
-                                or _names_link(text, page.node_elements[box], own_host)):
+        if box is None:
+            continue
+        if own_host is None:
+            own_host = _host(page.base_url)
+        if _names_site(text, page, own_host) or _names_link(text, page.node_elements[box], own_host):
             mask[i] = False
 
 

@@ -26,6 +26,7 @@ from .code_blocks import find_code_blocks
 from .decoded import select_blocks
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
+from .siblings import keep_sibling_sections
 from .sources import drop_source_labels
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
@@ -102,6 +103,16 @@ def keep_last_heading_section(s: Selection) -> None:
     (left to the decoder). A rule for recall: not with favor="precision"."""
     if s.opts.get("favor") != "precision":
         keep_last_section(s.page, s.mask, s.proba)
+
+
+def keep_document_sections(s: Selection) -> None:
+    """Keep a document's sections beside the ones the model kept, each decided as a unit
+    (siblings.py): a reference page's or a manual's later sections ("HOOKS", "FILES") score
+    lower block by block along the page and were cut. After keep_cards, whose card groups are
+    judged against the text the model kept, and drop_trailing_teasers. A rule for recall: not
+    with favor="precision"."""
+    if s.opts.get("favor") != "precision":
+        keep_sibling_sections(s.page, s.mask, s.proba)
 
 
 def drop_headline_and_bylines(s: Selection) -> None:
@@ -293,6 +304,7 @@ STEPS = (
     drop_field_dumps,
     keep_cards,
     drop_trailing_teasers,
+    keep_document_sections,
     keep_whole_lists,
     keep_definition_lists,
     keep_credit_line,
