@@ -88,7 +88,7 @@ def _names_site(text: str, page: Page, own_host: str) -> bool:
     if len(parts) > 1 and squashed in (parts[-2], _NOT_ALNUM_RE.sub("", own_host)):
         return True
     site_name = page.og.get("site_name")
-    return bool(site_name) and squashed == _NOT_ALNUM_RE.sub("", site_name.lower())
+    return site_name is not None and squashed == _NOT_ALNUM_RE.sub("", site_name.lower())
 
 
 def _names_link(text: str, box: etree._Element, own_host: str) -> bool:
