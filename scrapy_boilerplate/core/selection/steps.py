@@ -26,6 +26,8 @@ from .code_blocks import find_code_blocks
 from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, near_empty_fallback
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
+from .siblings import keep_sibling_sections
+from .sources import drop_source_labels
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
@@ -128,6 +130,16 @@ def keep_last_heading_section(s: Selection) -> None:
     (left to the decoder). A rule for recall: not with favor="precision"."""
     if s.opts.get("favor") != "precision":
         keep_last_section(s.page, s.mask, s.proba)
+
+
+def keep_document_sections(s: Selection) -> None:
+    """Keep a document's sections beside the ones the model kept, each decided as a unit
+    (siblings.py): a reference page's or a manual's later sections ("HOOKS", "FILES") score
+    lower block by block along the page and were cut. After keep_cards, whose card groups are
+    judged against the text the model kept, and drop_trailing_teasers. A rule for recall: not
+    with favor="precision"."""
+    if s.opts.get("favor") != "precision":
+        keep_sibling_sections(s.page, s.mask, s.proba)
 
 
 def drop_headline_and_bylines(s: Selection) -> None:
@@ -258,6 +270,12 @@ def keep_credit_line(s: Selection) -> None:
             return
 
 
+def drop_card_sources(s: Selection) -> None:
+    """Drop a link card's source label, the outlet's name after its teaser ("www.businessinsider.com",
+    "Time"), which the decoder keeps as a short line between kept blocks (sources.py)."""
+    drop_source_labels(s.page, s.mask)
+
+
 def decide_data_tables(s: Selection) -> None:
     """One decision per data table, all its blocks content or none (tables.py): the block
     model, which sees each cell alone, drops short cells one by one."""
@@ -317,9 +335,11 @@ STEPS = (
     drop_field_dumps,
     keep_cards,
     drop_trailing_teasers,
+    keep_document_sections,
     keep_whole_lists,
     keep_definition_lists,
     keep_credit_line,
+    drop_card_sources,
     decide_data_tables,
     decide_code_blocks,
     keep_listing_captions,
