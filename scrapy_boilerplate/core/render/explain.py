@@ -47,6 +47,8 @@ REASON_WORDS = {
     "field_dump": "a hidden list of machine keys (a shop's custom fields)",
     "card_group": "a group of repeated cards is decided whole",
     "teasers": "a run of related-post teasers after the body",
+    "document_sections": "a section beside kept sections of a reference page is kept whole",
+    "source_label": "an outlet's name or host that ends a teaser box is not content",
     "list_gap": "the gap in a list between two kept items is kept",
     "definition_list": "definition lists between kept blocks are kept",
     "credit_line": "a closing credit line after the body is kept",

@@ -27,7 +27,7 @@ from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, n
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
 from .siblings import keep_sibling_sections
-from .sources import drop_source_labels
+from .source_labels import drop_source_labels
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
@@ -272,7 +272,7 @@ def keep_credit_line(s: Selection) -> None:
 
 def drop_card_sources(s: Selection) -> None:
     """Drop a link card's source label, the outlet's name after its teaser ("www.businessinsider.com",
-    "Time"), which the decoder keeps as a short line between kept blocks (sources.py)."""
+    "Time"), which the decoder keeps as a short line between kept blocks (source_labels.py)."""
     drop_source_labels(s.page, s.mask)
 
 
@@ -367,6 +367,8 @@ REASONS = {
     decide_data_tables: "data_table",
     decide_code_blocks: "code_block",
     keep_listing_captions: "listing_caption",
+    keep_document_sections: "document_sections",
+    drop_card_sources: "source_label",
 }
 #: Reasons given outside the steps: the site memory's evidence moved the block's probability
 #: to the side the decoder took; the page's JSON-LD states its body (stated_body.py); a per-site
