@@ -83,7 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(p)
 
     p = sub.add_parser("duplicates", help="list the items or pages whose main text repeats an "
-                                          "earlier one's, each with the first (docs/duplicates.md)")
+                                          "earlier one's, each with the first (docs/duplicates.md)",
+                       description="One line per copy: the copy, the first item or page it repeats, "
+                                   "their similarity and how it was found (exact or near); a summary "
+                                   "on standard error.")
     p.add_argument("source", metavar="FOLDER|ITEMS.jsonl",
                    help="a folder of HTML pages (.html, .htm, .gz; extracted, in name order) or a "
                         "JSON-lines file of items")
@@ -299,7 +302,7 @@ def cmd_duplicates(args) -> int:
             print(f"{key}\t{verdict.first}\t{verdict.similarity:.3f}\t{verdict.reason}")
         sys.stdout.flush()
     print(f"{counts['items']} items, {counts['judged']} judged (at least {args.min_words} words), "
-          f"{counts['copies']} copies", file=sys.stderr)
+          f"{counts['copies']} {'copy' if counts['copies'] == 1 else 'copies'}", file=sys.stderr)
     return 0
 
 

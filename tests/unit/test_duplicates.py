@@ -161,7 +161,7 @@ def test_cli_folder_of_pages_prints_each_copy_and_its_first(dataset_pages, tmp_p
     copy, first, similarity, reason = out.strip().split("\t")
     assert (copy, first) == (str(tmp_path / "z-print.html"), str(tmp_path / f"{pages[1].id}.html"))
     assert float(similarity) >= 0.5 and reason in ("exact", "near")   # the same words, or nearly
-    assert "4 items" in err and "1 copies" in err
+    assert "4 items" in err and "1 copy" in err
 
 
 def test_cli_jsonl_of_items(tmp_path, capsys):
