@@ -47,8 +47,41 @@ def test_json_ld_graph_with_author_reference():
 def test_organisation_only_when_no_person_is_named():
     ld = {"@type": "Article", "author": [{"@type": "Organization", "name": "Daily Staff"}]}
     script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
-    assert extract(page(script)).authors == ["Daily Staff"]
-    assert extract(page(script + '<meta name="author" content="Jane Doe">')).authors == ["Jane Doe"]
+    signed = '<div class="meta">By Daily Staff</div>'
+    assert extract(page(script, top=signed)).authors == ["Daily Staff"]
+    assert extract(page(script + '<meta name="author" content="Jane Doe">', top=signed)).authors == ["Jane Doe"]
+
+
+def test_organisation_author_only_when_the_page_shows_it():
+    # A JSON-LD Organization as author is the publisher unless the page signs with it near
+    # the headline (a block of its own, or after "Posted By").
+    ld = {"@type": "TechArticle", "author": {"@type": "Organization", "name": "Docker Inc"}}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script)).authors == []
+    shown = '<p>Posted By</p><p>Docker Inc</p><p>Jan 13, 2025</p>'
+    assert extract(page(script, top=shown)).authors == ["Docker Inc"]
+    # A string author (not typed as an organisation) is taken as stated.
+    ld = {"@type": "Article", "author": "Docker Inc"}
+    assert extract(page(f'<script type="application/ld+json">{json.dumps(ld)}</script>')).authors == ["Docker Inc"]
+
+
+def test_teaser_bylines_on_a_listing_are_not_the_pages():
+    cards = "".join(f'<h3><a href="/s/{n}">Story number {n} about the budget</a></h3>'
+                    f'<div class="byline">By Reporter {chr(65 + n)}</div>'
+                    f'<p>{"The committee met and talked about the budget at length. " * 3}</p>'
+                    for n in range(4))
+    listing = (f'<html><head><title>News</title></head><body><main><h1>News</h1>{cards}</main>'
+               '</body></html>')
+    assert extract(listing).authors == []
+    # An unlinked standfirst between the headline and the byline is no teaser.
+    standfirst = '<h2>What the committee decided, and why</h2><div class="byline">By Jane Doe</div>'
+    assert extract(page(top=standfirst)).authors == ["Jane Doe"]
+
+
+def test_a_headline_in_an_author_wrapper_is_no_byline():
+    top = ('<div class="post author-jane"><h2>Committee and council sign a budget partnership</h2>'
+           '</div><h4 class="author-box">Lance Ryan (Content Manager)</h4>')
+    assert extract(page(top=top)).authors == ["Lance Ryan (Content Manager)"]
 
 
 def test_open_graph_dublin_core_and_canonical():
@@ -292,6 +325,18 @@ def test_publication_date_from_more_meta_names(meta, expected):
     # h1.logo ("The Barn Swallow") before h1.page-title ("Shop", which the <title> "The Barn
     # Swallow - Shop" names as the site): the <title>'s headline part, as the gold
     ("wcxb-dev", "4850", "title", "The Barn Swallow"),
+    # a JSON-LD Organization author not shown on the page (documentation, Wikipedia): none
+    ("wcxb-dev", "2867", "authors", []),
+    ("wcxb-dev", "2904", "authors", []),
+    # ... and one the page shows under the headline: kept
+    ("wcxb-dev", "0055", "authors", ["Supermove"]),
+    # listing pages: the first teaser's byline after its linked title is not the page's
+    ("wcxb-dev", "0956", "authors", []),
+    ("wcxb-dev", "2934", "authors", []),
+    # a teaser's h1 in an "author-..." wrapper is no byline
+    ("wcxb-dev", "0147", "authors", []),
+    # an h4 standfirst, then "By The Currency editors" (an h4 too): the byline
+    ("wcxb-dev", "0146", "authors", ["The Currency editors"]),
 ])
 def test_real_pages(dataset, page_id, field, expected):
     pytest.importorskip("htmldate")

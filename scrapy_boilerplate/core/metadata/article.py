@@ -55,6 +55,8 @@ MAX_DATE_LINE_CHARS = 80
 # the label, or before "Discussion starter"; the whole block is the label and one name.
 THREAD_STARTER_RE = re.compile(r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
                                r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$", re.I)
+#: Heading tags: a heading is a headline, a section's or a teaser's title, never a byline.
+HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: Class and id words of a byline.
 #: A byline starting "By" and a lower-case word is a sentence beyond this many words.
 SENTENCE_WORDS = 4
@@ -123,7 +125,7 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
         organisations.extend(found.get("organisations", ()))
         if persons:
             break   # the most trusted source that names people decides them
-    meta.authors = clean_authors(persons) or clean_authors(organisations)
+    meta.authors = clean_authors(persons) or shown_organisations(page, window, clean_authors(organisations))
     meta.date_published, meta.date_modified = _dates(sources, page)
     if not meta.authors and meta.date_published:
         # A dated post signed at its end or in a side column. (Undated pages, products and
@@ -254,18 +256,29 @@ def from_byline(page: Page, window: range) -> dict:
     published: list[str] = []
     modified: list[str] = []
     previous = ""
+    headline_linked: bool | None = None   # None until the headline (the first h1) is met
+    teaser = False
     for i in window:
         text = page.texts[i]
         if page.chars[i] > MAX_BYLINE_CHARS:
             previous = ""
             continue
+        heading = page.tags[i] in HEADINGS and not BYLINE_START.match(text)
+        linked = page.link_chars[i] * 2 > page.chars[i]
+        if heading and headline_linked is None and page.tags[i] == "h1":
+            headline_linked = linked
+        elif heading and headline_linked is False and linked and page.tags[i] != "h1":
+            # A linked subheading after an unlinked headline is a teaser's title on a listing
+            # page: the bylines after it are its story's, not the page's.
+            teaser = True
         tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
         starter = THREAD_STARTER_RE.match(text)
         if starter and not authors:
             # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter".
             authors.append(starter.group(1) or starter.group(2))
-        elif not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens)):
+        elif (not authors and not teaser and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens))
+              and not _headline_text(page, i, text)):
             authors.extend(_byline_names(element, text))   # the first byline only
         if ACTIVITY_RE.search(text):
             previous = text
@@ -354,6 +367,22 @@ def _microdata_name(el: etree._Element) -> str | None:
     return text if len(text) <= MAX_NAME_CHARS else None
 
 
+def shown_organisations(page: Page, window: range, names: list[str]) -> list[str]:
+    """The organisations (JSON-LD `Organization` authors) the page also shows as a byline near
+    its headline ("Supermove" under it, "Posted By / Loona Construction"). A company or an
+    institution stated as the author of every page of its site (documentation, service and
+    listing pages, "Contributors to Wikimedia projects") and not shown is the publisher, not
+    a byline the reader sees."""
+    if not names:
+        return []
+    wanted = {name.casefold() for name in names}
+    for i in window:
+        if page.chars[i] <= MAX_NAME_CHARS and not wanted.isdisjoint(
+                name.casefold() for name in split_names(page.texts[i])):
+            return names
+    return []
+
+
 def page_byline(page: Page) -> list:
     """The first byline anywhere on a page whose metadata, byline window and microdata name
     no author: a blog that signs its post at the end or in a side column ("Posted by Jane
@@ -363,7 +392,7 @@ def page_byline(page: Page) -> list:
         if page.chars[i] > MAX_BYLINE_CHARS:
             continue
         tokens = page.tokens[i]
-        if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
+        if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()) and not _headline_text(page, i, text):
             element = page.node_elements[page.nodes[i]] if page.node_elements else None
             names = _byline_names(element, text)
             if names:
@@ -416,6 +445,12 @@ def byline_window(page: Page, mask: np.ndarray | None, title: str | None) -> ran
     if anchor is None:
         return range(0)
     return range(max(0, anchor - WINDOW_BEFORE), min(n, anchor + WINDOW_AFTER + 1))
+
+
+def _headline_text(page: Page, i: int, text: str) -> bool:
+    """A heading that is no byline: over four words and not starting "By" (a card's
+    headline inside an "author-..." wrapper, "McKinsey and Inception sign a partnership")."""
+    return page.tags[i] in HEADINGS and len(text.split()) > SENTENCE_WORDS and not BYLINE_START.match(text)
 
 
 def _byline_names(element: etree._Element | None, text: str) -> list[str]:
