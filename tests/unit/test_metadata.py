@@ -78,6 +78,17 @@ def test_teaser_bylines_on_a_listing_are_not_the_pages():
     assert extract(page(top=standfirst)).authors == ["Jane Doe"]
 
 
+def test_a_product_or_a_listing_has_no_author():
+    author = '<meta name="author" content="Ridge">'
+    assert extract(page(author + '<meta property="og:type" content="product">')).authors == []
+    ld = {"@type": "ItemList", "itemListElement": [{"@type": "ListItem", "position": 1, "url": "/a"}]}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(author + script)).authors == []
+    # og:type article wins over a list of related links in JSON-LD (a news story).
+    assert extract(page(author + script + '<meta property="og:type" content="article">')).authors == ["Ridge"]
+    assert extract(page(author)).authors == ["Ridge"]
+
+
 def test_a_headline_in_an_author_wrapper_is_no_byline():
     top = ('<div class="post author-jane"><h2>Committee and council sign a budget partnership</h2>'
            '</div><h4 class="author-box">Lance Ryan (Content Manager)</h4>')
@@ -337,6 +348,10 @@ def test_publication_date_from_more_meta_names(meta, expected):
     ("wcxb-dev", "0147", "authors", []),
     # an h4 standfirst, then "By The Currency editors" (an h4 too): the byline
     ("wcxb-dev", "0146", "authors", ["The Currency editors"]),
+    # a product (og:type product) and listings (JSON-LD ItemList, CollectionPage): no author
+    ("wcxb-dev", "0587", "authors", []),
+    ("wcxb-dev", "2971", "authors", []),
+    ("wcxb-dev", "2970", "authors", []),
 ])
 def test_real_pages(dataset, page_id, field, expected):
     pytest.importorskip("htmldate")

@@ -127,7 +127,11 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
             break   # the most trusted source that names people decides them
     meta.authors = clean_authors(persons) or shown_organisations(page, window, clean_authors(organisations))
     meta.date_published, meta.date_modified = _dates(sources, page)
-    if not meta.authors and meta.date_published:
+    if declares_no_article(page):
+        # A product or a listing has no byline: its <meta name=author> is the shop or the
+        # site, and a "By Almondina" under a product's name is its brand.
+        meta.authors = []
+    elif not meta.authors and meta.date_published:
         # A dated post signed at its end or in a side column. (Undated pages, products and
         # services, have "Our Product Research Team" boxes, not bylines.)
         meta.authors = clean_authors(page_byline(page))
@@ -324,6 +328,22 @@ def from_microdata(page: Page) -> dict:
                            + found.get("datecreated", [])[:1]],
         "date_modified": [_microdata_value(el) for el in found.get("datemodified", [])[:1]],
     }
+
+
+#: schema.org types of a page that sells or lists things (with no article object beside them).
+NOT_ARTICLE_TYPES = frozenset(("Product", "ProductGroup", "ItemList", "CollectionPage", "OfferCatalog",
+                               "SearchResultsPage"))
+
+
+def declares_no_article(page: Page) -> bool:
+    """The page states that it is a product or a listing: `og:type` product (or product.group),
+    or a JSON-LD Product, ItemList, CollectionPage... and no article object, unless `og:type`
+    says article (a review's Product, a news story's list of related links)."""
+    og_type = (page.meta.get("og:type") or "").lower()
+    if og_type.startswith("product"):
+        return True
+    return (og_type != "article" and "article" not in page.jsonld
+            and not NOT_ARTICLE_TYPES.isdisjoint(page.jsonld.get("types") or ()))
 
 
 #: schema.org types of a page that is a discussion: its replies, marked up as comments, are content.
