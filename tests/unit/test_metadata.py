@@ -312,6 +312,14 @@ def test_a_logo_h1_is_passed_over_for_the_page_title_h1(logo):
     ('<meta name="parsely-pub-date" content="2014-12-30T07:00:00+00:00">', "2014-12-30T07:00:00+00:00"),
     ("<meta name='parsely-page' content='{\"title\": \"Budget approved\", \"pub_date\": "
      "\"2014-12-30T07:00:00+00:00\", \"section\": \"Local\"}'>", "2014-12-30T07:00:00+00:00"),
+    ('<meta name="published" content="2021-02-16">', "2021-02-16"),
+    # "published-date" before the "published-time" a CMS stamps when it last republished
+    ('<meta name="published-time" content="2026-03-09T08:45:32Z">'
+     '<meta name="published-date" content="2021-02-16">', "2021-02-16"),
+    ('<meta name="published_at" content="2021-02-16">', "2021-02-16"),
+    # any other name saying "published date" ("w-published-date")
+    ('<meta name="w-published-date" content="2025-05-27T06:03:43.274Z">', "2025-05-27T06:03:43+00:00"),
+    ('<meta name="x-publisher" content="2021-02-16">', None),
 ])
 def test_publication_date_from_more_meta_names(meta, expected):
     assert extract(page(head=meta)).date_published == expected
@@ -352,6 +360,10 @@ def test_publication_date_from_more_meta_names(meta, expected):
     ("wcxb-dev", "0587", "authors", []),
     ("wcxb-dev", "2971", "authors", []),
     ("wcxb-dev", "2970", "authors", []),
+    # dates in <meta> names read now: "published-date", "published", "w-published-date"
+    ("wcxb-dev", "4512", "date_published", "2021-02-16"),
+    ("wcxb-dev", "0244", "date_published", "2025-07-17"),
+    ("wcxb-dev", "0237", "date_published", "2025-05-27"),
 ])
 def test_real_pages(dataset, page_id, field, expected):
     pytest.importorskip("htmldate")

@@ -82,9 +82,23 @@ META_PUBLISHED = ("article:published_time", "og:published_time", "og:article:pub
                   "dcterms.created", "dc.date.created", "citation_publication_date", "citation_date",
                   "parsely-pub-date", "sailthru.date", "article.published", "article_date_original",
                   "publish-date",
-                  "publish_date", "publishdate", "pubdate", "date", "datecreated", "release_date")
+                  "publish_date", "publishdate", "pubdate", "date", "datecreated", "release_date",
+                  # less common names (most of them in htmldate's list)
+                  "published-date", "published_date", "publisheddate", "publication_date", "date_published",
+                  "og:publish_date", "og:pubdate", "article:published", "article:published_date",
+                  "article:post_date", "rnews:datepublished", "originalpublicationdate",
+                  "dc.date.publication", "dcsext.articlefirstpublished", "displaydate", "pdate",
+                  "published", "published_time", "publish_time", "publishedtime", "published_at",
+                  "cxenseparse:publishtime", "cxenseparse:recs:publishtime",
+                  "shareaholic:article_published_time", "twt-published-at", "uploaddate", "dateposted")
+#: Any other <meta> name that says "published date" ("w-published-date", "x:published_on").
+META_PUBLISHED_RE = re.compile(r"(?:^|[-_.:])(?:published[-_]?(?:date|time|at|on)|date[-_]?published|"
+                               r"pub[-_]?date)$")
 META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
-                 "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised")
+                 "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised",
+                 "article:modified", "article:modified_date", "og:article:modified_time",
+                 "og:modified_time", "modified_time", "updated_time", "dc.modified", "lastmodified",
+                 "modified", "utime", "shareaholic:article_modified_time")
 META_AUTHORS = ("article:author", "author", "dc.creator", "dcterms.creator", "citation_author",
                 "parsely-author", "sailthru.author", "byl", "article.author")
 META_SITE = ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher",
@@ -243,7 +257,8 @@ def from_meta(page: Page) -> dict:
     meta = page.meta
     return {
         "authors": [meta[k] for k in META_AUTHORS if k in meta],
-        "date_published": [*(meta[k] for k in META_PUBLISHED if k in meta), *_parsely_date(meta)],
+        "date_published": [*(meta[k] for k in META_PUBLISHED if k in meta), *_parsely_date(meta),
+                           *(v for k, v in meta.items() if META_PUBLISHED_RE.search(k))],
         "date_modified": [meta[k] for k in META_MODIFIED if k in meta],
         "site_name": [meta[k] for k in META_SITE if k in meta],
         "description": [meta[k] for k in META_DESCRIPTION if k in meta],
