@@ -230,6 +230,37 @@ def test_date_line_anywhere_when_nothing_else_dates_the_page():
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("Page last modified Jan. 17, 2025 @ 01:39 PM EST", "2025-01-17"), ("Sept. 3, 2024", "2024-09-03"),
+    ("Published Dec. 9, 2025 · 5 min read", "2025-12-09"), ("Mar. 2024", None),
+])
+def test_a_month_abbreviated_with_a_full_stop(text, expected):
+    pytest.importorskip("htmldate")
+    assert normalize_date(text) == expected
+
+
+def test_no_date_from_a_listings_teasers():
+    pytest.importorskip("htmldate")
+    cards = "".join(f'<h3><a href="/s/{n}">Story number {n} about the budget</a></h3>'
+                    f'<div class="meta">By Reporter {chr(65 + n)} \u2022 Dec. {n + 1}, 2025</div>'
+                    f'<p>{"The committee met and talked about the budget at length. " * 3}</p>'
+                    for n in range(6))
+    listing = (f'<html><head><title>News</title></head><body><main><h1>News</h1>{cards}</main>'
+               '</body></html>')
+    result = extract(listing)
+    assert result.date_published is None and result.authors == []
+    # The same date line under an article's own headline dates it.
+    assert extract(page(top='<div class="meta">By Jane Doe \u2022 Dec. 1, 2025</div>')).date_published == "2025-12-01"
+
+
+def test_no_date_line_from_a_product_page():
+    pytest.importorskip("htmldate")
+    after = '<p class="sold">Sold out since Dec. 1, 2025</p>'
+    head = '<meta property="og:type" content="product">'
+    assert extract(page(head=head, after=after, body=BODY * 3)).date_published is None
+    assert extract(page(after=after, body=BODY * 3)).date_published == "2025-12-01"
+
+
+@pytest.mark.parametrize("text, expected", [
     ("2.3.10 no changes", None), ("Cooling Test: Strong 9.5/10", None), ("February 2026", None),
     ("Thu, 09/25/2025 - 11:38", "2025-09-25"), ("03/04/2025 x", "2025-04-03"), ("13/04/2025", "2025-04-13"),
 ])
@@ -364,6 +395,12 @@ def test_publication_date_from_more_meta_names(meta, expected):
     ("wcxb-dev", "4512", "date_published", "2021-02-16"),
     ("wcxb-dev", "0244", "date_published", "2025-07-17"),
     ("wcxb-dev", "0237", "date_published", "2025-05-27"),
+    # "Page last modified Jan. 17, 2025", "Dec. 9, 2025" under the headline
+    ("wcxb-dev", "0179", "date_published", "2025-01-17"),
+    ("wcxb-dev", "0199", "date_published", "2025-12-09"),
+    # a listing's teasers and a product page's lines date neither page
+    ("wcxb-dev", "0956", "date_published", None),
+    ("wcxb-dev", "0767", "date_published", None),
 ])
 def test_real_pages(dataset, page_id, field, expected):
     pytest.importorskip("htmldate")

@@ -55,6 +55,8 @@ MAX_DATE_LINE_CHARS = 80
 # the label, or before "Discussion starter"; the whole block is the label and one name.
 THREAD_STARTER_RE = re.compile(r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
                                r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$", re.I)
+#: A linked subheading of more words than this under the headline is a teaser's title.
+TEASER_WORDS = 3
 #: Heading tags: a heading is a headline, a section's or a teaser's title, never a byline.
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: Class and id words of a byline.
@@ -145,7 +147,7 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
         # A product or a listing has no byline: its <meta name=author> is the shop or the
         # site, and a "By Almondina" under a product's name is its brand.
         meta.authors = []
-    elif not meta.authors and meta.date_published:
+    elif not meta.authors and meta.date_published and not sources[BYLINE].get("listing"):
         # A dated post signed at its end or in a side column. (Undated pages, products and
         # services, have "Our Product Research Team" boxes, not bylines.)
         meta.authors = clean_authors(page_byline(page))
@@ -179,7 +181,7 @@ def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | N
         # (and not the metadata's publication date anywhere near it): that is the date it
         # gives itself (the metadata's first one is an older draft's).
         published = modified
-    if published is None and modified is None and page is not None:
+    if published is None and modified is None and page is not None and not _listing(sources, page):
         published = page_date(page)
     if published is None:
         # A page that gives only its last update ("Updated July 9, 2025", dateModified) dates
@@ -191,6 +193,12 @@ def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | N
     if published and modified and modified[:10] < published[:10]:
         modified = None   # an "update" before the publication is another page's date
     return published, modified
+
+
+def _listing(sources: tuple[dict, ...], page: Page) -> bool:
+    """Whether the page lists other pages (teasers under its headline, or it says so): the
+    dates and bylines found elsewhere on it are its teasers'."""
+    return bool(sources[BYLINE].get("listing")) or declares_no_article(page)
 
 
 def _local_day(chosen: str, others: list) -> str:
@@ -286,17 +294,20 @@ def from_byline(page: Page, window: range) -> dict:
         linked = page.link_chars[i] * 2 > page.chars[i]
         if heading and headline_linked is None and page.tags[i] == "h1":
             headline_linked = linked
-        elif heading and headline_linked is False and linked and page.tags[i] != "h1":
+        elif (heading and headline_linked is False and linked and page.tags[i] != "h1"
+              and len(text.split()) > TEASER_WORDS):
             # A linked subheading after an unlinked headline is a teaser's title on a listing
-            # page: the bylines after it are its story's, not the page's.
+            # page: the bylines and dates after it are its story's, not the page's. (A
+            # linked name is the author's own heading: "Craig McCarthy", "EDB Team".)
             teaser = True
+            break
         tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
         starter = THREAD_STARTER_RE.match(text)
         if starter and not authors:
             # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter".
             authors.append(starter.group(1) or starter.group(2))
-        elif (not authors and not teaser and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens))
+        elif (not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens))
               and not _headline_text(page, i, text)):
             authors.extend(_byline_names(element, text))   # the first byline only
         if ACTIVITY_RE.search(text):
@@ -319,7 +330,7 @@ def from_byline(page: Page, window: range) -> dict:
                 published.append(text)
         previous = text
     return {"authors": authors, "date_published": [d for d in published if d],
-            "date_modified": [d for d in modified if d]}
+            "date_modified": [d for d in modified if d], "listing": teaser}
 
 
 def from_microdata(page: Page) -> dict:
