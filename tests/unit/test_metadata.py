@@ -89,6 +89,16 @@ def test_a_product_or_a_listing_has_no_author():
     assert extract(page(author)).authors == ["Ridge"]
 
 
+def test_a_site_credit_in_the_footer_is_no_author():
+    credit = ('<footer id="footer"><p itemscope itemtype="http://schema.org/CreativeWork">Site designed '
+              'and developed by <span itemprop="creator">Social Ink</span></p></footer>')
+    assert extract(page(after=credit)).authors == []
+    # An article's own footer may hold its byline.
+    signed = ('<footer class="article-footer"><span itemprop="author" itemscope '
+              'itemtype="https://schema.org/Person"><meta itemprop="name" content="Tony Roe"></span></footer>')
+    assert extract(page(body=BODY + signed)).authors == ["Tony Roe"]
+
+
 def test_a_headline_in_an_author_wrapper_is_no_byline():
     top = ('<div class="post author-jane"><h2>Committee and council sign a budget partnership</h2>'
            '</div><h4 class="author-box">Lance Ryan (Content Manager)</h4>')
@@ -396,6 +406,9 @@ def test_publication_date_from_more_meta_names(meta, expected):
     ("wcxb-dev", "0244", "date_published", "2025-07-17"),
     ("wcxb-dev", "0237", "date_published", "2025-05-27"),
     # "Page last modified Jan. 17, 2025", "Dec. 9, 2025" under the headline
+    # a web agency's credit in the site footer's microdata; an article footer's byline
+    ("wcxb-dev", "0211", "authors", []),
+    ("wcxb-dev", "4596", "authors", ["The Diggs Team"]),
     ("wcxb-dev", "0179", "date_published", "2025-01-17"),
     ("wcxb-dev", "0199", "date_published", "2025-12-09"),
     # a listing's teasers and a product page's lines date neither page

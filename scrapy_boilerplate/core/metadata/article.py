@@ -344,6 +344,8 @@ def from_microdata(page: Page) -> dict:
     for el in found.get("author", []) or found.get("creator", []):
         if _owner_type(el).endswith(OTHERS_ITEMS):
             continue   # a review's, an answer's or a product's author is not the page's
+        if _in_footer(el):
+            continue   # "Site designed and developed by <span itemprop=creator>": the site's credit
         name = _microdata_name(el)
         if name:
             authors.append(name)
@@ -391,6 +393,18 @@ def _owner_type(el: etree._Element) -> str:
         if ancestor.get("itemscope") is not None:
             return (ancestor.get("itemtype") or "").rstrip("/ ")
     return ""
+
+
+def _in_footer(el: etree._Element) -> bool:
+    """Whether an element sits in the page's footer (a <footer>, or an id or class "footer"),
+    not an article's own footer (which may hold its byline: one inside <article> or <main>)."""
+    footer = False
+    for ancestor in islice(el.iterancestors(), MICRODATA_ELEMENTS):
+        if ancestor.tag in ("article", "main"):
+            return False
+        marks = f'{ancestor.get("id") or ""} {ancestor.get("class") or ""}'.lower()
+        footer = footer or ancestor.tag == "footer" or "footer" in marks
+    return footer
 
 
 def _microdata_value(el: etree._Element) -> str | None:
