@@ -53,13 +53,23 @@ def test_organisation_only_when_no_person_is_named():
 
 
 def test_organisation_author_only_when_the_page_shows_it():
-    # A JSON-LD Organization as author is the publisher unless the page signs with it near
-    # the headline (a block of its own, or after "Posted By").
-    ld = {"@type": "TechArticle", "author": {"@type": "Organization", "name": "Docker Inc"}}
+    # A JSON-LD Organization as author that is the site itself (the publisher's name, or the
+    # host's) is the publisher unless the page signs with it near the headline.
+    ld = {"@type": "TechArticle", "author": {"@type": "Organization", "name": "Docker Inc"},
+          "publisher": {"@type": "Organization", "name": "Docker Inc"}}
     script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
     assert extract(page(script)).authors == []
     shown = '<p>Posted By</p><p>Docker Inc</p><p>Jan 13, 2025</p>'
     assert extract(page(script, top=shown)).authors == ["Docker Inc"]
+    ld = {"@type": "Article", "author": {"@type": "Organization", "name": "Kansas Legal Services"}}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script), "https://www.kansaslegalservices.org/page/785").authors == []
+    assert extract(page(script), "https://news.example/page/785").authors == ["Kansas Legal Services"]
+    # An organisation other than the site, stated as the author, is kept.
+    ld = {"@type": "Article", "author": {"@type": "Organization", "name": "Contributors to Wikimedia projects"},
+          "publisher": {"@type": "Organization", "name": "Wikimedia Foundation, Inc."}}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script)).authors == ["Contributors to Wikimedia projects"]
     # A string author (not typed as an organisation) is taken as stated.
     ld = {"@type": "Article", "author": "Docker Inc"}
     assert extract(page(f'<script type="application/ld+json">{json.dumps(ld)}</script>')).authors == ["Docker Inc"]
@@ -385,9 +395,10 @@ def test_publication_date_from_more_meta_names(meta, expected):
     # h1.logo ("The Barn Swallow") before h1.page-title ("Shop", which the <title> "The Barn
     # Swallow - Shop" names as the site): the <title>'s headline part, as the gold
     ("wcxb-dev", "4850", "title", "The Barn Swallow"),
-    # a JSON-LD Organization author not shown on the page (documentation, Wikipedia): none
+    # the site itself as the JSON-LD Organization author, not shown (docs.docker.com): none
     ("wcxb-dev", "2867", "authors", []),
-    ("wcxb-dev", "2904", "authors", []),
+    # an organisation other than the publisher (Wikimedia Foundation) is kept as stated
+    ("readability", "wikipedia-2", "authors", ["Contributors to Wikimedia projects"]),
     # ... and one the page shows under the headline: kept
     ("wcxb-dev", "0055", "authors", ["Supermove"]),
     # listing pages: the first teaser's byline after its linked title is not the page's

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from itertools import islice
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from ..document.words import clean_text
 from ..render.urls import page_base, safe_url
@@ -141,7 +142,8 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
         organisations.extend(found.get("organisations", ()))
         if persons:
             break   # the most trusted source that names people decides them
-    meta.authors = clean_authors(persons) or shown_organisations(page, window, clean_authors(organisations))
+    meta.authors = clean_authors(persons) or shown_organisations(page, window, organisations,
+                                                                 _site_keys(sources, url or page.base_url))
     meta.date_published, meta.date_modified = _dates(sources, page)
     if declares_no_article(page):
         # A product or a listing has no byline: its <meta name=author> is the shop or the
@@ -427,20 +429,38 @@ def _microdata_name(el: etree._Element) -> str | None:
     return text if len(text) <= MAX_NAME_CHARS else None
 
 
-def shown_organisations(page: Page, window: range, names: list[str]) -> list[str]:
-    """The organisations (JSON-LD `Organization` authors) the page also shows as a byline near
-    its headline ("Supermove" under it, "Posted By / Loona Construction"). A company or an
-    institution stated as the author of every page of its site (documentation, service and
-    listing pages, "Contributors to Wikimedia projects") and not shown is the publisher, not
-    a byline the reader sees."""
-    if not names:
-        return []
+def shown_organisations(page: Page, window: range, organisations: list, site: set[str]) -> list[str]:
+    """The organisations given as the author (JSON-LD `Organization`), unless one is the site
+    itself (its name is the publisher's, `og:site_name` or the host's: Docker Inc on
+    docs.docker.com, HashiCorp, Terminix) and the page does not show it as a byline near its
+    headline ("Supermove" under it, "Posted By / Loona Construction"): a company stated as
+    the author of every page of its site is its publisher, not a byline the reader sees. An
+    organisation other than the site ("Contributors to Wikimedia projects") is kept as stated."""
+    names = clean_authors(organisations)
+    if not names or not any(isinstance(raw, str) and _key(raw) in site for raw in organisations):
+        return names
     wanted = {name.casefold() for name in names}
     for i in window:
         if page.chars[i] <= MAX_NAME_CHARS and not wanted.isdisjoint(
                 name.casefold() for name in split_names(page.texts[i])):
             return names
     return []
+
+
+def _site_keys(sources: tuple[dict, ...], url: str | None) -> set[str]:
+    """The site's own names, as _key gives them: the JSON-LD WebSite and publisher names,
+    og:site_name and the like, and the labels of the URL's host ("docker" of docs.docker.com)."""
+    names = [v for found in sources[:BYLINE] for v in found.get("site_name", ()) if isinstance(v, str)]
+    try:
+        host = (urlsplit(url).hostname or "") if url else ""
+    except ValueError:   # "http://[::1": no host to read
+        host = ""
+    return {key for key in map(_key, [*names, *host.split(".")]) if key}
+
+
+def _key(name: str) -> str:
+    """A name's letters and digits, case folded: "Docker, Inc." and "docker inc" are one."""
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
 
 
 def page_byline(page: Page) -> list:
