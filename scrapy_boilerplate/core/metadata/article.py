@@ -142,8 +142,8 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
         organisations.extend(found.get("organisations", ()))
         if persons:
             break   # the most trusted source that names people decides them
-    meta.authors = clean_authors(persons) or shown_organisations(page, window, organisations,
-                                                                 _site_keys(sources, url or page.base_url))
+    meta.authors = clean_authors(persons) or shown_organisations(page, window, organisations, sources,
+                                                                 url or page.base_url)
     meta.date_published, meta.date_modified = _dates(sources, page)
     if declares_no_article(page):
         # A product or a listing has no byline: its <meta name=author> is the shop or the
@@ -267,8 +267,7 @@ def from_meta(page: Page) -> dict:
     meta = page.meta
     return {
         "authors": [meta[k] for k in META_AUTHORS if k in meta],
-        "date_published": [*(meta[k] for k in META_PUBLISHED if k in meta), *_parsely_date(meta),
-                           *(v for k, v in meta.items() if META_PUBLISHED_RE.search(k))],
+        "date_published": _meta_published(meta),
         "date_modified": [meta[k] for k in META_MODIFIED if k in meta],
         "site_name": [meta[k] for k in META_SITE if k in meta],
         "description": [meta[k] for k in META_DESCRIPTION if k in meta],
@@ -429,7 +428,8 @@ def _microdata_name(el: etree._Element) -> str | None:
     return text if len(text) <= MAX_NAME_CHARS else None
 
 
-def shown_organisations(page: Page, window: range, organisations: list, site: set[str]) -> list[str]:
+def shown_organisations(page: Page, window: range, organisations: list, sources: tuple[dict, ...],
+                        url: str | None) -> list[str]:
     """The organisations given as the author (JSON-LD `Organization`), unless one is the site
     itself (its name is the publisher's, `og:site_name` or the host's: Docker Inc on
     docs.docker.com, HashiCorp, Terminix) and the page does not show it as a byline near its
@@ -437,7 +437,10 @@ def shown_organisations(page: Page, window: range, organisations: list, site: se
     the author of every page of its site is its publisher, not a byline the reader sees. An
     organisation other than the site ("Contributors to Wikimedia projects") is kept as stated."""
     names = clean_authors(organisations)
-    if not names or not any(isinstance(raw, str) and _key(raw) in site for raw in organisations):
+    if not names:
+        return names
+    site = _site_keys(sources, url)
+    if not any(isinstance(raw, str) and _key(raw) in site for raw in organisations):
         return names
     wanted = {name.casefold() for name in names}
     for i in window:
@@ -606,6 +609,15 @@ def _ld_urls(value: object) -> list:
         if isinstance(item, str):
             urls.append(item)
     return urls
+
+
+def _meta_published(meta: dict) -> list[str]:
+    """The publication dates of the <meta> names known, else of any name saying "published date"."""
+    found = [meta[k] for k in META_PUBLISHED if k in meta]
+    found += _parsely_date(meta)
+    if not found:
+        found = [v for k, v in meta.items() if "pub" in k and META_PUBLISHED_RE.search(k)]
+    return found
 
 
 def _parsely_date(meta: dict) -> list[str]:
