@@ -358,6 +358,19 @@ def test_a_logo_h1_is_passed_over_for_the_page_title_h1(logo):
     assert extract(only_logo).title == "Weather Watch"   # no other h1: as before
 
 
+def test_a_blogs_name_in_the_h1_is_not_the_posts_headline():
+    ld = {"@type": "BlogPosting", "headline": "Minecraft 1.8 - The Bountiful Update"}
+    head = ('<title>Minecraft 1.8 - The Bountiful Update - Minecraft Update News</title>'
+            '<meta property="og:title" content="Minecraft 1.8 - The Bountiful Update">'
+            f'<script type="application/ld+json">{json.dumps(ld)}</script>')
+    html = f"<html><head>{head}</head><body><h1>Minecraft News</h1>{BODY}</body></html>"
+    assert extract(html).title == "Minecraft 1.8 - The Bountiful Update"
+    # Without the JSON-LD headline to confirm the metadata title, a short h1 sharing half its
+    # words with it stays the headline (a shop's "Climbing Shoes" for "Climbing Shoes: Rock ...").
+    plain = html.replace(f'<script type="application/ld+json">{json.dumps(ld)}</script>', "")
+    assert extract(plain).title == "Minecraft News"
+
+
 @pytest.mark.parametrize("meta, expected", [
     ('<meta name="article_date_original" content="Tuesday, March 3, 2015">', "2015-03-03"),
     ('<meta name="parsely-pub-date" content="2014-12-30T07:00:00+00:00">', "2014-12-30T07:00:00+00:00"),
@@ -420,6 +433,8 @@ def test_publication_date_from_more_meta_names(meta, expected):
     # a web agency's credit in the site footer's microdata; an article footer's byline
     ("wcxb-dev", "0211", "authors", []),
     ("wcxb-dev", "4596", "authors", ["The Diggs Team"]),
+    # a blog's name in the only h1, the post's headline in og:title and the JSON-LD headline
+    ("readability", "tumblr", "title", "Minecraft 1.8 - The Bountiful Update"),
     ("wcxb-dev", "0179", "date_published", "2025-01-17"),
     ("wcxb-dev", "0199", "date_published", "2025-12-09"),
     # a listing's teasers and a product page's lines date neither page
