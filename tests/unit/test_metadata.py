@@ -47,8 +47,72 @@ def test_json_ld_graph_with_author_reference():
 def test_organisation_only_when_no_person_is_named():
     ld = {"@type": "Article", "author": [{"@type": "Organization", "name": "Daily Staff"}]}
     script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
-    assert extract(page(script)).authors == ["Daily Staff"]
-    assert extract(page(script + '<meta name="author" content="Jane Doe">')).authors == ["Jane Doe"]
+    signed = '<div class="meta">By Daily Staff</div>'
+    assert extract(page(script, top=signed)).authors == ["Daily Staff"]
+    assert extract(page(script + '<meta name="author" content="Jane Doe">', top=signed)).authors == ["Jane Doe"]
+
+
+def test_organisation_author_only_when_the_page_shows_it():
+    # A JSON-LD Organization as author that is the site itself (the publisher's name, or the
+    # host's) is the publisher unless the page signs with it near the headline.
+    ld = {"@type": "TechArticle", "author": {"@type": "Organization", "name": "Docker Inc"},
+          "publisher": {"@type": "Organization", "name": "Docker Inc"}}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script)).authors == []
+    shown = '<p>Posted By</p><p>Docker Inc</p><p>Jan 13, 2025</p>'
+    assert extract(page(script, top=shown)).authors == ["Docker Inc"]
+    ld = {"@type": "Article", "author": {"@type": "Organization", "name": "Kansas Legal Services"}}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script), "https://www.kansaslegalservices.org/page/785").authors == []
+    assert extract(page(script), "https://news.example/page/785").authors == ["Kansas Legal Services"]
+    # An organisation other than the site, stated as the author, is kept.
+    ld = {"@type": "Article", "author": {"@type": "Organization", "name": "Contributors to Wikimedia projects"},
+          "publisher": {"@type": "Organization", "name": "Wikimedia Foundation, Inc."}}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script)).authors == ["Contributors to Wikimedia projects"]
+    # A string author (not typed as an organisation) is taken as stated.
+    ld = {"@type": "Article", "author": "Docker Inc"}
+    assert extract(page(f'<script type="application/ld+json">{json.dumps(ld)}</script>')).authors == ["Docker Inc"]
+
+
+def test_teaser_bylines_on_a_listing_are_not_the_pages():
+    cards = "".join(f'<h3><a href="/s/{n}">Story number {n} about the budget</a></h3>'
+                    f'<div class="byline">By Reporter {chr(65 + n)}</div>'
+                    f'<p>{"The committee met and talked about the budget at length. " * 3}</p>'
+                    for n in range(4))
+    listing = (f'<html><head><title>News</title></head><body><main><h1>News</h1>{cards}</main>'
+               '</body></html>')
+    assert extract(listing).authors == []
+    # An unlinked standfirst between the headline and the byline is no teaser.
+    standfirst = '<h2>What the committee decided, and why</h2><div class="byline">By Jane Doe</div>'
+    assert extract(page(top=standfirst)).authors == ["Jane Doe"]
+
+
+def test_a_product_or_a_listing_has_no_author():
+    author = '<meta name="author" content="Ridge">'
+    assert extract(page(author + '<meta property="og:type" content="product">')).authors == []
+    ld = {"@type": "ItemList", "itemListElement": [{"@type": "ListItem", "position": 1, "url": "/a"}]}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(author + script)).authors == []
+    # og:type article wins over a list of related links in JSON-LD (a news story).
+    assert extract(page(author + script + '<meta property="og:type" content="article">')).authors == ["Ridge"]
+    assert extract(page(author)).authors == ["Ridge"]
+
+
+def test_a_site_credit_in_the_footer_is_no_author():
+    credit = ('<footer id="footer"><p itemscope itemtype="http://schema.org/CreativeWork">Site designed '
+              'and developed by <span itemprop="creator">Social Ink</span></p></footer>')
+    assert extract(page(after=credit)).authors == []
+    # An article's own footer may hold its byline.
+    signed = ('<footer class="article-footer"><span itemprop="author" itemscope '
+              'itemtype="https://schema.org/Person"><meta itemprop="name" content="Tony Roe"></span></footer>')
+    assert extract(page(body=BODY + signed)).authors == ["Tony Roe"]
+
+
+def test_a_headline_in_an_author_wrapper_is_no_byline():
+    top = ('<div class="post author-jane"><h2>Committee and council sign a budget partnership</h2>'
+           '</div><h4 class="author-box">Lance Ryan (Content Manager)</h4>')
+    assert extract(page(top=top)).authors == ["Lance Ryan (Content Manager)"]
 
 
 def test_open_graph_dublin_core_and_canonical():
@@ -186,6 +250,37 @@ def test_date_line_anywhere_when_nothing_else_dates_the_page():
 
 
 @pytest.mark.parametrize("text, expected", [
+    ("Page last modified Jan. 17, 2025 @ 01:39 PM EST", "2025-01-17"), ("Sept. 3, 2024", "2024-09-03"),
+    ("Published Dec. 9, 2025 · 5 min read", "2025-12-09"), ("Mar. 2024", None),
+])
+def test_a_month_abbreviated_with_a_full_stop(text, expected):
+    pytest.importorskip("htmldate")
+    assert normalize_date(text) == expected
+
+
+def test_no_date_from_a_listings_teasers():
+    pytest.importorskip("htmldate")
+    cards = "".join(f'<h3><a href="/s/{n}">Story number {n} about the budget</a></h3>'
+                    f'<div class="meta">By Reporter {chr(65 + n)} \u2022 Dec. {n + 1}, 2025</div>'
+                    f'<p>{"The committee met and talked about the budget at length. " * 3}</p>'
+                    for n in range(6))
+    listing = (f'<html><head><title>News</title></head><body><main><h1>News</h1>{cards}</main>'
+               '</body></html>')
+    result = extract(listing)
+    assert result.date_published is None and result.authors == []
+    # The same date line under an article's own headline dates it.
+    assert extract(page(top='<div class="meta">By Jane Doe \u2022 Dec. 1, 2025</div>')).date_published == "2025-12-01"
+
+
+def test_no_date_line_from_a_product_page():
+    pytest.importorskip("htmldate")
+    after = '<p class="sold">Sold out since Dec. 1, 2025</p>'
+    head = '<meta property="og:type" content="product">'
+    assert extract(page(head=head, after=after, body=BODY * 3)).date_published is None
+    assert extract(page(after=after, body=BODY * 3)).date_published == "2025-12-01"
+
+
+@pytest.mark.parametrize("text, expected", [
     ("2.3.10 no changes", None), ("Cooling Test: Strong 9.5/10", None), ("February 2026", None),
     ("Thu, 09/25/2025 - 11:38", "2025-09-25"), ("03/04/2025 x", "2025-04-03"), ("13/04/2025", "2025-04-13"),
 ])
@@ -263,11 +358,32 @@ def test_a_logo_h1_is_passed_over_for_the_page_title_h1(logo):
     assert extract(only_logo).title == "Weather Watch"   # no other h1: as before
 
 
+def test_a_blogs_name_in_the_h1_is_not_the_posts_headline():
+    ld = {"@type": "BlogPosting", "headline": "Minecraft 1.8 - The Bountiful Update"}
+    head = ('<title>Minecraft 1.8 - The Bountiful Update - Minecraft Update News</title>'
+            '<meta property="og:title" content="Minecraft 1.8 - The Bountiful Update">'
+            f'<script type="application/ld+json">{json.dumps(ld)}</script>')
+    html = f"<html><head>{head}</head><body><h1>Minecraft News</h1>{BODY}</body></html>"
+    assert extract(html).title == "Minecraft 1.8 - The Bountiful Update"
+    # Without the JSON-LD headline to confirm the metadata title, a short h1 sharing half its
+    # words with it stays the headline (a shop's "Climbing Shoes" for "Climbing Shoes: Rock ...").
+    plain = html.replace(f'<script type="application/ld+json">{json.dumps(ld)}</script>', "")
+    assert extract(plain).title == "Minecraft News"
+
+
 @pytest.mark.parametrize("meta, expected", [
     ('<meta name="article_date_original" content="Tuesday, March 3, 2015">', "2015-03-03"),
     ('<meta name="parsely-pub-date" content="2014-12-30T07:00:00+00:00">', "2014-12-30T07:00:00+00:00"),
     ("<meta name='parsely-page' content='{\"title\": \"Budget approved\", \"pub_date\": "
      "\"2014-12-30T07:00:00+00:00\", \"section\": \"Local\"}'>", "2014-12-30T07:00:00+00:00"),
+    ('<meta name="published" content="2021-02-16">', "2021-02-16"),
+    # "published-date" before the "published-time" a CMS stamps when it last republished
+    ('<meta name="published-time" content="2026-03-09T08:45:32Z">'
+     '<meta name="published-date" content="2021-02-16">', "2021-02-16"),
+    ('<meta name="published_at" content="2021-02-16">', "2021-02-16"),
+    # any other name saying "published date" ("w-published-date")
+    ('<meta name="w-published-date" content="2025-05-27T06:03:43.274Z">', "2025-05-27T06:03:43+00:00"),
+    ('<meta name="x-publisher" content="2021-02-16">', None),
 ])
 def test_publication_date_from_more_meta_names(meta, expected):
     assert extract(page(head=meta)).date_published == expected
@@ -292,6 +408,38 @@ def test_publication_date_from_more_meta_names(meta, expected):
     # h1.logo ("The Barn Swallow") before h1.page-title ("Shop", which the <title> "The Barn
     # Swallow - Shop" names as the site): the <title>'s headline part, as the gold
     ("wcxb-dev", "4850", "title", "The Barn Swallow"),
+    # the site itself as the JSON-LD Organization author, not shown (docs.docker.com): none
+    ("wcxb-dev", "2867", "authors", []),
+    # an organisation other than the publisher (Wikimedia Foundation) is kept as stated
+    ("readability", "wikipedia-2", "authors", ["Contributors to Wikimedia projects"]),
+    # ... and one the page shows under the headline: kept
+    ("wcxb-dev", "0055", "authors", ["Supermove"]),
+    # listing pages: the first teaser's byline after its linked title is not the page's
+    ("wcxb-dev", "0956", "authors", []),
+    ("wcxb-dev", "2934", "authors", []),
+    # a teaser's h1 in an "author-..." wrapper is no byline
+    ("wcxb-dev", "0147", "authors", []),
+    # an h4 standfirst, then "By The Currency editors" (an h4 too): the byline
+    ("wcxb-dev", "0146", "authors", ["The Currency editors"]),
+    # a product (og:type product) and listings (JSON-LD ItemList, CollectionPage): no author
+    ("wcxb-dev", "0587", "authors", []),
+    ("wcxb-dev", "2971", "authors", []),
+    ("wcxb-dev", "2970", "authors", []),
+    # dates in <meta> names read now: "published-date", "published", "w-published-date"
+    ("wcxb-dev", "4512", "date_published", "2021-02-16"),
+    ("wcxb-dev", "0244", "date_published", "2025-07-17"),
+    ("wcxb-dev", "0237", "date_published", "2025-05-27"),
+    # "Page last modified Jan. 17, 2025", "Dec. 9, 2025" under the headline
+    # a web agency's credit in the site footer's microdata; an article footer's byline
+    ("wcxb-dev", "0211", "authors", []),
+    ("wcxb-dev", "4596", "authors", ["The Diggs Team"]),
+    # a blog's name in the only h1, the post's headline in og:title and the JSON-LD headline
+    ("readability", "tumblr", "title", "Minecraft 1.8 - The Bountiful Update"),
+    ("wcxb-dev", "0179", "date_published", "2025-01-17"),
+    ("wcxb-dev", "0199", "date_published", "2025-12-09"),
+    # a listing's teasers and a product page's lines date neither page
+    ("wcxb-dev", "0956", "date_published", None),
+    ("wcxb-dev", "0767", "date_published", None),
 ])
 def test_real_pages(dataset, page_id, field, expected):
     pytest.importorskip("htmldate")

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from itertools import islice
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from ..document.words import clean_text
 from ..render.urls import page_base, safe_url
@@ -55,6 +56,10 @@ MAX_DATE_LINE_CHARS = 80
 # the label, or before "Discussion starter"; the whole block is the label and one name.
 THREAD_STARTER_RE = re.compile(r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
                                r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$", re.I)
+#: A linked subheading of more words than this under the headline is a teaser's title.
+TEASER_WORDS = 3
+#: Heading tags: a heading is a headline, a section's or a teaser's title, never a byline.
+HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: Class and id words of a byline.
 #: A byline starting "By" and a lower-case word is a sentence beyond this many words.
 SENTENCE_WORDS = 4
@@ -80,9 +85,23 @@ META_PUBLISHED = ("article:published_time", "og:published_time", "og:article:pub
                   "dcterms.created", "dc.date.created", "citation_publication_date", "citation_date",
                   "parsely-pub-date", "sailthru.date", "article.published", "article_date_original",
                   "publish-date",
-                  "publish_date", "publishdate", "pubdate", "date", "datecreated", "release_date")
+                  "publish_date", "publishdate", "pubdate", "date", "datecreated", "release_date",
+                  # less common names (most of them in htmldate's list)
+                  "published-date", "published_date", "publisheddate", "publication_date", "date_published",
+                  "og:publish_date", "og:pubdate", "article:published", "article:published_date",
+                  "article:post_date", "rnews:datepublished", "originalpublicationdate",
+                  "dc.date.publication", "dcsext.articlefirstpublished", "displaydate", "pdate",
+                  "published", "published_time", "publish_time", "publishedtime", "published_at",
+                  "cxenseparse:publishtime", "cxenseparse:recs:publishtime",
+                  "shareaholic:article_published_time", "twt-published-at", "uploaddate", "dateposted")
+#: Any other <meta> name that says "published date" ("w-published-date", "x:published_on").
+META_PUBLISHED_RE = re.compile(r"(?:^|[-_.:])(?:published[-_]?(?:date|time|at|on)|date[-_]?published|"
+                               r"pub[-_]?date)$")
 META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
-                 "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised")
+                 "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised",
+                 "article:modified", "article:modified_date", "og:article:modified_time",
+                 "og:modified_time", "modified_time", "updated_time", "dc.modified", "lastmodified",
+                 "modified", "utime", "shareaholic:article_modified_time")
 META_AUTHORS = ("article:author", "author", "dc.creator", "dcterms.creator", "citation_author",
                 "parsely-author", "sailthru.author", "byl", "article.author")
 META_SITE = ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher",
@@ -123,9 +142,14 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
         organisations.extend(found.get("organisations", ()))
         if persons:
             break   # the most trusted source that names people decides them
-    meta.authors = clean_authors(persons) or clean_authors(organisations)
+    meta.authors = clean_authors(persons) or shown_organisations(page, window, organisations, sources,
+                                                                 url or page.base_url)
     meta.date_published, meta.date_modified = _dates(sources, page)
-    if not meta.authors and meta.date_published:
+    if declares_no_article(page):
+        # A product or a listing has no byline: its <meta name=author> is the shop or the
+        # site, and a "By Almondina" under a product's name is its brand.
+        meta.authors = []
+    elif not meta.authors and meta.date_published and not sources[BYLINE].get("listing"):
         # A dated post signed at its end or in a side column. (Undated pages, products and
         # services, have "Our Product Research Team" boxes, not bylines.)
         meta.authors = clean_authors(page_byline(page))
@@ -159,7 +183,7 @@ def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | N
         # (and not the metadata's publication date anywhere near it): that is the date it
         # gives itself (the metadata's first one is an older draft's).
         published = modified
-    if published is None and modified is None and page is not None:
+    if published is None and modified is None and page is not None and not _listing(sources, page):
         published = page_date(page)
     if published is None:
         # A page that gives only its last update ("Updated July 9, 2025", dateModified) dates
@@ -171,6 +195,12 @@ def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | N
     if published and modified and modified[:10] < published[:10]:
         modified = None   # an "update" before the publication is another page's date
     return published, modified
+
+
+def _listing(sources: tuple[dict, ...], page: Page) -> bool:
+    """Whether the page lists other pages (teasers under its headline, or it says so): the
+    dates and bylines found elsewhere on it are its teasers'."""
+    return bool(sources[BYLINE].get("listing")) or declares_no_article(page)
 
 
 def _local_day(chosen: str, others: list) -> str:
@@ -237,7 +267,7 @@ def from_meta(page: Page) -> dict:
     meta = page.meta
     return {
         "authors": [meta[k] for k in META_AUTHORS if k in meta],
-        "date_published": [*(meta[k] for k in META_PUBLISHED if k in meta), *_parsely_date(meta)],
+        "date_published": _meta_published(meta),
         "date_modified": [meta[k] for k in META_MODIFIED if k in meta],
         "site_name": [meta[k] for k in META_SITE if k in meta],
         "description": [meta[k] for k in META_DESCRIPTION if k in meta],
@@ -254,18 +284,32 @@ def from_byline(page: Page, window: range) -> dict:
     published: list[str] = []
     modified: list[str] = []
     previous = ""
+    headline_linked: bool | None = None   # None until the headline (the first h1) is met
+    teaser = False
     for i in window:
         text = page.texts[i]
         if page.chars[i] > MAX_BYLINE_CHARS:
             previous = ""
             continue
+        heading = page.tags[i] in HEADINGS and not BYLINE_START.match(text)
+        linked = page.link_chars[i] * 2 > page.chars[i]
+        if heading and headline_linked is None and page.tags[i] == "h1":
+            headline_linked = linked
+        elif (heading and headline_linked is False and linked and page.tags[i] != "h1"
+              and len(text.split()) > TEASER_WORDS):
+            # A linked subheading after an unlinked headline is a teaser's title on a listing
+            # page: the bylines and dates after it are its story's, not the page's. (A
+            # linked name is the author's own heading: "Craig McCarthy", "EDB Team".)
+            teaser = True
+            break
         tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
         starter = THREAD_STARTER_RE.match(text)
         if starter and not authors:
             # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter".
             authors.append(starter.group(1) or starter.group(2))
-        elif not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens)):
+        elif (not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens))
+              and not _headline_text(page, i, text)):
             authors.extend(_byline_names(element, text))   # the first byline only
         if ACTIVITY_RE.search(text):
             previous = text
@@ -287,7 +331,7 @@ def from_byline(page: Page, window: range) -> dict:
                 published.append(text)
         previous = text
     return {"authors": authors, "date_published": [d for d in published if d],
-            "date_modified": [d for d in modified if d]}
+            "date_modified": [d for d in modified if d], "listing": teaser}
 
 
 def from_microdata(page: Page) -> dict:
@@ -301,6 +345,8 @@ def from_microdata(page: Page) -> dict:
     for el in found.get("author", []) or found.get("creator", []):
         if _owner_type(el).endswith(OTHERS_ITEMS):
             continue   # a review's, an answer's or a product's author is not the page's
+        if _in_footer(el):
+            continue   # "Site designed and developed by <span itemprop=creator>": the site's credit
         name = _microdata_name(el)
         if name:
             authors.append(name)
@@ -311,6 +357,22 @@ def from_microdata(page: Page) -> dict:
                            + found.get("datecreated", [])[:1]],
         "date_modified": [_microdata_value(el) for el in found.get("datemodified", [])[:1]],
     }
+
+
+#: schema.org types of a page that sells or lists things (with no article object beside them).
+NOT_ARTICLE_TYPES = frozenset(("Product", "ProductGroup", "ItemList", "CollectionPage", "OfferCatalog",
+                               "SearchResultsPage"))
+
+
+def declares_no_article(page: Page) -> bool:
+    """The page states that it is a product or a listing: `og:type` product (or product.group),
+    or a JSON-LD Product, ItemList, CollectionPage... and no article object, unless `og:type`
+    says article (a review's Product, a news story's list of related links)."""
+    og_type = (page.meta.get("og:type") or "").lower()
+    if og_type.startswith("product"):
+        return True
+    return (og_type != "article" and "article" not in page.jsonld
+            and not NOT_ARTICLE_TYPES.isdisjoint(page.jsonld.get("types") or ()))
 
 
 #: schema.org types of a page that is a discussion: its replies, marked up as comments, are content.
@@ -334,6 +396,18 @@ def _owner_type(el: etree._Element) -> str:
     return ""
 
 
+def _in_footer(el: etree._Element) -> bool:
+    """Whether an element sits in the page's footer (a <footer>, or an id or class "footer"),
+    not an article's own footer (which may hold its byline: one inside <article> or <main>)."""
+    footer = False
+    for ancestor in islice(el.iterancestors(), MICRODATA_ELEMENTS):
+        if ancestor.tag in ("article", "main"):
+            return False
+        marks = f'{ancestor.get("id") or ""} {ancestor.get("class") or ""}'.lower()
+        footer = footer or ancestor.tag == "footer" or "footer" in marks
+    return footer
+
+
 def _microdata_value(el: etree._Element) -> str | None:
     """A microdata property's value: content or datetime attribute, else its short text."""
     value = el.get("content") or el.get("datetime")
@@ -354,6 +428,44 @@ def _microdata_name(el: etree._Element) -> str | None:
     return text if len(text) <= MAX_NAME_CHARS else None
 
 
+def shown_organisations(page: Page, window: range, organisations: list, sources: tuple[dict, ...],
+                        url: str | None) -> list[str]:
+    """The organisations given as the author (JSON-LD `Organization`), unless one is the site
+    itself (its name is the publisher's, `og:site_name` or the host's: Docker Inc on
+    docs.docker.com, HashiCorp, Terminix) and the page does not show it as a byline near its
+    headline ("Supermove" under it, "Posted By / Loona Construction"): a company stated as
+    the author of every page of its site is its publisher, not a byline the reader sees. An
+    organisation other than the site ("Contributors to Wikimedia projects") is kept as stated."""
+    names = clean_authors(organisations)
+    if not names:
+        return names
+    site = _site_keys(sources, url)
+    if not any(isinstance(raw, str) and _key(raw) in site for raw in organisations):
+        return names
+    wanted = {name.casefold() for name in names}
+    for i in window:
+        if page.chars[i] <= MAX_NAME_CHARS and not wanted.isdisjoint(
+                name.casefold() for name in split_names(page.texts[i])):
+            return names
+    return []
+
+
+def _site_keys(sources: tuple[dict, ...], url: str | None) -> set[str]:
+    """The site's own names, as _key gives them: the JSON-LD WebSite and publisher names,
+    og:site_name and the like, and the labels of the URL's host ("docker" of docs.docker.com)."""
+    names = [v for found in sources[:BYLINE] for v in found.get("site_name", ()) if isinstance(v, str)]
+    try:
+        host = (urlsplit(url).hostname or "") if url else ""
+    except ValueError:   # "http://[::1": no host to read
+        host = ""
+    return {key for key in map(_key, [*names, *host.split(".")]) if key}
+
+
+def _key(name: str) -> str:
+    """A name's letters and digits, case folded: "Docker, Inc." and "docker inc" are one."""
+    return "".join(ch for ch in name.casefold() if ch.isalnum())
+
+
 def page_byline(page: Page) -> list:
     """The first byline anywhere on a page whose metadata, byline window and microdata name
     no author: a blog that signs its post at the end or in a side column ("Posted by Jane
@@ -363,7 +475,7 @@ def page_byline(page: Page) -> list:
         if page.chars[i] > MAX_BYLINE_CHARS:
             continue
         tokens = page.tokens[i]
-        if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
+        if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()) and not _headline_text(page, i, text):
             element = page.node_elements[page.nodes[i]] if page.node_elements else None
             names = _byline_names(element, text)
             if names:
@@ -416,6 +528,12 @@ def byline_window(page: Page, mask: np.ndarray | None, title: str | None) -> ran
     if anchor is None:
         return range(0)
     return range(max(0, anchor - WINDOW_BEFORE), min(n, anchor + WINDOW_AFTER + 1))
+
+
+def _headline_text(page: Page, i: int, text: str) -> bool:
+    """A heading that is no byline: over four words and not starting "By" (a card's
+    headline inside an "author-..." wrapper, "McKinsey and Inception sign a partnership")."""
+    return page.tags[i] in HEADINGS and len(text.split()) > SENTENCE_WORDS and not BYLINE_START.match(text)
 
 
 def _byline_names(element: etree._Element | None, text: str) -> list[str]:
@@ -491,6 +609,15 @@ def _ld_urls(value: object) -> list:
         if isinstance(item, str):
             urls.append(item)
     return urls
+
+
+def _meta_published(meta: dict) -> list[str]:
+    """The publication dates of the <meta> names known, else of any name saying "published date"."""
+    found = [meta[k] for k in META_PUBLISHED if k in meta]
+    found += _parsely_date(meta)
+    if not found:
+        found = [v for k, v in meta.items() if "pub" in k and META_PUBLISHED_RE.search(k)]
+    return found
 
 
 def _parsely_date(meta: dict) -> list[str]:

@@ -38,6 +38,9 @@ DATE_TEXT_RE = re.compile(
     rf"|{_YEAR}\s+{_MONTH}\s+{_DAY}"                                 # 2023 Jan 7
     rf"|{_YEAR}[-/.]\d\d?[-/.]\d\d?(?!\d)"                         # 2024-03-15, 2024/03/15
     rf"|\d\d?[./-]\d\d?[./-]{_YEAR})", re.I)                       # 15.03.2024, 3/15/2024
+# A month's abbreviation with its full stop ("Jan. 17, 2025", "Sept. 3"), which htmldate's
+# parser does not read: the three letters alone, which it does.
+_MONTH_DOT_RE = re.compile(r"\b(jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?:t)?\.", re.I)
 # A numeric day-month-year or month-day-year ("25/09/2025", "09/25/2025"), read when one of
 # the two numbers cannot be a month; "03/04/2025" says neither, and is no date.
 _DMY_RE = re.compile(r"\b(\d\d?)[./-](\d\d?)[./-]((?:19|20)\d\d)\b")
@@ -60,6 +63,9 @@ def normalize_date(value: object, now: datetime | None = None) -> str | None:
     inside = DATE_TEXT_RE.search(text)
     if inside is None:
         return None   # "2.3.10 no changes", "9.5/10": numbers, not a date
+    if "." in text:
+        text = _MONTH_DOT_RE.sub(r"\1", text)
+        inside = DATE_TEXT_RE.search(text) or inside
     found = _text_date(text, now)
     if found is None and inside.group() != text:
         # "#1 · Jan 15, 2024": the date inside the furniture.

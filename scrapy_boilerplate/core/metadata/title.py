@@ -42,7 +42,12 @@ def _best_title(page: Page) -> str | None:
         if len(text) < 300 and any(ch.isalpha() for ch in text) and text.lower() not in site_names:
             text = _without_logo_text(text, page)
             words = set(text.lower().split())
-            if not meta_words or len(words & meta_words) >= 0.5 * len(words):
+            shared = len(words & meta_words)
+            # Half the h1's words in the metadata title; against a JSON-LD headline, more than
+            # one of a short h1's (a blog's name, "Minecraft News", shares one word with its
+            # post's headline).
+            if not meta_words or (shared >= 0.5 * len(words) and (
+                    shared > 1 or len(words) == 1 or meta != page.jsonld.get("headline"))):
                 return text
             if meta is page.jsonld.get("headline") and len(words & title_words) >= 0.5 * len(words):
                 return text
