@@ -24,10 +24,9 @@ This module imports no Scrapy.
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from typing import TYPE_CHECKING, Any
 
+from ..redis_link import Outage, client_from_url, redacted
 from ..site_memory.redis_store import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT
 from .store import DuplicateStore, Match, needed
 
@@ -90,13 +89,7 @@ return {'', best_equal, 0}
 """
 
 
-def import_redis() -> Any:
-    try:
-        import redis
-    except ImportError as exc:
-        raise ImportError('a Redis duplicates store needs the "redis" package: pip install '
-                          '"scrapy-boilerplate-removal[redis]" (or pip install redis)') from exc
-    return redis
+NEEDED_BY = "a Redis duplicates store"
 
 
 class RedisDuplicateStore(DuplicateStore):
@@ -117,24 +110,14 @@ class RedisDuplicateStore(DuplicateStore):
         self.retry_after = float(retry_after)
         self.url, self.timeout = url, timeout
         self._script = client.register_script(FIND_OR_ADD)
-        self._down_until = 0.0
-        self._down = False
-        self._state_lock = threading.Lock()
+        self._outage = Outage()
         self.quiet = quiet
-        #: Items the store failed on (not judged), and the outages (each logged once).
-        self.errors = 0
-        self.outages = 0
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = DEFAULT_TIMEOUT, **kwargs: Any) -> RedisDuplicateStore:
         """A store on the Redis at `url` ("redis://host:port/db", "rediss://", "unix://");
         connects lazily, with `timeout` on connecting and on every answer, and no retries."""
-        redis = import_redis()
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
-                                      retry=Retry(NoBackoff(), 0))
+        client = client_from_url(url, timeout, NEEDED_BY)
         return cls(client, url=url, timeout=timeout, **kwargs)
 
     def __reduce__(self) -> tuple[Callable[..., RedisDuplicateStore], tuple]:
@@ -147,11 +130,21 @@ class RedisDuplicateStore(DuplicateStore):
     @property
     def down(self) -> bool:
         """Whether the store is in an outage (items are not judged)."""
-        return self._down
+        return self._outage.down
+
+    @property
+    def errors(self) -> int:
+        """Items the store failed on (not judged)."""
+        return self._outage.failures
+
+    @property
+    def outages(self) -> int:
+        """Outages, each logged once."""
+        return self._outage.outages
 
     def find_or_add(self, digest: str, sig: np.ndarray, bands: list[int], key: str,
                     threshold: float) -> Match | None:
-        if self._down and time.monotonic() < self._down_until:
+        if self._outage.skipping():
             return None
         args = [self.ttl, needed(threshold, len(sig)), key, sig.tobytes(), f"{self.prefix}i:", digest,
                 f"{self.prefix}b:", *(band.to_bytes(8, "little") for band in bands)]
@@ -161,32 +154,20 @@ class RedisDuplicateStore(DuplicateStore):
         except Exception as exc:   # noqa: BLE001 - redis errors, timeouts, OSError: not judged
             self._failed(exc)
             return None
-        if self._down:
-            with self._state_lock:
-                if self._down:
-                    self._down = False
-                    logger.log(logging.DEBUG if self.quiet else logging.INFO,
-                               "duplicates store at %s is reachable again", self.where())
+        if self._outage.recovered():
+            logger.log(logging.DEBUG if self.quiet else logging.INFO,
+                       "duplicates store at %s is reachable again", self.where())
         first = first.decode("utf-8", "replace") if isinstance(first, bytes) else first
         return Match(first or None, max(int(equal), 0) / len(sig), exact=bool(exact))
 
     def _failed(self, exc: Exception) -> None:
-        with self._state_lock:
-            self.errors += 1
-            first = not self._down
-            self._down = True
-            self._down_until = time.monotonic() + self.retry_after
-            if first:
-                self.outages += 1
-        if first:
+        if self._outage.failed(self.retry_after):
             logger.log(logging.DEBUG if self.quiet else logging.WARNING,
                        "duplicates store at %s failed (%r): items are not judged; trying again "
                        "in %g s", self.where(), exc, self.retry_after)
 
     def where(self) -> str:
-        url = self.url or "redis"
-        scheme, sep, rest = url.partition("://")   # never log a password
-        return f"{scheme}{sep}{rest.rsplit('@', 1)[-1]}" if sep else url
+        return redacted(self.url)
 
     def clear(self) -> None:
         """Delete every key of the prefix (tests, a new crawl)."""

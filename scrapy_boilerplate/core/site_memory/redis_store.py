@@ -20,15 +20,13 @@ This module imports no Scrapy.
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from typing import TYPE_CHECKING, Any
 
+from ..redis_link import Outage, client_from_url, redacted
 from .templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_WARMUP, SiteCounts, TemplateStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from types import ModuleType
 
 logger = logging.getLogger(__name__)
 
@@ -69,15 +67,6 @@ return {pages, counts}
 """
 
 
-def _import_redis() -> ModuleType:
-    try:
-        import redis
-    except ImportError as exc:
-        raise ImportError('RedisTemplateStore needs the "redis" package: pip install '
-                          '"scrapy-boilerplate-removal[redis]" (or pip install redis)') from exc
-    return redis
-
-
 class RedisTemplateStore(TemplateStore):
     """Site memory in Redis, shared by processes and machines; see the module docstring.
 
@@ -103,9 +92,7 @@ class RedisTemplateStore(TemplateStore):
         self.retry_after = float(retry_after)
         self.url, self.timeout = url, timeout
         self._script = client.register_script(RECORD_PAGE)
-        self._down_until = 0.0
-        self._down = False
-        self._state_lock = threading.Lock()
+        self._outage = Outage()
         # True: failures are logged at DEBUG (a crawl logs them itself, once per outage).
         self.quiet = quiet
 
@@ -113,12 +100,7 @@ class RedisTemplateStore(TemplateStore):
     def from_url(cls, url: str, *, timeout: float = DEFAULT_TIMEOUT, **kwargs: Any) -> RedisTemplateStore:
         """A store on the Redis at `url` ("redis://host:port/db", "rediss://", "unix://").
         Connects lazily: an unreachable server is found (and logged) at the first page."""
-        redis = _import_redis()
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
-                                      retry=Retry(NoBackoff(), 0))
+        client = client_from_url(url, timeout, "RedisTemplateStore")
         return cls(client, url=url, timeout=timeout, **kwargs)
 
     def __reduce__(self) -> tuple[Callable[..., RedisTemplateStore], tuple]:
@@ -136,7 +118,7 @@ class RedisTemplateStore(TemplateStore):
         return self.prefix + site
 
     def exchange(self, site: str, fingerprints: list[int]) -> SiteCounts | None:
-        if self._down and time.monotonic() < self._down_until:
+        if self._outage.skipping():
             return None
         fields = [format(fp, "016x") for fp in fingerprints]
         try:
@@ -146,31 +128,21 @@ class RedisTemplateStore(TemplateStore):
         except Exception as exc:   # noqa: BLE001 - redis errors, timeouts, OSError: go on without
             self._failed(exc)
             return None
-        if self._down:
-            with self._state_lock:
-                if self._down:
-                    self._down = False
-                    logger.log(logging.DEBUG if self.quiet else logging.INFO,
-                               "template store at %s is reachable again", self.where())
+        if self._outage.recovered():
+            logger.log(logging.DEBUG if self.quiet else logging.INFO,
+                       "template store at %s is reachable again", self.where())
         counts = {fp: int(c) for fp, c in zip(fingerprints, before) if int(c) > 0}
         return SiteCounts(int(pages), counts, frozenset(fingerprints))
 
     def _failed(self, exc: Exception) -> None:
         self._count("errors")
-        with self._state_lock:
-            first = not self._down
-            self._down = True
-            self._down_until = time.monotonic() + self.retry_after
-        if first:
+        if self._outage.failed(self.retry_after):
             logger.log(logging.DEBUG if self.quiet else logging.WARNING,
                        "template store at %s failed (%r): pages are extracted without site "
                        "memory; trying again in %g s", self.where(), exc, self.retry_after)
 
     def where(self) -> str:
-        url = self.url or "redis"
-        # Never log a password: redis://user:secret@host -> redis://host
-        scheme, sep, rest = url.partition("://")
-        return f"{scheme}{sep}{rest.rsplit('@', 1)[-1]}" if sep else url
+        return redacted(self.url)
 
     def site_state(self, site: str) -> tuple[int, dict] | None:
         """(pages, {fingerprint: pages holding it}) of a site, as MemoryTemplateStore gives it."""
