@@ -21,6 +21,7 @@ from .parse import parse_html
 from .walk import MAX_BLOCKS, walk_blocks
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from types import ModuleType
 
     from numpy.typing import DTypeLike
@@ -99,6 +100,18 @@ class Page:
             values = self._arrays[key] = np.asarray(getattr(self, name), dtype)
             values.flags.writeable = False
         return values
+
+    def positions(self, name: str, value: object) -> Iterator[int]:
+        """The indices of `value` in the list field `name` (tags, node_tags...), with list.index's
+        scan: most blocks and nodes are not looked at in Python."""
+        values = getattr(self, name)
+        at = -1
+        while True:
+            try:
+                at = values.index(value, at + 1)
+            except ValueError:
+                return
+            yield at
 
     @property
     def main_title(self) -> str | None:

@@ -35,8 +35,6 @@ import numpy as np
 from ..document.elements import FLAG
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from ..document.page import Page
 
 SECTION_TAGS = frozenset(("section", "div"))
@@ -83,24 +81,13 @@ def _section_groups(page: Page) -> list[list[int]]:
     nodes, parents, node_tags = page.nodes, page.node_parents, page.node_tags
     first, last = page.node_first, page.node_last
     groups: dict[tuple, list[int]] = {}
-    headings = sorted((i, tag) for tag in SUB_HEADINGS for i in _positions(page.tags, tag))
+    headings = sorted((i, tag) for tag in SUB_HEADINGS for i in page.positions("tags", tag))
     for i, tag in headings:
         box = parents[nodes[i]]
         if box < 0 or first[box] != i or last[box] - i < 2 or node_tags[box] not in SECTION_TAGS:
             continue
         groups.setdefault((parents[box], node_tags[box], tag), []).append(box)
     return [group for group in groups.values() if len(group) >= 2]
-
-
-def _positions(values: list, value: object) -> Iterator[int]:
-    """The indices of `value` in `values` (list.index's scan: most blocks are not looked at in Python)."""
-    at = -1
-    while True:
-        try:
-            at = values.index(value, at + 1)
-        except ValueError:
-            return
-        yield at
 
 
 def _likely_section(page: Page, proba: np.ndarray, s: int) -> bool:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,9 +29,6 @@ from .siblings import keep_sibling_sections
 from .source_labels import drop_source_labels
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
@@ -303,22 +299,11 @@ def keep_listing_captions(s: Selection) -> None:
     page, mask = s.page, s.mask
     tags, flags, unit = page.node_tags, page.flags, FLAG["pre"] | FLAG["table"]
     first, last, parents = page.node_first, page.node_last, page.node_parents
-    for node in _positions(tags, "figcaption"):
+    for node in page.positions("node_tags", "figcaption"):
         figure = parents[node]
         if figure >= 0 and tags[figure] == "figure" and any(
                 mask[i] and flags[i] & unit for i in range(first[figure], last[figure])):
             mask[first[node]:last[node]] = True
-
-
-def _positions(values: list, value: object) -> Iterator[int]:
-    """The indices of `value` in `values` (list.index's scan: most nodes are not looked at in Python)."""
-    at = -1
-    while True:
-        try:
-            at = values.index(value, at + 1)
-        except ValueError:
-            return
-        yield at
 
 
 #: The steps, in the order they run. Each has its reason in REASONS.
