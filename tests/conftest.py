@@ -88,3 +88,18 @@ def redis_server():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def no_redis_package(monkeypatch):
+    """Every import of the optional `redis` package fails, as where it is not installed."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_redis(name, *args, **kwargs):
+        if name == "redis" or name.startswith("redis."):
+            raise ImportError("No module named 'redis'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_redis)

@@ -60,16 +60,6 @@ def test_off_adds_nothing():
     assert all(set(item) == {"url", "html", "main_text"} for item in items)
 
 
-def test_redis_store_without_the_package_stops_the_crawl(monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_redis(name, *args, **kwargs):
-        if name == "redis" or name.startswith("redis."):
-            raise ImportError("No module named 'redis'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_redis)
+def test_redis_store_without_the_package_stops_the_crawl(no_redis_package):
     with pytest.raises(bp.SettingError, match=r"BOILERPLATE_DUPLICATES_STORE.*pip install"):
         Harness(BOILERPLATE_DUPLICATES="drop", BOILERPLATE_DUPLICATES_STORE="redis://127.0.0.1:1/0")

@@ -137,18 +137,7 @@ def test_pickles_to_a_new_connection(redis_server):
     assert DuplicateIndex(store=store).add(_text(3), "k4") == "k3"
 
 
-def test_missing_package_message(monkeypatch):
-    import builtins
-
+def test_missing_package_message(no_redis_package):
     from scrapy_boilerplate.core.duplicates import redis_store as module
-
-    real_import = builtins.__import__
-
-    def no_redis(name, *args, **kwargs):
-        if name == "redis" or name.startswith("redis."):
-            raise ImportError("No module named 'redis'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_redis)
     with pytest.raises(ImportError, match=r"scrapy-boilerplate-removal\[redis\]"):
         module.RedisDuplicateStore.from_url("redis://127.0.0.1:1/0")

@@ -112,18 +112,7 @@ def test_pickles_to_a_new_connection(redis_server):
     assert store.site_state("courier.example")[0] == 1
 
 
-def test_missing_package_message(monkeypatch):
-    import builtins
-
+def test_missing_package_message(no_redis_package):
     from scrapy_boilerplate.core.site_memory import redis_store as templates_redis
-
-    real_import = builtins.__import__
-
-    def no_redis(name, *args, **kwargs):
-        if name == "redis" or name.startswith("redis."):
-            raise ImportError("No module named 'redis'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_redis)
     with pytest.raises(ImportError, match=r"scrapy-boilerplate-removal\[redis\]"):
         templates_redis.RedisTemplateStore.from_url("redis://127.0.0.1:1/0")
