@@ -264,3 +264,21 @@ def test_steps_module_names_its_reasons_next_to_the_steps():
         assert step_reasons([row.tobytes() for row in history]) == [STEPS[-1].__name__]
     finally:
         steps.REASONS.update(saved)
+
+
+def test_bidi_controls_of_the_page_stay_inside_its_text_and_out_of_the_tab_title():
+    spoof = "Invoice \u202ecod.exe"
+    arabic = "\u0627\u0644\u0623\u062e\u0628\u0627\u0631 \u0627\u0644\u064a\u0648\u0645"   # right to left
+    story = " ".join(["The council met on Tuesday to discuss the bridge over the ford."] * 5)
+    for title in (spoof, arabic, "\u200f" + arabic + " \u2067x\u2069"):
+        body = f"<h1>{title}</h1><p>{story}</p>" + "".join(f"<p>{title} {i}</p>" for i in range(8))
+        page = explain_html(f"<html><head><title>{title}</title></head><body>{body}</body></html>")
+        doc = parse(page)
+        tab = doc.find(".//title").text
+        assert tab == "Explain: " + re.sub("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]", "", title)
+        assert "\u202e" not in tab and "\u200f" not in tab
+        # In the body the text is whole, and every element holding the page's text isolates it.
+        assert doc.find(".//h1").text == title
+        holders = [el for el in doc.iter() if el.text and title in el.text and el.tag != "title"]
+        assert holders and all(el.get("dir") in ("auto", "ltr") or el.tag == "bdi" for el in holders)
+    assert arabic in page

@@ -170,7 +170,11 @@ def test_site_rules_as_a_dict_or_json_and_their_errors():
                        ({"news.example.com": {"exclude": [".ok", "p::text"]}},
                         "the site rule for 'news.example.com': invalid CSS selector 'p::text'"),
                        ({"example.com": ["main"]}, "the site rule for 'example.com' must be a dict"),
-                       ('["main"]', "site rules must be a dict of host -> rule")]:
+                       ('["main"]', "site rules must be a dict of host -> rule"),
+                       ({"example.com:8080": {"content": "main"}}, "'example.com:8080' is not a host name"),
+                       ({"Example.com": {"content": "main"}, "example.com": {"content": "main"}},
+                        "are the same host ('example.com')"),
+                       ({"example.com": {"content": "ns|p"}}, "invalid CSS selector 'ns|p'")]:
         with pytest.raises(bp.SettingError) as info:
             bp.read({"BOILERPLATE_SITE_RULES": bad})
         assert words in str(info.value) and repr(bad) in str(info.value)

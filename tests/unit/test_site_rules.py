@@ -7,6 +7,8 @@ import copy
 import logging
 import pickle
 import re
+import threading
+import time
 
 import pytest
 from conftest import needs_shared
@@ -16,11 +18,13 @@ from parsel import Selector
 from scrapy_boilerplate import Extractor, extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import to_element
+from scrapy_boilerplate.core.selection import css_match
 from scrapy_boilerplate.core.selection.site_rules import (
     SiteRule,
     SiteRules,
     _cached_rule,
     compile_selector,
+    host_key,
     make_rule,
 )
 
@@ -120,7 +124,7 @@ def test_a_matched_element_without_text_counts_as_no_match():
     assert not result.site_rule["matched"] and result.text == extract(html).text
 
 
-@pytest.mark.parametrize("bad", ["div[[", "p::text", "", "a >", ":nth-child(x)"])
+@pytest.mark.parametrize("bad", ["div[[", "p::text", "", "a >", ":nth-child(x)", "ns|p", "article ns|p"])
 def test_an_invalid_selector_raises_value_error_naming_it(bad):
     with pytest.raises(ValueError, match="invalid CSS selector") as raised:
         extract(HTML, content_selector=bad)
@@ -310,3 +314,163 @@ def test_the_explain_page_shows_the_rule_and_what_it_kept_out(tmp_path):
     # Without a rule there is no box.
     assert main(["explain", str(path), "-o", str(out)]) == 0
     assert not lxml_html.fromstring(out.read_bytes()).find_class("rule")
+
+
+# --- hostile selectors and pages: a cost bounded in elements tested --------------------------
+
+def nested_page(depth: int, paragraphs: int) -> str:
+    """`depth` nested div.content, the paragraphs spread over them (the issue's 250 and 20,000)."""
+    per = paragraphs // depth
+    body = ""
+    for d in range(depth):
+        body = f'<div class="content">{"".join(f"<p>Paragraph {d}.{i} of the story.</p>" for i in range(per))}{body}</div>'
+    return f"<html><head><title>Nested</title></head><body>{body}</body></html>"
+
+
+def sibling_page(paragraphs: int) -> str:
+    ps = "".join(f"<p>Sibling paragraph number {i} of the long story.</p>" for i in range(paragraphs))
+    return f"<html><head><title>Siblings</title></head><body><div>{ps}</div></body></html>"
+
+
+def work(css: str, html: str) -> int:
+    budget = css_match.new_budget(10**9)
+    compile_selector(css).select(to_element(html), budget)
+    return budget.spent
+
+
+def test_selector_work_grows_linearly_with_nesting_and_siblings():
+    # cssselect's one XPath walks every path from each div.content (33 s on 250 x 20,000) and
+    # every pair of siblings for `p ~ p` (23 s on 5,000): here each element is tested once a compound.
+    small, large = work(".content p", nested_page(25, 1000)), work(".content p", nested_page(100, 4000))
+    assert large <= 4.5 * small
+    small, large = work("p ~ p", sibling_page(500)), work("p ~ p", sibling_page(2000))
+    assert large <= 4.5 * small
+    html = sibling_page(2000)
+    assert work("div > p + p ~ p", html) <= 4 * len(to_element(html).xpath("//*")) + 10
+    # A positional test counts the siblings it counts: quadratic on purpose, so the budget sees it.
+    assert work("p:nth-last-child(2)", html) >= 2000 * 2000
+
+
+def test_matches_are_those_of_cssselect_in_document_order():
+    from cssselect import HTMLTranslator
+
+    html = page('<div class="a"><p>x <span class="n">y</span></p><p>z</p><!-- c --><p>w</p></div>')
+    root = to_element(html)
+    for css in ["article .body p", "div.promo > p", "p + p", "p ~ p", ".body > p:nth-child(2)",
+                "h1, .note, nav a", "div :not(p)", "*", "article p ~ div p", ".x", "p:contains('TWO')",
+                "html > body", ":root", "a[href^='/n']", "div.body  >  p ~ div > p"]:
+        expected = root.xpath(HTMLTranslator().css_to_xpath(css))
+        assert compile_selector(css).select(root, css_match.new_budget()) == expected, css
+
+
+def test_a_nested_page_with_a_rule_costs_about_what_it_costs_without(caplog):
+    html = nested_page(100, 4000)
+    extractor = Extractor(content_selector=".content p")
+    plain = Extractor()
+    ruled = extractor.extract(html)
+    assert ruled.site_rule["matched"] and not ruled.site_rule["over_budget"]
+    assert ruled.site_rule["content"]["elements"] == 4000
+    times: dict[str, list[float]] = {"plain": [], "ruled": []}
+    for _ in range(3):
+        for name, ex in (("plain", plain), ("ruled", extractor)):
+            start = time.perf_counter()
+            ex.extract(html)
+            times[name].append(time.perf_counter() - start)
+    # cssselect's XPath took 100 times the extraction's own time on the issue's page.
+    assert min(times["ruled"]) < 3 * min(times["plain"])
+
+
+def test_a_rule_over_its_work_budget_is_skipped_on_that_page_with_one_warning(monkeypatch, caplog):
+    html = sibling_page(300)
+    expected = extract(html).text
+    monkeypatch.setattr(css_match, "MAX_WORK", 5000)
+    extractor = Extractor(site_rules={"example.com": {"content": "div", "exclude": ["p:nth-child(odd) ~ p"]}})
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = extractor.extract(html, url="https://example.com/long")
+    assert result.text == expected
+    summary = result.site_rule
+    assert summary["over_budget"] and not summary["matched"] and summary["forced_out"] == []
+    [line] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert "site rule for example.com skipped on https://example.com/long" in line
+    assert "5000 elements" in line and "'p:nth-child(odd) ~ p'" in line
+    # The same rule on a small page is within the budget.
+    small = extractor.extract(HTML, url="https://example.com/small")
+    assert not small.site_rule["over_budget"] and small.site_rule["matched"]
+
+
+def test_each_thread_evaluates_its_own_compiled_selector():
+    selector = compile_selector(".content p")
+    test = selector.chains[0].compounds[0].test
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(selector._xpath(test)))
+    thread.start()
+    thread.join()
+    assert seen[0] is not selector._xpath(test) and selector._xpath(test) is selector._xpath(test)
+
+
+def test_a_small_page_does_not_wait_for_another_thread_on_a_large_one():
+    # lxml runs one evaluation of a compiled XPath at a time: with one XPath shared by the
+    # threads, a 2-element page waited 11 s for another thread's evaluation of the same selector.
+    extractor = Extractor(content_selector=".content p")
+    big, tiny = nested_page(100, 6000), "<html><body><div class='content'><p>Hello there.</p></div></body></html>"
+    extractor.extract(tiny)
+    solo = time.perf_counter()
+    extractor.extract(tiny)
+    solo = time.perf_counter() - solo
+    done: dict[str, float] = {}
+
+    def run(name: str, html: str) -> None:
+        start = time.perf_counter()
+        extractor.extract(html)
+        done[name] = time.perf_counter() - start
+
+    threads = [threading.Thread(target=run, args=("big", big))]
+    threads[0].start()
+    time.sleep(0.05)
+    threads.append(threading.Thread(target=run, args=("tiny", tiny)))
+    threads[1].start()
+    for thread in threads:
+        thread.join()
+    assert done["tiny"] < max(done["big"] / 4, 20 * solo)
+
+
+# --- site-rule hosts ------------------------------------------------------------------------
+
+def test_hosts_are_normalised_as_urls_carry_them():
+    assert host_key("Example.COM.") == "example.com" and host_key(".example.com") == "example.com"
+    assert host_key("bücher.de") == "xn--bcher-kva.de" and host_key("BÜCHER.de") == "xn--bcher-kva.de"
+    assert host_key("127.0.0.1") == "127.0.0.1" and host_key("my_host.example") == "my_host.example"
+    rules = SiteRules({"bücher.de": {"content": "main"}, "example.com.": {"exclude": ".promo"}})
+    # Scrapy's request URLs carry the punycode; a caller's URL may carry the Unicode.
+    assert rules.for_url("https://www.xn--bcher-kva.de/a").site == "xn--bcher-kva.de"
+    assert rules.for_url("https://www.bücher.de/a").site == "xn--bcher-kva.de"
+    assert rules.for_url("https://example.com./a").site == "example.com"
+    extractor = Extractor(site_rules={"bücher.de": {"content": ".sidebar"}})
+    assert "SIDEBAR" in extractor.extract(HTML, url="https://xn--bcher-kva.de/").text
+
+
+@pytest.mark.parametrize(("host", "why"), [
+    ("example.com:8080", "it has a port"),
+    ("*.example.com", "it is a wildcard"),
+    ("[::1]", "it is an IP address in brackets"),
+    ("example .com", "it holds a space"),
+    (" example.com", "it holds a space"),
+    ("http://example.com", "it is a URL"),
+    ("user@example.com", "it holds a user name"),
+    ("exa$mple.com", "it holds characters no host name has"),
+    ("a..example.com", "it"),
+    ("", "is not a host name"),
+    (5, "is not a host name"),
+])
+def test_hosts_that_can_never_match_are_refused_at_start_up(host, why):
+    with pytest.raises(ValueError) as raised:
+        Extractor(model=False, site_rules={host: {"content": "main"}})
+    assert f"{host!r} is not a host name" in str(raised.value) and why in str(raised.value)
+
+
+def test_hosts_that_are_the_same_after_normalising_are_refused():
+    for a, b in [("Example.com", "example.com"), ("example.com.", "example.com"),
+                 ("bücher.de", "xn--bcher-kva.de")]:
+        with pytest.raises(ValueError, match="are the same host") as raised:
+            SiteRules({a: {"content": "main"}, b: {"content": "article"}})
+        assert repr(a) in str(raised.value) and repr(b) in str(raised.value)

@@ -198,12 +198,12 @@ def _document(extraction: Extraction, verdict: OverviewVerdict, sources: dict[st
         "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">",
         '<meta name="referrer" content="no-referrer">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Explain: {e(title)}</title>",
+        f"<title>Explain: {e(_no_bidi(title))}</title>",
         f"<style>{CSS}</style></head><body>",
         '<header class="top">',
         '<p class="kicker">scrapy-boilerplate · explain</p>',
         f'<h1 dir="auto">{e(title)}</h1>',
-        f'<p class="url">{e(url or source or "(no URL given)")}</p>',
+        f'<p class="url" dir="ltr">{e(url or source or "(no URL given)")}</p>',
         '<div class="cols"><div>',
         _verdict(verdict),
         f'<p class="counts"><b>{len(rows)}</b> blocks: <b class="ck">{len(kept)} kept</b> '
@@ -243,7 +243,9 @@ def _site_rule(rule: dict | None) -> str:
     for x in rule["exclude"]:
         items.append(f"<li>exclude <code>{e(x['selector'])}</code>: {x['elements']} element(s), "
                      f"{x['blocks']} block(s)</li>")
-    state = "applied" if rule["matched"] else "did not match (the extraction is as without it)"
+    state = ("skipped: its selectors tested too many elements on this page (the extraction is as "
+             "without it)" if rule.get("over_budget") else
+             "applied" if rule["matched"] else "did not match (the extraction is as without it)")
     site = f" for {e(rule['site'])}" if rule.get("site") else ""
     return (f'<div class="rule"><b>Site rule{site}</b>: {state}; {len(rule["forced_out"])} block(s) '
             f'kept out<ul>{"".join(items)}</ul></div>')
@@ -260,8 +262,8 @@ def _metadata(extraction: Extraction, sources: dict[str, str]) -> str:
         if not shown:
             lines.append(f'<tr class="none"><th>{name}</th><td>—</td><td></td></tr>')
             continue
-        lines.append(f'<tr><th>{name}</th><td dir="auto" title="{e(str(shown))}">{e(_snippet(str(shown), 120))}'
-                     f'</td><td class="src">{e(sources.get(name, ""))}</td></tr>')
+        lines.append(f'<tr><th>{name}</th><td dir="auto" title="{e(_no_bidi(str(shown)))}">'
+                     f'{e(_snippet(str(shown), 120))}</td><td class="src">{e(sources.get(name, ""))}</td></tr>')
     lines.append("</table>")
     return "\n".join(lines)
 
@@ -297,7 +299,7 @@ def _blocks(rows: list[Row]) -> str:
             reasons = ", ".join(f"{r} ×{n}" for r, n in _tally(rows[i].reason for i in run))
             first = html.escape(_snippet(rows[run[0]].text))
             out.append(f'<details class="run"><summary>{len(run)} dropped blocks ({html.escape(reasons)})'
-                       f' <span class="snip">{first}</span></summary>')
+                       f' <bdi class="snip">{first}</bdi></summary>')
             out.extend(_block(i, rows[i]) for i in run)
             out.append("</details>")
         else:
@@ -326,7 +328,7 @@ def _block(i: int, row: Row) -> str:
             f'data-reason="{e(row.reason)}" id="b{i}">'
             f'<div class="m"><span class="n">#{i}</span> <span class="dec">{decision}</span> {bar}'
             f'<span class="pr">{shown}</span> <span class="rs{note}" title="{e(reason_words(row.reason))}">'
-            f'{e(row.reason)}</span> <code class="path">{e(row.path)}</code>{cues}</div>'
+            f'{e(row.reason)}</span> <code class="path" dir="ltr">{e(row.path)}</code>{cues}</div>'
             f'<div class="t{" code" if "pre" in row.cues.split() else ""}" dir="auto">{e(row.text)}</div></div>')
 
 
@@ -335,6 +337,16 @@ def _tally(reasons: Any) -> list[tuple[str, int]]:
     for r in reasons:
         counts[r] = counts.get(r, 0) + 1
     return sorted(counts.items(), key=lambda item: -item[1])
+
+
+#: Bidirectional controls (embeddings, overrides, isolates, marks). Page text in the body is
+#: isolated (dir="auto", <bdi>) so that an override cannot run past it; the tab title is no
+#: element and cannot be isolated: they are taken out there ("Invoice \u202ecod.exe").
+_BIDI = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C])
+
+
+def _no_bidi(text: str) -> str:
+    return text.translate(_BIDI)
 
 
 def _snippet(text: str, size: int = 70) -> str:

@@ -15,8 +15,11 @@ blocks between its first and last block-level descendants, and at its edges the 
 its block-level parent whose whole text is inside it: granularity is the block, so an
 inline element inside a paragraph of other text leaves the paragraph alone.
 
-Selectors are compiled once (cssselect -> an lxml XPath, cached by selector, held by the rule)
-and a rule pickles as its strings, small, to worker processes. The title and the metadata
+Selectors are compiled once (cssselect's parser -> an XPath test per compound selector, cached by
+selector, held by the rule; css_match.py matches them right to left in a cost bounded by the
+elements tested) and a rule pickles as its strings, small, to worker processes. A rule whose
+selectors test more than css_match.MAX_WORK elements on a page is skipped on that page (one
+WARNING; the summary says `over_budget`): the page gets the model's extraction. The title and the metadata
 still come from the whole page (the headline, JSON-LD and <meta> are outside the content
 element on most sites); the metadata read from the kept blocks (a byline) follows the mask.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -35,6 +39,7 @@ from lxml import etree
 
 from ..document.elements import K_IMG, K_INLINE, K_LINK, tag_info
 from ..document.words import clean_text
+from .css_match import CompiledSelector, OverBudget, new_budget
 
 if TYPE_CHECKING:
     from ..document.page import Page
@@ -48,18 +53,10 @@ MAX_ANCESTORS = 1000
 
 
 @functools.lru_cache(maxsize=512)
-def compile_selector(css: str) -> etree.XPath:
-    """The lxml XPath of a CSS selector, compiled once; ValueError naming it when it is not one."""
-    from cssselect import HTMLTranslator
-    from cssselect.parser import SelectorError
-    from cssselect.xpath import ExpressionError
-
-    if not isinstance(css, str) or not css.strip():
-        raise ValueError(f"invalid CSS selector {css!r}: an empty selector")
-    try:
-        return etree.XPath(HTMLTranslator().css_to_xpath(css))
-    except (SelectorError, ExpressionError, etree.XPathError) as exc:
-        raise ValueError(f"invalid CSS selector {css!r}: {exc}") from None
+def compile_selector(css: str) -> CompiledSelector:
+    """A CSS selector compiled once (and tried once on a small document); ValueError naming it
+    when it is not one."""
+    return CompiledSelector(css)
 
 
 @dataclass(frozen=True)
@@ -73,11 +70,11 @@ class SiteRule:
     content: str | None = None
     exclude: tuple[str, ...] = ()
     site: str | None = None
-    # CSS -> its compiled XPath; made again when the rule is unpickled (in a worker process).
-    _xpaths: dict[str, etree.XPath] = field(init=False, repr=False, compare=False)
+    # CSS -> its compiled selector; made again when the rule is unpickled (in a worker process).
+    _compiled: dict[str, CompiledSelector] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_xpaths", {css: compile_selector(css) for css in self.selectors()})
+        object.__setattr__(self, "_compiled", {css: compile_selector(css) for css in self.selectors()})
 
     def __reduce__(self) -> tuple:
         return SiteRule, (self.content, self.exclude, self.site)
@@ -92,19 +89,36 @@ class SiteRule:
         summary = {"site": str | None, "matched": bool,
                    "content": {"selector", "elements", "blocks"} | None,
                    "exclude": [{"selector", "elements", "blocks"}, ...],
-                   "forced_out": [block indices the rule keeps out of the content]}
+                   "forced_out": [block indices the rule keeps out of the content],
+                   "over_budget": bool}
         "elements" counts the elements matched, "blocks" the page's blocks inside them;
         "forced_out" lists every block the rule does not allow (outside the content, inside an
         excluded element), whatever the model scored it: none of them is content.
         "matched" is False when the content selector covers no block (a changed template),
         or, for a rule of exclude selectors only, when none of them covers a block.
+        "over_budget": the selectors tested more than css_match.MAX_WORK elements on the page,
+        and the rule was skipped there (matched False, nothing kept out; a WARNING).
         """
+        try:
+            return self._apply(page)
+        except OverBudget as over:
+            logger.warning("site rule%s skipped on %s: its selectors %s tested more than %d elements "
+                           "(the page gets the model's extraction)",
+                           f" for {self.site}" if self.site else "", page.base_url or "a page",
+                           ", ".join(repr(css) for css in self.selectors()), over.args[0])
+            empty = {"elements": 0, "blocks": 0}
+            content = {"selector": self.content, **empty} if self.content is not None else None
+            return None, {"site": self.site, "matched": False, "content": content,
+                          "exclude": [{"selector": css, **empty} for css in self.exclude],
+                          "forced_out": [], "over_budget": True}
+
+    def _apply(self, page: Page) -> tuple[np.ndarray | None, dict]:
         n = len(page)
         spans = _Spans(page)
         allowed: np.ndarray | None = None
         content = None
         if self.content is not None:
-            inside, elements = spans.covered(self._xpaths[self.content])
+            inside, elements = spans.covered(self._compiled[self.content])
             content = {"selector": self.content, "elements": elements, "blocks": int(inside.sum())}
             if inside.any():
                 allowed = inside
@@ -113,7 +127,7 @@ class SiteRule:
                              self.content, page.base_url or "the page")
         excluded = []
         for css in self.exclude:
-            inside, elements = spans.covered(self._xpaths[css])
+            inside, elements = spans.covered(self._compiled[css])
             excluded.append({"selector": css, "elements": elements, "blocks": int(inside.sum())})
             if inside.any():
                 allowed = (np.ones(n, bool) if allowed is None else allowed) & ~inside
@@ -122,7 +136,8 @@ class SiteRule:
                          page.base_url or "the page")
         matched = bool(content["blocks"]) if content is not None else any(e["blocks"] for e in excluded)
         summary = {"site": self.site, "matched": matched, "content": content, "exclude": excluded,
-                   "forced_out": np.flatnonzero(~allowed).tolist() if allowed is not None else []}
+                   "forced_out": np.flatnonzero(~allowed).tolist() if allowed is not None else [],
+                   "over_budget": False}
         return allowed, summary
 
 
@@ -166,10 +181,13 @@ class SiteRules:
         if not isinstance(rules, Mapping):
             raise ValueError(f"site rules must be a dict of host -> rule, not {rules!r}")
         self.rules: dict[str, SiteRule] = {}
+        given: dict[str, Any] = {}   # normalised host -> the key it was given as
         for host, spec in rules.items():
-            key = host.strip().lower().lstrip(".") if isinstance(host, str) else ""
-            if not key or "/" in key:
-                raise ValueError(f"site rules: {host!r} is not a host name (as 'example.com')")
+            key = host_key(host)
+            if key in given:
+                raise ValueError(f"site rules: {given[key]!r} and {host!r} are the same host ({key!r}): "
+                                 "give one rule per host")
+            given[key] = host
             self.rules[key] = _rule_of(key, spec)
 
     def __bool__(self) -> bool:
@@ -180,7 +198,7 @@ class SiteRules:
         if not url or not self.rules:
             return None
         try:
-            host = (urlsplit(url).hostname or "").rstrip(".")
+            host = _ascii_host((urlsplit(url).hostname or "").rstrip("."))
         except ValueError:
             return None
         while host:
@@ -189,6 +207,47 @@ class SiteRules:
                 return rule
             host = host.partition(".")[2]
         return None
+
+
+#: A host name as a rule's key gives it, once lowercased and in ASCII (IDNA): labels of letters,
+#: digits, hyphens (and underscores, seen in real host names) joined by dots.
+_HOST = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
+
+
+def host_key(host: Any) -> str:
+    """A site rule's host as URLs carry it: lowercase, IDNA (punycode: "bücher.de" ->
+    "xn--bcher-kva.de", as Scrapy's request URLs have it), without a trailing (or leading) dot.
+    ValueError saying why for what can never match a URL's host: a URL, a port, a wildcard,
+    an IP address in brackets, spaces."""
+    example = "a host name as 'example.com' (its rule serves its subdomains too)"
+    if not isinstance(host, str) or not host:
+        raise ValueError(f"site rules: {host!r} is not {example}")
+    why = ("it holds a space" if any(c.isspace() for c in host) else
+           "it is a URL" if "/" in host else
+           "it is a wildcard" if "*" in host else
+           "it is an IP address in brackets" if "[" in host or "]" in host else
+           "it has a port (a rule serves every port of its host)" if ":" in host else
+           "it holds a user name" if "@" in host else None)
+    if why is None:
+        try:
+            key = _ascii_host(host.strip(".").lower())
+        except ValueError as exc:
+            why = f"it is not a valid international domain name ({exc})"
+        else:
+            if _HOST.fullmatch(key) and len(key) <= 253:
+                return key
+            why = "it holds characters no host name has"
+    raise ValueError(f"site rules: {host!r} is not {example}: {why}")
+
+
+def _ascii_host(host: str) -> str:
+    """`host` in ASCII as Scrapy's URLs carry it (w3lib's safe_url_string uses the same codec)."""
+    if host.isascii():
+        return host.lower()
+    try:
+        return host.encode("idna").decode("ascii").lower()
+    except UnicodeError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _rule_of(host: str, spec: Any) -> SiteRule:
@@ -221,15 +280,15 @@ class _Spans:
         self.node_of = {el: i for i, el in enumerate(page.node_elements)}
         self.first, self.last = page.node_first, page.node_last
         self._by_text: dict[str, list[int]] | None = None
+        self.budget = new_budget()   # shared by the rule's selectors on this page
 
-    def covered(self, xpath: etree.XPath) -> tuple[np.ndarray, int]:
-        """(mask of the blocks inside the elements a selector's `xpath` finds, number of elements)."""
+    def covered(self, selector: CompiledSelector) -> tuple[np.ndarray, int]:
+        """(mask of the blocks inside the elements `selector` matches, number of elements)."""
         inside = np.zeros(len(self.page), bool)
         root = self.page.root
         if root is None or not len(inside):
             return inside, 0
-        found = xpath(root)
-        elements = [el for el in found if isinstance(el, etree._Element)]
+        elements = selector.select(root, self.budget)
         seen: set = set()   # elements inside an inline match already read
         for el in elements[:MAX_MATCHES]:
             node = self.node_of.get(el)
@@ -245,6 +304,7 @@ class _Spans:
             return   # a block-level or skipped element that is no node: skipped by the walk
         lo = hi = -1
         for sub in el.iterdescendants():
+            self.budget.spend(1)
             seen.add(sub)
             node = self.node_of.get(sub)
             if node is not None and self.last[node] > self.first[node]:
@@ -271,6 +331,7 @@ class _Spans:
 
     def _parent_node(self, el: etree._Element) -> int | None:
         for steps, anc in enumerate(el.iterancestors()):
+            self.budget.spend(1)
             node = self.node_of.get(anc)
             if node is not None or steps >= MAX_ANCESTORS:
                 return node
