@@ -393,6 +393,10 @@ def test_a_rule_over_its_work_budget_is_skipped_on_that_page_with_one_warning(mo
     [line] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert "site rule for example.com skipped on https://example.com/long" in line
     assert "5000 elements" in line and "'p:nth-child(odd) ~ p'" in line
+    from scrapy_boilerplate.core.render.explain import explain_html
+
+    shown = explain_html(html, url="https://example.com/long", extractor=extractor, extraction=result)
+    assert "skipped: its selectors tested too many elements on this page" in shown
     # The same rule on a small page is within the budget.
     small = extractor.extract(HTML, url="https://example.com/small")
     assert not small.site_rule["over_budget"] and small.site_rule["matched"]
@@ -474,3 +478,24 @@ def test_hosts_that_are_the_same_after_normalising_are_refused():
         with pytest.raises(ValueError, match="are the same host") as raised:
             SiteRules({a: {"content": "main"}, b: {"content": "article"}})
         assert repr(a) in str(raised.value) and repr(b) in str(raised.value)
+
+
+def test_a_crawl_counts_a_page_over_budget_and_adds_no_warning_of_its_own(monkeypatch, caplog):
+    from types import SimpleNamespace
+
+    from scrapy_boilerplate.crawl.site_rules import STAT_PREFIX, SiteRuleStats
+
+    class Stats(dict):
+        def inc_value(self, key: str) -> None:
+            self[key] = self.get(key, 0) + 1
+
+    monkeypatch.setattr(css_match, "MAX_WORK", 500)
+    extractor = Extractor(site_rules={"example.com": {"content": "article .body"}})
+    stats = Stats()
+    accounting = SiteRuleStats(SimpleNamespace(stats=stats, spider=None))
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        for n in range(2):
+            url = f"https://example.com/{n}"
+            accounting.account(extractor.extract(sibling_page(400), url=url), url)
+    assert stats == {STAT_PREFIX + "over_budget": 2}
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2   # one a page
