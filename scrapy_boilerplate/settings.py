@@ -435,7 +435,8 @@ class BoilerplateSettings:
         "BOILERPLATE_SITE_RULES", None, _site_rules,
         'per-site CSS selectors for the sites where the model is wrong: `{"example.com": {"content": '
         '"article .body", "exclude": [".promo"]}}` (a host serves its subdomains; the longest match '
-        "wins); checked at start-up (docs/extraction.md)")
+        "wins; hosts lowercased, in IDNA, without ports or wildcards); checked at start-up "
+        "(docs/extraction.md)")
     max_body_size: int = setting(
         "BOILERPLATE_MAX_BODY_SIZE", 8 * 1024 * 1024, _max_body_size,
         "larger bodies (and HTML fields) are neither judged nor extracted: WARNING with the URL, "
