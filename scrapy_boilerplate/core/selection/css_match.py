@@ -3,14 +3,14 @@
 cssselect's XPath of a selector with combinators (`.content p`, `p ~ p`) walks every path
 from each match of the left part: on 250 nested `div.content` holding 20,000 `<p>` the one XPath
 took 33 s, and `p ~ p` over 5,000 sibling paragraphs 23 s. Here a selector is cut into its
-compound selectors (cssselect's parser), each one translated to an XPath test of one element
-(`self::p[...]`); the elements of the tree are tested against the rightmost compound, and a
-candidate's ancestors or preceding siblings are then tested against the compounds to its left,
-each (element, compound) result remembered. The cost is then at most the tree's elements times
+compound selectors (cssselect's parser), each one translated to XPath; the rightmost compound
+finds its elements in one XPath over the tree (`descendant-or-self::p[...]`), and each one's
+ancestors or preceding siblings are then tested against the compounds to its left
+(`self::div[...]`), each (element, compound) result remembered. The cost is then at most the tree's elements times
 the number of compounds, whatever the nesting.
 
 Work is counted in elements tested (a test whose XPath counts siblings, `:nth-child` and the
-like, counts the element's siblings too), not in seconds, so that whether a page goes over
+like, also counts one for every SIBLINGS_PER_TEST siblings), not in seconds, so that whether a page goes over
 :data:`MAX_WORK` does not depend on the machine's load. Going over raises :class:`OverBudget`.
 
 lxml runs one evaluation of a compiled XPath object at a time: the objects are compiled per
@@ -41,6 +41,13 @@ _PROBE = etree.fromstring('<html><body><div id="a" class="b"><p lang="en">x</p><
                          etree.HTMLParser())
 
 
+#: An XPath that counts an element's siblings (`:nth-child`...) counts them in C: about 1/32 of
+#: the time of an element's test here (measured: 0.04 us a sibling, 1.3-3.8 us a test).
+SIBLINGS_PER_TEST = 32
+
+_COUNT = "count(descendant-or-self::*)"
+
+
 class OverBudget(Exception):
     """A selector's matching tested more than the budget's elements on a page."""
 
@@ -53,6 +60,7 @@ class _Compound:
     tag: str | None         # None: any element
     test: str | None        # "self::...[...]" or None
     siblings: bool          # the test counts an element's siblings (positional pseudo-classes)
+    scan: str               # "descendant-or-self::...[...]": the elements it matches in a tree
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,7 @@ class CompiledSelector:
         try:
             for chain in self.chains:
                 for compound in chain.compounds:
+                    self._xpath(compound.scan)(_PROBE)
                     if compound.test is not None:
                         self._xpath(compound.test)(_PROBE)
         except etree.XPathError as exc:
@@ -101,13 +110,11 @@ class CompiledSelector:
 
     def select(self, root: etree._Element, budget: _Budget) -> list[etree._Element]:
         """The elements under `root` (itself included) the selector matches, in document order."""
-        matchers = [_Matcher(chain, self._xpath, budget) for chain in self.chains]
-        found = []
-        for el in root.iter():
-            budget.spend(1)
-            if isinstance(el.tag, str) and any(m.matches(el) for m in matchers):
-                found.append(el)
-        return found
+        found = [_Matcher(chain, self._xpath, budget).select(root) for chain in self.chains]
+        if len(found) == 1:
+            return found[0]
+        union = set().union(*found)
+        return [el for el in root.iter() if el in union]
 
 
 class _Budget:
@@ -116,6 +123,14 @@ class _Budget:
     def __init__(self, limit: int | None = None) -> None:
         self.limit = MAX_WORK if limit is None else limit
         self.spent = 0
+        self._sizes: dict[etree._Element, int] = {}
+
+    def scan(self, root: etree._Element, count: etree.XPath) -> None:
+        """Count the test of every element of the tree (`count`: the _COUNT XPath, compiled)."""
+        size = self._sizes.get(root)
+        if size is None:
+            size = self._sizes[root] = int(count(root))
+        self.spend(size)
 
     def spend(self, n: int) -> None:
         self.spent += n
@@ -133,6 +148,7 @@ class _Matcher:
     def __init__(self, chain: _Chain, xpath: Callable[[str], etree.XPath], budget: _Budget) -> None:
         self.chain = chain
         self.budget = budget
+        self.xpath = xpath
         self.tests = [None if c.test is None else xpath(c.test) for c in chain.compounds]
         last = len(chain.compounds)
         self.matched: list[dict] = [{} for _ in range(last)]    # compound -> {element: bool}
@@ -140,8 +156,21 @@ class _Matcher:
         self.ancestors: list[dict] = [{} for _ in range(last)]
         self.siblings: list[dict] = [{} for _ in range(last)]
 
-    def matches(self, el: etree._Element) -> bool:
-        return self._match(el, len(self.chain.compounds) - 1)
+    def select(self, root: etree._Element) -> list[etree._Element]:
+        """The elements under `root` the chain matches, in document order: those of its last
+        compound (one XPath over the tree; element by element, counted, when the test counts
+        siblings), then each one's ancestors or siblings against the compounds to its left."""
+        last = len(self.chain.compounds) - 1
+        compound = self.chain.compounds[last]
+        if compound.siblings:
+            found = [el for el in root.iter() if isinstance(el.tag, str) and self._test(el, last)]
+        else:
+            self.budget.scan(root, self.xpath(_COUNT))
+            found = self.xpath(compound.scan)(root)
+        if last == 0:
+            return found
+        self.budget.spend(len(found))
+        return [el for el in found if self._related(el, last)]
 
     def _match(self, el: etree._Element, i: int) -> bool:
         memo = self.matched[i]
@@ -154,7 +183,7 @@ class _Matcher:
         compound = self.chain.compounds[i]
         if compound.siblings:
             parent = el.getparent()
-            self.budget.spend(1 + (len(parent) if parent is not None else 0))
+            self.budget.spend(1 + (len(parent) // SIBLINGS_PER_TEST if parent is not None else 0))
         else:
             self.budget.spend(1)
         if compound.tag is not None and el.tag != compound.tag:
@@ -229,4 +258,5 @@ def _compound(translator: HTMLTranslator, tree: Tree) -> _Compound:
         test: str | None = f"self::{element}[{condition}]"
     else:
         test = None if element == "*" or named else f"self::{element}"
-    return _Compound(element if named else None, test, test is not None and "sibling::" in test)
+    scan = f"descendant-or-self::{element}" + (f"[{condition}]" if condition else "")
+    return _Compound(element if named else None, test, test is not None and "sibling::" in test, scan)
