@@ -6,12 +6,13 @@ took 33 s, and `p ~ p` over 5,000 sibling paragraphs 23 s. Here a selector is cu
 compound selectors (cssselect's parser), each one translated to XPath; the rightmost compound
 finds its elements in one XPath over the tree (`descendant-or-self::p[...]`), and each one's
 ancestors or preceding siblings are then tested against the compounds to its left
-(`self::div[...]`), each (element, compound) result remembered. The cost is then at most the tree's elements times
-the number of compounds, whatever the nesting.
+(`self::div[...]`), each (element, compound) result remembered. The cost is then at most the
+tree's elements times the number of compounds, whatever the nesting.
 
 Work is counted in elements tested (a test whose XPath counts siblings, `:nth-child` and the
-like, also counts one for every SIBLINGS_PER_TEST siblings), not in seconds, so that whether a page goes over
-:data:`MAX_WORK` does not depend on the machine's load. Going over raises :class:`OverBudget`.
+like, also counts one for every SIBLINGS_PER_TEST siblings), not in seconds, so that whether a
+page goes over :data:`MAX_WORK` does not depend on the machine's load. Going over raises
+:class:`OverBudget`.
 
 lxml runs one evaluation of a compiled XPath object at a time: the objects are compiled per
 thread, so that threads sharing a rule never wait for each other.
