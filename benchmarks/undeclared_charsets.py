@@ -11,10 +11,12 @@ Methods compared, each on every case:
   parse        the package's own reading (core/document/parse.py to_unicode: the UTF-8 check, then
                core/document/charset.py guess_encoding), what extract(bytes) does
   cn-whole     charset-normalizer's best guess on the whole bytes, among all its encodings
+  scrapy       Scrapy's own reading of the response served without a charset (Scrapy 2.19:
+               charset-normalizer on the whole body, among all its encodings)
   trial        strict decoding in each legacy encoding in turn, keeping the first that decodes with
                the most letters of one script (no frequency tables)
 
-    python benchmarks/undeclared_charsets.py [--datasets DIR] [--methods parse,cn-whole,trial]
+    python benchmarks/undeclared_charsets.py [--datasets DIR] [--methods parse,cn-whole,scrapy,trial]
 """
 
 from __future__ import annotations
@@ -145,13 +147,18 @@ def read_trial(data: bytes) -> str:
     return best
 
 
-METHODS = {"parse": read_parse, "cn-whole": read_cn_whole, "trial": read_trial}
+def read_scrapy(data: bytes) -> str:
+    from scrapy.http import HtmlResponse
+    return HtmlResponse("http://example.com/", body=data, headers={"Content-Type": "text/html"}).text
+
+
+METHODS = {"parse": read_parse, "cn-whole": read_cn_whole, "scrapy": read_scrapy, "trial": read_trial}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--datasets", type=Path, default=ROOT.parent / "shared" / "datasets")
-    parser.add_argument("--methods", default="parse,cn-whole,trial")
+    parser.add_argument("--methods", default="parse,cn-whole,scrapy,trial")
     parser.add_argument("--show-wrong", action="store_true", help="list the cases a method got wrong")
     args = parser.parse_args()
     methods = args.methods.split(",")
