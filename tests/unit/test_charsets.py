@@ -125,8 +125,15 @@ def test_valid_utf8_and_ascii_are_never_guessed_at(monkeypatch):
     assert parse.sniff_encoding(chinese_page('<meta charset="gb2312">').encode("gb18030")) == "gb18030"
 
 
-def test_english_windows_1252_stays_windows_1252():
-    html = f"<html><body><p>{PARAGRAPH} \u201cIt\u2019s done,\u201d she said \u2014 caf\u00e9 na\u00efve.</p></body></html>"
+@pytest.mark.parametrize("words", [
+    "\u201cIt\u2019s done,\u201d she said \u2014 caf\u00e9 na\u00efve.",
+    "Corey\u2019s camera\u2019s other\u2019s \u201c5 limb\u201d individual\u2019s",   # the same in windows-1251
+    "\u00a33,000 \u00a315,000 \u00a36,000 \u00a38,000 \u00a34,405 \u00a33,415 and \u00a9 2007",   # Shift_JIS katakana
+    "1.3\u00b7 1.026 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 (1.5)",   # Thai letters
+])
+def test_english_windows_1252_stays_windows_1252(words):
+    # Quotes, symbols and accents among English, as on CleanEval's pages that declare nothing.
+    html = f"<html><body><p>{PARAGRAPH} {words}</p><p>{PARAGRAPH}</p></body></html>"
     assert parse.to_unicode(html.encode("cp1252")) == html
 
 

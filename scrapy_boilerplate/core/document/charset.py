@@ -74,8 +74,8 @@ def guess_encoding(data: bytes) -> str:
     if not sample:   # the non-ASCII bytes were all in the markup
         return FALLBACK
     # The whole sample, in chunks of 512 bytes (by default it reads 5 chunks only).
-    chunks = {"steps": max(1, len(sample) // 512), "chunk_size": 512}
-    best = from_bytes(sample, cp_isolation=list(LEGACY_ENCODINGS), **chunks).best()
+    steps = max(1, len(sample) // 512)
+    best = from_bytes(sample, steps=steps, chunk_size=512, cp_isolation=list(LEGACY_ENCODINGS)).best()
     if best is None or best.encoding not in LEGACY_ENCODINGS or best.encoding == FALLBACK:
         return FALLBACK
     # A few symbols and accents ("£300", "©", "café") tell nothing: other encodings read them as
@@ -84,7 +84,7 @@ def guess_encoding(data: bytes) -> str:
         return FALLBACK
     # Where windows-1252 reads the words as cleanly ("Corey’s" is the same in windows-1251), keep it:
     # charset-normalizer stops at its first clean reading, whichever it tried first.
-    western = from_bytes(sample, cp_isolation=[FALLBACK], **chunks).best()
+    western = from_bytes(sample, steps=steps, chunk_size=512, cp_isolation=[FALLBACK]).best()
     if western is not None and western.chaos <= best.chaos:
         return FALLBACK
     return best.encoding
