@@ -20,6 +20,7 @@ _SCRAPY_COMPONENTS = {
     "Addon": "addon",
     "MainContentPipeline": "pipelines",
     "OverviewMiddleware": "middlewares",
+    "CharsetMiddleware": "middlewares",
     "OverviewLinksOnlyMiddleware": "middlewares",
     "ItemResponseMiddleware": "middlewares",
     # Imports the optional `redis` package only when asked for.

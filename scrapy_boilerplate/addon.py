@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import settings as bp
-from .middlewares import ItemResponseMiddleware, OverviewLinksOnlyMiddleware, OverviewMiddleware
+from .middlewares import CharsetMiddleware, ItemResponseMiddleware, OverviewLinksOnlyMiddleware, OverviewMiddleware
 from .pipelines import MainContentPipeline
 
 if TYPE_CHECKING:
@@ -15,8 +15,10 @@ if TYPE_CHECKING:
 # and HttpCompressionMiddleware (590), so that it judges the final, decompressed
 # page. ItemResponseMiddleware is the spider middleware closest to the engine
 # (below StartSpiderMiddleware, 25), so it only records items that reach the item
-# pipelines; OverviewLinksOnlyMiddleware drops items before it sees them.
+# pipelines; OverviewLinksOnlyMiddleware drops items before it sees them. CharsetMiddleware
+# (off unless BOILERPLATE_DETECT_CHARSET) re-decodes the decompressed page before it is judged.
 COMPONENTS = (
+    ("DOWNLOADER_MIDDLEWARES", CharsetMiddleware, 575),
     ("DOWNLOADER_MIDDLEWARES", OverviewMiddleware, 570),
     ("SPIDER_MIDDLEWARES", OverviewLinksOnlyMiddleware, 100),
     ("SPIDER_MIDDLEWARES", ItemResponseMiddleware, 10),

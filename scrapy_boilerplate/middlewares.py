@@ -17,6 +17,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from . import settings as bp
 from .core.overview.detector import OverviewDetector, OverviewVerdict
 from .core.scoring.model import ModelError
+from .crawl.charsets import better_encoding
 from .crawl.response_pages import record_verdict, response_page
 from .crawl.worker_pool import WorkerLost
 from .crawl.workers import CrawlWorkers, crawl_workers
@@ -51,6 +52,46 @@ def overview_detector_options(settings: BaseSettings) -> dict:
 def overview_detector(settings: BaseSettings) -> OverviewDetector:
     """An OverviewDetector built from the BOILERPLATE_OVERVIEW_* settings."""
     return OverviewDetector(**overview_detector_options(settings))
+
+
+class CharsetMiddleware:
+    """Downloader middleware (BOILERPLATE_DETECT_CHARSET) that re-decodes an HTML response whose
+    charset is declared nowhere and whose bytes are not UTF-8, in the encoding its bytes tell
+    (crawl/charsets.py), where Scrapy fell back to windows-1252: the spider, the overview judge
+    and the pipeline then all read the right text. It sits above OverviewMiddleware (575) and
+    below HttpCompressionMiddleware (590), so that it reads the decompressed body.
+    """
+
+    @bp.stops_crawl
+    def __init__(self, crawler: Crawler):
+        settings = bp.read(crawler.settings)
+        if not (settings.enabled and settings.detect_charset):
+            raise NotConfigured
+        self.stats = crawler.stats
+        self.max_body_size = settings.max_body_size
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response, spider: Any = None) -> Response:
+        if not isinstance(response, HtmlResponse) or (self.max_body_size
+                                                      and len(response.body) > self.max_body_size):
+            return response
+        try:
+            encoding = better_encoding(response)
+        except Exception:   # a bad page never stops the crawl: Scrapy's reading stands
+            logger.warning("charset detection failed on %s", response.url, exc_info=True,
+                           extra={"spider": spider})
+            self.stats.inc_value("boilerplate/charset/errors")
+            return response
+        if encoding is None:
+            return response
+        logger.debug("%s declares no charset and is not UTF-8: read as %s, not %s", response.url,
+                     encoding, response.encoding, extra={"spider": spider})
+        self.stats.inc_value("boilerplate/charset/detected")
+        self.stats.inc_value(f"boilerplate/charset/detected/{encoding}")
+        return response.replace(encoding=encoding)
 
 
 class OverviewMiddleware:

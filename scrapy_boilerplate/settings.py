@@ -441,6 +441,12 @@ class BoilerplateSettings:
         "BOILERPLATE_MAX_BODY_SIZE", 8 * 1024 * 1024, _max_body_size,
         "larger bodies (and HTML fields) are neither judged nor extracted: WARNING with the URL, "
         "a stat, empty fields; `0`: no limit")
+    detect_charset: bool = setting(
+        "BOILERPLATE_DETECT_CHARSET", False, _boolean,
+        "`CharsetMiddleware` re-decodes an HTML response whose charset is declared nowhere (no "
+        "BOM, none in `Content-Type` or `<meta>`) and whose bytes are not UTF-8 in the encoding "
+        "its bytes tell (GB18030, Shift_JIS, windows-1251...), as `extract(bytes)` does, so the "
+        "spider reads it right too")
     overview_action: str = setting(
         "BOILERPLATE_OVERVIEW_ACTION", "follow", _overview_action,
         'overview pages: `"follow"` (drop their items, follow their links), `"drop"` (ignore '

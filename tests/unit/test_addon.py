@@ -14,7 +14,12 @@ from scrapy.utils.test import get_crawler
 
 import scrapy_boilerplate
 from scrapy_boilerplate import settings as bp
-from scrapy_boilerplate.middlewares import ItemResponseMiddleware, OverviewLinksOnlyMiddleware, OverviewMiddleware
+from scrapy_boilerplate.middlewares import (
+    CharsetMiddleware,
+    ItemResponseMiddleware,
+    OverviewLinksOnlyMiddleware,
+    OverviewMiddleware,
+)
 from scrapy_boilerplate.pipelines import MainContentPipeline
 
 ADDON = {"ADDONS": {"scrapy_boilerplate.Addon": 0}}
@@ -37,7 +42,7 @@ def ours(settings, name: str) -> dict:
 
 def test_addon_enables_every_component_at_its_priority():
     s = settings_of(ADDON)
-    assert ours(s, "DOWNLOADER_MIDDLEWARES") == {OverviewMiddleware: 570}
+    assert ours(s, "DOWNLOADER_MIDDLEWARES") == {CharsetMiddleware: 575, OverviewMiddleware: 570}
     assert ours(s, "SPIDER_MIDDLEWARES") == {OverviewLinksOnlyMiddleware: 100, ItemResponseMiddleware: 10}
     assert ours(s, "ITEM_PIPELINES") == {MainContentPipeline: 100}
 

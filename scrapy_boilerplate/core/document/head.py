@@ -8,6 +8,7 @@ authors, dates, language... out of them.
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -100,6 +101,8 @@ def read_jsonld(text: str, jsonld: dict) -> None:
         return
     try:
         data = json.loads(_uncdata(text))
+        if _SURROGATE_ESCAPE_RE.search(text):
+            data = _without_surrogates(data)
     except (ValueError, RecursionError):
         return
     stack, seen = [data], 0
@@ -134,6 +137,23 @@ def read_jsonld(text: str, jsonld: dict) -> None:
             main = item.get("mainEntity")
             if isinstance(main, dict | list):
                 stack.append(main)
+
+
+#: A JSON escape of a UTF-16 surrogate ("\\ud83d"): json.loads joins a pair into one character but
+#: keeps a lone one, which no output file can encode ("surrogates not allowed").
+_SURROGATE_ESCAPE_RE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(value: object) -> object:
+    """`value` (decoded JSON) with every lone surrogate in its strings and keys made U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE_RE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_without_surrogates(key): _without_surrogates(item) for key, item in value.items()}
+    return value
 
 
 def _uncdata(text: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from lxml import etree
 
 from .. import speedups
+from .charset import guess_encoding
 
 logger = logging.getLogger(__name__)
 
@@ -21,10 +22,12 @@ logger = logging.getLogger(__name__)
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
 XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.:-]+)""", re.I)
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def sniff_encoding(data: bytes) -> str:
-    """Pick an encoding: BOM, then valid UTF-8, then <meta charset> / XML declaration, then cp1252.
+    """Pick an encoding: BOM, then valid UTF-8, then <meta charset> / XML declaration, then a guess
+    from the bytes (charset.py; cp1252 where they say nothing).
 
     Bytes that decode as UTF-8 are UTF-8 whatever the page declares: pages are
     often re-saved as UTF-8 with a stale <meta charset>, and non-ASCII text in a
@@ -56,7 +59,8 @@ def sniff_encoding(data: bytes) -> str:
             name = "gb18030"   # its superset, as browsers read it
         if name and not name.startswith("utf-"):
             return name
-    return "cp1252"
+        return "cp1252"   # as declared pages that fail to decode always were
+    return guess_encoding(data)   # declared nowhere: the bytes tell
 
 
 def to_unicode(data: bytes) -> str:
@@ -104,7 +108,11 @@ def parse_html(html: str | bytes | bytearray | memoryview) -> etree._Element | N
     if not text or text.isspace():   # (not text.strip(), without copying the page)
         return None
     # Re-encode as UTF-8: lxml refuses str input with an XML encoding declaration.
-    return _parse_utf8(text.encode("utf-8", errors="replace"))
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:   # lone surrogates (text decoded with "surrogateescape"...): U+FFFD
+        data = _SURROGATE_RE.sub("\ufffd", text).encode("utf-8")
+    return _parse_utf8(data)
 
 
 #: Control bytes that no text encoding of a web page uses (not TAB, LF, VT, FF, CR; not ESC, which
