@@ -38,8 +38,7 @@ MAX_WORK = 1_000_000
 
 #: A document on which every compiled selector is evaluated once when it is made: an XPath that
 #: compiles but cannot be evaluated (a namespace prefix, `ns|p`) fails there, not on every page.
-_PROBE = etree.fromstring('<html><body><div id="a" class="b"><p lang="en">x</p></div></body></html>',
-                         etree.HTMLParser())
+_PROBE = '<html><body><div id="a" class="b"><p lang="en">x</p></div></body></html>'
 
 
 #: An XPath that counts an element's siblings (`:nth-child`...) counts them in C: about 1/32 of
@@ -90,12 +89,13 @@ class CompiledSelector:
         except (SelectorError, ExpressionError) as exc:
             raise ValueError(f"invalid CSS selector {css!r}: {exc}") from None
         self._local = threading.local()
+        probe = etree.fromstring(_PROBE, etree.HTMLParser())   # made here: nothing at import
         try:
             for chain in self.chains:
                 for compound in chain.compounds:
-                    self._xpath(compound.scan)(_PROBE)
+                    self._xpath(compound.scan)(probe)
                     if compound.test is not None:
-                        self._xpath(compound.test)(_PROBE)
+                        self._xpath(compound.test)(probe)
         except etree.XPathError as exc:
             raise ValueError(f"invalid CSS selector {css!r}: {exc}") from None
 
