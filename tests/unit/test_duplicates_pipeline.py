@@ -131,7 +131,7 @@ def slow_redis(redis_server, monkeypatch):
 
 
 def test_a_slow_redis_does_not_hold_the_reactor(redis_server, slow_redis):
-    slow_redis["options"] = {"delay": 0.4}
+    slow_redis["options"] = {"delay": 1.5}
     h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_EXECUTOR="thread",
                 BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATE_OF_FIELD="first",
                 BOILERPLATE_DUPLICATES_MIN_WORDS=20, BOILERPLATE_DUPLICATES_STORE=redis_server.url)
@@ -139,7 +139,8 @@ def test_a_slow_redis_does_not_hold_the_reactor(redis_server, slow_redis):
     items, held = run_with_ticker(h, [{"url": SITE + "/a", "html": article},
                                       {"url": SITE + "/b", "html": article}])
     assert [item["first"] for item in items] == [None, SITE + "/a"]
-    assert held < 0.3, f"the event loop was held {held:.2f} s by a store answering in 0.4 s"
+    # Before: held for the whole delay, each item. The bound leaves room for a loaded machine.
+    assert held < 0.75, f"the event loop was held {held:.2f} s by a store answering in 1.5 s"
 
 
 def test_a_failing_store_leaves_the_item_going_on(redis_server, slow_redis, caplog):
