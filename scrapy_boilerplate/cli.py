@@ -154,17 +154,20 @@ def _extractor(args):
                      exclude_selectors=getattr(args, "exclude_selector", None))
 
 
+#: Seconds a URL given on the command line may take to fetch, in all.
+FETCH_TIMEOUT = 30.0
+
+
 def _read_source(source: str, url: str | None):
     """The bytes of a file, a URL or standard input (-), gunzipped when gzip-compressed."""
     data, url = _read_raw(source, url)
     if data[:2] == b"\x1f\x8b":   # a .gz file (the datasets' .html.gz), whatever its name
-        import gzip
-        import zlib
+        from .fetch import gunzip_bounded
 
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise ValueError(f"{source}: not a readable gzip file ({exc})") from None
+            data = gunzip_bounded(data)   # no further than the parser reads
+        except ValueError as exc:
+            raise ValueError(f"{source}: {exc}") from None
     return data, url
 
 
@@ -172,16 +175,11 @@ def _read_raw(source: str, url: str | None):
     if source == "-":
         return sys.stdin.buffer.read(), url
     if source.startswith(("http://", "https://")):
-        # Fetching is the CLI's job, never the extractor's.
-        from urllib.error import URLError
-        from urllib.request import Request, urlopen
+        # Fetching is the CLI's job, never the extractor's; bounded in size and time (fetch.py).
+        from .fetch import fetch
 
-        request = Request(source, headers={"User-Agent": "scrapy-boilerplate"})
-        try:
-            with urlopen(request, timeout=30) as response:
-                return response.read(), url or response.geturl()
-        except URLError as exc:   # HTTPError too: "HTTP Error 404: Not Found"
-            raise ValueError(f"{source}: cannot fetch it ({getattr(exc, 'reason', exc)})") from None
+        data, final = fetch(source, FETCH_TIMEOUT)
+        return data, url or final
     if "://" in source and not Path(source).exists():
         raise ValueError(f"{source}: only http(s) URLs are fetched")
     return Path(source).read_bytes(), url

@@ -258,7 +258,8 @@ class MainContentPipeline:
         if self.duplicates is not None:
             # Keyed by the page's URL, else the item's own "url" field (items with their HTML).
             key = url or (adapter.get("url") if "url" in adapter else None)
-            first = self.duplicates.judge(extraction.text, key if isinstance(key, str) else None)  # DropItem: "drop"
+            # DropItem with "drop".
+            first = await self.duplicates.judge(extraction.text, key if isinstance(key, str) else None)
             self._write(adapter, [o for o in outputs if o[2] == "duplicate_of"], extraction, overview, first)
         return adapter.item
 

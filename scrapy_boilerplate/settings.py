@@ -37,11 +37,11 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
-from .core.duplicates.redis_store import DEFAULT_PREFIX as DUPLICATES_PREFIX
 from .core.duplicates.redis_store import DEFAULT_TTL as DUPLICATES_TTL
 from .core.duplicates.store import DEFAULT_MAX_ITEMS
 from .core.metadata.article import ArticleMetadata
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
+from .core.redis_link import redacted
 from .core.scoring.decode import FAVOR_SHIFT
 from .core.selection.site_rules import SiteRules
 from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
@@ -267,6 +267,7 @@ def _template_store(name: str, value: Any) -> str | None:
         text = value.strip()
         if text.lower() == "memory" or text.lower().startswith(("redis://", "rediss://", "unix://")):
             return text
+        value = redacted(value)   # a mistyped URL may hold a password
     raise SettingError(name, value, allowed)
 
 
@@ -289,6 +290,22 @@ def _template_prefix(name: str, value: Any) -> str:
     if isinstance(value, str):
         return value
     raise SettingError(name, value, "a string (the Redis key prefix)")
+
+
+def _duplicates_prefix(name: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip():
+        return value
+    raise SettingError(name, value, "None (the project's own prefix, from BOT_NAME) or a string that is "
+                       "not empty (an empty prefix puts the keys at the top level of the database, and "
+                       "two projects sharing a prefix flag each other's items)")
+
+
+def duplicates_prefix(settings: BoilerplateSettings, bot_name: str | None) -> str:
+    """BOILERPLATE_DUPLICATES_PREFIX, or the project's own: one per BOT_NAME, so that projects
+    sharing a Redis never flag each other's items."""
+    return settings.duplicates_prefix or f"{bot_name or 'scrapybot'}:boilerplate:duplicates:"
 
 
 def _integer_of(allowed: str, minimum: int) -> Parser:
@@ -525,9 +542,10 @@ class BoilerplateSettings:
     duplicates_max_items: int = setting(
         "BOILERPLATE_DUPLICATES_MAX_ITEMS", DEFAULT_MAX_ITEMS, _integer_of("a number of items (1 or more)", 1),
         '`"memory"` store: items remembered, the oldest forgotten first (about 4.5 KB each)')
-    duplicates_prefix: str = setting(
-        "BOILERPLATE_DUPLICATES_PREFIX", DUPLICATES_PREFIX, _template_prefix,
-        "Redis store: key prefix of the duplicates keys")
+    duplicates_prefix: str | None = setting(
+        "BOILERPLATE_DUPLICATES_PREFIX", None, _duplicates_prefix,
+        'Redis store: key prefix of the duplicates keys (not empty); `None`: '
+        '`"<BOT_NAME>:boilerplate:duplicates:"`, one per project')
     duplicates_ttl: int = setting(
         "BOILERPLATE_DUPLICATES_TTL", DUPLICATES_TTL, _integer_of("a number of seconds (0: no expiry)", 0),
         "Redis store: seconds a remembered text lives; `0`: forever")

@@ -3,9 +3,11 @@ fails fast, the server's URL fit for a log line, and the state of an outage."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 
 def import_redis(needed_by: str) -> Any:
@@ -29,11 +31,45 @@ def client_from_url(url: str, timeout: float, needed_by: str) -> Any:
                                 retry=Retry(NoBackoff(), 0))
 
 
+#: Query parameters whose value is a credential (redis-py reads ``?password=``).
+_SECRET_PARAMS = re.compile(r"pass|secret|token|auth|credential", re.IGNORECASE)
+MASK = "***"
+
+
 def redacted(url: str | None) -> str:
-    """The server's URL without a password (redis://user:secret@host -> redis://host)."""
-    url = url or "redis"
-    scheme, sep, rest = url.partition("://")
-    return f"{scheme}{sep}{rest.rsplit('@', 1)[-1]}" if sep else url
+    """The server's URL fit for a log line or an error: every password masked, wherever the URL
+    carries it (``redis://user:secret@host`` -> ``redis://user:***@host``, ``redis://:secret@host``,
+    ``?password=secret``, ``rediss://``, ``unix://:secret@/path``), and anything that cannot be
+    parsed safely (a typo such as ``redis:/:secret@host``) masked up to its last ``@``. Every
+    message naming a Redis server goes through this function."""
+    if not url:
+        return "redis"
+    url = str(url)
+    if "://" not in url:
+        return f"{MASK}@{url.rsplit('@', 1)[1]}" if "@" in url else url
+    try:
+        parts = urlsplit(url)
+        parts.port   # noqa: B018 - raises ValueError on a port that is no number
+    except ValueError:
+        scheme, _, rest = url.partition("://")
+        return f"{scheme}://{MASK}@{rest.rsplit('@', 1)[1]}" if "@" in rest else f"{scheme}://{MASK}"
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        user, colon, _ = userinfo.partition(":")
+        netloc = f"{user}:{MASK}@{host}" if colon else f"{MASK}@{host}"
+    # An "@" past the host: a password holding "/", "?" or "#" unencoded; mask the rest.
+    path = parts.path if "@" not in parts.path else "/" + MASK
+    query = "&".join(_redacted_param(param) for param in parts.query.split("&")) if parts.query else ""
+    if "@" in query:
+        query = MASK
+    # Not urlunsplit: it drops the "//" of unix:///path.
+    return f"{parts.scheme}://{netloc}{path}" + (f"?{query}" if query else "")
+
+
+def _redacted_param(param: str) -> str:
+    name, equals, _ = param.partition("=")
+    return f"{name}={MASK}" if equals and _SECRET_PARAMS.search(name) else param
 
 
 class Outage:

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import logging
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import DropItem
 
 from .. import settings as bp
-from ..core.duplicates.index import DuplicateIndex
+from ..core.duplicates.index import DuplicateIndex, Judgement
 from ..core.duplicates.store import DuplicateStore, MemoryDuplicateStore
+from ..core.redis_link import redacted
+from .workers import wait
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -35,9 +38,9 @@ logger = logging.getLogger(__name__)
 STAT_PREFIX = "boilerplate/duplicates/"
 
 
-def store_from_settings(settings: bp.BoilerplateSettings) -> DuplicateStore:
+def store_from_settings(settings: bp.BoilerplateSettings, bot_name: str | None = None) -> DuplicateStore:
     """The store BOILERPLATE_DUPLICATES_STORE names; SettingError for a Redis URL without the
-    redis package."""
+    redis package. `bot_name`: the project's BOT_NAME, for the default key prefix."""
     url = settings.duplicates_store
     if url.lower() == "memory":
         return MemoryDuplicateStore(settings.duplicates_max_items)
@@ -45,38 +48,60 @@ def store_from_settings(settings: bp.BoilerplateSettings) -> DuplicateStore:
         from ..core.duplicates.redis_store import RedisDuplicateStore
 
         return RedisDuplicateStore.from_url(
-            url, timeout=settings.template_timeout, prefix=settings.duplicates_prefix,
+            url, timeout=settings.template_timeout, prefix=bp.duplicates_prefix(settings, bot_name),
             ttl=settings.duplicates_ttl, retry_after=settings.template_retry_after, quiet=True)
     except ImportError:
-        raise bp.SettingError(bp.DUPLICATES_STORE, url, '"memory", or a Redis URL once the redis '
+        raise bp.SettingError(bp.DUPLICATES_STORE, redacted(url), '"memory", or a Redis URL once the redis '
                               'package is installed (pip install "scrapy-boilerplate-removal[redis]")'
                               ) from None
 
 
 class CrawlDuplicates:
-    """The crawl's DuplicateIndex, its stats and its outage log."""
+    """The crawl's DuplicateIndex, its stats and its outage log.
+
+    A Redis store is asked from a thread of its own (THREADS of them), never on the reactor: a
+    slow Redis (up to BOILERPLATE_TEMPLATE_TIMEOUT an item) must not hold the crawl's other
+    requests. The memory store answers in a few milliseconds (its LSH buckets are capped) and is
+    asked in place, in the order items come.
+    """
+
+    #: Threads asking a Redis store (items waiting for it do not hold the reactor).
+    THREADS = 4
 
     def __init__(self, crawler: Crawler, settings: bp.BoilerplateSettings) -> None:
         self._crawler = weakref.ref(crawler)
         self.action = settings.duplicates
         self.index = DuplicateIndex(settings.duplicates_threshold, settings.duplicates_min_words,
-                                    store_from_settings(settings))
+                                    store_from_settings(settings, crawler.settings.get("BOT_NAME")))
         where = getattr(self.index.store, "where", None)
         self.where = where() if where is not None else "(memory)"
+        self._threads: ThreadPoolExecutor | None = None
+        if not isinstance(self.index.store, MemoryDuplicateStore):
+            self._threads = ThreadPoolExecutor(self.THREADS, thread_name_prefix="boilerplate-duplicates")
         self._failing = False
         crawler.signals.connect(self.close, signal=signals.spider_closed)
 
     def close(self, **kwargs: Any) -> None:
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
         self.index.close()
 
-    def judge(self, text: str, url: str | None) -> str | None:
+    async def judge(self, text: str, url: str | None) -> str | None:
         """The URL of the first item whose text `text` repeats, or None; raises DropItem for a
         copy with "drop"."""
         crawler = self._crawler()
         if crawler is None or not url:
             return None
         stats, spider = crawler.stats, crawler.spider
-        verdict = self.index.judge(text, url)
+        try:
+            if self._threads is None:
+                verdict = self.index.judge(text, url)
+            else:
+                verdict = await wait(self._threads.submit(self.index.judge, text, url))
+        except Exception as exc:   # noqa: BLE001 - a failing store must not cost the item
+            verdict = Judgement(None, 0.0, "unavailable")
+            logger.debug("Duplicates: judging %(url)s failed: %(error)r", {"url": url, "error": exc},
+                         extra={"spider": spider})
         if verdict.reason == "short":
             stats.inc_value(STAT_PREFIX + "too_short")
             return None

@@ -34,6 +34,8 @@ import multiprocessing
 import os
 import pickle
 import signal
+import struct
+import sys
 import threading
 import time
 import traceback
@@ -88,8 +90,48 @@ class RemoteTraceback(Exception):
 _Task = tuple  # (future, func, args)
 
 
+class _Reply:
+    """A worker's reply read in pieces, one read of its pipe each time the pipe is readable, so
+    that the supervisor never waits inside a message (a worker stopped or slowed while sending a
+    large result would hold every other task's deadline). multiprocessing's framing on POSIX:
+    a 4-byte big-endian length, or -1 and an 8-byte length for messages of 2 GiB or more."""
+
+    __slots__ = ("header", "body", "got")
+
+    def __init__(self) -> None:
+        self.header = bytearray()
+        self.body: bytearray | None = None
+        self.got = 0
+
+    def read(self, fd: int) -> bytes | None:
+        """One read from `fd` (readable: it does not block); the whole message once complete,
+        else None. EOFError when the pipe ends first."""
+        if self.body is None:
+            want = 12 if self.header[:4] == b"\xff\xff\xff\xff" else 4
+            chunk = os.read(fd, want - len(self.header))
+            if not chunk:
+                raise EOFError
+            self.header += chunk
+            if len(self.header) < 4 or (self.header[:4] == b"\xff\xff\xff\xff" and len(self.header) < 12):
+                return None
+            (size,) = struct.unpack("!i", self.header[:4])
+            if size == -1:
+                (size,) = struct.unpack("!Q", self.header[4:12])
+            self.body = bytearray(size)
+        else:
+            count = os.readv(fd, [memoryview(self.body)[self.got:]])
+            if not count:
+                raise EOFError
+            self.got += count
+        return bytes(self.body) if self.got == len(self.body) else None
+
+
+# Replies are read in pieces where the pipe is a file descriptor (POSIX); elsewhere whole.
+_PIECEWISE = hasattr(os, "readv") and sys.platform != "win32"
+
+
 class _Worker:
-    __slots__ = ("process", "conn", "pid", "state", "task", "deadline", "exitcode")
+    __slots__ = ("process", "conn", "pid", "state", "task", "deadline", "exitcode", "reply")
 
     def __init__(self, process: Any, conn: Any, deadline: float):
         self.process = process
@@ -99,6 +141,7 @@ class _Worker:
         self.task: _Task | None = None
         self.deadline: float | None = deadline   # of the start, then of the task held
         self.exitcode: int | None = None          # once retired
+        self.reply: _Reply | None = None          # the task's reply, while it comes in
 
 
 class WorkerPool:
@@ -336,13 +379,15 @@ class WorkerPool:
             elif worker.state == _IDLE:
                 if signalled:
                     self._retire(worker)   # an idle worker killed from outside: no task lost
-            elif signalled:
-                self._finished(worker)
-            elif worker.deadline is not None and worker.deadline <= now:
-                self._retire(worker)
-                self.timeouts += 1
-                self._fail_held(worker, TaskTimeout(
-                    f"no result within {self.task_timeout:g} s; worker process {worker.pid} killed"))
+            else:
+                if signalled:
+                    self._finished(worker)
+                # Busy still (its reply, if any, incomplete): the task's deadline holds.
+                if worker.state == _BUSY and worker.deadline is not None and worker.deadline <= now:
+                    self._retire(worker)
+                    self.timeouts += 1
+                    self._fail_held(worker, TaskTimeout(
+                        f"no result within {self.task_timeout:g} s; worker process {worker.pid} killed"))
 
     def _started(self, worker: _Worker) -> None:
         message = _receive(worker.conn)
@@ -358,11 +403,21 @@ class WorkerPool:
                                f"{worker.exitcode} while starting")
 
     def _finished(self, worker: _Worker) -> None:
-        """A busy worker's result, read even when it exited right after sending it."""
+        """A busy worker's pipe or sentinel is ready: read a piece of its reply (POSIX), and
+        once whole, its result, read even when it exited right after sending it."""
         assert worker.task is not None
         future = worker.task[0]
         try:
-            reply = worker.conn.recv() if worker.conn.poll() else None
+            if _PIECEWISE:
+                if worker.reply is None:
+                    worker.reply = _Reply()
+                message = worker.reply.read(worker.conn.fileno())
+                if message is None:
+                    return   # more to come: wait for the pipe again, with the others
+                worker.reply = None
+                reply = ForkingPickler.loads(message)
+            else:
+                reply = worker.conn.recv() if worker.conn.poll() else None
         except (OSError, EOFError):
             reply = None
         except Exception as exc:   # noqa: BLE001 - a result that cannot be unpickled

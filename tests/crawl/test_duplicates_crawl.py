@@ -159,7 +159,7 @@ def test_two_processes_one_redis_each_story_once(site, tmp_path, executor):
             assert p.returncode == 0, err[-3000:]
         results = [json.loads(out.read_text(encoding="utf-8")) for out in outputs]
         requested = list(site.requests)
-        keys = [k.decode() for k in client.keys("boilerplate:duplicates:i:*")]
+        keys = [k.decode() for k in client.keys("scrapybot:boilerplate:duplicates:i:*")]
     finally:
         server.stop()
     urls = [item["url"] for result in results for item in result["items"]]

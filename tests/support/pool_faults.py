@@ -23,3 +23,19 @@ class LoadsOnlyHere:
 
     def __reduce__(self):
         return (_refuse_in_a_worker, ())
+
+
+def stop_mid_reply(size: int, sent: int) -> None:
+    """In a worker: start the reply to this task as a `size`-byte message, send `sent` bytes of
+    it, then stop this process (SIGSTOP), as a worker stopped while sending a large result."""
+    import os
+    import signal
+    import struct
+    import sys
+
+    frame = sys._getframe(1)
+    while frame.f_code.co_name != "_worker_main":   # the worker's end of its pipe
+        frame = frame.f_back
+    conn = frame.f_locals["conn"]
+    conn._send(struct.pack("!i", size) + b"\0" * sent)
+    os.kill(os.getpid(), signal.SIGSTOP)

@@ -18,24 +18,26 @@ def free_port() -> int:
 
 
 class RedisServer:
-    def __init__(self, port: int | None = None):
+    def __init__(self, port: int | None = None, password: str | None = None):
         binary = shutil.which("redis-server")
         if binary is None:
             pytest.skip("redis-server not found (Debian: apt-get install redis-server; .ci/run installs it)")
         pytest.importorskip("redis", reason="the redis package is not installed (pip install redis)")
         self.binary = binary
         self.port = port or free_port()
+        self.password = password   # requirepass: clients must AUTH with it
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> RedisServer:
         self.process = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--protected-mode", "no", "--loglevel", "warning"],
+             "--appendonly", "no", "--protected-mode", "no", "--loglevel", "warning",
+             *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         import redis
 
-        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1)
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1, password=self.password)
         deadline = time.monotonic() + 10
         while True:
             try:

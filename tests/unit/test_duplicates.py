@@ -86,6 +86,26 @@ def test_same_key_is_not_a_copy():
     assert index.add(text, "https://b.example/1") == "https://a.example/1"
 
 
+def recrawled_page_and_a_closer_page() -> list[tuple[str, str]]:
+    """A page (A), then another page (C) no copy of it, then A crawled again with a text near
+    its earlier one (0.45) but nearer still to C's (0.55)."""
+    rng = np.random.default_rng(11)
+    x, y = ([f"w{n}" for n in rng.integers(0, 10**6, size)] for size in (500, 600))
+    return [(" ".join(x), "https://a.example/story"), (" ".join(y), "https://c.example/other"),
+            (" ".join(x + y), "https://a.example/story")]
+
+
+def test_a_page_crawled_again_is_never_a_copy_even_of_a_closer_page():
+    index = DuplicateIndex()
+    (a, key), (c, other), (again, _) = recrawled_page_and_a_closer_page()
+    assert index.judge(a, key).reason == "new" and index.judge(c, other).reason == "new"
+    sig = [minhash.signature(minhash.shingle_hashes(minhash.words(t))) for t in (a, c, again)]
+    assert 0.4 <= minhash.similarity(sig[2], sig[0]) < minhash.similarity(sig[2], sig[1])
+    verdict = index.judge(again, key)
+    assert verdict.reason == "same_key" and verdict.first is None
+    assert index.add(again, "https://b.example/copy") == "https://c.example/other"   # others: the closest
+
+
 def _text(i: int, words: int = 200) -> str:
     rng = np.random.default_rng(i)
     return " ".join(f"t{n}" for n in rng.integers(0, 50_000, words))
@@ -103,6 +123,47 @@ def test_cap_forgets_the_oldest_and_its_bands():
     held = {d for v in store._buckets.values() for d in ([v] if isinstance(v, str) else v)}
     assert held == set(store._items)
     assert all(not isinstance(v, list) or len(v) > 1 for v in store._buckets.values())
+
+
+def _alike_signatures(count: int) -> list:
+    """Signatures and bands of texts sharing 500 common shingles, each with 600 of its own
+    (Jaccard ~0.3: alike enough to share bands, no copies), made from shingle hashes directly."""
+    rng = np.random.default_rng(7)
+    common = rng.integers(0, 2**32, 500, dtype=np.uint64)
+    bands, rows = minhash.lsh_bands(0.4)
+    made = []
+    for i in range(count):
+        own = rng.integers(0, 2**32, 600, dtype=np.uint64)
+        sig = minhash.signature(np.unique(np.concatenate([common, own])))
+        made.append((f"{i:016x}", minhash.stored(sig), minhash.band_keys(sig, bands, rows)))
+    return made
+
+
+def test_buckets_are_capped_and_time_per_item_is_flat():
+    """Texts sharing their common words filled a bucket with most items (1,604 at 5,000 here),
+    each item checking them all: time per item grew with the crawl. Capped at BUCKET_CAP."""
+    import time
+
+    store = MemoryDuplicateStore()
+    made = _alike_signatures(5000)
+
+    def timed(part: list) -> float:
+        """The median time an item takes (a median: a loaded machine's pauses do not move it)."""
+        times = []
+        for digest, sig, bands in part:
+            start = time.perf_counter()
+            store.find_or_add(digest, sig, bands, f"https://a.example/{digest}", 0.4)
+            times.append(time.perf_counter() - start)
+        return float(np.median(times))
+
+    timed(made[:800])
+    early = timed(made[800:1000])
+    timed(made[1000:4800])
+    late = timed(made[4800:])
+    largest = max(len(v) if isinstance(v, list) else 1 for v in store._buckets.values())
+    assert largest == 64   # as the Redis store caps a band
+    assert len(store) > 4900   # a few pairs pass 0.4 by chance (the estimate's spread)
+    assert late < 2 * early, f"{early * 1000:.3f} ms an item at 1,000 items, {late * 1000:.3f} at 5,000"
 
 
 def test_signature_is_the_same_in_another_process():

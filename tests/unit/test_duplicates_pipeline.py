@@ -63,3 +63,93 @@ def test_off_adds_nothing():
 def test_redis_store_without_the_package_stops_the_crawl(no_redis_package):
     with pytest.raises(bp.SettingError, match=r"BOILERPLATE_DUPLICATES_STORE.*pip install"):
         Harness(BOILERPLATE_DUPLICATES="drop", BOILERPLATE_DUPLICATES_STORE="redis://127.0.0.1:1/0")
+
+
+class SlowStore:
+    """A Redis store that answers after `delay` seconds (a slow or distant Redis), or fails."""
+
+    def __init__(self, store, delay: float, error: Exception | None = None):
+        self.store, self.delay, self.error = store, delay, error
+
+    def find_or_add(self, *args):
+        import time
+
+        time.sleep(self.delay)
+        if self.error is not None:
+            raise self.error
+        return self.store.find_or_add(*args)
+
+    def where(self):
+        return self.store.where()
+
+    def close(self):
+        self.store.close()
+
+
+def run_with_ticker(h: Harness, items: list) -> tuple[list, float]:
+    """The items through the pipeline at once while a ticker runs on the event loop (as other
+    requests would): the results and the longest the loop was held between two ticks."""
+    async def go():
+        gaps, stop = [], asyncio.Event()
+
+        async def ticker():
+            loop = asyncio.get_running_loop()
+            last = loop.time()
+            while not stop.is_set():
+                await asyncio.sleep(0.01)
+                gaps.append(loop.time() - last)
+                last = loop.time()
+
+        task = asyncio.ensure_future(ticker())
+        await asyncio.sleep(0.05)
+        out = []
+        for item in items:   # one after the other: the first is remembered before the copy comes
+            out.append(await h.pipeline.process_item(item))
+        stop.set()
+        await task
+        return out, max(gaps)
+    try:
+        return asyncio.run(go())
+    finally:
+        h.close()
+
+
+@pytest.fixture
+def slow_redis(redis_server, monkeypatch):
+    """The pipeline's Redis duplicates store wrapped in a SlowStore: returns the wrapper's settings."""
+    from scrapy_boilerplate.crawl import duplicates as module
+
+    real = module.store_from_settings
+    made = {}
+
+    def slow(settings, *args):
+        made["store"] = SlowStore(real(settings, *args), **made["options"])
+        return made["store"]
+
+    monkeypatch.setattr(module, "store_from_settings", slow)
+    return made
+
+
+def test_a_slow_redis_does_not_hold_the_reactor(redis_server, slow_redis):
+    slow_redis["options"] = {"delay": 1.5}
+    h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_EXECUTOR="thread",
+                BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATE_OF_FIELD="first",
+                BOILERPLATE_DUPLICATES_MIN_WORDS=20, BOILERPLATE_DUPLICATES_STORE=redis_server.url)
+    article = site_file(ARTICLE).decode()
+    items, held = run_with_ticker(h, [{"url": SITE + "/a", "html": article},
+                                      {"url": SITE + "/b", "html": article}])
+    assert [item["first"] for item in items] == [None, SITE + "/a"]
+    # Before: held for the whole delay, each item. The bound leaves room for a loaded machine.
+    assert held < 0.75, f"the event loop was held {held:.2f} s by a store answering in 1.5 s"
+
+
+def test_a_failing_store_leaves_the_item_going_on(redis_server, slow_redis, caplog):
+    slow_redis["options"] = {"delay": 0.0, "error": RuntimeError("store broke")}
+    h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_DUPLICATES="drop",
+                BOILERPLATE_DUPLICATE_OF_FIELD="first", BOILERPLATE_DUPLICATES_MIN_WORDS=20,
+                BOILERPLATE_DUPLICATES_STORE=redis_server.url)
+    article = site_file(ARTICLE).decode()
+    items = judge(h, [{"url": SITE + "/a", "html": article}, {"url": SITE + "/b", "html": article}])
+    assert [item["first"] for item in items] == [None, None]   # not judged, not lost, not dropped
+    assert h.stats["boilerplate/duplicates/unavailable"] == 2
+    assert "Duplicates: the store redis://127.0.0.1" in caplog.text

@@ -3,14 +3,24 @@ the same verdicts as the memory store, one round trip an item, prefix and TTL, o
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
 import numpy as np
 import pytest
 from redis_server import RedisServer, free_port
+from test_duplicates import recrawled_page_and_a_closer_page
+from test_pipeline import Harness, make_crawler
 
 from scrapy_boilerplate import DuplicateIndex, MemoryDuplicateStore
+from scrapy_boilerplate import settings as bp
+from scrapy_boilerplate.crawl.duplicates import CrawlDuplicates, store_from_settings
+
+
+def judged(duplicates, text: str, url: str):
+    """CrawlDuplicates.judge(text, url), awaited."""
+    return asyncio.run(duplicates.judge(text, url))
 
 
 def redis_store(server, **kwargs):
@@ -141,3 +151,108 @@ def test_missing_package_message(no_redis_package):
     from scrapy_boilerplate.core.duplicates import redis_store as module
     with pytest.raises(ImportError, match=r"scrapy-boilerplate-removal\[redis\]"):
         module.RedisDuplicateStore.from_url("redis://127.0.0.1:1/0")
+
+
+SECRET = "s3cr3t-Pa55"
+# Every way a Redis URL carries a password (redis-py reads each), and mistyped ones.
+SECRET_URLS = {
+    f"redis://user:{SECRET}@127.0.0.1:6379/0": "redis://user:***@127.0.0.1:6379/0",
+    f"redis://:{SECRET}@127.0.0.1:6379": "redis://:***@127.0.0.1:6379",
+    f"redis://127.0.0.1:6379/0?password={SECRET}&db=1": "redis://127.0.0.1:6379/0?password=***&db=1",
+    f"rediss://default:{SECRET}@cache.example:6380/2": "rediss://default:***@cache.example:6380/2",
+    f"unix://:{SECRET}@/run/redis.sock?db=0": "unix://:***@/run/redis.sock?db=0",
+    f"unix:///run/redis.sock?db=0&password={SECRET}": "unix:///run/redis.sock?db=0&password=***",
+    "redis://user:pa@ss@host:6379/0": "redis://user:***@host:6379/0",
+    "redis://:pa/ss@host/0": "redis://***@host/0",
+    "redis://host/0?password=p@ss": "redis://host/0?password=***",
+    f"redis:/:{SECRET}@host": "***@host",
+    "redis://127.0.0.1:6379/0": "redis://127.0.0.1:6379/0",
+    "unix:///run/redis.sock": "unix:///run/redis.sock",
+}
+
+
+def test_redacted_masks_every_password():
+    from scrapy_boilerplate.core.redis_link import redacted
+
+    assert {url: redacted(url) for url in SECRET_URLS} == SECRET_URLS
+
+
+@pytest.mark.parametrize("form", ["query", "userinfo"])
+def test_outage_and_recovery_lines_name_no_password(form, caplog):
+    """The store's WARNING and INFO, and the crawl's, through a server that needs the password."""
+    from scrapy_boilerplate.crawl.duplicates import CrawlDuplicates
+
+    server = RedisServer(password=SECRET)
+    url = (f"redis://127.0.0.1:{server.port}/0?password={SECRET}" if form == "query"
+           else f"redis://default:{SECRET}@127.0.0.1:{server.port}/0")
+    crawler = make_crawler(BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATES_STORE=url,
+                           BOILERPLATE_TEMPLATE_RETRY_AFTER=0)
+    settings = bp.read(crawler.settings)
+    duplicates = CrawlDuplicates(crawler, settings)
+    store = duplicates.index.store
+    store.quiet = False   # the store's own lines too
+    caplog.set_level(logging.DEBUG)
+    try:
+        assert judged(duplicates, _text(1), "https://a.example/1") is None   # down: not judged
+        server.start()
+        assert judged(duplicates, _text(1), "https://a.example/1") is None   # judged: the first
+        assert judged(duplicates, _text(1), "https://b.example/1") == "https://a.example/1"
+        assert crawler.stats.get_value("boilerplate/duplicates/unavailable") == 1
+        assert "failed (" in caplog.text and "reachable again" in caplog.text
+        assert "did not answer" in caplog.text and "answers again" in caplog.text
+        assert SECRET not in caplog.text and "***" in caplog.text
+    finally:
+        duplicates.close()
+        server.stop()
+
+
+def test_setting_errors_name_no_password(no_redis_package):
+    for url in (f"redis://:{SECRET}@127.0.0.1:6379/0", f"unix:///run/r.sock?password={SECRET}"):
+        with pytest.raises(bp.SettingError) as caught:   # the package is missing
+            store_from_settings(bp.read({"BOILERPLATE_DUPLICATES": "flag",
+                                         "BOILERPLATE_DUPLICATES_STORE": url}))
+        assert SECRET not in str(caught.value) and "***" in str(caught.value)
+    for name in ("BOILERPLATE_DUPLICATES_STORE", "BOILERPLATE_TEMPLATE_STORE"):   # a typo
+        with pytest.raises(bp.SettingError) as caught:
+            bp.read({"BOILERPLATE_DUPLICATES": "flag", name: f"redis:/:{SECRET}@127.0.0.1"})
+        assert SECRET not in str(caught.value) and name in str(caught.value)
+
+
+def test_a_page_crawled_again_is_never_a_copy(redis_server):
+    """As in the memory store: the page's own earlier text wins over a closer other page."""
+    index = DuplicateIndex(store=redis_store(redis_server))
+    (a, key), (c, other), (again, _) = recrawled_page_and_a_closer_page()
+    assert index.judge(a, key).reason == "new" and index.judge(c, other).reason == "new"
+    assert index.judge(again, key).reason == "same_key"
+    assert index.add(again, "https://b.example/copy") == "https://c.example/other"
+
+
+def test_default_prefix_names_the_project(redis_server):
+    """Two projects on one Redis: each its own keys, neither flags the other's items."""
+    found = {}
+    for bot in ("alpha", "beta"):
+        crawler = make_crawler(BOT_NAME=bot, BOILERPLATE_DUPLICATES="flag",
+                               BOILERPLATE_DUPLICATES_STORE=redis_server.url)
+        duplicates = CrawlDuplicates(crawler, bp.read(crawler.settings))
+        try:
+            assert duplicates.index.store.prefix == f"{bot}:boilerplate:duplicates:"
+            found[bot] = [judged(duplicates, _text(1), f"https://{bot}.example/story"),
+                          judged(duplicates, _text(1), f"https://{bot}.example/print")]
+        finally:
+            duplicates.close()
+    assert found == {"alpha": [None, "https://alpha.example/story"],
+                     "beta": [None, "https://beta.example/story"]}
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    assert {k.decode().split(":")[0] for k in client.keys("*")} == {"alpha", "beta"}
+
+
+def test_empty_prefix_is_refused_at_start_up(redis_server):
+    for empty in ("", "  "):
+        with pytest.raises(bp.SettingError, match=r"BOILERPLATE_DUPLICATES_PREFIX must be .*not empty"):
+            Harness(BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATES_STORE=redis_server.url,
+                    BOILERPLATE_DUPLICATES_PREFIX=empty)
+    with pytest.raises(ValueError, match="prefix must not be empty"):
+        redis_store(redis_server, prefix="")
+    assert bp.read({"BOILERPLATE_DUPLICATES_PREFIX": "shop:"}).duplicates_prefix == "shop:"

@@ -431,3 +431,34 @@ def test_no_descriptor_is_left_open_by_pools_shut_down():
         p.submit(pow, 2, 2).result(timeout=15)
     p.shutdown()
     assert open_descriptors() <= before
+
+
+def test_a_worker_stopped_mid_reply_stalls_no_other_deadline(pool):
+    """A worker stopped (SIGSTOP) while sending a large result: the supervisor must not wait
+    for the rest; the other tasks' deadlines hold, and the stopped task's own."""
+    from pool_faults import stop_mid_reply
+
+    p = pool(3, task_timeout=2.0)
+    started = [p.submit(time.sleep, 0.3) for _ in range(3)]   # three workers, started and idle
+    assert [f.result(timeout=WAIT) for f in started] == [None] * 3
+    pids = set(p.pids())
+    stopped = p.submit(stop_mid_reply, 64 << 20, 4 << 20)
+    time.sleep(0.5)   # the supervisor has 4 MB of the 64 MB reply, and no more comes
+    try:
+        start = time.monotonic()
+        hung = p.submit(time.sleep, 3600)
+        quick = p.submit(pow, 2, 5)
+        assert quick.result(timeout=10) == 32
+        with pytest.raises(TaskTimeout, match="within 2 s"):
+            hung.result(timeout=10)
+        with pytest.raises(TaskTimeout, match="within 2 s"):
+            stopped.result(timeout=10)
+        took = time.monotonic() - start
+        assert took < 4, f"{took:.1f} s for deadlines of 2 s"
+        assert p.submit(pow, 3, 2).result(timeout=WAIT) == 9   # (on a worker started anew)
+    finally:
+        for pid in pids | set(p.pids()):   # without the fix: free the blocked supervisor
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass

@@ -54,7 +54,7 @@ if ttl > 0 then period = math.floor(tonumber(redis.call('TIME')[1]) / ttl) end
 local current = ARGV[7] .. period
 local hashes = {current}
 if ttl > 0 then hashes[2] = ARGV[7] .. (period - 1) end
-local seen, best, best_equal = {}, '', -1
+local seen, best, best_equal, own_equal = {}, '', -1, -1
 for _, hash in ipairs(hashes) do
   for i = 8, #ARGV do
     local held = redis.call('HGET', hash, ARGV[i])
@@ -70,12 +70,15 @@ for _, hash in ipairs(hashes) do
               if string.sub(sig, q, q + 1) == string.sub(other[2], q, q + 1) then equal = equal + 1 end
             end
             if equal > best_equal then best, best_equal = other[1], equal end
+            if other[1] == ARGV[3] and equal > own_equal then own_equal = equal end
           end
         end
       end
     end
   end
 end
+-- A page crawled again is no copy, even when another page is closer.
+if own_equal >= need then return {ARGV[3], own_equal, 0} end
 if best_equal >= need then return {best, best_equal, 0} end
 redis.call('HSET', KEYS[1], 'u', ARGV[3], 's', sig)
 if ttl > 0 then redis.call('EXPIRE', KEYS[1], 2 * ttl) end
@@ -104,6 +107,9 @@ class RedisDuplicateStore(DuplicateStore):
                  timeout: float = DEFAULT_TIMEOUT, quiet: bool = False) -> None:
         if ttl < 0:
             raise ValueError("ttl must not be negative")
+        if not prefix:
+            raise ValueError("prefix must not be empty (the keys would be at the top level of the "
+                             "database, among any other program's)")
         self.client = client
         self.prefix = prefix
         self.ttl = int(ttl)

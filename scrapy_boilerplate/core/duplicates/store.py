@@ -2,7 +2,8 @@
 
 A store answers one question atomically: is this text (its hash, MinHash signature and band
 keys) a copy of one remembered, and if not, remember it. Copies are not remembered: the first
-item of a story stays the one every later copy is matched against.
+item of a story stays the one every later copy is matched against. A text remembered under the
+item's own key (its URL) is preferred to any other copy: a page crawled again is no copy.
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ import numpy as np
 
 #: Items a MemoryDuplicateStore remembers by default (docs/duplicates.md: memory per item).
 DEFAULT_MAX_ITEMS = 50_000
+#: Texts an LSH bucket holds, the latest (as the Redis store caps a band): texts alike enough
+#: to share bands yet no copies of each other are few, and an uncapped bucket of texts sharing
+#: their common words grows with the crawl, and each item's checks with it.
+BUCKET_CAP = 64
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,8 @@ class MemoryDuplicateStore(DuplicateStore):
     """The texts seen by this process: at most `max_items`, the oldest forgotten first.
 
     Each item holds its key, its signature (bytes) and its band keys; each band key leads to
-    the items that have it (a str when one, a list when more). Thread-safe.
+    the latest items that have it (a str when one, a list when more; at most BUCKET_CAP).
+    Thread-safe.
     """
 
     def __init__(self, max_items: int = DEFAULT_MAX_ITEMS) -> None:
@@ -73,11 +79,17 @@ class MemoryDuplicateStore(DuplicateStore):
             if known is not None:
                 return Match(known[0], 1.0, exact=True)
             best, best_equal = None, -1
-            for candidate in self._candidates(bands):
-                other_key, other_sig, _ = self._items[candidate]
-                equal = int(np.count_nonzero(np.frombuffer(other_sig, sig.dtype) == sig))
-                if equal > best_equal:
-                    best, best_equal = other_key, equal
+            candidates = self._candidates(bands)
+            if candidates:
+                # All candidates' signatures compared at once (up to BUCKET_CAP per band).
+                rows = np.frombuffer(b"".join(self._items[c][1] for c in candidates), sig.dtype)
+                equal = np.count_nonzero(rows.reshape(len(candidates), len(sig)) == sig, axis=1)
+                i = int(np.argmax(equal))   # the first (oldest) of the best
+                best, best_equal = self._items[candidates[i]][0], int(equal[i])
+                # A page crawled again is no copy, even when another page is closer.
+                for j in np.flatnonzero(equal >= needed(threshold, len(sig))):
+                    if self._items[candidates[j]][0] == key:
+                        return Match(key, int(equal[j]) / len(sig))
             if best is not None and best_equal >= needed(threshold, len(sig)):
                 return Match(best, best_equal / len(sig))
             self._add(digest, sig.tobytes(), tuple(bands), key)
@@ -104,6 +116,8 @@ class MemoryDuplicateStore(DuplicateStore):
                 self._buckets[band] = [held, digest]
             else:
                 held.append(digest)
+                if len(held) > BUCKET_CAP:
+                    del held[0]   # its item keeps its other bands
         while len(self._items) > self.max_items:
             self._forget_oldest()
 
@@ -113,7 +127,7 @@ class MemoryDuplicateStore(DuplicateStore):
             held = self._buckets.get(band)
             if held == digest:
                 del self._buckets[band]
-            elif isinstance(held, list):
+            elif isinstance(held, list) and digest in held:   # not if capped out of it
                 held.remove(digest)
                 if len(held) == 1:
                     self._buckets[band] = held[0]
