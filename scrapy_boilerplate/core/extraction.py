@@ -163,7 +163,7 @@ class Extraction:
                 reasons = (step_reasons(history, shift) if history is not None
                            else [STATED_BODY] * len(texts))
                 if self._site_rule is not None and history is not None:
-                    _mark_site_rule(reasons, self._site_rule, mask, history[-1])
+                    _mark_site_rule(reasons, self._site_rule)
                 self._blocks = [Block(t, g, m, round(p, 4), r) for t, g, m, p, r in
                                 zip(texts, tags, mask.tolist(), proba.tolist(), reasons)]
                 self._block_source = None
@@ -228,9 +228,8 @@ def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: li
     )
 
 
-def _mark_site_rule(reasons: list[str], rule: dict, mask: np.ndarray, selected: bytes) -> None:
-    """A site rule's blocks: the ones it did not allow, and the ones whose decision it changed
-    after the steps (`selected`, the steps' last mask)."""
-    changed = mask != np.frombuffer(selected, dtype=bool)
-    for i in [*rule.get("forced_out", ()), *np.flatnonzero(changed).tolist()]:
+def _mark_site_rule(reasons: list[str], rule: dict) -> None:
+    """A site rule's blocks: the ones it did not allow, whatever decided them (the ones whose
+    decision it changed after the steps have its reason from the selection's history)."""
+    for i in rule.get("forced_out", ()):
         reasons[i] = SITE_SELECTOR

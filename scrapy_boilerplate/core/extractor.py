@@ -7,14 +7,17 @@
    (selection/steps.py, in order) -> the kept blocks;
 5. render/ (extraction.py): the text now; Markdown, HTML and the article metadata when first read.
 
-Two fallbacks redo 4-5: a page that is a thread is walked again with its comment sections,
-and a client-rendered page whose markup holds next to nothing gets the body its JSON-LD states.
+Two fallbacks may then replace the extraction (selection/fallbacks.py): a page that is a thread
+is selected again with its comment sections walked, and a client-rendered page whose markup holds
+next to nothing gets the body its JSON-LD states. What decides a block, the site memory's and the
+site rules' moves and the fallbacks among them, is one ordered list: selection/steps.py PIPELINE.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -22,29 +25,22 @@ import numpy as np
 from .document.page import Page, build_page
 from .document.parse import to_element, to_element_type_error
 from .extraction import Extraction, build_extraction
-from .metadata.article import declares_thread
 from .metadata.title import best_title
 from .scoring.clusters import cluster_probabilities
 from .scoring.decode import FAVOR_SHIFT
 from .scoring.features import dense_feature_names, feature_matrix
 from .scoring.model import Model, ModelError, load_model
-from .selection.site_rules import SiteRule, SiteRules, make_rule, plain_text_blocks
-from .selection.stated_body import BODY_FALLBACK_SHARE, body_page, stated_body
-from .selection.steps import select
-from .selection.tables import find_data_tables
+from .selection.site_rules import SiteRule, SiteRules, make_rule
+from .selection.steps import FALLBACKS, select
 
 if TYPE_CHECKING:
     import os
     from collections.abc import Iterable, Mapping
 
+    from .selection.tables import Table
     from .site_memory.templates import TemplateEvidence, TemplateStore
 
 logger = logging.getLogger(__name__)
-
-
-#: An extraction shorter than this, on a page whose comment sections hold most of its text,
-#: is made again with the comment sections walked (forum threads, posts marked up as comments).
-THREAD_FALLBACK_CHARS = 500
 
 
 class Extractor:
@@ -176,81 +172,58 @@ class Extractor:
     def _extract_page(self, page: Page, url: str | None, opts: dict,
                       templates: TemplateStore | None = None, rule: SiteRule | None = None) -> Extraction:
         store = self.templates if templates is None else templates
+        run = _Run(self, page, url, opts, rule)
         if store is None or not len(page):
-            return self._page_result(page, url, opts, None, rule=rule)
+            return run.finish(run.select(page))
         # Site memory (site_memory/templates.py): the model's probabilities first, so that the store
-        # records where the content is; then the site's evidence moves them.
+        # records where the content is; then the site's evidence moves them (selection/steps.py).
         proba = self.block_probabilities(page)
-        evidence = _template_evidence(store, page, url, proba)
-        result = self._page_result(page, url, opts, evidence, proba, rule)
-        if evidence is not None:
-            result._site_memory = evidence.summary()
+        run.evidence = _template_evidence(store, page, url, proba)
+        result = run.finish(run.select(page, proba))
+        if run.evidence is not None:
+            result._site_memory = run.evidence.summary()
         return result
 
-    def _page_result(self, page: Page, url: str | None, opts: dict, evidence: TemplateEvidence | None,
-                     proba: np.ndarray | None = None, rule: SiteRule | None = None) -> Extraction:
-        result = self._select(page, url, opts, evidence, proba, rule)
-        if (not opts["include_comments"] and page.root is not None
-                and (len(result.text) < THREAD_FALLBACK_CHARS or declares_thread(page))):
-            # Next to nothing outside comment sections, or a page that says it is a thread:
-            # on a forum thread or a page of reader posts, the "comments" are the content.
-            # Walked again with them, and kept if the model then finds more (comment sections
-            # are not forced in).
-            full = build_page(page.root, include_comments=True, base_url=page.base_url)
-            if sum(full.chars) >= 2 * sum(page.chars):
-                candidate = self._select(full, url, opts, evidence, rule=rule)
-                if len(candidate.text) > len(result.text):
-                    result = candidate
-        if result._site_rule is not None and result._site_rule["matched"]:
-            return result   # the rule says where the content is in the markup: no stated body
-        body = stated_body(page)
-        if body is not None and len(result.text) < BODY_FALLBACK_SHARE * len(body):
-            # Next to nothing found in the markup of a page that states its body in JSON-LD
-            # (a client-rendered page): the stated body is the content.
-            stated = body_page(body, page)
-            if stated is not None:
-                mask = stated.array("chars") > 0
-                candidate = build_extraction(stated, mask, mask.astype(float), find_data_tables(stated),
-                                             result.title, url, opts)
-                if len(candidate.text) > len(result.text):
-                    if result._site_rule is not None:   # a rule that matched nothing here
-                        candidate._site_rule = {**result._site_rule, "forced_out": []}
-                    return candidate
-        return result
 
-    def _select(self, page: Page, url: str | None, opts: dict, evidence: TemplateEvidence | None = None,
-                proba: np.ndarray | None = None, rule: SiteRule | None = None) -> Extraction:
+@dataclass
+class _Run:
+    """One extraction of one page: what its selection and fallbacks share (selection/fallbacks.py Run)."""
+
+    extractor: Extractor
+    page: Page
+    url: str | None
+    opts: dict
+    rule: SiteRule | None
+    evidence: TemplateEvidence | None = None
+
+    @property
+    def include_comments(self) -> bool:
+        return bool(self.opts["include_comments"])
+
+    def select(self, page: Page, proba: np.ndarray | None = None) -> Extraction:
+        """The extraction of `page` after the selection's steps (selection/steps.py STEPS)."""
         title = best_title(page)
         if not len(page):
-            return Extraction(title=title, _meta_source=(page, None, title, url, "", ()))
+            return Extraction(title=title, _meta_source=(page, None, title, self.url, "", ()))
+        model = self.extractor.model
         if proba is None:
-            proba = self.block_probabilities(page)
-        shift = None
-        if evidence is not None:
-            # Site memory (site_memory/templates.py): blocks repeated across the site's pages.
-            adjusted = evidence.adjust(page, proba)
-            if adjusted is not proba:
-                shift, proba = adjusted - proba, adjusted
-        params = self.model.decode if self.model is not None else None
-        if rule is None:
-            kept = select(page, proba, params, opts, title)
-            return build_extraction(page, kept.mask, proba, kept.tables, title, url, opts, kept.code_blocks,
-                                    kept.history, shift)
-        # Site selectors (selection/site_rules.py): the blocks outside the content or inside an
-        # excluded element are out before the decoder (which then cleans inside the content) and
-        # after the steps (which may add whole tables or sections back).
-        allowed, summary = rule.apply(page)
-        if allowed is None:
-            kept = select(page, proba, params, opts, title)
-        else:
-            kept = select(page, np.where(allowed, proba, 0.0), params, opts, title)
-            kept.mask &= allowed
-            if not kept.mask.any() and summary["content"] and summary["content"]["blocks"]:
-                # The model keeps nothing where the caller says the content is: the caller wins.
-                kept.mask = plain_text_blocks(page, allowed)
-        result = build_extraction(page, kept.mask, proba, kept.tables, title, url, opts, kept.code_blocks,
-                                  kept.history, shift)
-        result._site_rule = summary
+            proba = self.extractor.block_probabilities(page)
+        params = model.decode if model is not None else None
+        kept = select(page, proba, params, self.opts, title, evidence=self.evidence, rule=self.rule)
+        result = build_extraction(page, kept.mask, kept.probability, kept.tables, title, self.url, self.opts,
+                                  kept.code_blocks, kept.history, kept.shift)
+        if self.rule is not None:
+            result._site_rule = kept.site_rule
+        return result
+
+    def extraction(self, page: Page, mask: np.ndarray, proba: np.ndarray, tables: list[Table],
+                   title: str | None) -> Extraction:
+        return build_extraction(page, mask, proba, tables, title, self.url, self.opts)
+
+    def finish(self, result: Extraction) -> Extraction:
+        """The fallbacks after the selection, in order (selection/steps.py FALLBACKS)."""
+        for fallback in FALLBACKS:
+            result = fallback.run(self, result)
         return result
 
 

@@ -1,4 +1,5 @@
-"""The decoder's mask with the options and the fallbacks for near-empty selections."""
+"""The decoder's mask, its fallbacks for near-empty selections and the option steps right after it
+(steps.py runs them, in order, as the first steps of the selection)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import numpy as np
 from ..document.elements import FLAG
 from ..document.page import Page
 from ..scoring.decode import decode
-from .tables import find_data_tables
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -25,19 +25,6 @@ RELAXED_GAIN = 2
 
 #: Caption-flagged blocks are dropped only while they are less than this share of the content.
 CAPTION_MAX_SHARE = 0.5
-
-
-def select_blocks(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
-                  tables: list[Table] | None = None) -> np.ndarray:
-    """Content mask from block probabilities, with the caption and comment options applied
-    (the selection runs the same functions as steps, to tell which one decided)."""
-    if tables is None:
-        tables = find_data_tables(page)
-    mask = decoded_mask(page, proba, params, opts, tables)
-    mask = near_empty_fallback(page, mask, proba, params, opts, tables)
-    mask = drop_ad_links(page, mask)
-    mask = drop_captions(page, mask, opts)
-    return add_comments(page, mask, opts)
 
 
 def decoded_mask(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
