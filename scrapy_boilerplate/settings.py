@@ -41,8 +41,8 @@ from .core.duplicates.redis_store import DEFAULT_PREFIX as DUPLICATES_PREFIX
 from .core.duplicates.redis_store import DEFAULT_TTL as DUPLICATES_TTL
 from .core.duplicates.store import DEFAULT_MAX_ITEMS
 from .core.metadata.article import ArticleMetadata
+from .core.options import FAVORS, OPTIONS
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
-from .core.scoring.decode import FAVOR_SHIFT
 from .core.selection.site_rules import SiteRules
 from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
 from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
@@ -60,7 +60,6 @@ PREFIX = "BOILERPLATE_"
 EXECUTORS = ("inline", "thread", "process")
 OVERVIEW_ACTIONS = ("follow", "drop", "flag", "off")
 DUPLICATES_ACTIONS = ("off", "flag", "drop")
-FAVORS = tuple(FAVOR_SHIFT)
 # The default number of workers: the CPUs, at most this many.
 MAX_DEFAULT_WORKERS = 4
 
@@ -536,12 +535,12 @@ class BoilerplateSettings:
             named[attr] = getattr(self, f"{attr}_field") or (attr if self.metadata_fields else None)
         return {attr: name for attr, name in named.items() if name}
 
-    def extractor_options(self) -> dict:
-        """Extractor keyword arguments (the model apart: ``Extractor(settings.model, **these)``)."""
-        return {"include_title": self.include_title, "include_captions": self.include_captions,
-                "include_comments": self.include_comments, "include_links": self.include_links,
-                "include_images": self.include_images, "favor": self.favor,
-                "site_rules": self.site_rules}
+    def extractor_options(self) -> dict[str, Any]:
+        """Extractor keyword arguments (the model apart: ``Extractor(settings.model, **these)``):
+        the extraction options that are settings (core/options.py OPTIONS, in its order; the
+        selectors of one call are not), and the site rules."""
+        options = {name: getattr(self, name) for name in EXTRACTION_OPTIONS}
+        return {**options, "site_rules": self.site_rules}
 
     def detector_options(self) -> dict:
         """OverviewDetector keyword arguments (plain data, so worker processes can build the same)."""
@@ -566,6 +565,9 @@ SETTINGS = _declared()
 DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in SETTINGS.items()}
 # The setting names as module constants: ENABLED = "BOILERPLATE_ENABLED", EXECUTOR, ... .
 globals().update({name.removeprefix(PREFIX): name for name in SETTINGS})
+#: The extraction options (core/options.py) that are settings too, in their order: the ones of
+#: the whole crawl (a call's selectors are not; BOILERPLATE_SITE_RULES gives them by site).
+EXTRACTION_OPTIONS = tuple(name for name in OPTIONS if name in {spec.attr for spec in SETTINGS.values()})
 #: Extraction attribute -> its field setting (one per article metadata value).
 METADATA_SETTINGS = {item.name: f"{PREFIX}{item.name.upper()}_FIELD" for item in fields(ArticleMetadata)}
 

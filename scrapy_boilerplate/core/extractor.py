@@ -24,12 +24,13 @@ import numpy as np
 
 from .document.page import Page, build_page
 from .document.parse import to_element, to_element_type_error
-from .extraction import Extraction, build_extraction
+from .extraction import Extraction, build_extraction, empty_extraction
 from .metadata.title import best_title
+from .options import Options, selector_tuple
 from .scoring.clusters import cluster_probabilities
-from .scoring.decode import FAVOR_SHIFT
 from .scoring.features import dense_feature_names, feature_matrix
 from .scoring.model import Model, ModelError, load_model
+from .selection.kept import Kept
 from .selection.site_rules import SiteRule, SiteRules, make_rule
 from .selection.steps import FALLBACKS, select
 
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     import os
     from collections.abc import Iterable, Mapping
 
-    from .selection.tables import Table
     from .site_memory.templates import TemplateEvidence, TemplateStore
 
 logger = logging.getLogger(__name__)
@@ -63,14 +63,13 @@ class Extractor:
                  templates: TemplateStore | None = None, content_selector: str | None = None,
                  exclude_selectors: Iterable[str] | None = None,
                  site_rules: Mapping[str, Any] | None = None) -> None:
-        if favor not in FAVOR_SHIFT:
-            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {favor!r}")
-        self.options = {"include_title": include_title, "include_captions": include_captions,
-                        "include_comments": include_comments, "include_links": include_links,
-                        "include_images": include_images, "favor": favor,
-                        "content_selector": content_selector, "exclude_selectors": exclude_selectors}
+        self.options = Options(include_title=include_title, include_captions=include_captions,
+                               include_comments=include_comments, include_links=include_links,
+                               include_images=include_images, favor=favor,
+                               content_selector=content_selector,
+                               exclude_selectors=selector_tuple(exclude_selectors))
         # Checked now: a bad selector is the caller's mistake, not a page's.
-        self.rule = make_rule(content_selector, exclude_selectors)
+        self.rule = make_rule(self.options.content_selector, self.options.exclude_selectors)
         self.site_rules = SiteRules(site_rules) if site_rules else None
         self.model = self._load(model)
         self.templates = templates
@@ -109,7 +108,7 @@ class Extractor:
         evidence for the URL's site is used, and the page is recorded into it.
         `content_selector`, `exclude_selectors`: as on `Extractor`, for this call.
         """
-        opts = self._options(options)
+        opts = self.options.replace(options)
         rule = self._rule(opts, url)
         if not isinstance(html, str | bytes | bytearray | memoryview) and to_element_type_error(html):
             raise TypeError(f"extract() takes str, bytes, a parsel Selector or an lxml element, "
@@ -120,7 +119,7 @@ class Extractor:
             logger.debug("cannot parse input for %s", url, exc_info=True)
             return Extraction()
         try:
-            page = build_page(root, include_comments=opts["include_comments"], base_url=url)
+            page = build_page(root, include_comments=opts.include_comments, base_url=url)
             return self._extract_page(page, url, opts, templates, rule)
         except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
             logger.warning("extraction failed for %s: %r", url or "page", exc,
@@ -135,7 +134,7 @@ class Extractor:
         the walk. The page must have been built with the same
         `include_comments` setting as this extraction uses.
         """
-        opts = self._options(options)
+        opts = self.options.replace(options)
         rule = self._rule(opts, url)
         try:
             return self._extract_page(page, url, opts, templates, rule)
@@ -143,19 +142,10 @@ class Extractor:
             logger.warning("extraction failed for %s: %r", url or "page", exc)
             return Extraction()
 
-    def _options(self, options: dict) -> dict:
-        opts = {**self.options, **options}
-        unknown = set(opts) - set(self.options)
-        if unknown:
-            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
-        if opts["favor"] not in FAVOR_SHIFT:
-            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {opts['favor']!r}")
-        return opts
-
-    def _rule(self, opts: dict, url: str | None) -> SiteRule | None:
+    def _rule(self, opts: Options, url: str | None) -> SiteRule | None:
         """The selectors of this call: its own, else the constructor's, else the URL's site rule."""
-        content, exclude = opts["content_selector"], opts["exclude_selectors"]
-        if content is self.options["content_selector"] and exclude is self.options["exclude_selectors"]:
+        content, exclude = opts.content_selector, opts.exclude_selectors
+        if content == self.options.content_selector and exclude == self.options.exclude_selectors:
             rule = self.rule
         else:
             rule = make_rule(content, exclude)
@@ -169,7 +159,7 @@ class Extractor:
         X = feature_matrix(page, self.model.token_index)
         return self.model.predict_proba(X)
 
-    def _extract_page(self, page: Page, url: str | None, opts: dict,
+    def _extract_page(self, page: Page, url: str | None, opts: Options,
                       templates: TemplateStore | None = None, rule: SiteRule | None = None) -> Extraction:
         store = self.templates if templates is None else templates
         run = _Run(self, page, url, opts, rule)
@@ -181,7 +171,7 @@ class Extractor:
         run.evidence = _template_evidence(store, page, url, proba)
         result = run.finish(run.select(page, proba))
         if run.evidence is not None:
-            result._site_memory = run.evidence.summary()
+            result.site_memory = run.evidence.summary()
         return result
 
 
@@ -192,33 +182,28 @@ class _Run:
     extractor: Extractor
     page: Page
     url: str | None
-    opts: dict
+    options: Options
     rule: SiteRule | None
     evidence: TemplateEvidence | None = None
 
     @property
     def include_comments(self) -> bool:
-        return bool(self.opts["include_comments"])
+        return self.options.include_comments
 
     def select(self, page: Page, proba: np.ndarray | None = None) -> Extraction:
         """The extraction of `page` after the selection's steps (selection/steps.py STEPS)."""
         title = best_title(page)
         if not len(page):
-            return Extraction(title=title, _meta_source=(page, None, title, self.url, "", ()))
+            return empty_extraction(page, title, self.url)
         model = self.extractor.model
         if proba is None:
             proba = self.extractor.block_probabilities(page)
         params = model.decode if model is not None else None
-        kept = select(page, proba, params, self.opts, title, evidence=self.evidence, rule=self.rule)
-        result = build_extraction(page, kept.mask, kept.probability, kept.tables, title, self.url, self.opts,
-                                  kept.code_blocks, kept.history, kept.shift)
-        if self.rule is not None:
-            result._site_rule = kept.site_rule
-        return result
+        s = select(page, proba, params, self.options, title, evidence=self.evidence, rule=self.rule)
+        return build_extraction(s.kept(), self.url, self.options)
 
-    def extraction(self, page: Page, mask: np.ndarray, proba: np.ndarray, tables: list[Table],
-                   title: str | None) -> Extraction:
-        return build_extraction(page, mask, proba, tables, title, self.url, self.opts)
+    def extraction(self, kept: Kept) -> Extraction:
+        return build_extraction(kept, self.url, self.options)
 
     def finish(self, result: Extraction) -> Extraction:
         """The fallbacks after the selection, in order (selection/steps.py FALLBACKS)."""

@@ -96,7 +96,7 @@ class CrawlSiteMemory:
     def account(self, extraction: Extraction, url: str | None = None) -> None:
         """Count what the site memory did on an extracted page, once; log the first page of
         each outage of the store."""
-        info = getattr(extraction, "_site_memory", None)
+        info = extraction.site_memory
         if not info or info.get("counted"):
             return
         info["counted"] = True

@@ -22,6 +22,7 @@ import numpy as np
 from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
 from ..core.metadata.title import best_title
+from ..core.options import Options
 from ..core.scoring.decode import DEFAULT_PARAMS
 from ..core.scoring.features import dense_feature_names, feature_matrix, token_features
 from ..core.scoring.model import Model, TreeEnsemble
@@ -200,7 +201,7 @@ def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict) -
     precisions, recalls, with_shares, without_shares = [], [], [], []
     for d, proba in zip(data, probas):
         # The selection inference runs (default options), so the decoder is tuned for it.
-        mask = select(d.page, proba, params, {}, best_title(d.page)).mask
+        mask = select(d.page, proba, params, Options(), best_title(d.page)).mask
         text = "\n".join(t for t, m in zip(d.page.texts, mask) if m)
         if d.gold is not None:
             p, r = shingle_scores(text, d.gold)

@@ -228,7 +228,7 @@ def test_disabled_components_do_not_check_the_other_settings():
 def test_scrapy_command_reads_the_same_settings():
     extractor = extractor_from_settings(make_crawler(BOILERPLATE_FAVOR="precision",
                                                      BOILERPLATE_INCLUDE_TITLE="true").settings)
-    assert extractor.options["favor"] == "precision" and extractor.options["include_title"] is True
+    assert extractor.options.favor == "precision" and extractor.options.include_title is True
     with pytest.raises(bp.SettingError, match="BOILERPLATE_FAVOR"):
         extractor_from_settings(make_crawler(BOILERPLATE_FAVOR="fast").settings)
 

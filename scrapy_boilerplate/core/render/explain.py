@@ -83,7 +83,7 @@ def explain_html(html_input: Any, url: str | None = None, extractor: Extractor |
     rows = block_rows(page, extraction, root, url)
     sources: dict[str, str] = {}
     if page is not None and extraction._meta_source is not None:
-        mask = extraction._meta_source[1]
+        mask = extraction._meta_source.mask
         sources = field_sources(page, mask, extraction.title, url, extraction.metadata)
     return _document(extraction, verdict, sources, rows, url, source)
 

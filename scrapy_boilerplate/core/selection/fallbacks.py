@@ -12,14 +12,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..document.page import Page, build_page
 from ..metadata.article import declares_thread
+from .kept import Kept
 from .stated_body import BODY_FALLBACK_SHARE, body_page, stated_body
 from .tables import find_data_tables
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from ..extraction import Extraction
-    from .tables import Table
 
 #: An extraction shorter than this, on a page whose comment sections hold most of its text,
 #: is made again with the comment sections walked (forum threads, posts marked up as comments).
@@ -37,9 +35,8 @@ class Run(Protocol):
     def select(self, page: Page) -> Extraction:
         """The extraction of `page` with the selection of this run (its probabilities anew)."""
 
-    def extraction(self, page: Page, mask: np.ndarray, proba: np.ndarray, tables: list[Table],
-                   title: str | None) -> Extraction:
-        """The extraction of `page`'s blocks in `mask`, without a selection's history."""
+    def extraction(self, kept: Kept) -> Extraction:
+        """The extraction of the blocks in `kept`."""
 
 
 def rewalk_thread(run: Run, result: Extraction) -> Extraction:
@@ -69,10 +66,10 @@ def use_stated_body(run: Run, result: Extraction) -> Extraction:
         stated = body_page(body, run.page)
         if stated is not None:
             mask = stated.array("chars") > 0
-            candidate = run.extraction(stated, mask, mask.astype(float), find_data_tables(stated),
-                                       result.title)
+            # A rule that matched nothing here forced nothing out of the stated body.
+            candidate = run.extraction(Kept(stated, mask, mask.astype(float), result.title,
+                                            find_data_tables(stated),
+                                            site_rule={**rule, "forced_out": []} if rule is not None else None))
             if len(candidate.text) > len(result.text):
-                if rule is not None:   # a rule that matched nothing here
-                    candidate._site_rule = {**rule, "forced_out": []}
                 return candidate
     return result

@@ -22,10 +22,12 @@ import numpy as np
 from ..document.elements import FLAG
 from ..document.page import Page
 from ..metadata.bylines import BYLINE_RE
+from ..options import Options
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
 from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, near_empty_fallback
 from .fallbacks import Run, rewalk_thread, use_stated_body
+from .kept import Kept
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
 from .siblings import keep_sibling_sections
@@ -70,7 +72,7 @@ class Selection:
     page: Page
     proba: np.ndarray             # the block probabilities the decoder and the steps read
     params: dict | None           # the model's decoder parameters
-    opts: dict                    # the extraction's options
+    options: Options              # the extraction's options
     title: str | None             # the page's headline (metadata/title.py)
     tables: list[Table]           # the data tables, decided whole
     evidence: TemplateEvidence | None = None   # the site memory's, when a store was given
@@ -93,12 +95,17 @@ class Selection:
         if self.probability is None:
             self.probability = self.proba
 
+    def kept(self) -> Kept:
+        """What the selection kept, for the extraction (extraction.py build_extraction)."""
+        return Kept(self.page, self.mask, self.probability, self.title, self.tables, self.code_blocks,
+                    self.history, self.shift, self.site_rule)
 
-def select(page: Page, proba: np.ndarray, params: dict | None, opts: dict, title: str | None, *,
+
+def select(page: Page, proba: np.ndarray, params: dict | None, options: Options, title: str | None, *,
            evidence: TemplateEvidence | None = None, rule: SiteRule | None = None) -> Selection:
     """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`.
     Inference and the decoder's tuning in training both call this."""
-    s = Selection(page, proba, params, opts, title, find_data_tables(page), evidence, rule)
+    s = Selection(page, proba, params, options, title, find_data_tables(page), evidence, rule)
     # The mask's bytes after each step (0.2 us a step: cheaper than a numpy row copy); what each
     # step changed is worked out only when `Extraction.blocks` is read (step_reasons).
     history = s.history
@@ -111,13 +118,13 @@ def select(page: Page, proba: np.ndarray, params: dict | None, opts: dict, title
 
 def decode(s: Selection) -> None:
     """The decoder's mask from the probabilities (decoded.py). Data tables are decoded as spans."""
-    s.mask = decoded_mask(s.page, s.proba, s.params, s.opts, s.tables)
+    s.mask = decoded_mask(s.page, s.proba, s.params, s.options, s.tables)
 
 
 def decode_near_empty(s: Selection) -> None:
     """Where the decoder kept next to nothing: a tiny page keeps its non-link text, a page of
     short items is decoded again, relaxed (decoded.py). Right after decode: it reads its mask."""
-    s.mask = near_empty_fallback(s.page, s.mask, s.proba, s.params, s.opts, s.tables)
+    s.mask = near_empty_fallback(s.page, s.mask, s.proba, s.params, s.options, s.tables)
 
 
 def drop_ad_units(s: Selection) -> None:
@@ -128,19 +135,19 @@ def drop_ad_units(s: Selection) -> None:
 def drop_photo_captions(s: Selection) -> None:
     """Captions are not content by default; include_captions keeps those within the content
     (decoded.py)."""
-    s.mask = drop_captions(s.page, s.mask, s.opts)
+    s.mask = drop_captions(s.page, s.mask, s.options)
 
 
 def keep_comments(s: Selection) -> None:
     """include_comments: the comment sections are content (decoded.py)."""
-    s.mask = add_comments(s.page, s.mask, s.opts)
+    s.mask = add_comments(s.page, s.mask, s.options)
 
 
 def keep_text_widgets(s: Selection) -> None:
     """Keep a page builder's text widgets around the kept content: one article cut into
     widget sections (widgets.py). Like the decoder's closing-line and mid-body rules, a rule
     for recall: not with favor="precision"."""
-    if s.opts.get("favor") != "precision":
+    if s.options.favor != "precision":
         keep_text_widget_runs(s.page, s.mask, s.proba)
 
 
@@ -149,7 +156,7 @@ def keep_last_heading_section(s: Selection) -> None:
     "Related products and services" in a `div` right after the last kept block, then the list
     items and paragraphs the model leans to, which the decoder cut with it. Not under h1-h6
     (left to the decoder). A rule for recall: not with favor="precision"."""
-    if s.opts.get("favor") != "precision":
+    if s.options.favor != "precision":
         keep_last_section(s.page, s.mask, s.proba)
 
 
@@ -159,7 +166,7 @@ def keep_document_sections(s: Selection) -> None:
     lower block by block along the page and were cut. After keep_cards, whose card groups are
     judged against the text the model kept, and drop_trailing_teasers. A rule for recall: not
     with favor="precision"."""
-    if s.opts.get("favor") != "precision":
+    if s.options.favor != "precision":
         keep_sibling_sections(s.page, s.mask, s.proba)
 
 
@@ -319,7 +326,7 @@ def keep_listing_captions(s: Selection) -> None:
     kept: a figure may also wrap a whole section with its photos and their captions. Not with
     include_captions: every caption is kept then.
     """
-    if s.opts.get("include_captions"):
+    if s.options.include_captions:
         return
     page, mask = s.page, s.mask
     tags, flags, unit = page.node_tags, page.flags, FLAG["pre"] | FLAG["table"]
