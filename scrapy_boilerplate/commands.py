@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from argparse import Namespace  # noqa: TC003
+from argparse import Namespace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from scrapy import Request, Spider
 from scrapy.commands import ScrapyCommand
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 class Command(ScrapyCommand):
     requires_project = False
-    default_settings = {"LOG_LEVEL": "WARNING"}
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
     extractor: Extractor | None = None   # built by run() from the settings and options
 
     def syntax(self) -> str:

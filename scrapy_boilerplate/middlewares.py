@@ -131,7 +131,7 @@ class OverviewMiddleware:
                 start = time.perf_counter()
                 verdict = self.detector.detect(response.text, url=response.url)
             seconds = time.perf_counter() - start
-        except Exception:
+        except Exception:   # noqa: BLE001 - logged with its traceback by _failed
             # A bug or an unexpected page must not cost the page or stop the crawl.
             self._failed(response)
             return response
@@ -153,7 +153,7 @@ class OverviewMiddleware:
             # The page's worker died or hung (logged and counted in crawl/workers.py).
             self._failed(response, with_traceback=False)
             return response
-        except Exception:
+        except Exception:   # noqa: BLE001 - logged with its traceback by _failed
             self._failed(response)
             return response
         return self._act(request, response, verdict, seconds, forced)

@@ -197,7 +197,7 @@ class MainContentPipeline:
             return await self._process(item)
         except DropItem:   # a later copy, with BOILERPLATE_DUPLICATES = "drop"
             raise
-        except Exception:   # noqa: BLE001 - a bug here must not cost the item
+        except Exception:   # a bug here must not cost the item
             self.stats.inc_value("boilerplate/errors")
             logger.exception("MainContentPipeline failed on an item; it goes on unchanged",
                              extra={"spider": self.crawler.spider})

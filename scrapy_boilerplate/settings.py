@@ -427,7 +427,7 @@ class BoilerplateSettings:
     favor: str = setting(
         "BOILERPLATE_FAVOR", "balanced", functools.partial(_choice, choices=FAVORS),
         '`"precision"` keeps less, `"recall"` keeps more')
-    model: Any = setting(   # noqa: RUF009 (setting() gives a dataclasses.Field)
+    model: Any = setting(
         "BOILERPLATE_MODEL", None, _model,
         "path to a block model JSON file (docs/training.md); `None`: the shipped model")
     site_rules: dict | None = setting(
@@ -447,7 +447,7 @@ class BoilerplateSettings:
         "BOILERPLATE_OVERVIEW_THRESHOLD", DEFAULT_NET_TEXT_THRESHOLD,
         _integer_of("a number of characters (1 or more)", 1),
         "TextSweeper's net-text threshold (characters)")
-    overview_model: Any = setting(   # noqa: RUF009
+    overview_model: Any = setting(
         "BOILERPLATE_OVERVIEW_MODEL", None, _overview_model,
         "overview model JSON file; `None`: the shipped one; `False`: the net-text rule alone")
     overview_cutoff: float | None = setting(

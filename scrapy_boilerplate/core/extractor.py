@@ -115,13 +115,13 @@ class Extractor:
                             f"not {type(html).__name__}")
         try:
             root = to_element(html)
-        except Exception:   # noqa: BLE001 - bad input must give an empty result, not a crash
+        except Exception:   # bad input must give an empty result, not a crash
             logger.debug("cannot parse input for %s", url, exc_info=True)
             return Extraction()
         try:
             page = build_page(root, include_comments=opts.include_comments, base_url=url)
             return self._extract_page(page, url, opts, templates, rule)
-        except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
+        except Exception as exc:   # the contract: bad input never raises
             logger.warning("extraction failed for %s: %r", url or "page", exc,
                            exc_info=logger.isEnabledFor(logging.DEBUG))
             return Extraction()

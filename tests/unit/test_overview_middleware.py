@@ -105,7 +105,7 @@ def test_detector_settings_reach_the_detector():
 
 
 def test_missing_model_file_fails_at_start_not_per_page(tmp_path):
-    with pytest.raises(Exception, match="nope.json"):
+    with pytest.raises(Exception, match=r"nope\.json"):
         make_mw(BOILERPLATE_OVERVIEW_MODEL=str(tmp_path / "nope.json"))
 
 
