@@ -17,6 +17,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from . import settings as bp
 from .core.overview.detector import OverviewDetector, OverviewVerdict
 from .core.scoring.model import ModelError
+from .crawl.item_sources import item_sources
 from .crawl.response_pages import record_verdict, response_page
 from .crawl.worker_pool import WorkerLost
 from .crawl.workers import CrawlWorkers, crawl_workers
@@ -233,7 +234,7 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
     It must be the spider middleware closest to the engine (10 by default), so
     that it only sees items that do reach the item pipelines: every item it
     records ends with an item_scraped, item_dropped or item_error signal, and
-    the entry goes then at the latest (see pipelines.ItemSources).
+    the entry goes then at the latest (see crawl/item_sources.py).
     """
 
     @bp.stops_crawl
@@ -241,8 +242,6 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
         super().__init__(crawler)
         if not bp.read(crawler.settings).enabled:
             raise NotConfigured
-        from .pipelines import item_sources
-
         self.sources = item_sources(crawler)
         self.sources.middleware_enabled = True
 
