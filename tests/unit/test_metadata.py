@@ -1,4 +1,4 @@
-"""Article metadata (core/article_meta.py, issue 19): sources, priorities, and real pages."""
+"""Article metadata (core/metadata/article.py, issue 19): sources, priorities, and real pages."""
 
 import gzip
 import json

@@ -3,7 +3,7 @@
 Pages come from the example project's bundled site (example_project/site: a home page, two
 section pages, five articles), so these tests always run; one more test compares the
 middleware with detect_overview on real pages of ../shared/datasets (needs_shared).
-The verdicts themselves belong to core/overview.py: these tests check what
+The verdicts themselves belong to core/overview/detector.py: these tests check what
 the middlewares do with them, not scores.
 """
 
