@@ -30,16 +30,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # extractors.py, machine.py
 
-from extractors import html_to_text  # noqa: E402
-from machine import cpu_name, version_of  # noqa: E402
+from extractors import html_to_text
+from machine import cpu_name, version_of
 
-from scrapy_boilerplate.training.datasets import (  # noqa: E402
+from scrapy_boilerplate.training.datasets import (
     DatasetPage,
     is_validation_site,
     load_dataset,
 )
-from scrapy_boilerplate.training.evaluate import TRAINED_ON  # noqa: E402
-from scrapy_boilerplate.training.metrics import (  # noqa: E402
+from scrapy_boilerplate.training.evaluate import TRAINED_ON
+from scrapy_boilerplate.training.metrics import (
     PageResult,
     format_table,
     score_page,
@@ -147,7 +147,7 @@ def call_safely(fn: ExtractFn, html: bytes, url: str | None) -> tuple[str, bool]
     """An exception counts as an error and an empty output."""
     try:
         return fn(html, url), False
-    except Exception:
+    except Exception:   # noqa: BLE001 - any extractor's failure is an error, counted
         return "", True
 
 

@@ -70,7 +70,7 @@ def serve(datasets: list[str], limit: int, ready, delay: float = 0.0) -> None:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             if delay:
                 time.sleep(delay)   # a network round trip and a server's own work
             body = routes.get(self.path)

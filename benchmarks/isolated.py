@@ -66,7 +66,7 @@ def worker_main(conn, kind: str, name: str, options: dict) -> None:
         return
     try:
         run(WARM_UP_HTML, WARM_UP_URL)
-    except Exception:  # a failure on the warm-up page is not a failure on a real page
+    except Exception:  # noqa: BLE001 - a failure on the warm-up page is not a failure on a real page
         pass
     conn.send(("ready", None))
     while True:
@@ -79,7 +79,7 @@ def worker_main(conn, kind: str, name: str, options: dict) -> None:
         cpu_start = time.process_time()
         try:
             value = run(html, url)
-        except Exception as exc:  # RecursionError included
+        except Exception as exc:  # noqa: BLE001 - RecursionError included
             value = None
             error = f"{type(exc).__name__}: {exc}"[:300]
         seconds = time.perf_counter() - start

@@ -48,8 +48,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.extractor import Extractor  # noqa: E402
-from scrapy_boilerplate.training.datasets import _hostname, is_validation_site  # noqa: E402
+from scrapy_boilerplate.core.extractor import Extractor
+from scrapy_boilerplate.training.datasets import _hostname, is_validation_site
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 TOOLS = ("this", "trafilatura", "htmldate", "newspaper4k")

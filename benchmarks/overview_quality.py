@@ -36,12 +36,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.document.page import build_page  # noqa: E402
-from scrapy_boilerplate.core.document.parse import parse_html  # noqa: E402
-from scrapy_boilerplate.core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD, default_detector  # noqa: E402
-from scrapy_boilerplate.core.overview.evidence import FEATURE_NAMES, own_url, url_features  # noqa: E402
-from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
-from scrapy_boilerplate.training.overview import (  # noqa: E402
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD, default_detector
+from scrapy_boilerplate.core.overview.evidence import FEATURE_NAMES, own_url, url_features
+from scrapy_boilerplate.training.datasets import load_datasets
+from scrapy_boilerplate.training.overview import (
     SPLITS,
     classification_report,
     collect_evidence,

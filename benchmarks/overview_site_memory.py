@@ -40,11 +40,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.document.page import build_page  # noqa: E402
-from scrapy_boilerplate.core.document.parse import parse_html  # noqa: E402
-from scrapy_boilerplate.core.site_memory.templates import MemoryTemplateStore, _fingerprints, site_key  # noqa: E402
-from scrapy_boilerplate.training.datasets import load_datasets  # noqa: E402
-from scrapy_boilerplate.training.overview import (  # noqa: E402
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.site_memory.templates import MemoryTemplateStore, _fingerprints, site_key
+from scrapy_boilerplate.training.datasets import load_datasets
+from scrapy_boilerplate.training.overview import (
     classification_report,
     collect_evidence,
     cross_validate,

@@ -25,10 +25,10 @@ from parsel import Selector
 # Let the script run from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.document.page import build_page  # noqa: E402
-from scrapy_boilerplate.core.document.parse import to_element  # noqa: E402
-from scrapy_boilerplate.core.overview.detector import OverviewDetector  # noqa: E402
-from scrapy_boilerplate.training.datasets import load_dataset  # noqa: E402
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import to_element
+from scrapy_boilerplate.core.overview.detector import OverviewDetector
+from scrapy_boilerplate.training.datasets import load_dataset
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 DEFAULT_SETS = [SHARED / "overview-dev", SHARED / "wcxb-dev"]

@@ -23,12 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_boilerplate.core.document.page import build_page  # noqa: E402
-from scrapy_boilerplate.core.document.parse import to_element  # noqa: E402
-from scrapy_boilerplate.core.extractor import Extractor  # noqa: E402
-from scrapy_boilerplate.core.site_memory import templates as tpl  # noqa: E402
-from scrapy_boilerplate.training.datasets import load_dataset  # noqa: E402
-from scrapy_boilerplate.training.metrics import f1_from, score_page  # noqa: E402
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import to_element
+from scrapy_boilerplate.core.extractor import Extractor
+from scrapy_boilerplate.core.site_memory import templates as tpl
+from scrapy_boilerplate.training.datasets import load_dataset
+from scrapy_boilerplate.training.metrics import f1_from, score_page
 
 
 def mean(values):

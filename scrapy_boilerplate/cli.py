@@ -7,6 +7,12 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .core.extractor import Extractor
 
 #: What `extract --format` (and `scrapy boilerplate --format`) print.
 FORMATS = ("text", "markdown", "html", "json")
@@ -26,10 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("source", help="an HTML file, an http(s) URL, or - for standard input")
     p.add_argument("--url", help="the page's URL, to resolve relative links and image URLs")
     p.add_argument("--format", choices=FORMATS, default="text")
-    p.add_argument("--include-links", action="store_true",
-                   help="keep links in the Markdown and HTML outputs")
-    p.add_argument("--include-images", action="store_true",
-                   help="keep the content's images in place in the Markdown and HTML outputs")
+    add_option_arguments(p, ("include_links", "include_images"), default=False)
     _add_selector_options(p)
     _add_model_options(p)
 
@@ -124,34 +127,42 @@ def _count(value: str) -> int:
     return number
 
 
-def _add_model_options(p) -> None:
-    from .core.scoring.decode import FAVOR_SHIFT
+def add_option_arguments(p: argparse.ArgumentParser, names: Iterable[str], *, default: Any) -> None:
+    """The extraction options `names` (core/options.py OPTIONS) as command-line options: a
+    flag for a yes/no option, ``--favor`` with its choices; `default` for each (None: not given).
+    `scrapy boilerplate` (commands.py) adds them the same way."""
+    from .core.options import FAVORS, OPTIONS
 
+    for name in names:
+        option, doc = "--" + name.replace("_", "-"), OPTIONS[name].metadata["doc"]
+        if name == "favor":
+            p.add_argument(option, choices=FAVORS, default=default, help=doc)
+        else:
+            p.add_argument(option, action="store_true", default=default, help=doc)
+
+
+def _add_model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="a model JSON file (default: the shipped model)")
     p.add_argument("--no-model", action="store_true", help="model-free mode (CETR clustering)")
-    p.add_argument("--favor", choices=tuple(FAVOR_SHIFT), default="balanced")
-    p.add_argument("--include-title", action="store_true")
-    p.add_argument("--include-captions", action="store_true")
-    p.add_argument("--include-comments", action="store_true")
+    add_option_arguments(p, ("favor",), default="balanced")
+    add_option_arguments(p, ("include_title", "include_captions", "include_comments"), default=False)
 
 
 def _add_selector_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--content-selector", metavar="CSS",
-                   help="where the content is (a CSS selector): the rest of the page is not content")
-    p.add_argument("--exclude-selector", metavar="CSS", action="append",
-                   help="what is never content (a CSS selector; repeat the option for several)")
+    from .core.options import OPTIONS
+
+    p.add_argument("--content-selector", metavar="CSS", help=OPTIONS["content_selector"].metadata["doc"])
+    p.add_argument("--exclude-selector", metavar="CSS", action="append", dest="exclude_selectors",
+                   help=OPTIONS["exclude_selectors"].metadata["doc"][:-1] + "; repeat the option for several)")
 
 
-def _extractor(args):
+def _extractor(args: argparse.Namespace) -> Extractor:
+    """An Extractor with the options of the command line (the ones its subcommand has)."""
     from .core.extractor import Extractor
+    from .core.options import OPTIONS
 
-    return Extractor(False if args.no_model else args.model, favor=args.favor,
-                     include_title=args.include_title, include_captions=args.include_captions,
-                     include_comments=args.include_comments,
-                     include_links=getattr(args, "include_links", False),
-                     include_images=getattr(args, "include_images", False),
-                     content_selector=getattr(args, "content_selector", None),
-                     exclude_selectors=getattr(args, "exclude_selector", None))
+    options = {name: getattr(args, name) for name in OPTIONS if getattr(args, name, None) is not None}
+    return Extractor(False if args.no_model else args.model, **options)
 
 
 #: Seconds a URL given on the command line may take to fetch, in all.

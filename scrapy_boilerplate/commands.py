@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from argparse import Namespace  # noqa: TC003
+from argparse import Namespace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from scrapy import Request, Spider
 from scrapy.commands import ScrapyCommand
@@ -21,7 +21,7 @@ from scrapy.utils.datatypes import SequenceExclude
 from w3lib.url import is_url
 
 from . import settings as bp
-from .cli import FORMATS
+from .cli import FORMATS, add_option_arguments
 from .core.extractor import Extraction, Extractor
 from .core.overview.detector import OverviewVerdict
 from .core.scoring.model import ModelError
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 class Command(ScrapyCommand):
     requires_project = False
-    default_settings = {"LOG_LEVEL": "WARNING"}
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
     extractor: Extractor | None = None   # built by run() from the settings and options
 
     def syntax(self) -> str:
@@ -58,12 +58,8 @@ class Command(ScrapyCommand):
         parser.add_argument("--format", choices=FORMATS, default="text",
                             help="what to print of the extraction (default: text)")
         parser.add_argument("--url", help="the page's URL when reading a file (resolves image links)")
-        parser.add_argument("--include-title", action="store_true", default=None)
-        parser.add_argument("--include-captions", action="store_true", default=None)
-        parser.add_argument("--include-comments", action="store_true", default=None)
-        parser.add_argument("--include-links", action="store_true", default=None)
-        parser.add_argument("--include-images", action="store_true", default=None)
-        parser.add_argument("--favor", choices=bp.FAVORS)
+        # The extraction options that are settings too: given, they win over BOILERPLATE_*.
+        add_option_arguments(parser, bp.EXTRACTION_OPTIONS, default=None)
         parser.add_argument("--no-redirect", action="store_true",
                             help="do not follow HTTP redirects")
         parser.add_argument("--explain", metavar="OUT.html",

@@ -143,7 +143,7 @@ def _connection_class(base: type[http.client.HTTPConnection], deadline: _Deadlin
 class _HttpRedirects(urllib.request.HTTPRedirectHandler):
     """Follows redirects to http(s) URLs only (urllib's own also follows ftp://)."""
 
-    def http_error_302(self, req, fp, code, msg, headers):   # noqa: ANN001, ANN201
+    def http_error_302(self, req, fp, code, msg, headers):
         location = headers.get("Location") or headers.get("URI") or ""
         newurl = urljoin(req.full_url, location.strip())
         if location and urlsplit(newurl).scheme.lower() not in ("http", "https"):
@@ -159,11 +159,11 @@ def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
     https_class = _connection_class(http.client.HTTPSConnection, deadline)
 
     class HTTPHandler(urllib.request.HTTPHandler):
-        def http_open(self, req):   # noqa: ANN001, ANN201
+        def http_open(self, req):
             return self.do_open(http_class, req)
 
     class HTTPSHandler(urllib.request.HTTPSHandler):
-        def https_open(self, req):   # noqa: ANN001, ANN201
+        def https_open(self, req):
             return self.do_open(https_class, req, context=self._context)
 
     # build_opener keeps its other default handlers (proxies from the environment, errors).

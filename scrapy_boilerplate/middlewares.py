@@ -18,6 +18,7 @@ from . import settings as bp
 from .core.overview.detector import OverviewDetector, OverviewVerdict
 from .core.scoring.model import ModelError
 from .crawl.charsets import better_encoding
+from .crawl.item_sources import item_sources
 from .crawl.response_pages import record_verdict, response_page
 from .crawl.worker_pool import WorkerLost
 from .crawl.workers import CrawlWorkers, crawl_workers
@@ -172,7 +173,7 @@ class OverviewMiddleware:
                 start = time.perf_counter()
                 verdict = self.detector.detect(response.text, url=response.url)
             seconds = time.perf_counter() - start
-        except Exception:
+        except Exception:   # noqa: BLE001 - logged with its traceback by _failed
             # A bug or an unexpected page must not cost the page or stop the crawl.
             self._failed(response)
             return response
@@ -194,7 +195,7 @@ class OverviewMiddleware:
             # The page's worker died or hung (logged and counted in crawl/workers.py).
             self._failed(response, with_traceback=False)
             return response
-        except Exception:
+        except Exception:   # noqa: BLE001 - logged with its traceback by _failed
             self._failed(response)
             return response
         return self._act(request, response, verdict, seconds, forced)
@@ -274,7 +275,7 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
     It must be the spider middleware closest to the engine (10 by default), so
     that it only sees items that do reach the item pipelines: every item it
     records ends with an item_scraped, item_dropped or item_error signal, and
-    the entry goes then at the latest (see pipelines.ItemSources).
+    the entry goes then at the latest (see crawl/item_sources.py).
     """
 
     @bp.stops_crawl
@@ -282,8 +283,6 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
         super().__init__(crawler)
         if not bp.read(crawler.settings).enabled:
             raise NotConfigured
-        from .pipelines import item_sources
-
         self.sources = item_sources(crawler)
         self.sources.middleware_enabled = True
 

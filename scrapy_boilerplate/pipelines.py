@@ -3,7 +3,7 @@
 ``MainContentPipeline`` needs to know which response an item was yielded
 from, which Scrapy does not tell item pipelines. ``ItemResponseMiddleware``
 (a spider middleware in :mod:`scrapy_boilerplate.middlewares`) records it in
-an :class:`ItemSources` registry shared through the crawler; the pipeline
+an :class:`ItemSources` registry (crawl/item_sources.py) shared through the crawler; the pipeline
 takes the entry back, and the ``item_scraped``/``item_dropped``/``item_error``
 signals clear whatever is left, so nothing outlives the item's processing.
 """
@@ -17,7 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter, is_item
-from scrapy import Item, signals
+from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.utils.response import get_base_url
@@ -26,11 +26,12 @@ from . import settings as bp
 from .core.extractor import Extraction, Extractor
 from .core.scoring.model import ModelError
 from .crawl.duplicates import CrawlDuplicates
+from .crawl.item_sources import ItemSources as ItemSources  # re-exported: its import path before crawl/
+from .crawl.item_sources import item_sources
 from .crawl.response_pages import cached_page, response_page, response_verdict
 from .crawl.site_memory import site_memory
 from .crawl.site_rules import SiteRuleStats
 from .crawl.tasks import extract_page_timed, extract_text_timed, extract_timed, in_worker
-from .crawl.weakcache import WeakCache
 from .crawl.worker_pool import WorkerLost
 from .crawl.workers import CrawlWorkers, count_lost, crawl_workers, failed_future, wait
 
@@ -57,65 +58,6 @@ OUTPUTS: tuple[tuple[str, str, Any], ...] = (
     # Not the extraction's either: the URL of the earlier item this one repeats (crawl/duplicates.py).
     (bp.DUPLICATE_OF_FIELD, "duplicate_of", None),
 )
-
-
-# --- which response an item came from ------------------------------------------------------
-
-class ItemSources:
-    """In-flight items and the responses they were yielded from.
-
-    Keyed by ``id(item)`` (dicts cannot be weakly referenced); each entry holds
-    the item itself, so the id cannot be reused while the entry exists. Each
-    recorded item ends with exactly one of item_scraped/item_dropped/item_error
-    for its response; when a response has none left pending, its entries go,
-    including those of items an earlier pipeline replaced by new objects.
-    """
-
-    def __init__(self, crawler: Crawler):
-        self._items: dict[int, tuple[Any, Response]] = {}
-        # response -> [items pending, ids recorded]; responses hash by identity.
-        self._pending: dict[Response, list] = {}
-        crawler.signals.connect(self._item_done, signal=signals.item_scraped)
-        crawler.signals.connect(self._item_done, signal=signals.item_dropped)
-        crawler.signals.connect(self._item_done, signal=signals.item_error)
-        crawler.signals.connect(self.clear, signal=signals.spider_closed)
-        self.middleware_enabled = False
-
-    def record(self, item: Any, response: Response) -> None:
-        entry = self._pending.setdefault(response, [0, set()])
-        entry[0] += 1
-        entry[1].add(id(item))
-        self._items[id(item)] = (item, response)
-
-    def pop(self, item: Any) -> Response | None:
-        """The response `item` came from (None if unknown), forgetting the item."""
-        entry = self._items.pop(id(item), None)
-        return entry[1] if entry is not None and entry[0] is item else None
-
-    def _item_done(self, item: Any = None, response: Any = None, **kwargs: Any) -> None:
-        entry = self._pending.get(response)
-        if entry is None:
-            return
-        found = self._items.get(id(item))
-        if found is not None and found[0] is item:
-            del self._items[id(item)]
-        entry[0] -= 1
-        if entry[0] <= 0:
-            del self._pending[response]
-            for key in entry[1]:
-                if (found := self._items.get(key)) is not None and found[1] is response:
-                    del self._items[key]
-
-    def clear(self, **kwargs: Any) -> None:
-        self._items.clear()
-        self._pending.clear()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-#: item_sources(crawler): the crawler's ItemSources, shared by the middleware and the pipeline.
-item_sources = WeakCache(ItemSources)
 
 
 # --- the pipeline -----------------------------------------------------------------------
@@ -197,7 +139,7 @@ class MainContentPipeline:
             return await self._process(item)
         except DropItem:   # a later copy, with BOILERPLATE_DUPLICATES = "drop"
             raise
-        except Exception:   # noqa: BLE001 - a bug here must not cost the item
+        except Exception:   # a bug here must not cost the item
             self.stats.inc_value("boilerplate/errors")
             logger.exception("MainContentPipeline failed on an item; it goes on unchanged",
                              extra={"spider": self.crawler.spider})

@@ -34,15 +34,15 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .core.duplicates import redis_store as duplicates_redis
 from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
-from .core.duplicates.redis_store import DEFAULT_TTL as DUPLICATES_TTL
 from .core.duplicates.store import DEFAULT_MAX_ITEMS
 from .core.metadata.article import ArticleMetadata
+from .core.options import FAVORS, OPTIONS
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
 from .core.redis_link import redacted
-from .core.scoring.decode import FAVOR_SHIFT
 from .core.selection.site_rules import SiteRules
 from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
 from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
@@ -60,7 +60,6 @@ PREFIX = "BOILERPLATE_"
 EXECUTORS = ("inline", "thread", "process")
 OVERVIEW_ACTIONS = ("follow", "drop", "flag", "off")
 DUPLICATES_ACTIONS = ("off", "flag", "drop")
-FAVORS = tuple(FAVOR_SHIFT)
 # The default number of workers: the CPUs, at most this many.
 MAX_DEFAULT_WORKERS = 4
 
@@ -445,7 +444,7 @@ class BoilerplateSettings:
     favor: str = setting(
         "BOILERPLATE_FAVOR", "balanced", functools.partial(_choice, choices=FAVORS),
         '`"precision"` keeps less, `"recall"` keeps more')
-    model: Any = setting(   # noqa: RUF009 (setting() gives a dataclasses.Field)
+    model: Any = setting(
         "BOILERPLATE_MODEL", None, _model,
         "path to a block model JSON file (docs/training.md); `None`: the shipped model")
     site_rules: dict | None = setting(
@@ -472,7 +471,7 @@ class BoilerplateSettings:
         "BOILERPLATE_OVERVIEW_THRESHOLD", DEFAULT_NET_TEXT_THRESHOLD,
         _integer_of("a number of characters (1 or more)", 1),
         "TextSweeper's net-text threshold (characters)")
-    overview_model: Any = setting(   # noqa: RUF009
+    overview_model: Any = setting(
         "BOILERPLATE_OVERVIEW_MODEL", None, _overview_model,
         "overview model JSON file; `None`: the shipped one; `False`: the net-text rule alone")
     overview_cutoff: float | None = setting(
@@ -547,7 +546,8 @@ class BoilerplateSettings:
         'Redis store: key prefix of the duplicates keys (not empty); `None`: '
         '`"<BOT_NAME>:boilerplate:duplicates:"`, one per project')
     duplicates_ttl: int = setting(
-        "BOILERPLATE_DUPLICATES_TTL", DUPLICATES_TTL, _integer_of("a number of seconds (0: no expiry)", 0),
+        "BOILERPLATE_DUPLICATES_TTL", duplicates_redis.DEFAULT_TTL,
+        _integer_of("a number of seconds (0: no expiry)", 0),
         "Redis store: seconds a remembered text lives; `0`: forever")
 
     @property
@@ -561,12 +561,12 @@ class BoilerplateSettings:
             named[attr] = getattr(self, f"{attr}_field") or (attr if self.metadata_fields else None)
         return {attr: name for attr, name in named.items() if name}
 
-    def extractor_options(self) -> dict:
-        """Extractor keyword arguments (the model apart: ``Extractor(settings.model, **these)``)."""
-        return {"include_title": self.include_title, "include_captions": self.include_captions,
-                "include_comments": self.include_comments, "include_links": self.include_links,
-                "include_images": self.include_images, "favor": self.favor,
-                "site_rules": self.site_rules}
+    def extractor_options(self) -> dict[str, Any]:
+        """Extractor keyword arguments (the model apart: ``Extractor(settings.model, **these)``):
+        the extraction options that are settings (core/options.py OPTIONS, in its order; the
+        selectors of one call are not), and the site rules."""
+        options = {name: getattr(self, name) for name in EXTRACTION_OPTIONS}
+        return {**options, "site_rules": self.site_rules}
 
     def detector_options(self) -> dict:
         """OverviewDetector keyword arguments (plain data, so worker processes can build the same)."""
@@ -589,14 +589,65 @@ def _declared() -> dict[str, Setting]:
 SETTINGS = _declared()
 #: Name -> default, as a project would write it (the add-on stores these).
 DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in SETTINGS.items()}
-# The setting names as module constants: ENABLED = "BOILERPLATE_ENABLED", EXECUTOR, ... .
-globals().update({name.removeprefix(PREFIX): name for name in SETTINGS})
+# The setting names as module constants, in declaration order (tests/unit/test_settings.py
+# checks there is one for each setting, and nothing else).
+ENABLED = "BOILERPLATE_ENABLED"
+TEXT_FIELD = "BOILERPLATE_TEXT_FIELD"
+TITLE_FIELD = "BOILERPLATE_TITLE_FIELD"
+MARKDOWN_FIELD = "BOILERPLATE_MARKDOWN_FIELD"
+CLEAN_HTML_FIELD = "BOILERPLATE_CLEAN_HTML_FIELD"
+IMAGES_FIELD = "BOILERPLATE_IMAGES_FIELD"
+METADATA_FIELDS = "BOILERPLATE_METADATA_FIELDS"
+AUTHORS_FIELD = "BOILERPLATE_AUTHORS_FIELD"
+DATE_PUBLISHED_FIELD = "BOILERPLATE_DATE_PUBLISHED_FIELD"
+DATE_MODIFIED_FIELD = "BOILERPLATE_DATE_MODIFIED_FIELD"
+LANGUAGE_FIELD = "BOILERPLATE_LANGUAGE_FIELD"
+SITE_NAME_FIELD = "BOILERPLATE_SITE_NAME_FIELD"
+CANONICAL_URL_FIELD = "BOILERPLATE_CANONICAL_URL_FIELD"
+DESCRIPTION_FIELD = "BOILERPLATE_DESCRIPTION_FIELD"
+IMAGE_FIELD = "BOILERPLATE_IMAGE_FIELD"
+HTML_FIELD = "BOILERPLATE_HTML_FIELD"
+HTML_FIELD_REMOVE = "BOILERPLATE_HTML_FIELD_REMOVE"
+EXECUTOR = "BOILERPLATE_EXECUTOR"
+EXECUTOR_WORKERS = "BOILERPLATE_EXECUTOR_WORKERS"
+EXECUTOR_TIMEOUT = "BOILERPLATE_EXECUTOR_TIMEOUT"
+INCLUDE_TITLE = "BOILERPLATE_INCLUDE_TITLE"
+INCLUDE_CAPTIONS = "BOILERPLATE_INCLUDE_CAPTIONS"
+INCLUDE_COMMENTS = "BOILERPLATE_INCLUDE_COMMENTS"
+INCLUDE_LINKS = "BOILERPLATE_INCLUDE_LINKS"
+INCLUDE_IMAGES = "BOILERPLATE_INCLUDE_IMAGES"
+FAVOR = "BOILERPLATE_FAVOR"
+MODEL = "BOILERPLATE_MODEL"
+SITE_RULES = "BOILERPLATE_SITE_RULES"
+MAX_BODY_SIZE = "BOILERPLATE_MAX_BODY_SIZE"
+DETECT_CHARSET = "BOILERPLATE_DETECT_CHARSET"
+OVERVIEW_ACTION = "BOILERPLATE_OVERVIEW_ACTION"
+OVERVIEW_THRESHOLD = "BOILERPLATE_OVERVIEW_THRESHOLD"
+OVERVIEW_MODEL = "BOILERPLATE_OVERVIEW_MODEL"
+OVERVIEW_CUTOFF = "BOILERPLATE_OVERVIEW_CUTOFF"
+OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
+OVERVIEW_FIELD = "BOILERPLATE_OVERVIEW_FIELD"
+TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
+TEMPLATE_WARMUP = "BOILERPLATE_TEMPLATE_WARMUP"
+TEMPLATE_MAX_FINGERPRINTS = "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS"
+TEMPLATE_MAX_SITES = "BOILERPLATE_TEMPLATE_MAX_SITES"
+TEMPLATE_PREFIX = "BOILERPLATE_TEMPLATE_PREFIX"
+TEMPLATE_TTL = "BOILERPLATE_TEMPLATE_TTL"
+TEMPLATE_TIMEOUT = "BOILERPLATE_TEMPLATE_TIMEOUT"
+TEMPLATE_RETRY_AFTER = "BOILERPLATE_TEMPLATE_RETRY_AFTER"
+DUPLICATES = "BOILERPLATE_DUPLICATES"
+DUPLICATE_OF_FIELD = "BOILERPLATE_DUPLICATE_OF_FIELD"
+DUPLICATES_THRESHOLD = "BOILERPLATE_DUPLICATES_THRESHOLD"
+DUPLICATES_MIN_WORDS = "BOILERPLATE_DUPLICATES_MIN_WORDS"
+DUPLICATES_STORE = "BOILERPLATE_DUPLICATES_STORE"
+DUPLICATES_MAX_ITEMS = "BOILERPLATE_DUPLICATES_MAX_ITEMS"
+DUPLICATES_PREFIX = "BOILERPLATE_DUPLICATES_PREFIX"
+DUPLICATES_TTL = "BOILERPLATE_DUPLICATES_TTL"
+#: The extraction options (core/options.py) that are settings too, in their order: the ones of
+#: the whole crawl (a call's selectors are not; BOILERPLATE_SITE_RULES gives them by site).
+EXTRACTION_OPTIONS = tuple(name for name in OPTIONS if name in {spec.attr for spec in SETTINGS.values()})
 #: Extraction attribute -> its field setting (one per article metadata value).
 METADATA_SETTINGS = {item.name: f"{PREFIX}{item.name.upper()}_FIELD" for item in fields(ArticleMetadata)}
-
-if TYPE_CHECKING:
-    def __getattr__(name: str) -> str:   # the constants above, for type checkers
-        ...
 
 
 # --- reading --------------------------------------------------------------------------------

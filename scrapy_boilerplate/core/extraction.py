@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .document.page import Page
 from .metadata.article import ArticleMetadata, article_metadata
 from .render.images import content_images
-from .render.markup import Options, render_markup
+from .render.markup import Options as MarkupOptions
+from .render.markup import render_markup
 from .render.text import content_units, units_text
 from .render.urls import page_base
 from .selection.steps import SITE_SELECTOR, STATED_BODY, step_reasons
@@ -19,9 +20,41 @@ from .selection.steps import SITE_SELECTOR, STATED_BODY, step_reasons
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from .selection.tables import Table
+    from .options import Options
+    from .selection.kept import Kept
 
 logger = logging.getLogger(__name__)
+
+
+class MarkupSource(NamedTuple):
+    """What `markdown` and `html` are rendered from (render/markup.py render_markup)."""
+
+    page: Page
+    units: list[tuple]
+    lead: str | None              # the title when it goes first
+    options: MarkupOptions
+
+
+class BlockSource(NamedTuple):
+    """What `blocks` are made from."""
+
+    texts: list[str]
+    tags: list[str]
+    mask: np.ndarray
+    probability: np.ndarray
+    history: list[bytes] | None
+    shift: np.ndarray | None
+
+
+class MetaSource(NamedTuple):
+    """What the article metadata is made from (metadata/article.py article_metadata)."""
+
+    page: Page
+    mask: np.ndarray | None
+    title: str | None
+    url: str | None
+    text: str
+    images: Sequence[str]
 
 
 @dataclass
@@ -42,22 +75,20 @@ class Extraction:
     text: str = ""
     title: str | None = None
     images: list = field(default_factory=list)
-    # (page, kept units, the title when it goes first, options) until `markdown` or `html` is
-    # first read: a crawl that stores only the text never pays for them.
-    _markup_source: tuple | None = field(default=None, repr=False, compare=False)
+    # Until `markdown` or `html` is first read: a crawl that stores only the text never pays for them.
+    _markup_source: MarkupSource | None = field(default=None, repr=False, compare=False)
     _markup: tuple | None = field(default=None, repr=False, compare=False)
     _blocks: list | None = field(default=None, repr=False, compare=False)
-    # (texts, tags, mask, probabilities, the selection's mask history, the site memory's shift of
-    # the probabilities or None) until `blocks` is first read: most callers never read it, and a
-    # Block per block of the page costs as much as decoding the page.
-    _block_source: tuple | None = field(default=None, repr=False, compare=False)
-    # What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
-    _site_memory: dict | None = field(default=None, repr=False, compare=False)
+    # Until `blocks` is first read: most callers never read it, and a Block per block of the
+    # page costs as much as decoding the page.
+    _block_source: BlockSource | None = field(default=None, repr=False, compare=False)
+    #: What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
+    site_memory: dict | None = field(default=None, repr=False, compare=False)
     # What the site selectors did on this page (SiteRule.apply's summary), when a rule applied.
     _site_rule: dict | None = field(default=None, repr=False, compare=False)
-    # (page, mask, title, url, text, images) until a metadata field is first read: the article
-    # metadata (metadata/article.py) is made then, so a crawl that stores none never pays for it.
-    _meta_source: tuple | None = field(default=None, repr=False, compare=False)
+    # Until a metadata field is first read: the article metadata (metadata/article.py) is made
+    # then, so a crawl that stores none never pays for it.
+    _meta_source: MetaSource | None = field(default=None, repr=False, compare=False)
     _meta: ArticleMetadata | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -163,7 +194,7 @@ class Extraction:
                 reasons = (step_reasons(history, shift) if history is not None
                            else [STATED_BODY] * len(texts))
                 if self._site_rule is not None and history is not None:
-                    _mark_site_rule(reasons, self._site_rule, mask, history[-1])
+                    _mark_site_rule(reasons, self._site_rule)
                 self._blocks = [Block(t, g, m, round(p, 4), r) for t, g, m, p, r in
                                 zip(texts, tags, mask.tolist(), proba.tolist(), reasons)]
                 self._block_source = None
@@ -177,7 +208,7 @@ class Extraction:
     def _source_page(self) -> Page | None:
         """The walked page this extraction was made from (for the explain page), while the
         extraction still holds it: before its metadata is read."""
-        return self._meta_source[0] if self._meta_source is not None else None
+        return self._meta_source.page if self._meta_source is not None else None
 
     def __bool__(self) -> bool:
         return bool(self.text)
@@ -190,30 +221,28 @@ class Extraction:
         return out
 
 
-def _metadata_of(source: tuple | None) -> ArticleMetadata:
+def _metadata_of(source: MetaSource | None) -> ArticleMetadata:
     """The article metadata of an extraction's page; empty when there is none, or it failed."""
     if source is None:
         return ArticleMetadata()
     try:
         return article_metadata(*source)
     except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
-        logger.warning("metadata extraction failed for %s: %r", source[3] or "page", exc)
+        logger.warning("metadata extraction failed for %s: %r", source.url or "page", exc)
         return ArticleMetadata()
 
 
-def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: list[Table], title: str | None,
-                     url: str | None, opts: dict, code_blocks: Sequence[Table] = (),
-                     history: list[bytes] | None = None, shift: np.ndarray | None = None) -> Extraction:
-    """The extraction of `page`'s kept blocks (`mask`). `history` is the selection's (no history:
-    the blocks of a stated body); `shift`, what the site memory moved the probabilities by."""
-    lead = title if opts["include_title"] and title else None
+def build_extraction(kept: Kept, url: str | None, options: Options) -> Extraction:
+    """The extraction of the blocks a selection kept (`kept`) of its page."""
+    page, mask, title = kept.page, kept.mask, kept.title
+    lead = title if options.include_title and title else None
     if lead and mask.any() and page.texts[int(np.flatnonzero(mask)[0])] == title:
         lead = None   # the title is the first kept block already
     base = page_base(url or page.base_url, page.base_href)
     images = content_images(page, mask, base)
-    units = content_units(page, mask, tables, images, code_blocks)
+    units = content_units(page, mask, kept.tables, images, kept.code_blocks)
     lines = units_text(page, units)
-    options = Options(include_links=opts["include_links"], include_images=opts["include_images"], base=base)
+    markup = MarkupOptions(include_links=options.include_links, include_images=options.include_images, base=base)
     # In NFC without soft hyphens: the blocks (hence table rows, a stated body) as the walk
     # made them, the title as best_title made it.
     text = "\n".join([lead, *lines] if lead else lines)
@@ -222,15 +251,20 @@ def build_extraction(page: Page, mask: np.ndarray, proba: np.ndarray, tables: li
         text=text,
         title=title,
         images=image_urls,
-        _markup_source=(page, units, lead, options),
-        _block_source=(page.texts, page.tags, mask, proba, history, shift),
-        _meta_source=(page, mask, title, url, text, image_urls),
+        _markup_source=MarkupSource(page, units, lead, markup),
+        _block_source=BlockSource(page.texts, page.tags, mask, kept.probability, kept.history, kept.shift),
+        _site_rule=kept.site_rule,
+        _meta_source=MetaSource(page, mask, title, url, text, image_urls),
     )
 
 
-def _mark_site_rule(reasons: list[str], rule: dict, mask: np.ndarray, selected: bytes) -> None:
-    """A site rule's blocks: the ones it did not allow, and the ones whose decision it changed
-    after the steps (`selected`, the steps' last mask)."""
-    changed = mask != np.frombuffer(selected, dtype=bool)
-    for i in [*rule.get("forced_out", ()), *np.flatnonzero(changed).tolist()]:
+def empty_extraction(page: Page, title: str | None, url: str | None) -> Extraction:
+    """The extraction of a page without blocks: its title, and its metadata when read."""
+    return Extraction(title=title, _meta_source=MetaSource(page, None, title, url, "", ()))
+
+
+def _mark_site_rule(reasons: list[str], rule: dict) -> None:
+    """A site rule's blocks: the ones it did not allow, whatever decided them (the ones whose
+    decision it changed after the steps have its reason from the selection's history)."""
+    for i in rule.get("forced_out", ()):
         reasons[i] = SITE_SELECTOR

@@ -7,31 +7,32 @@
    (selection/steps.py, in order) -> the kept blocks;
 5. render/ (extraction.py): the text now; Markdown, HTML and the article metadata when first read.
 
-Two fallbacks redo 4-5: a page that is a thread is walked again with its comment sections,
-and a client-rendered page whose markup holds next to nothing gets the body its JSON-LD states.
+Two fallbacks may then replace the extraction (selection/fallbacks.py): a page that is a thread
+is selected again with its comment sections walked, and a client-rendered page whose markup holds
+next to nothing gets the body its JSON-LD states. What decides a block, the site memory's and the
+site rules' moves and the fallbacks among them, is one ordered list: selection/steps.py PIPELINE.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from .document.page import Page, build_page
 from .document.parse import to_element, to_element_type_error
-from .extraction import Extraction, build_extraction
-from .metadata.article import declares_thread
+from .extraction import Extraction, build_extraction, empty_extraction
 from .metadata.title import best_title
+from .options import Options, selector_tuple
 from .scoring.clusters import cluster_probabilities
-from .scoring.decode import FAVOR_SHIFT
 from .scoring.features import dense_feature_names, feature_matrix
 from .scoring.model import Model, ModelError, load_model
-from .selection.site_rules import SiteRule, SiteRules, make_rule, plain_text_blocks
-from .selection.stated_body import BODY_FALLBACK_SHARE, body_page, stated_body
-from .selection.steps import select
-from .selection.tables import find_data_tables
+from .selection.kept import Kept
+from .selection.site_rules import SiteRule, SiteRules, make_rule
+from .selection.steps import FALLBACKS, select
 
 if TYPE_CHECKING:
     import os
@@ -40,11 +41,6 @@ if TYPE_CHECKING:
     from .site_memory.templates import TemplateEvidence, TemplateStore
 
 logger = logging.getLogger(__name__)
-
-
-#: An extraction shorter than this, on a page whose comment sections hold most of its text,
-#: is made again with the comment sections walked (forum threads, posts marked up as comments).
-THREAD_FALLBACK_CHARS = 500
 
 
 class Extractor:
@@ -67,14 +63,13 @@ class Extractor:
                  templates: TemplateStore | None = None, content_selector: str | None = None,
                  exclude_selectors: Iterable[str] | None = None,
                  site_rules: Mapping[str, Any] | None = None) -> None:
-        if favor not in FAVOR_SHIFT:
-            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {favor!r}")
-        self.options = {"include_title": include_title, "include_captions": include_captions,
-                        "include_comments": include_comments, "include_links": include_links,
-                        "include_images": include_images, "favor": favor,
-                        "content_selector": content_selector, "exclude_selectors": exclude_selectors}
+        self.options = Options(include_title=include_title, include_captions=include_captions,
+                               include_comments=include_comments, include_links=include_links,
+                               include_images=include_images, favor=favor,
+                               content_selector=content_selector,
+                               exclude_selectors=selector_tuple(exclude_selectors))
         # Checked now: a bad selector is the caller's mistake, not a page's.
-        self.rule = make_rule(content_selector, exclude_selectors)
+        self.rule = make_rule(self.options.content_selector, self.options.exclude_selectors)
         self.site_rules = SiteRules(site_rules) if site_rules else None
         self.model = self._load(model)
         self.templates = templates
@@ -113,20 +108,20 @@ class Extractor:
         evidence for the URL's site is used, and the page is recorded into it.
         `content_selector`, `exclude_selectors`: as on `Extractor`, for this call.
         """
-        opts = self._options(options)
+        opts = self.options.replace(options)
         rule = self._rule(opts, url)
         if not isinstance(html, str | bytes | bytearray | memoryview) and to_element_type_error(html):
             raise TypeError(f"extract() takes str, bytes, a parsel Selector or an lxml element, "
                             f"not {type(html).__name__}")
         try:
             root = to_element(html)
-        except Exception:   # noqa: BLE001 - bad input must give an empty result, not a crash
+        except Exception:   # bad input must give an empty result, not a crash
             logger.debug("cannot parse input for %s", url, exc_info=True)
             return Extraction()
         try:
-            page = build_page(root, include_comments=opts["include_comments"], base_url=url)
+            page = build_page(root, include_comments=opts.include_comments, base_url=url)
             return self._extract_page(page, url, opts, templates, rule)
-        except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
+        except Exception as exc:   # the contract: bad input never raises
             logger.warning("extraction failed for %s: %r", url or "page", exc,
                            exc_info=logger.isEnabledFor(logging.DEBUG))
             return Extraction()
@@ -139,7 +134,7 @@ class Extractor:
         the walk. The page must have been built with the same
         `include_comments` setting as this extraction uses.
         """
-        opts = self._options(options)
+        opts = self.options.replace(options)
         rule = self._rule(opts, url)
         try:
             return self._extract_page(page, url, opts, templates, rule)
@@ -147,19 +142,10 @@ class Extractor:
             logger.warning("extraction failed for %s: %r", url or "page", exc)
             return Extraction()
 
-    def _options(self, options: dict) -> dict:
-        opts = {**self.options, **options}
-        unknown = set(opts) - set(self.options)
-        if unknown:
-            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
-        if opts["favor"] not in FAVOR_SHIFT:
-            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {opts['favor']!r}")
-        return opts
-
-    def _rule(self, opts: dict, url: str | None) -> SiteRule | None:
+    def _rule(self, opts: Options, url: str | None) -> SiteRule | None:
         """The selectors of this call: its own, else the constructor's, else the URL's site rule."""
-        content, exclude = opts["content_selector"], opts["exclude_selectors"]
-        if content is self.options["content_selector"] and exclude is self.options["exclude_selectors"]:
+        content, exclude = opts.content_selector, opts.exclude_selectors
+        if content == self.options.content_selector and exclude == self.options.exclude_selectors:
             rule = self.rule
         else:
             rule = make_rule(content, exclude)
@@ -173,84 +159,56 @@ class Extractor:
         X = feature_matrix(page, self.model.token_index)
         return self.model.predict_proba(X)
 
-    def _extract_page(self, page: Page, url: str | None, opts: dict,
+    def _extract_page(self, page: Page, url: str | None, opts: Options,
                       templates: TemplateStore | None = None, rule: SiteRule | None = None) -> Extraction:
         store = self.templates if templates is None else templates
+        run = _Run(self, page, url, opts, rule)
         if store is None or not len(page):
-            return self._page_result(page, url, opts, None, rule=rule)
+            return run.finish(run.select(page))
         # Site memory (site_memory/templates.py): the model's probabilities first, so that the store
-        # records where the content is; then the site's evidence moves them.
+        # records where the content is; then the site's evidence moves them (selection/steps.py).
         proba = self.block_probabilities(page)
-        evidence = _template_evidence(store, page, url, proba)
-        result = self._page_result(page, url, opts, evidence, proba, rule)
-        if evidence is not None:
-            result._site_memory = evidence.summary()
+        run.evidence = _template_evidence(store, page, url, proba)
+        result = run.finish(run.select(page, proba))
+        if run.evidence is not None:
+            result.site_memory = run.evidence.summary()
         return result
 
-    def _page_result(self, page: Page, url: str | None, opts: dict, evidence: TemplateEvidence | None,
-                     proba: np.ndarray | None = None, rule: SiteRule | None = None) -> Extraction:
-        result = self._select(page, url, opts, evidence, proba, rule)
-        if (not opts["include_comments"] and page.root is not None
-                and (len(result.text) < THREAD_FALLBACK_CHARS or declares_thread(page))):
-            # Next to nothing outside comment sections, or a page that says it is a thread:
-            # on a forum thread or a page of reader posts, the "comments" are the content.
-            # Walked again with them, and kept if the model then finds more (comment sections
-            # are not forced in).
-            full = build_page(page.root, include_comments=True, base_url=page.base_url)
-            if sum(full.chars) >= 2 * sum(page.chars):
-                candidate = self._select(full, url, opts, evidence, rule=rule)
-                if len(candidate.text) > len(result.text):
-                    result = candidate
-        if result._site_rule is not None and result._site_rule["matched"]:
-            return result   # the rule says where the content is in the markup: no stated body
-        body = stated_body(page)
-        if body is not None and len(result.text) < BODY_FALLBACK_SHARE * len(body):
-            # Next to nothing found in the markup of a page that states its body in JSON-LD
-            # (a client-rendered page): the stated body is the content.
-            stated = body_page(body, page)
-            if stated is not None:
-                mask = stated.array("chars") > 0
-                candidate = build_extraction(stated, mask, mask.astype(float), find_data_tables(stated),
-                                             result.title, url, opts)
-                if len(candidate.text) > len(result.text):
-                    if result._site_rule is not None:   # a rule that matched nothing here
-                        candidate._site_rule = {**result._site_rule, "forced_out": []}
-                    return candidate
-        return result
 
-    def _select(self, page: Page, url: str | None, opts: dict, evidence: TemplateEvidence | None = None,
-                proba: np.ndarray | None = None, rule: SiteRule | None = None) -> Extraction:
+@dataclass
+class _Run:
+    """One extraction of one page: what its selection and fallbacks share (selection/fallbacks.py Run)."""
+
+    extractor: Extractor
+    page: Page
+    url: str | None
+    options: Options
+    rule: SiteRule | None
+    evidence: TemplateEvidence | None = None
+
+    @property
+    def include_comments(self) -> bool:
+        return self.options.include_comments
+
+    def select(self, page: Page, proba: np.ndarray | None = None) -> Extraction:
+        """The extraction of `page` after the selection's steps (selection/steps.py STEPS)."""
         title = best_title(page)
         if not len(page):
-            return Extraction(title=title, _meta_source=(page, None, title, url, "", ()))
+            return empty_extraction(page, title, self.url)
+        model = self.extractor.model
         if proba is None:
-            proba = self.block_probabilities(page)
-        shift = None
-        if evidence is not None:
-            # Site memory (site_memory/templates.py): blocks repeated across the site's pages.
-            adjusted = evidence.adjust(page, proba)
-            if adjusted is not proba:
-                shift, proba = adjusted - proba, adjusted
-        params = self.model.decode if self.model is not None else None
-        if rule is None:
-            kept = select(page, proba, params, opts, title)
-            return build_extraction(page, kept.mask, proba, kept.tables, title, url, opts, kept.code_blocks,
-                                    kept.history, shift)
-        # Site selectors (selection/site_rules.py): the blocks outside the content or inside an
-        # excluded element are out before the decoder (which then cleans inside the content) and
-        # after the steps (which may add whole tables or sections back).
-        allowed, summary = rule.apply(page)
-        if allowed is None:
-            kept = select(page, proba, params, opts, title)
-        else:
-            kept = select(page, np.where(allowed, proba, 0.0), params, opts, title)
-            kept.mask &= allowed
-            if not kept.mask.any() and summary["content"] and summary["content"]["blocks"]:
-                # The model keeps nothing where the caller says the content is: the caller wins.
-                kept.mask = plain_text_blocks(page, allowed)
-        result = build_extraction(page, kept.mask, proba, kept.tables, title, url, opts, kept.code_blocks,
-                                  kept.history, shift)
-        result._site_rule = summary
+            proba = self.extractor.block_probabilities(page)
+        params = model.decode if model is not None else None
+        s = select(page, proba, params, self.options, title, evidence=self.evidence, rule=self.rule)
+        return build_extraction(s.kept(), self.url, self.options)
+
+    def extraction(self, kept: Kept) -> Extraction:
+        return build_extraction(kept, self.url, self.options)
+
+    def finish(self, result: Extraction) -> Extraction:
+        """The fallbacks after the selection, in order (selection/steps.py FALLBACKS)."""
+        for fallback in FALLBACKS:
+            result = fallback.run(self, result)
         return result
 
 

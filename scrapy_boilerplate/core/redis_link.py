@@ -6,8 +6,18 @@ from __future__ import annotations
 import re
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+#: Seconds a store's keys live after their last write (0: forever).
+DEFAULT_TTL = 7 * 24 * 3600
+#: Seconds a store waits for Redis, on connecting and on every answer.
+DEFAULT_TIMEOUT = 0.25
+#: Seconds a store goes on without Redis after a failure, before it tries again.
+DEFAULT_RETRY_AFTER = 30.0
 
 
 def import_redis(needed_by: str) -> Any:
@@ -106,3 +116,36 @@ class Outage:
         with self._lock:
             back, self.down = self.down, False
         return back
+
+
+class RedisLink:
+    """What the two Redis stores share: the client and its script, the key prefix, the TTL,
+    the timeout, the outage state; and `from_url`. Each store checks its own arguments."""
+
+    #: The store's Lua script, registered on the client.
+    SCRIPT: ClassVar[str]
+    #: Who needs the `redis` package, for the ImportError without it.
+    NEEDED_BY: ClassVar[str]
+
+    if TYPE_CHECKING:   # each store has its own (its arguments and their checks)
+        def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+
+    def _link(self, client: Any, prefix: str, ttl: int, retry_after: float, url: str | None,
+              timeout: float, quiet: bool) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.ttl = int(ttl)
+        self.retry_after = float(retry_after)
+        self.url, self.timeout = url, timeout
+        self._script = client.register_script(self.SCRIPT)
+        self._outage = Outage()
+        # True: failures are logged at DEBUG (a crawl logs them itself, once per outage).
+        self.quiet = quiet
+
+    @classmethod
+    def from_url(cls, url: str, *, timeout: float = DEFAULT_TIMEOUT, **kwargs: Any) -> Self:
+        """A store on the Redis at `url` ("redis://host:port/db", "rediss://", "unix://").
+        Connects lazily, with `timeout` on connecting and on every answer and no retries: an
+        unreachable server is found (and logged) at the first page or item."""
+        client = client_from_url(url, timeout, cls.NEEDED_BY)
+        return cls(client, url=url, timeout=timeout, **kwargs)

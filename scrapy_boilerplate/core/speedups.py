@@ -52,7 +52,7 @@ def load(name: str) -> ModuleType | None:
             logger.warning("compiled module %s is not built; using its pure-Python twin (about 2x "
                            "slower; a C compiler at install time builds it)", name)
         return None
-    except Exception:   # noqa: BLE001 - a broken build must not break the package
+    except Exception:   # a broken build must not break the package
         logger.warning("compiled module %s failed to load; using its pure-Python twin", name,
                        exc_info=True)
         return None

@@ -2,7 +2,7 @@
 shared by MainContentPipeline and, with BOILERPLATE_EXECUTOR = "process", its workers.
 
 - ``"memory"``: a MemoryTemplateStore in the crawl process. With "process", the workers
-  reach it through a local socket (core/site_memory/server.py), one round trip per page.
+  reach it through a local socket (crawl/store_server.py), one round trip per page.
 - ``"redis://..."``: a RedisTemplateStore; with "process" each worker process opens its own
   connection to the same Redis (one round trip per page, from the worker).
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
     from ..core.extraction import Extraction
-    from ..core.site_memory.server import StoreServer
+    from .store_server import StoreServer
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class CrawlSiteMemory:
         if not isinstance(self.store, MemoryTemplateStore):
             return self.store
         if self._server is None:
-            from ..core.site_memory.server import StoreServer
+            from .store_server import StoreServer
 
             self._server = StoreServer(self.store)
         return self._server.client()
@@ -96,7 +96,7 @@ class CrawlSiteMemory:
     def account(self, extraction: Extraction, url: str | None = None) -> None:
         """Count what the site memory did on an extracted page, once; log the first page of
         each outage of the store."""
-        info = getattr(extraction, "_site_memory", None)
+        info = extraction.site_memory
         if not info or info.get("counted"):
             return
         info["counted"] = True

@@ -112,7 +112,7 @@ def judge_page(text: str, url: str, base_url: str, html: bool,
     detected = time.perf_counter()
     if extract == "no" or _extractor is None or (extract == "articles" and verdict.is_overview):
         return verdict, None, detected - start, 0.0
-    if _extractor.options["include_comments"]:
+    if _extractor.options.include_comments:
         # The shared walk skips comments: extraction that keeps them walks again.
         result = _extractor.extract(selector, url=url)
     else:

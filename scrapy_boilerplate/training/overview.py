@@ -189,7 +189,7 @@ def classification_report(pred: np.ndarray, y: np.ndarray, labels: np.ndarray) -
     articles = labels == "article"
     others = labels == "other"
     return {
-        "pages": int(len(y)), "overviews": int(y.sum()),
+        "pages": len(y), "overviews": int(y.sum()),
         "precision": precision, "recall": recall, "f1": f1,
         "accuracy": float((pred == (y == 1)).mean()),
         "articles_flagged": float(pred[articles].mean()) if articles.any() else 0.0,
@@ -283,7 +283,7 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
     model = Model(feature_names=list(FEATURE_NAMES) + token_names, vocabulary=[],
                   trees=export_trees(clf.trees), linear=clf.linear_part(), decode={"cutoff": cutoff},
                   meta={"datasets": datasets, "command": command, "sklearn_version": sklearn.__version__,
-                        "pages": int(len(y)), "overviews": int(y.sum()), "seed": SEED,
+                        "pages": len(y), "overviews": int(y.sum()), "seed": SEED,
                         "hgb_params": HGB_PARAMS, "linear": {"C": LINEAR_C, "weight": LINEAR_WEIGHT},
                         "token_site_share": {"node": NODE_TOKEN_SITE_SHARE, "link": LINK_WORD_SITE_SHARE,
                                              "min_sites": MIN_SITES},

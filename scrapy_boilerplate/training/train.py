@@ -21,10 +21,12 @@ import numpy as np
 
 from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
+from ..core.metadata.title import best_title
+from ..core.options import Options
 from ..core.scoring.decode import DEFAULT_PARAMS
 from ..core.scoring.features import dense_feature_names, feature_matrix, token_features
 from ..core.scoring.model import Model, TreeEnsemble
-from ..core.selection.decoded import select_blocks
+from ..core.selection.steps import select
 from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from, shingle_scores, snippet_scores
@@ -198,7 +200,8 @@ def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict) -
     weighted by their numbers of pages."""
     precisions, recalls, with_shares, without_shares = [], [], [], []
     for d, proba in zip(data, probas):
-        mask = select_blocks(d.page, proba, params, {})
+        # The selection inference runs (default options), so the decoder is tuned for it.
+        mask = select(d.page, proba, params, Options(), best_title(d.page)).mask
         text = "\n".join(t for t, m in zip(d.page.texts, mask) if m)
         if d.gold is not None:
             p, r = shingle_scores(text, d.gold)

@@ -275,7 +275,7 @@ def test_jobdir_requests_stay_picklable(crawls):
 
 
 def test_html_field_is_used_and_removed(crawls, site, expected):
-    server, routes = site
+    server, _routes = site
     result = crawls["html-field"]
     by_path = items_by_path(result, server)
     for path in ARTICLES:

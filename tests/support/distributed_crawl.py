@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from typing import ClassVar
 
 from scrapy.crawler import CrawlerProcess
 from scrapy_redis.spiders import RedisSpider
@@ -46,7 +47,7 @@ class Collector:
 
 
 class Log(logging.Handler):
-    records: list = []
+    records: ClassVar[list] = []
 
     def emit(self, record):
         if record.levelno >= logging.WARNING or record.name.startswith("scrapy_boilerplate"):

@@ -93,7 +93,7 @@ class StoriesSpider(scrapy.Spider):
     def __init__(self, base_url: str, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.base_url = base_url
-        self.logged: list = []   # log records (tests/support/duplicates_crawl.py)
+        self.logged: list = []   # log records (tests/crawl/test_duplicates_crawl.py)
 
     async def start(self):
         yield scrapy.Request(self.base_url + "/")

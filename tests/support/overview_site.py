@@ -154,7 +154,7 @@ class SitePlainSpider(RecordingSpiderMixin, scrapy.Spider):
     """A plain spider: an item per page, and the links of the site's <nav>."""
 
     name = "site_plain"
-    allowed_domains = ["127.0.0.1"]
+    allowed_domains = ("127.0.0.1",)
 
     def __init__(self, base_url, link_meta=None, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -180,7 +180,7 @@ class SiteCrawlSpider(RecordingSpiderMixin, CrawlSpider):
     """The same with CrawlSpider rules: callback and follow=True."""
 
     name = "site_crawl"
-    allowed_domains = ["127.0.0.1"]
+    allowed_domains = ("127.0.0.1",)
     rules = (Rule(LinkExtractor(restrict_css="nav.bp-site"), callback="parse_page", follow=True),)
 
     def __init__(self, base_url, *args, **kwargs):

@@ -24,7 +24,7 @@ DEFAULT_HEADERS = {"Content-Type": "text/html; charset=utf-8"}
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:   # http.server's naming
         server: LoopbackServer = self.server.owner
         server.requests.append(self.path)
         route = server.routes.get(self.path)

@@ -1,4 +1,4 @@
-"""The compiled walk (core/_walk.pyx) against its reference, walk.walk_blocks.
+"""The compiled walk (core/document/_walk.pyx) against its reference, walk.walk_blocks.
 
 Both must give the same Page, field by field, on real pages, on trees
 parsed by others (parsel keeps comments), on odd trees built by hand, and

@@ -8,6 +8,7 @@ import pytest
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.options import Options
 from scrapy_boilerplate.core.selection.steps import Selection, keep_credit_line
 
 BODY = ["The jury took four hours to reach its verdict on Tuesday.",
@@ -19,7 +20,7 @@ def kept_after(tail: str) -> list:
     paragraphs = "".join(f"<p>{p}</p>" for p in BODY)
     page = build_page(parse_html(f"<html><body><article>{paragraphs}</article>{tail}"
                                  "<footer><p>Reporting by our staff, all rights reserved.</p></footer></body></html>"))
-    s = Selection(page, np.full(len(page), 0.3), None, {}, None, [])
+    s = Selection(page, np.full(len(page), 0.3), None, Options(), None, [])
     s.mask = np.array([text in BODY for text in page.texts])
     keep_credit_line(s)
     return [t for t, m in zip(page.texts, s.mask) if m]

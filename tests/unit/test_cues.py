@@ -1,4 +1,4 @@
-"""Class/id cues (core/cues.py): the word lists and what they mark.
+"""Class/id cues (core/document/cues.py): the word lists and what they mark.
 
 The expected cues below were recorded with the regex cue patterns these word
 lists replaced, and must not change unless a vocabulary is changed on purpose

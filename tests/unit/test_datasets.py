@@ -1,5 +1,8 @@
 import gzip
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,7 +84,20 @@ def test_split_by_site_is_deterministic_and_about_a_fifth():
     assert split_by_site(pages) == (train, validation)
     assert len(train) + len(validation) == 2000
     assert 0.17 < len(validation) / 2000 < 0.23
-    assert is_validation_site("site1.example") == is_validation_site("site1.example")
+
+
+def test_the_held_out_sites_are_the_same_in_every_process():
+    # The risk is hash seeding: hash() of a str differs from process to process (PYTHONHASHSEED),
+    # so a split made with it would hold out other sites on the next run. Two child processes
+    # with two seeds must choose the sites this process chooses.
+    script = ("from scrapy_boilerplate.training.datasets import is_validation_site as v; "
+              "print(''.join('1' if v(f'site{i}.example') else '0' for i in range(300)))")
+    here = "".join("1" if is_validation_site(f"site{i}.example") else "0" for i in range(300))
+    for seed in ("1", "2"):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed})
+        assert done.stdout.strip() == here
+    assert 0 < here.count("1") < 300
 
 
 def test_split_keeps_a_site_together():

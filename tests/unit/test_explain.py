@@ -21,8 +21,7 @@ from template_site import PRINT_NOTE, page_html, page_url
 from scrapy_boilerplate import MemoryTemplateStore, extract
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.core.render.explain import REASON_WORDS, explain_html
-from scrapy_boilerplate.core.selection import steps
-from scrapy_boilerplate.core.selection.steps import REASONS, STEPS, step_reasons
+from scrapy_boilerplate.core.selection.steps import MASK_STEPS, PIPELINE, REASONS, step_reasons
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "extraction.md"
@@ -41,10 +40,17 @@ def block_elements(doc) -> list:
 # -- the reasons --------------------------------------------------------------------------------
 
 def test_every_step_has_a_reason_that_is_documented_and_explained():
-    assert [s for s in STEPS if s not in REASONS] == []
-    assert len(set(REASONS.values())) == len(REASONS)
+    # Each reason's words are declared once, by the first entry of the pipeline that gives it.
+    worded = [entry.reason for entry in PIPELINE if entry.words]
+    assert len(worded) == len(set(worded))
+    for k, entry in enumerate(PIPELINE):
+        if entry.reason is not None and not entry.words:
+            assert entry.reason in [e.reason for e in PIPELINE[:k] if e.words], entry
+    # Every step decides under a reason (a fallback may leave its blocks the selection's reasons).
+    assert all(step.reason for step in MASK_STEPS)
+    assert len({entry.run for entry in PIPELINE}) == len(PIPELINE)
     docs = DOCS.read_text(encoding="utf-8")
-    for reason in [*REASONS.values(), *REASON_WORDS]:
+    for reason in [*REASONS, *REASON_WORDS]:
         assert f"`{reason}`" in docs, f"reason {reason!r} is not in docs/extraction.md"
         assert reason in REASON_WORDS
 
@@ -52,18 +58,18 @@ def test_every_step_has_a_reason_that_is_documented_and_explained():
 def test_reason_is_the_last_step_that_changed_the_block():
     # Rows: the mask after each step. Block 0 never changes (the decoder's); block 1 is changed by
     # step 2 and back by step 5; block 2 by step 3 only.
-    history = np.zeros((len(STEPS), 3), dtype=bool)
+    history = np.zeros((len(MASK_STEPS), 3), dtype=bool)
     history[:, 0] = True
     history[2:, 1] = True
     history[5:, 1] = False
     history[3:, 2] = True
-    names = [REASONS[s] for s in STEPS]
+    names = [s.reason for s in MASK_STEPS]
     masks = [row.tobytes() for row in history]
     assert step_reasons(masks) == ["model", names[5], names[3]]
     # The site memory's shift counts only for blocks the decoder decided, the way it was decided.
     assert step_reasons(masks, np.array([0.2, 0.2, -0.2]))[0] == "site_memory"
     assert step_reasons(masks, np.array([-0.2, 0.2, -0.2]))[0] == "model"
-    assert step_reasons([b""] * len(STEPS)) == []
+    assert step_reasons([b""] * len(MASK_STEPS)) == []
 
 
 @pytest.mark.needs_shared
@@ -254,16 +260,12 @@ def test_scrapy_command_explain_downloads_the_url(tmp_path):
     assert "\n".join(kept) == extract(EXAMPLE_ARTICLE.read_bytes()).text
 
 
-def test_steps_module_names_its_reasons_next_to_the_steps():
-    # A step added without a reason still gets a readable one: its function's name.
-    history = np.zeros((len(STEPS), 1), dtype=bool)
+def test_the_steps_after_the_decoder_are_the_rows_of_the_history():
+    # The steps before the decoder move probabilities only (no mask yet): no row of their own.
+    history = np.zeros((len(MASK_STEPS), 1), dtype=bool)
     history[-1, 0] = True
-    saved = dict(REASONS)
-    try:
-        del steps.REASONS[STEPS[-1]]
-        assert step_reasons([row.tobytes() for row in history]) == [STEPS[-1].__name__]
-    finally:
-        steps.REASONS.update(saved)
+    assert MASK_STEPS[0].reason == "model"
+    assert step_reasons([row.tobytes() for row in history]) == [MASK_STEPS[-1].reason]
 
 
 def test_bidi_controls_of_the_page_stay_inside_its_text_and_out_of_the_tab_title():

@@ -1,4 +1,4 @@
-"""The dense feature matrix (core/features.py): every column under its own name."""
+"""The dense feature matrix (core/scoring/features.py): every column under its own name."""
 
 import numpy as np
 import pytest

@@ -102,7 +102,7 @@ def test_one_deadline_for_the_whole_fetch(where, monkeypatch, capsys):
     monkeypatch.setattr(cli, "FETCH_TIMEOUT", 1.0, raising=False)
     server = Trickle(where)
     start = time.monotonic()
-    with pytest.raises(ValueError, match="cannot fetch it .no complete answer within 1 s"):
+    with pytest.raises(ValueError, match=r"cannot fetch it .no complete answer within 1 s"):
         cli._read_source(f"http://127.0.0.1:{server.port}/", None)
     took = time.monotonic() - start
     assert took < 2.5, f"{took:.1f} s for a 1 s deadline"

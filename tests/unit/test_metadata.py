@@ -1,4 +1,4 @@
-"""Article metadata (core/article_meta.py, issue 19): sources, priorities, and real pages."""
+"""Article metadata (core/metadata/article.py, issue 19): sources, priorities, and real pages."""
 
 import gzip
 import json
@@ -15,7 +15,7 @@ from scrapy_boilerplate.core.metadata.language import language_code
 from scrapy_boilerplate.training.datasets import _hostname, is_validation_site
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from metadata_eval import author_set, norm  # noqa: E402
+from metadata_eval import author_set, norm
 
 BODY = ("<p>The committee met on Tuesday to discuss the new budget for the coming year, and after a "
         "long debate it approved most of the proposals put forward by the finance office.</p>") * 4

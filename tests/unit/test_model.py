@@ -1,4 +1,4 @@
-"""The model file format, loading and numpy inference (core/model.py)."""
+"""The model file format, loading and numpy inference (core/scoring/model.py)."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""The overview detector's core (core/overview.py) and its training (training/overview.py), on real pages."""
+"""The overview detector's core (core/overview/detector.py) and its training (training/overview.py), on real pages."""
 
 import functools
 import json

@@ -3,7 +3,7 @@
 Pages come from the example project's bundled site (example_project/site: a home page, two
 section pages, five articles), so these tests always run; one more test compares the
 middleware with detect_overview on real pages of ../shared/datasets (needs_shared).
-The verdicts themselves belong to core/overview.py: these tests check what
+The verdicts themselves belong to core/overview/detector.py: these tests check what
 the middlewares do with them, not scores.
 """
 
@@ -105,7 +105,7 @@ def test_detector_settings_reach_the_detector():
 
 
 def test_missing_model_file_fails_at_start_not_per_page(tmp_path):
-    with pytest.raises(Exception, match="nope.json"):
+    with pytest.raises(Exception, match=r"nope\.json"):
         make_mw(BOILERPLATE_OVERVIEW_MODEL=str(tmp_path / "nope.json"))
 
 

@@ -1,4 +1,4 @@
-"""Unit tests of the page walk (core/page.py, parse.py, walk.py, metadata.py): parsing, pre-cleaning,
+"""Unit tests of the page walk (core/document/page.py, parse.py, walk.py, metadata.py): parsing, pre-cleaning,
 blocks, nodes, metadata, encodings."""
 
 import lxml.html

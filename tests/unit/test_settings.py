@@ -4,6 +4,7 @@ what it allows."""
 
 from __future__ import annotations
 
+import ast
 import json
 import logging
 import re
@@ -232,7 +233,7 @@ def test_disabled_components_do_not_check_the_other_settings():
 def test_scrapy_command_reads_the_same_settings():
     extractor = extractor_from_settings(make_crawler(BOILERPLATE_FAVOR="precision",
                                                      BOILERPLATE_INCLUDE_TITLE="true").settings)
-    assert extractor.options["favor"] == "precision" and extractor.options["include_title"] is True
+    assert extractor.options.favor == "precision" and extractor.options.include_title is True
     with pytest.raises(bp.SettingError, match="BOILERPLATE_FAVOR"):
         extractor_from_settings(make_crawler(BOILERPLATE_FAVOR="fast").settings)
 
@@ -257,6 +258,15 @@ def test_components_read_no_setting_themselves():
 def test_each_setting_is_named_by_a_module_constant():
     assert all(getattr(bp, name.removeprefix(bp.PREFIX)) == name for name in bp.SETTINGS)
     assert list(bp.DEFAULTS) == list(bp.SETTINGS)
+    # Written out, one assignment each, in declaration order (what a type checker and grep see):
+    # no module __getattr__ that would let a misspelt name through.
+    tree = ast.parse(Path(bp.__file__).read_text(encoding="utf-8"))
+    constants = [(node.targets[0].id, node.value.value) for node in tree.body
+                 if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                 and isinstance(node.value, ast.Constant) and str(node.value.value).startswith(bp.PREFIX)
+                 and node.value.value != bp.PREFIX]
+    assert constants == [(name.removeprefix(bp.PREFIX), name) for name in bp.SETTINGS]
+    assert not hasattr(bp, "__getattr__")
 
 
 def test_every_article_metadata_value_has_its_field_setting():

@@ -8,6 +8,7 @@ import pytest
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.options import Options
 from scrapy_boilerplate.core.selection.steps import Selection, keep_document_sections
 
 TEXT = ("The option {} changes how the command records the state of the tree, and the "
@@ -33,7 +34,7 @@ def selected(body: str, probability: dict, kept: set, opts: dict | None = None) 
             name = text
         names.append(name)
     proba = np.array([probability.get(n, 0.1) for n in names])
-    s = Selection(page, proba, None, opts or {}, None, [])
+    s = Selection(page, proba, None, Options(**(opts or {})), None, [])
     s.mask = np.array([n in kept for n in names])
     keep_document_sections(s)
     return sorted({n for n, m in zip(names, s.mask) if m and n})

@@ -230,7 +230,7 @@ def test_rules_pickle_small_and_compare_equal():
 
 def test_the_rule_applies_to_the_comment_fallback_walk_too():
     # A page whose text is in its comment section is walked again with the comments
-    # (extractor.py, THREAD_FALLBACK_CHARS): the rule still holds on that walk.
+    # (selection/fallbacks.py, THREAD_FALLBACK_CHARS): the rule still holds on that walk.
     replies = "".join(f"<div class='comment'><p>{STORY} REPLY{i}</p></div>" for i in range(4))
     html = f"<html><body><div id='comments'>{replies}</div><p>short</p></body></html>"
     assert "REPLY2" in extract(html).text

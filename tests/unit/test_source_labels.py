@@ -8,6 +8,7 @@ import pytest
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.options import Options
 from scrapy_boilerplate.core.selection.steps import Selection, drop_card_sources
 
 TEASER = "The new plan would bring stability for the troubled nation, officials said on Monday."
@@ -21,7 +22,7 @@ def kept_after(box: str, url: str = "https://example.com/news/plan", head: str =
     page = build_page(parse_html(f"<html><head>{head}</head><body><article><p>Opening paragraph of the post, "
                                  f"long enough to be text.</p>{box}<p>Closing paragraph of the post.</p>"
                                  "</article></body></html>"), base_url=url)
-    s = Selection(page, np.full(len(page), 0.5), None, {}, None, [])
+    s = Selection(page, np.full(len(page), 0.5), None, Options(), None, [])
     s.mask = np.ones(len(page), bool)
     drop_card_sources(s)
     return [t for t, m in zip(page.texts, s.mask) if m]

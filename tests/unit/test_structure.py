@@ -15,6 +15,8 @@ from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.extraction import build_extraction as _render
+from scrapy_boilerplate.core.options import Options
+from scrapy_boilerplate.core.selection.kept import Kept
 from scrapy_boilerplate.core.selection.tables import find_data_tables
 
 URL = "https://news.example.com/2024/03/story.html"
@@ -23,14 +25,13 @@ ALLOWED = {"h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "dl", "dt"
            "tr", "th", "td"}
 ALLOWED_ATTRS = {"a": {"href"}, "img": {"src", "alt"}, "ol": {"start"}, "th": {"colspan", "rowspan"},
                  "td": {"colspan", "rowspan"}}
-OPTIONS = {"include_title": False, "include_links": False, "include_images": False}
 
 
 def render_all(body: str, url: str | None = URL, head: str = "", **options):
     """The Extraction of a page with every block kept (tables found as in extract())."""
     page = build_page(parse_html(f"<html><head>{head}</head><body>{body}</body></html>"), base_url=url)
     mask = np.ones(len(page), bool)
-    return _render(page, mask, np.ones(len(page)), find_data_tables(page), None, url, {**OPTIONS, **options})
+    return _render(Kept(page, mask, np.ones(len(page)), None, find_data_tables(page)), url, Options(**options))
 
 
 def markdown_html(markdown: str) -> str:
@@ -123,7 +124,7 @@ market opens and the town wakes up.</p></td><td><p>Opening hours are on the door
 def test_layout_tables_are_walked_into_not_rendered_as_tables(body):
     page = build_page(parse_html(f"<html><body>{body}</body></html>"))
     tables = find_data_tables(page)
-    outer = [n for n, tag in enumerate(page.node_tags) if tag == "table"][0]
+    outer = next(n for n, tag in enumerate(page.node_tags) if tag == "table")
     assert outer not in [t.node for t in tables]
     md = render_all(body).markdown
     if "<table><tr><td><table>" not in body:

@@ -11,9 +11,10 @@ import pytest
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import Page, build_page
 from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.options import Options
 from scrapy_boilerplate.core.scoring.decode import decode
 from scrapy_boilerplate.core.selection.cards import keep_card_groups
-from scrapy_boilerplate.core.selection.decoded import select_blocks
+from scrapy_boilerplate.core.selection.steps import select
 from scrapy_boilerplate.training.metrics import score_page
 
 POSTS = [f"Post {i}: I tried the new firmware on my router last week and the connection drops "
@@ -70,7 +71,9 @@ ARTICLE = " ".join(f"Sentence {i} of a long article about hosting plans and what
 def made_page(chars: list, link_chars: list) -> Page:
     """Blocks of `chars` characters, all paragraphs of one container."""
     return Page(texts=["x" * c for c in chars], tags=["p"] * len(chars), chars=chars, link_chars=link_chars,
-                flags=[0] * len(chars), nodes=[2] * len(chars), node_parents=[-1, 0, 1])
+                flags=[0] * len(chars), nodes=[2] * len(chars), node_parents=[-1, 0, 1],
+                tokens=[()] * len(chars), node_tags=["html", "body", "div"], node_tokens=[()] * 3,
+                node_first=[0, 0, 0], node_last=[len(chars)] * 3)
 
 
 def test_a_small_selection_is_decoded_again_and_kept_when_that_finds_several_times_more():
@@ -78,13 +81,13 @@ def test_a_small_selection_is_decoded_again_and_kept_when_that_finds_several_tim
     # An intro (p .9) and eight items the model is unsure of (p .45), then a footer of links:
     # 200 of 1,400 plain characters kept (under a fifth); the relaxed decode keeps all 1,400.
     page = made_page([200] + [150] * 8 + [300], [0] * 9 + [300])
-    mask = select_blocks(page, np.array([0.9] + [0.45] * 8 + [0.05]), params, {})
+    mask = select(page, np.array([0.9] + [0.45] * 8 + [0.05]), params, Options(), None).mask
     assert mask.tolist() == [True] * 9 + [False]
     # An intro, six blocks the model is sure are boilerplate and one unsure block (p .6): the
     # relaxed decode adds that block, 350 characters against 200, not twice as much: the
     # selection stays as it was.
     page = made_page([200] + [150] * 7 + [300], [0] * 8 + [300])
-    mask = select_blocks(page, np.array([0.9] + [0.1] * 6 + [0.6] + [0.05]), params, {})
+    mask = select(page, np.array([0.9] + [0.1] * 6 + [0.6] + [0.05]), params, Options(), None).mask
     assert mask.tolist() == [True] + [False] * 8
 
 

@@ -1,4 +1,4 @@
-"""Site memory (core/templates.py): fingerprints, the memory store, the evidence, and that
+"""Site memory (core/site_memory/templates.py): fingerprints, the memory store, the evidence, and that
 extraction without a store (or before the warm-up) is exactly what it was."""
 
 from __future__ import annotations

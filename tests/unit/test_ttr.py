@@ -1,4 +1,4 @@
-"""Text-to-tag ratios (core/ttr.py): smoothing, CETR's derivative, TextSweeper's region."""
+"""Text-to-tag ratios (core/scoring/ttr.py): smoothing, CETR's derivative, TextSweeper's region."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""A page builder's text widgets around the kept content are one article (core/widgets.py)."""
+"""A page builder's text widgets around the kept content are one article (core/selection/widgets.py)."""
 
 from __future__ import annotations
 

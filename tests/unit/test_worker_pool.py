@@ -324,7 +324,7 @@ def test_a_hanging_start_is_a_failed_start(pool):
     """A worker that never gets ready is killed after start_timeout; it counts as a death,
     and with no worker left, the queued task fails saying why."""
     p = pool(1, initializer=slow_start, initargs=(3600,), start_timeout=0.5)
-    with pytest.raises(WorkerDied, match="not ready within 0.5 s"):
+    with pytest.raises(WorkerDied, match=r"not ready within 0\.5 s"):
         p.submit(pow, 2, 2).result(timeout=WAIT)
     assert p.deaths == STARTS_BEFORE_FAILING and p.timeouts == 0
 

@@ -3,7 +3,7 @@
 
 The uncached paths of one class name's and of one element's cues, over the same caches
 (cues.UNIT_CACHE, cues.CUE_CACHE) and word lists; they must give what cues.unit_cues and
-cues.class_cues give (tests/test_compiled_walk.py compares them). The compiled walk
+cues.class_cues give (tests/twins/test_compiled_walk.py compares them). The compiled walk
 (_walk.pyx) calls class_cues at C level (declared in _cues.pxd).
 """
 

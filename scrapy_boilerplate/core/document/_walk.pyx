@@ -2,7 +2,7 @@
 """Compiled twin of ``walk.walk_blocks``: the same walk, over libxml2's nodes.
 
 ``walk.walk_blocks`` is the reference and this module must give the same
-Page (tests/test_compiled_walk.py compares both, field by field). The speed
+Page (tests/twins/test_compiled_walk.py compares both, field by field). The speed
 comes from reading lxml's C nodes directly: no Python proxy object per
 element, no iterwalk events, attributes read from the node's own list, and
 a block's text gathered as UTF-8 bytes and decoded once, after collapsing

@@ -14,6 +14,7 @@ letters, so the words are written without hyphens.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .elements import FLAG
@@ -199,7 +200,7 @@ def unit_cues(unit: str) -> tuple:
         if _ANY_CUE_WORD_RE.search("".join(parts)) is not None:
             parts = [t for t in parts if t]
             known = KEY_CACHE.young
-            for key in parts + [a + b for a, b in zip(parts, parts[1:])]:
+            for key in parts + [a + b for a, b in pairwise(parts)]:
                 bits_of_key = known.get(key)
                 bits |= bits_of_key if bits_of_key is not None else key_bits(key)
         comment = any(is_comment_section_name(name) for name in text.split())

@@ -56,7 +56,7 @@ def is_hidden(el: etree._Element, opened: ToggleTargets | tuple = ()) -> bool:
         hidden = True
     else:
         style = el.get("style")
-        hidden = bool(style) and hidden_style(style)
+        hidden = bool(style and hidden_style(style))
     if not hidden:
         return False
     if opened:

@@ -17,7 +17,7 @@ tree handed in by the caller (Scrapy's ``response.selector``) stays intact.
 from __future__ import annotations
 
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from lxml import etree
 
@@ -173,7 +173,8 @@ class _Walker:
 
     def info(self, el: etree._Element) -> tuple[int, int]:
         """Kind and own flag bits of an element, by its tag."""
-        info = TAG_INFO.get(el.tag)
+        # An element's tag: comments and processing instructions come as their own events.
+        info = TAG_INFO.get(cast(str, el.tag))
         if info is None:
             info = tag_info(el.tag)
         return info
@@ -267,7 +268,8 @@ class _Walker:
             n_tags = self.n_tags
             node = len(n_tags)
             n_texts = len(self.texts)
-            n_tags.append(el.tag if kind == K_PRE or el.tag in BLOCK_TAGS else clean_tag(el.tag))
+            tag = cast(str, el.tag)   # an element's (a "start" event)
+            n_tags.append(tag if kind == K_PRE or tag in BLOCK_TAGS else clean_tag(tag))
             self.n_parents.append(self.node_stack[-1])
             self.n_depths.append(self.depth)
             self.n_first.append(n_texts)

@@ -26,8 +26,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..redis_link import Outage, client_from_url, redacted
-from ..site_memory.redis_store import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT
+from ..redis_link import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL, RedisLink, redacted
 from .store import DuplicateStore, Match, needed
 
 if TYPE_CHECKING:
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DEFAULT_PREFIX = "boilerplate:duplicates:"
-DEFAULT_TTL = 7 * 24 * 3600
 
 # KEYS[1]: the item's hash. ARGV: TTL (0: none), equal positions needed, the item's key, its
 # signature, the item-key prefix, the text hash, the band-hash prefix, then the band keys.
@@ -92,15 +90,15 @@ return {'', best_equal, 0}
 """
 
 
-NEEDED_BY = "a Redis duplicates store"
-
-
-class RedisDuplicateStore(DuplicateStore):
+class RedisDuplicateStore(RedisLink, DuplicateStore):
     """Seen texts in Redis, shared by processes and machines; see the module docstring.
 
     Redis's memory: about 3.4 KB an item (docs/duplicates.md); texts are forgotten after ``ttl``
     to ``2 * ttl`` seconds. A single Redis, not a cluster (the script reads keys it derives).
     """
+
+    SCRIPT = FIND_OR_ADD
+    NEEDED_BY = "a Redis duplicates store"
 
     def __init__(self, client: Any, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
                  retry_after: float = DEFAULT_RETRY_AFTER, url: str | None = None,
@@ -110,21 +108,7 @@ class RedisDuplicateStore(DuplicateStore):
         if not prefix:
             raise ValueError("prefix must not be empty (the keys would be at the top level of the "
                              "database, among any other program's)")
-        self.client = client
-        self.prefix = prefix
-        self.ttl = int(ttl)
-        self.retry_after = float(retry_after)
-        self.url, self.timeout = url, timeout
-        self._script = client.register_script(FIND_OR_ADD)
-        self._outage = Outage()
-        self.quiet = quiet
-
-    @classmethod
-    def from_url(cls, url: str, *, timeout: float = DEFAULT_TIMEOUT, **kwargs: Any) -> RedisDuplicateStore:
-        """A store on the Redis at `url` ("redis://host:port/db", "rediss://", "unix://");
-        connects lazily, with `timeout` on connecting and on every answer, and no retries."""
-        client = client_from_url(url, timeout, NEEDED_BY)
-        return cls(client, url=url, timeout=timeout, **kwargs)
+        self._link(client, prefix, ttl, retry_after, url, timeout, quiet)
 
     def __reduce__(self) -> tuple[Callable[..., RedisDuplicateStore], tuple]:
         if self.url is None:

@@ -316,7 +316,7 @@ def from_byline(page: Page, window: range) -> dict:
             continue
         if element is not None and page.node_chars[page.nodes[i]] <= MAX_BYLINE_CHARS:
             for time_el in element.iter("time"):
-                stamp = time_el.get("datetime") or time_el.text
+                stamp = time_el.get("datetime") or time_el.text or ""   # "" is dropped below
                 (modified if _says_updated(time_el, element, text) else published).append(stamp)
         if page.chars[i] <= MAX_DATE_LINE_CHARS and _has_digit(text):
             # "Published on July 18, 2025", "Aug 16, 2019 - Updated July 9, 2025", and a date
@@ -557,7 +557,7 @@ def _says_updated(time_el: etree._Element, block: etree._Element | None, text: s
     to the block element ("dateblock-updated"), or "Updated" written just before it."""
     if "modif" in (time_el.get("itemprop") or "").lower():
         return True
-    el = time_el
+    el: etree._Element | None = time_el
     for _ in range(4):
         if el is None:
             break
@@ -567,8 +567,9 @@ def _says_updated(time_el: etree._Element, block: etree._Element | None, text: s
         if el is block:
             break
         el = el.getparent()
-    before = (time_el.getprevious().tail if time_el.getprevious() is not None else None) or \
-        (time_el.getparent().text if time_el.getparent() is not None else None) or ""
+    previous, parent = time_el.getprevious(), time_el.getparent()
+    before = ((previous.tail if previous is not None else None)
+              or (parent.text if parent is not None else None) or "")
     return bool(UPDATED_RE.search(before[-30:]))
 
 

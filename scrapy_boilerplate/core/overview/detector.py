@@ -87,7 +87,7 @@ class OverviewDetector:
             values, row = self.plan.row(page, url)   # type: ignore[union-attr]
             score = float(self.model.predict_proba(row[None, :])[0])
             how = "model"
-        net = int(round(math.expm1(values["log_net_region"])))
+        net = round(math.expm1(values["log_net_region"]))
         is_overview = score >= self.cutoff
         return OverviewVerdict(is_overview, net, self.threshold, round(score, 4),
                                _reason(values, net, self.threshold, is_overview, how))

@@ -22,7 +22,7 @@ from ..document.page import Page
 from ..document.parse import to_element
 from ..document.walk import walk_blocks
 from ..metadata.sources import field_sources
-from ..selection.steps import REASONS, SITE_MEMORY, SITE_SELECTOR, STATED_BODY
+from ..selection.steps import REASONS
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -35,29 +35,7 @@ if TYPE_CHECKING:
 HIDDEN, COMMENT_SECTION, NOT_READ = "hidden", "comment_section", "not_read"
 #: What each reason means, for the legend and the tooltips (docs/extraction.md lists the same).
 REASON_WORDS = {
-    "model": "the block model and its decoder",
-    "near_empty": "the decoder kept next to nothing: a tiny page's text, or a relaxed decode",
-    "ad_link": "an ad unit's click-through link",
-    "caption": "a caption (include_captions keeps them)",
-    "comment_option": "a comment section, kept by include_comments",
-    "text_widgets": "a page builder's text widgets around the content are kept",
-    "last_section": "a last section behind a heading-like line is kept",
-    "title_byline": "the headline or a byline is not content",
-    "repeated_text": "a second rendering of text already kept",
-    "field_dump": "a hidden list of machine keys (a shop's custom fields)",
-    "card_group": "a group of repeated cards is decided whole",
-    "teasers": "a run of related-post teasers after the body",
-    "document_sections": "a section beside kept sections of a reference page is kept whole",
-    "source_label": "an outlet's name or host that ends a teaser box is not content",
-    "list_gap": "the gap in a list between two kept items is kept",
-    "definition_list": "definition lists between kept blocks are kept",
-    "credit_line": "a closing credit line after the body is kept",
-    "data_table": "a data table is decided whole",
-    "code_block": "a code block is decided whole",
-    "listing_caption": "the caption of a kept code listing or table",
-    SITE_MEMORY: "the site memory moved its probability (it repeats across the site's pages)",
-    STATED_BODY: "the body the page states in its JSON-LD (the markup held next to nothing)",
-    SITE_SELECTOR: "a per-site selector",
+    **REASONS,   # the pipeline's, in its order (selection/steps.py PIPELINE)
     HIDDEN: "hidden on the page (hidden, display:none, aria-hidden...): never read",
     COMMENT_SECTION: "a comment section: not read (include_comments reads it)",
     NOT_READ: "not read by the extraction's walk (its text may be part of a neighbouring block)",
@@ -105,7 +83,7 @@ def explain_html(html_input: Any, url: str | None = None, extractor: Extractor |
     rows = block_rows(page, extraction, root, url)
     sources: dict[str, str] = {}
     if page is not None and extraction._meta_source is not None:
-        mask = extraction._meta_source[1]
+        mask = extraction._meta_source.mask
         sources = field_sources(page, mask, extraction.title, url, extraction.metadata)
     return _document(extraction, verdict, sources, rows, url, source)
 
@@ -272,9 +250,8 @@ def _legend(rows: list[Row]) -> str:
     counts: dict[tuple[str, bool], int] = {}
     for r in rows:
         counts[r.reason, r.kept] = counts.get((r.reason, r.kept), 0) + 1
-    order = [*REASONS.values(), SITE_MEMORY, SITE_SELECTOR, STATED_BODY, HIDDEN, COMMENT_SECTION, NOT_READ]
     items = []
-    for reason in dict.fromkeys([*order, *(r for r, _ in counts)]):
+    for reason in dict.fromkeys([*REASON_WORDS, *(r for r, _ in counts)]):
         k, d = counts.get((reason, True), 0), counts.get((reason, False), 0)
         if k or d:
             items.append(f'<li><span class="rs">{html.escape(reason)}</span> '

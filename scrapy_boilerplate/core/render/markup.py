@@ -499,4 +499,4 @@ def _longest_run(text: str, char: str) -> int:
     return max(map(len, runs), default=0)
 
 
-__all__ = ["Options", "render_markup", "escape_markdown"]
+__all__ = ["Options", "escape_markdown", "render_markup"]

@@ -12,7 +12,7 @@ never add or lose words.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from lxml import etree
 
@@ -92,7 +92,7 @@ def node_segments(page: Page, node: int) -> list[list[tuple]]:
             stack.append(None)
             add_text(el.text)
             continue
-        info = TAG_INFO.get(el.tag) or tag_info(el.tag)
+        info = TAG_INFO.get(cast(str, el.tag)) or tag_info(el.tag)   # an element: comments and PIs went above
         kind_code = info[0]
         if kind_code == K_SKIP and page.read_noscript and el.tag == "noscript":
             kind_code = K_BLOCK   # read as the walk read it

@@ -34,7 +34,7 @@ _compiled = speedups.twin(__name__)   # _ttr.pyx
 @cache
 def gaussian_kernel(sigma: float) -> np.ndarray:
     """The normalised kernel (cached: a handful of sigmas, used for every page; read-only)."""
-    radius = max(1, int(round(3 * sigma)))
+    radius = max(1, int(round(3 * sigma)))   # noqa: RUF046 - a numpy float's round() may be a float
     x = np.arange(-radius, radius + 1, dtype=float)
     k = np.exp(-(x * x) / (2 * sigma * sigma))
     k = k / k.sum()

@@ -183,8 +183,8 @@ def card_groups(page: Page, excluded_flags: int, short_headlines: bool = False) 
     for node in candidates.tolist():
         start, stop = node_first[node], node_last[node]
         if (parents[node] < 0 or flags[node] & excluded_flags or tags[node] in ("p", "td", "tr")
-                or not short_headlines
-                and max(link_chars[start:min(stop, start + HEAD_BLOCKS)]) < HEADLINE_LINK_CHARS):
+                or (not short_headlines
+                    and max(link_chars[start:min(stop, start + HEAD_BLOCKS)]) < HEADLINE_LINK_CHARS)):
             continue
         groups.setdefault((parents[node], tags[node], tokens[node]), []).append((start, stop))
     return groups

@@ -232,10 +232,10 @@ def _parent(el: etree._Element) -> etree._Element | None:
 
 
 def _previous(el: etree._Element) -> etree._Element | None:
-    el = el.getprevious()
-    while el is not None and not isinstance(el.tag, str):   # comments, processing instructions
-        el = el.getprevious()
-    return el
+    prev = el.getprevious()
+    while prev is not None and not isinstance(prev.tag, str):   # comments, processing instructions
+        prev = prev.getprevious()
+    return prev
 
 
 def _chain(translator: HTMLTranslator, tree: Tree) -> _Chain:

@@ -1,4 +1,5 @@
-"""The decoder's mask with the options and the fallbacks for near-empty selections."""
+"""The decoder's mask, its fallbacks for near-empty selections and the option steps right after it
+(steps.py runs them, in order, as the first steps of the selection)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import numpy as np
 from ..document.elements import FLAG
 from ..document.page import Page
 from ..scoring.decode import decode
-from .tables import find_data_tables
 
 if TYPE_CHECKING:
+    from ..options import Options
     from .tables import Table
 
 #: Pages with at most this much text keep all their non-link text when the model selects nothing.
@@ -27,27 +28,14 @@ RELAXED_GAIN = 2
 CAPTION_MAX_SHARE = 0.5
 
 
-def select_blocks(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
-                  tables: list[Table] | None = None) -> np.ndarray:
-    """Content mask from block probabilities, with the caption and comment options applied
-    (the selection runs the same functions as steps, to tell which one decided)."""
-    if tables is None:
-        tables = find_data_tables(page)
-    mask = decoded_mask(page, proba, params, opts, tables)
-    mask = near_empty_fallback(page, mask, proba, params, opts, tables)
-    mask = drop_ad_links(page, mask)
-    mask = drop_captions(page, mask, opts)
-    return add_comments(page, mask, opts)
-
-
-def decoded_mask(page: Page, proba: np.ndarray, params: dict | None, opts: dict,
+def decoded_mask(page: Page, proba: np.ndarray, params: dict | None, options: Options,
                  tables: list[Table]) -> np.ndarray:
     """The decoder's mask; data tables are decoded as spans."""
     spans = [(t.first, t.last) for t in tables]
-    return decode(proba, page, params, favor=opts.get("favor", "balanced"), table_spans=spans)
+    return decode(proba, page, params, favor=options.favor, table_spans=spans)
 
 
-def near_empty_fallback(page: Page, mask: np.ndarray, proba: np.ndarray, params: dict | None, opts: dict,
+def near_empty_fallback(page: Page, mask: np.ndarray, proba: np.ndarray, params: dict | None, options: Options,
                         tables: list[Table]) -> np.ndarray:
     """The decoder's `mask` again where it kept next to nothing: a tiny page, a page of short items."""
     chars, link_chars = page.array("chars"), page.array("link_chars")
@@ -63,7 +51,7 @@ def near_empty_fallback(page: Page, mask: np.ndarray, proba: np.ndarray, params:
         # it finds several times more (when it adds only a little, that is the page's
         # boilerplate around a selection that was right).
         spans = [(t.first, t.last) for t in tables]
-        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=opts.get("favor", "balanced"),
+        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=options.favor,
                          table_spans=spans)
         if chars[relaxed].sum() > RELAXED_GAIN * chars[mask].sum():
             mask = relaxed
@@ -78,7 +66,7 @@ def drop_ad_links(page: Page, mask: np.ndarray) -> np.ndarray:
     return mask
 
 
-def drop_captions(page: Page, mask: np.ndarray, opts: dict) -> np.ndarray:
+def drop_captions(page: Page, mask: np.ndarray, options: Options) -> np.ndarray:
     """Captions are not main content by default; include_captions keeps those within the content."""
     if mask.any():
         chars, flags = page.array("chars"), page.array("flags", int)
@@ -86,7 +74,7 @@ def drop_captions(page: Page, mask: np.ndarray, opts: dict) -> np.ndarray:
         first, last = np.flatnonzero(mask)[[0, -1]]
         span[first:last + 1] = True
         captions = (flags & FLAG["caption"]) > 0
-        if opts.get("include_captions"):
+        if options.include_captions:
             mask = mask | (captions & span)
         elif chars[mask & captions].sum() < CAPTION_MAX_SHARE * chars[mask].sum():
             # Captions are not main content by default (all gold sets agree). When they
@@ -96,8 +84,8 @@ def drop_captions(page: Page, mask: np.ndarray, opts: dict) -> np.ndarray:
     return mask
 
 
-def add_comments(page: Page, mask: np.ndarray, opts: dict) -> np.ndarray:
+def add_comments(page: Page, mask: np.ndarray, options: Options) -> np.ndarray:
     """include_comments: the comment sections' blocks are content."""
-    if opts.get("include_comments"):
+    if options.include_comments:
         mask = mask | ((page.array("flags", int) & FLAG["comment"]) > 0)
     return mask

@@ -17,6 +17,7 @@ separate pieces, not one unit.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -127,7 +128,7 @@ def fill_definition_list_gaps(page: Page, mask: np.ndarray, proba: np.ndarray) -
         in_dl[page.node_first[at]:page.node_last[at]] = True
     kept = np.flatnonzero(mask)
     chars, links = page.array("chars"), page.array("link_chars")
-    for before, after in zip(kept[:-1], kept[1:]):
+    for before, after in pairwise(kept):
         a, b = before + 1, after
         if a >= b or not in_dl[a:b].all():
             continue

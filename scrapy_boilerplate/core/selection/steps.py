@@ -13,22 +13,32 @@ described in docs/extraction.md; its measurements are in its commit message.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..document.elements import FLAG
 from ..document.page import Page
 from ..metadata.bylines import BYLINE_RE
+from ..options import Options
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
 from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, near_empty_fallback
+from .fallbacks import Run, rewalk_thread, use_stated_body
+from .kept import Kept
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
 from .siblings import keep_sibling_sections
+from .site_rules import SiteRule, plain_text_blocks
 from .source_labels import drop_source_labels
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
+
+if TYPE_CHECKING:
+    from ..extraction import Extraction
+    from ..site_memory.templates import TemplateEvidence
 
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
@@ -60,39 +70,61 @@ class Selection:
     """What the steps read and change: `mask` (the kept blocks) is changed in place."""
 
     page: Page
-    proba: np.ndarray             # the block probabilities (site memory applied)
+    proba: np.ndarray             # the block probabilities the decoder and the steps read
     params: dict | None           # the model's decoder parameters
-    opts: dict                    # the extraction's options
+    options: Options              # the extraction's options
     title: str | None             # the page's headline (metadata/title.py)
     tables: list[Table]           # the data tables, decided whole
-    # None until the first step (decode) sets it, before any other step reads it.
+    evidence: TemplateEvidence | None = None   # the site memory's, when a store was given
+    rule: SiteRule | None = None  # the site selectors of this page, when there are some
+    # None until the decoder sets it: the steps before it change the probabilities only.
     mask: np.ndarray = None   # type: ignore[assignment]
     code_blocks: list[Table] = field(default_factory=list)
-    # The mask after each step (item k: after STEPS[k], as bytes), for `step_reasons`: which step decided.
+    # The mask after each step from the decoder on (row k: after MASK_STEPS[k], as bytes), for
+    # `step_reasons`: which step decided.
     history: list[bytes] = field(default_factory=list)
+    # The probabilities `Block.probability` reports: the model's, as the site memory moved them
+    # (not the site rule's zeros); and how far the site memory moved them (None: not at all).
+    probability: np.ndarray = None   # type: ignore[assignment]
+    shift: np.ndarray | None = None
+    # What the site rule allows (None: everything) and its summary (`SiteRule.apply`).
+    allowed: np.ndarray | None = None
+    site_rule: dict | None = None
+
+    def __post_init__(self) -> None:
+        if self.probability is None:
+            self.probability = self.proba
+
+    def kept(self) -> Kept:
+        """What the selection kept, for the extraction (extraction.py build_extraction)."""
+        return Kept(self.page, self.mask, self.probability, self.title, self.tables, self.code_blocks,
+                    self.history, self.shift, self.site_rule)
 
 
-def select(page: Page, proba: np.ndarray, params: dict | None, opts: dict, title: str | None) -> Selection:
-    """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`."""
-    s = Selection(page, proba, params, opts, title, find_data_tables(page))
+def select(page: Page, proba: np.ndarray, params: dict | None, options: Options, title: str | None, *,
+           evidence: TemplateEvidence | None = None, rule: SiteRule | None = None) -> Selection:
+    """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`.
+    Inference and the decoder's tuning in training both call this."""
+    s = Selection(page, proba, params, options, title, find_data_tables(page), evidence, rule)
     # The mask's bytes after each step (0.2 us a step: cheaper than a numpy row copy); what each
     # step changed is worked out only when `Extraction.blocks` is read (step_reasons).
     history = s.history
     for step in STEPS:
-        step(s)
-        history.append(s.mask.tobytes())
+        step.run(s)
+        if s.mask is not None:
+            history.append(s.mask.tobytes())
     return s
 
 
 def decode(s: Selection) -> None:
     """The decoder's mask from the probabilities (decoded.py). Data tables are decoded as spans."""
-    s.mask = decoded_mask(s.page, s.proba, s.params, s.opts, s.tables)
+    s.mask = decoded_mask(s.page, s.proba, s.params, s.options, s.tables)
 
 
 def decode_near_empty(s: Selection) -> None:
     """Where the decoder kept next to nothing: a tiny page keeps its non-link text, a page of
     short items is decoded again, relaxed (decoded.py). Right after decode: it reads its mask."""
-    s.mask = near_empty_fallback(s.page, s.mask, s.proba, s.params, s.opts, s.tables)
+    s.mask = near_empty_fallback(s.page, s.mask, s.proba, s.params, s.options, s.tables)
 
 
 def drop_ad_units(s: Selection) -> None:
@@ -103,19 +135,19 @@ def drop_ad_units(s: Selection) -> None:
 def drop_photo_captions(s: Selection) -> None:
     """Captions are not content by default; include_captions keeps those within the content
     (decoded.py)."""
-    s.mask = drop_captions(s.page, s.mask, s.opts)
+    s.mask = drop_captions(s.page, s.mask, s.options)
 
 
 def keep_comments(s: Selection) -> None:
     """include_comments: the comment sections are content (decoded.py)."""
-    s.mask = add_comments(s.page, s.mask, s.opts)
+    s.mask = add_comments(s.page, s.mask, s.options)
 
 
 def keep_text_widgets(s: Selection) -> None:
     """Keep a page builder's text widgets around the kept content: one article cut into
     widget sections (widgets.py). Like the decoder's closing-line and mid-body rules, a rule
     for recall: not with favor="precision"."""
-    if s.opts.get("favor") != "precision":
+    if s.options.favor != "precision":
         keep_text_widget_runs(s.page, s.mask, s.proba)
 
 
@@ -124,7 +156,7 @@ def keep_last_heading_section(s: Selection) -> None:
     "Related products and services" in a `div` right after the last kept block, then the list
     items and paragraphs the model leans to, which the decoder cut with it. Not under h1-h6
     (left to the decoder). A rule for recall: not with favor="precision"."""
-    if s.opts.get("favor") != "precision":
+    if s.options.favor != "precision":
         keep_last_section(s.page, s.mask, s.proba)
 
 
@@ -134,7 +166,7 @@ def keep_document_sections(s: Selection) -> None:
     lower block by block along the page and were cut. After keep_cards, whose card groups are
     judged against the text the model kept, and drop_trailing_teasers. A rule for recall: not
     with favor="precision"."""
-    if s.opts.get("favor") != "precision":
+    if s.options.favor != "precision":
         keep_sibling_sections(s.page, s.mask, s.proba)
 
 
@@ -294,7 +326,7 @@ def keep_listing_captions(s: Selection) -> None:
     kept: a figure may also wrap a whole section with its photos and their captions. Not with
     include_captions: every caption is kept then.
     """
-    if s.opts.get("include_captions"):
+    if s.options.include_captions:
         return
     page, mask = s.page, s.mask
     tags, flags, unit = page.node_tags, page.flags, FLAG["pre"] | FLAG["table"]
@@ -306,59 +338,109 @@ def keep_listing_captions(s: Selection) -> None:
             mask[first[node]:last[node]] = True
 
 
-#: The steps, in the order they run. Each has its reason in REASONS.
-STEPS = (
-    decode,
-    decode_near_empty,
-    drop_ad_units,
-    drop_photo_captions,
-    keep_comments,
-    keep_text_widgets,
-    keep_last_heading_section,
-    drop_headline_and_bylines,
-    drop_renderings,
-    drop_field_dumps,
-    keep_cards,
-    drop_trailing_teasers,
-    keep_document_sections,
-    keep_whole_lists,
-    keep_definition_lists,
-    keep_credit_line,
-    drop_card_sources,
-    decide_data_tables,
-    decide_code_blocks,
-    keep_listing_captions,
-)
+def adjust_by_site_memory(s: Selection) -> None:
+    """The site memory's evidence (site_memory/templates.py) moves the probabilities of blocks
+    repeated across the site's pages. Before the decoder: no mask yet."""
+    if s.evidence is not None:
+        adjusted = s.evidence.adjust(s.page, s.proba)
+        if adjusted is not s.proba:
+            s.shift, s.proba = adjusted - s.proba, adjusted
+            s.probability = adjusted
 
-#: Why a block is kept or dropped: the step that last changed its decision (`Block.reason`, the
-#: explain page's `data-reason`; docs/extraction.md lists them). A short, stable string per
-#: step; a step missing here gives its function's name.
-REASONS = {
-    decode: "model",
-    decode_near_empty: "near_empty",
-    drop_ad_units: "ad_link",
-    drop_photo_captions: "caption",
-    keep_comments: "comment_option",
-    keep_text_widgets: "text_widgets",
-    keep_last_heading_section: "last_section",
-    drop_headline_and_bylines: "title_byline",
-    drop_renderings: "repeated_text",
-    drop_field_dumps: "field_dump",
-    keep_cards: "card_group",
-    drop_trailing_teasers: "teasers",
-    keep_whole_lists: "list_gap",
-    keep_definition_lists: "definition_list",
-    keep_credit_line: "credit_line",
-    decide_data_tables: "data_table",
-    decide_code_blocks: "code_block",
-    keep_listing_captions: "listing_caption",
-    keep_document_sections: "document_sections",
-    drop_card_sources: "source_label",
-}
-#: Reasons given outside the steps: the site memory's evidence moved the block's probability
-#: to the side the decoder took; the page's JSON-LD states its body (stated_body.py); a per-site
-#: selector decided (set by the site-selector step, when there is one).
-SITE_MEMORY, STATED_BODY, SITE_SELECTOR = "site_memory", "stated_body", "site_selector"
+
+def apply_site_rule(s: Selection) -> None:
+    """Site selectors (site_rules.py): the blocks outside the content or inside an excluded
+    element are out before the decoder, which then cleans inside the content. Before the
+    decoder: no mask yet."""
+    if s.rule is not None:
+        s.allowed, s.site_rule = s.rule.apply(s.page)
+        if s.allowed is not None:
+            s.proba = np.where(s.allowed, s.proba, 0.0)
+
+
+def keep_within_site_rule(s: Selection) -> None:
+    """Site selectors again after the steps, which may add whole tables or sections back."""
+    if s.allowed is not None:
+        s.mask &= s.allowed
+
+
+def trust_site_rule(s: Selection) -> None:
+    """The model keeps nothing where the caller says the content is: the caller wins, and the
+    content's plain text is kept (site_rules.py plain_text_blocks)."""
+    if s.allowed is not None and not s.mask.any():
+        content = s.site_rule["content"] if s.site_rule is not None else None
+        if content and content["blocks"]:
+            s.mask = plain_text_blocks(s.page, s.allowed)
+
+
+@dataclass(frozen=True)
+class Step:
+    """A selection step: `run` reads and changes a `Selection`; `reason` is what `Block.reason`
+    says of the blocks whose decision it changed last; `words`, what the explain page says of
+    that reason (None: the words an earlier entry gave the same reason)."""
+
+    run: Callable[[Selection], None]
+    reason: str
+    words: str | None = None
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """A fallback after the steps (fallbacks.py): `run` may replace the finished extraction.
+    `reason`, `words`: as a Step's, for the blocks of the extraction it makes; None when
+    those blocks keep the reasons of the selection that made them."""
+
+    run: Callable[[Run, Extraction], Extraction]
+    reason: str | None = None
+    words: str | None = None
+
+
+#: Reasons given by more than one entry, or read elsewhere by name.
+SITE_MEMORY, SITE_SELECTOR, STATED_BODY = "site_memory", "site_selector", "stated_body"
+
+#: What decides a block, in the order it runs: the probabilities' adjustments (before the
+#: decoder, no mask yet), the decoder, the steps, the site rule's last word, the fallbacks.
+#: Each entry declares its function, its reason and the explain page's words for it: adding a
+#: step is one function above and one line here (CONTRIBUTING.md), and a line in the table of
+#: docs/extraction.md (tests/unit/test_explain.py checks them).
+PIPELINE: tuple[Step | Fallback, ...] = (
+    Step(adjust_by_site_memory, SITE_MEMORY,
+         "the site memory moved its probability (it repeats across the site's pages)"),
+    Step(apply_site_rule, SITE_SELECTOR, "a per-site selector"),
+    Step(decode, "model", "the block model and its decoder"),
+    Step(decode_near_empty, "near_empty", "the decoder kept next to nothing: a tiny page's text, or a relaxed decode"),
+    Step(drop_ad_units, "ad_link", "an ad unit's click-through link"),
+    Step(drop_photo_captions, "caption", "a caption (include_captions keeps them)"),
+    Step(keep_comments, "comment_option", "a comment section, kept by include_comments"),
+    Step(keep_text_widgets, "text_widgets", "a page builder's text widgets around the content are kept"),
+    Step(keep_last_heading_section, "last_section", "a last section behind a heading-like line is kept"),
+    Step(drop_headline_and_bylines, "title_byline", "the headline or a byline is not content"),
+    Step(drop_renderings, "repeated_text", "a second rendering of text already kept"),
+    Step(drop_field_dumps, "field_dump", "a hidden list of machine keys (a shop's custom fields)"),
+    Step(keep_cards, "card_group", "a group of repeated cards is decided whole"),
+    Step(drop_trailing_teasers, "teasers", "a run of related-post teasers after the body"),
+    Step(keep_document_sections, "document_sections",
+         "a section beside kept sections of a reference page is kept whole"),
+    Step(keep_whole_lists, "list_gap", "the gap in a list between two kept items is kept"),
+    Step(keep_definition_lists, "definition_list", "definition lists between kept blocks are kept"),
+    Step(keep_credit_line, "credit_line", "a closing credit line after the body is kept"),
+    Step(drop_card_sources, "source_label", "an outlet's name or host that ends a teaser box is not content"),
+    Step(decide_data_tables, "data_table", "a data table is decided whole"),
+    Step(decide_code_blocks, "code_block", "a code block is decided whole"),
+    Step(keep_listing_captions, "listing_caption", "the caption of a kept code listing or table"),
+    Step(keep_within_site_rule, SITE_SELECTOR),
+    Step(trust_site_rule, SITE_SELECTOR),
+    Fallback(rewalk_thread),
+    Fallback(use_stated_body, STATED_BODY,
+             "the body the page states in its JSON-LD (the markup held next to nothing)"),
+)
+#: The selection's steps in order (`select` runs them) and the fallbacks after it (the extractor's).
+STEPS = tuple(entry for entry in PIPELINE if isinstance(entry, Step))
+FALLBACKS = tuple(entry for entry in PIPELINE if isinstance(entry, Fallback))
+#: The steps that run once the decoder made the mask: one row of `Selection.history` each.
+MASK_STEPS = STEPS[[step.run for step in STEPS].index(decode):]
+#: Every reason the pipeline gives, with its words, in the pipeline's order.
+REASONS = {entry.reason: entry.words for entry in PIPELINE if entry.reason is not None and entry.words}
 
 
 def step_reasons(masks: list[bytes], shift: np.ndarray | None = None) -> list[str]:
@@ -369,9 +451,9 @@ def step_reasons(masks: list[bytes], shift: np.ndarray | None = None) -> list[st
     if not n:
         return []
     history = np.frombuffer(b"".join(masks), dtype=bool).reshape(steps, n)
-    changed = history[1:] != history[:-1]   # row k: STEPS[k + 1] changed the block
+    changed = history[1:] != history[:-1]   # row k: MASK_STEPS[k + 1] changed the block
     last = np.where(changed.any(axis=0), steps - 1 - np.argmax(changed[::-1], axis=0), 0)
-    names = [REASONS.get(step, step.__name__) for step in STEPS]
+    names = [step.reason for step in MASK_STEPS]
     reasons = [names[k] for k in last.tolist()]
     if shift is not None:
         kept = history[-1]

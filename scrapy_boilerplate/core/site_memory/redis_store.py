@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..redis_link import Outage, client_from_url, redacted
+from ..redis_link import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL, RedisLink, redacted
 from .templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_WARMUP, SiteCounts, TemplateStore
 
 if TYPE_CHECKING:
@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DEFAULT_PREFIX = "boilerplate:templates:"
-DEFAULT_TTL = 7 * 24 * 3600
-DEFAULT_TIMEOUT = 0.25
-DEFAULT_RETRY_AFTER = 30.0
 PAGES_FIELD = "#"
 
 # KEYS[1]: the site's hash. ARGV[1]: cap on fingerprints, ARGV[2]: TTL in seconds (0: none),
@@ -67,7 +64,7 @@ return {pages, counts}
 """
 
 
-class RedisTemplateStore(TemplateStore):
+class RedisTemplateStore(RedisLink, TemplateStore):
     """Site memory in Redis, shared by processes and machines; see the module docstring.
 
     ``prefix``: of the hash keys; ``ttl``: seconds a site's hash lives after its last page
@@ -77,6 +74,9 @@ class RedisTemplateStore(TemplateStore):
     ``sites * max_fingerprints * 40`` bytes; sites not crawled for ``ttl`` seconds expire.
     """
 
+    SCRIPT = RECORD_PAGE
+    NEEDED_BY = "RedisTemplateStore"
+
     def __init__(self, client: Any, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
                  max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS, warmup: int = DEFAULT_WARMUP,
                  retry_after: float = DEFAULT_RETRY_AFTER, url: str | None = None,
@@ -84,24 +84,9 @@ class RedisTemplateStore(TemplateStore):
         super().__init__()
         if max_fingerprints < 1 or warmup < 0 or ttl < 0:
             raise ValueError("max_fingerprints must be positive, warmup and ttl not negative")
-        self.client = client
-        self.prefix = prefix
-        self.ttl = int(ttl)
+        self._link(client, prefix, ttl, retry_after, url, timeout, quiet)
         self.max_fingerprints = int(max_fingerprints)
         self.warmup = int(warmup)
-        self.retry_after = float(retry_after)
-        self.url, self.timeout = url, timeout
-        self._script = client.register_script(RECORD_PAGE)
-        self._outage = Outage()
-        # True: failures are logged at DEBUG (a crawl logs them itself, once per outage).
-        self.quiet = quiet
-
-    @classmethod
-    def from_url(cls, url: str, *, timeout: float = DEFAULT_TIMEOUT, **kwargs: Any) -> RedisTemplateStore:
-        """A store on the Redis at `url` ("redis://host:port/db", "rediss://", "unix://").
-        Connects lazily: an unreachable server is found (and logged) at the first page."""
-        client = client_from_url(url, timeout, "RedisTemplateStore")
-        return cls(client, url=url, timeout=timeout, **kwargs)
 
     def __reduce__(self) -> tuple[Callable[..., RedisTemplateStore], tuple]:
         # A worker process gets its own connection to the same Redis, with the same settings.

@@ -20,7 +20,7 @@ import threading
 from multiprocessing.connection import Client, Listener
 from typing import TYPE_CHECKING, Any
 
-from .templates import SiteCounts, TemplateStore
+from ..core.site_memory.templates import SiteCounts, TemplateStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
