@@ -135,6 +135,7 @@ BAD = {
     "BOILERPLATE_MODEL": "/nonexistent/model.json",
     "BOILERPLATE_SITE_RULES": {"example.com": {"content": "div[["}},
     "BOILERPLATE_MAX_BODY_SIZE": -1,
+    "BOILERPLATE_DETECT_CHARSET": "maybe",
     "BOILERPLATE_OVERVIEW_ACTION": "skip",
     "BOILERPLATE_OVERVIEW_THRESHOLD": 0,
     "BOILERPLATE_OVERVIEW_MODEL": "/nonexistent/overview.json",
