@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from ..document.words import clean_text
 from ..render.urls import page_base, safe_url
-from .authors import MAX_NAME_CHARS, clean_authors, split_names
+from .authors import MAX_NAME_CHARS, PREFIX_RE, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
 from .language import page_language
 
@@ -46,6 +46,8 @@ MICRODATA_ELEMENTS = 200
 #: Items whose author is someone else than the page's: reviews, answers, the product or book the
 #: page sells. (Not "Comment": forums mark their posts so, the thread's first one included.)
 OTHERS_ITEMS = ("Review", "Answer", "Product", "Book", "Offer")
+#: <meta> elements of <head> read for every citation_author (a paper's authors).
+MAX_HEAD_META = 1000
 #: Short lines with digits read when looking for a date in the whole page (page_date).
 PAGE_DATE_LINES = 40
 #: A block longer than this is text, not a byline or a date line.
@@ -63,6 +65,8 @@ HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: Class and id words of a byline.
 #: A byline starting "By" and a lower-case word is a sentence beyond this many words.
 SENTENCE_WORDS = 4
+#: A block's own and its parent's class tokens, first in its tokens (an "author-info" div).
+OWN_TOKENS = 4
 BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
 UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
                         r"aggiornato|bijgewerkt|zaktualizowano)\w*(?:\s+(?:on|at|am|le|el)\b)?\s*:?",
@@ -140,10 +144,17 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
     for found in sources:
         persons.extend(found.get("authors", ()))
         organisations.extend(found.get("organisations", ()))
-        if persons:
-            break   # the most trusted source that names people decides them
+        if clean_authors(persons):
+            break   # the most trusted source that names people decides them (a URL names none)
     meta.authors = clean_authors(persons) or shown_organisations(page, window, organisations, sources,
                                                                  url or page.base_url)
+    shown = clean_authors(sources[BYLINE].get("authors", ()))
+    if (meta.authors and shown and all(map(_is_handle, meta.authors)) and not any(map(_is_handle, shown))
+            and not declares_thread(page)):
+        # The metadata gives a login ("andrew.keaveney", "jrobison"), the byline the name the
+        # page shows ("Denise Everheart"): readers know the writer by the shown one. (On a
+        # forum the user name is the name shown; what is beside it is a rank, "Silver Partner".)
+        meta.authors = shown
     meta.date_published, meta.date_modified = _dates(sources, page)
     if declares_no_article(page):
         # A product or a listing has no byline: its <meta name=author> is the shop or the
@@ -265,8 +276,12 @@ def from_jsonld(page: Page) -> dict:
 def from_meta(page: Page) -> dict:
     """Open Graph and article:* tags, Dublin Core, <meta itemprop> and other <meta> names."""
     meta = page.meta
+    authors = []
+    for k in META_AUTHORS:
+        if k in meta:
+            authors.extend(_citation_authors(page) if k == "citation_author" else [meta[k]])
     return {
-        "authors": [meta[k] for k in META_AUTHORS if k in meta],
+        "authors": authors,
         "date_published": _meta_published(meta),
         "date_modified": [meta[k] for k in META_MODIFIED if k in meta],
         "site_name": [meta[k] for k in META_SITE if k in meta],
@@ -276,6 +291,26 @@ def from_meta(page: Page) -> dict:
         "language": [meta.get(k) for k in ("content-language", "dc.language", "language",
                                            "og:locale") if k in meta],
     }
+
+
+#: A citation_author written "Last, First" (Highwire Press tags: arXiv's "Roy, Aniruddha").
+_LAST_FIRST_RE = re.compile(r"^\s*([^,\d]{2,40}),\s*([^,\d]{2,40})$")
+
+
+def _citation_authors(page: Page) -> list[str]:
+    """Every `<meta name="citation_author">` of a scholarly page, in order (the walk kept the
+    first): one author each, "Last, First" turned to "First Last" when every one is so written
+    (a single one only when its surname is one word: "Jane Doe, John Roe" is two names)."""
+    head = page.root.find("head") if page.root is not None else None
+    values = [] if head is None else [
+        el.get("content") for el in islice(head.iter("meta"), MAX_HEAD_META)
+        if (el.get("name") or "").lower() == "citation_author" and el.get("content")]
+    if not values:
+        values = [page.meta["citation_author"]]
+    matches = [_LAST_FIRST_RE.match(v) for v in values]
+    if not all(matches) or (len(values) == 1 and " " in matches[0].group(1).strip()):   # type: ignore[union-attr]
+        return values   # "Jane Doe, John Roe" in one tag: two names
+    return [f"{m.group(2).strip()} {m.group(1).strip()}" for m in matches if m]
 
 
 def from_byline(page: Page, window: range) -> dict:
@@ -302,13 +337,12 @@ def from_byline(page: Page, window: range) -> dict:
             # linked name is the author's own heading: "Craig McCarthy", "EDB Team".)
             teaser = True
             break
-        tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
         starter = THREAD_STARTER_RE.match(text)
         if starter and not authors:
             # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter".
             authors.append(starter.group(1) or starter.group(2))
-        elif (not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens))
+        elif (not authors and (BYLINE_START.match(text) or _marked_byline(page, i, element))
               and not _headline_text(page, i, text)):
             authors.extend(_byline_names(element, text))   # the first byline only
         if ACTIVITY_RE.search(text):
@@ -530,6 +564,41 @@ def byline_window(page: Page, mask: np.ndarray | None, title: str | None) -> ran
     return range(max(0, anchor - WINDOW_BEFORE), min(n, anchor + WINDOW_AFTER + 1))
 
 
+#: A bare name: one to four capitalised words, nothing else.
+_BARE_NAME_RE = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s?){1,4}$")
+#: A job title after a byline's name ("by Daniel Burstein, Senior Director, Content & Marketing"):
+#: cut there, or its words are taken for names.
+_JOB_TAIL_RE = re.compile(r",\s*(?:[\w.&-]+\s+){0,3}(?:director|editor|writer|reporter|correspondent|manager|"
+                          r"founder|officer|president|analyst|consultant|expert|specialist|journalist|"
+                          r"columnist|producer|strategist|engineer|scientist|professor|head|chief)s?\b.*$",
+                          re.I | re.S)
+#: A link to a tag's or a category's page: its text is a topic, not a name.
+_CATEGORY_HREF_RE = re.compile(r"/(?:tags?|categor(?:y|ies)|topics?|section|subjects?)/", re.I)
+
+
+def _marked_byline(page: Page, i: int, element: etree._Element | None) -> bool:
+    """Whether a block's classes mark a byline: its outer wrappers' (the last of the tokens
+    kept), or its own and its parent's ("author-info" on a bare name), or it holds a link to
+    its author's page (`rel=author`: the Guardian's byline, whose classes are hashes)."""
+    tokens = page.tokens[i]
+    if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
+        return True
+    if tokens and BYLINE_TOKENS.search(" ".join(tokens[:OWN_TOKENS]).lower()) and _BARE_NAME_RE.match(
+            PREFIX_RE.sub("", page.texts[i])):
+        return True   # (its own classes: only a name, "Text by" one, not an "author-description" line)
+    return element is not None and any("author" in (a.get("rel") or "").lower()
+                                       for a in islice(element.iter("a"), 5))
+
+
+#: A user name: one word in lower case, or with digits, dots or underscores, or a capital
+#: after a lower-case letter ("jrobison", "andrew.keaveney", "luiz4", "KatieS").
+_HANDLE_RE = re.compile(r"^(?:[a-z][a-z0-9._-]*|\S*[0-9._]\S*|\S*[a-z][A-Z]\S*)$")
+
+
+def _is_handle(name: str) -> bool:
+    return bool(_HANDLE_RE.match(name))
+
+
 def _headline_text(page: Page, i: int, text: str) -> bool:
     """A heading that is no byline: over four words and not starting "By" (a card's
     headline inside an "author-..." wrapper, "McKinsey and Inception sign a partnership")."""
@@ -544,12 +613,30 @@ def _byline_names(element: etree._Element | None, text: str) -> list[str]:
                 name = " ".join("".join(el.itertext()).split())
                 if name:
                     return [name]
+        if _category_links(element, text):
+            return []   # "Personal finance", a tag's link in the byline's row: a topic
+    text = _JOB_TAIL_RE.sub("", text)
     start = BYLINE_START.match(text)
     if start and text[start.end() - 1].islower() and len(text.split()) > SENTENCE_WORDS:
         # "By using VS Code, you agree...", "By the end of this tutorial, ...": a sentence
         # ("by jsteinhardt" is a user name's byline).
         return []
     return [text] if split_names(text) else []
+
+
+def _category_links(element: etree._Element, text: str) -> bool:
+    """Whether a block's text is its links' to tag or category pages (rel=tag or category,
+    /tag/, /category/, /topics/ in the address): the page's topics ("Business", "tech")."""
+    links = list(islice(element.iter("a"), 10))
+    if not links:
+        return False
+    linked = 0
+    for a in links:
+        if not ({"tag", "category"} & set((a.get("rel") or "").lower().split())
+                or _CATEGORY_HREF_RE.search(a.get("href") or "")):
+            return False
+        linked += len("".join(a.itertext()).strip())
+    return linked * 2 >= len(text)
 
 
 def _says_updated(time_el: etree._Element, block: etree._Element | None, text: str) -> bool:
