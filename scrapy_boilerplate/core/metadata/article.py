@@ -58,6 +58,9 @@ MAX_DATE_LINE_CHARS = 80
 # the label, or before "Discussion starter"; the whole block is the label and one name.
 THREAD_STARTER_RE = re.compile(r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
                                r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$", re.I)
+# ...and in a first post's header line: phpBB's "Post by changingtimes » Sat Feb 24, 2024",
+# XenForo's "Discussion in 'Hosting Advice' started by pelex, May 26, 2025".
+THREAD_POST_RE = re.compile(r"^\s*post by (\S.{0,40}?) [»›]|\bstarted by (\S[^,]{0,40}?),", re.I)
 #: A linked subheading of more words than this under the headline is a teaser's title.
 TEASER_WORDS = 3
 #: Heading tags: a heading is a headline, a section's or a teaser's title, never a byline.
@@ -158,8 +161,12 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
     meta.date_published, meta.date_modified = _dates(sources, page)
     if declares_no_article(page):
         # A product or a listing has no byline: its <meta name=author> is the shop or the
-        # site, and a "By Almondina" under a product's name is its brand.
-        meta.authors = []
+        # site, and a "By Almondina" under a product's name is its brand. But a page declared
+        # a list (JSON-LD ItemList) and signed under its headline is a listicle ("Five of the
+        # best science fiction books"): the signed byline wins.
+        signed = shown if not declares_product(page) and not sources[BYLINE].get("listing") else []
+        meta.authors = (meta.authors if {n.casefold() for n in meta.authors} & {n.casefold() for n in signed}
+                        else signed)
     elif not meta.authors and meta.date_published and not sources[BYLINE].get("listing"):
         # A dated post signed at its end or in a side column. (Undated pages, products and
         # services, have "Our Product Research Team" boxes, not bylines.)
@@ -338,9 +345,10 @@ def from_byline(page: Page, window: range) -> dict:
             teaser = True
             break
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
-        starter = THREAD_STARTER_RE.match(text)
+        starter = THREAD_STARTER_RE.match(text) or THREAD_POST_RE.search(text)
         if starter and not authors:
-            # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter".
+            # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter",
+            # "Post by changingtimes »".
             authors.append(starter.group(1) or starter.group(2))
         elif (not authors and (BYLINE_START.match(text) or _marked_byline(page, i, element))
               and not _headline_text(page, i, text)):
@@ -394,8 +402,8 @@ def from_microdata(page: Page) -> dict:
 
 
 #: schema.org types of a page that sells or lists things (with no article object beside them).
-NOT_ARTICLE_TYPES = frozenset(("Product", "ProductGroup", "ItemList", "CollectionPage", "OfferCatalog",
-                               "SearchResultsPage"))
+PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "OfferCatalog"))
+NOT_ARTICLE_TYPES = PRODUCT_TYPES | {"ItemList", "CollectionPage", "SearchResultsPage"}
 
 
 def declares_no_article(page: Page) -> bool:
@@ -407,6 +415,13 @@ def declares_no_article(page: Page) -> bool:
         return True
     return (og_type != "article" and "article" not in page.jsonld
             and not NOT_ARTICLE_TYPES.isdisjoint(page.jsonld.get("types") or ()))
+
+
+def declares_product(page: Page) -> bool:
+    """The page states that it sells something: `og:type` product, or a JSON-LD Product,
+    ProductGroup or OfferCatalog (whatever else it declares)."""
+    return ((page.meta.get("og:type") or "").lower().startswith("product")
+            or not PRODUCT_TYPES.isdisjoint(page.jsonld.get("types") or ()))
 
 
 #: schema.org types of a page that is a discussion: its replies, marked up as comments, are content.
