@@ -459,6 +459,16 @@ def test_every_citation_author():
         ["Jane Doe", "John Roe"]
 
 
+def test_a_byline_as_a_label_and_a_name_or_after_a_date():
+    assert extract(page(top="<p>Last updated</p><div>Aug 04, 2025</div><p>Written by</p><p>Edzel Tabing</p>")
+                   ).authors == ["Edzel Tabing"]
+    assert extract(page(top="<div>Written by:Elise Nass</div>")).authors == ["Elise Nass"]
+    assert extract(page(top="<div>September 1st, 2023 By Emily Norwood</div>")).authors == ["Emily Norwood"]
+    # a label with no name after it, and a date line with no byline, sign nothing
+    assert extract(page(top="<p>Written by</p><p>the team behind the budget report, in 2024</p>")).authors == []
+    assert extract(page(top="<div>Published August 7, 2023 by the committee</div>")).authors == []
+
+
 @pytest.mark.parametrize("line, starter", [
     ("Post by changingtimes » Sat Feb 24, 2024 12:41 pm", "changingtimes"),
     ("Discussion in 'Hosting Advice' started by pelex, May 26, 2025.", "pelex"),
@@ -541,6 +551,11 @@ def test_a_forum_threads_starter_from_its_first_posts_header(line, starter):
     # thread starters: phpBB "Post by changingtimes »", XenForo "started by pelex,"
     ("wcxb-dev", "0538", "authors", ["changingtimes"]),
     ("wcxb-dev", "0517", "authors", ["pelex"]),
+    # "Written by" / "Edzel Tabing"; "Written by:Elise Nass"; "September 1st, 2023 By Emily Norwood"
+    ("wcxb-dev", "0058", "authors", ["Edzel Tabing"]),
+    ("wcxb-dev", "0322", "authors", ["Elise Nass"]),
+    ("wcxb-dev", "0245", "authors", ["Emily Norwood"]),
+    ("wcxb-dev", "0145", "authors", ["Nicole Burke"]),
 ])
 def test_real_pages(dataset, page_id, field, expected):
     pytest.importorskip("htmldate")

@@ -353,6 +353,8 @@ def from_byline(page: Page, window: range) -> dict:
         elif (not authors and (BYLINE_START.match(text) or _marked_byline(page, i, element))
               and not _headline_text(page, i, text)):
             authors.extend(_byline_names(element, text))   # the first byline only
+        elif not authors and page.tags[i] not in HEADINGS:
+            authors.extend(_labelled_name(text, previous))
         if ACTIVITY_RE.search(text):
             previous = text
             continue
@@ -637,6 +639,28 @@ def _byline_names(element: etree._Element | None, text: str) -> list[str]:
         # ("by jsteinhardt" is a user name's byline).
         return []
     return [text] if split_names(text) else []
+
+
+#: A byline's label alone in its block ("Written by", "Author:"), its name in the next block.
+_LABEL_ONLY_RE = re.compile(r"^\s*(?:(?:written|posted|published)\s+)?by\s*:?\s*$|^\s*authors?\s*:?\s*$", re.I)
+#: A label glued to its name ("Written by:Elise Nass").
+_LABELLED_RE = re.compile(r"^\s*(?:(?:written|posted|published)\s+by|authors?)\s*:\s*(\S.{0,60})$", re.I)
+#: A date line ending with its byline ("September 1st, 2023 By Emily Norwood", "Published
+#: August 7, 2023 by Nicole Burke").
+_DATED_BY_RE = re.compile(r"\s(?i:by)\s+((?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s*){1,4})$")
+
+
+def _labelled_name(text: str, previous: str) -> list[str]:
+    """The name of a byline written as a label and a name in two blocks ("Written by" /
+    "Edzel Tabing"), glued ("Written by:Elise Nass"), or after a date ("September 1st, 2023
+    By Emily Norwood")."""
+    if _LABEL_ONLY_RE.match(previous) and _BARE_NAME_RE.match(text):
+        return split_names(text)
+    labelled = _LABELLED_RE.match(text)
+    if labelled:
+        return split_names(labelled.group(1))
+    dated = _DATED_BY_RE.search(text) if DATE_TEXT_RE.search(text) else None
+    return split_names(dated.group(1)) if dated else []
 
 
 def _category_links(element: etree._Element, text: str) -> bool:
