@@ -144,14 +144,14 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
     meta = ArticleMetadata()
     persons: list[str] = []
     organisations: list[str] = []
+    named: list[str] = []
     for found in sources:
         persons.extend(found.get("authors", ()))
         organisations.extend(found.get("organisations", ()))
-        if clean_authors(persons):
+        if persons and (named := clean_authors(persons)):
             break   # the most trusted source that names people decides them (a URL names none)
-    meta.authors = clean_authors(persons) or shown_organisations(page, window, organisations, sources,
-                                                                 url or page.base_url)
-    shown = clean_authors(sources[BYLINE].get("authors", ()))
+    meta.authors = named or shown_organisations(page, window, organisations, sources, url or page.base_url)
+    shown = clean_authors(sources[BYLINE]["authors"]) if sources[BYLINE]["authors"] else []
     if (meta.authors and shown and all(map(_is_handle, meta.authors)) and not any(map(_is_handle, shown))
             and not declares_thread(page)):
         # The metadata gives a login ("andrew.keaveney", "jrobison"), the byline the name the
@@ -598,11 +598,12 @@ def _marked_byline(page: Page, i: int, element: etree._Element | None) -> bool:
     kept), or its own and its parent's ("author-info" on a bare name), or it holds a link to
     its author's page (`rel=author`: the Guardian's byline, whose classes are hashes)."""
     tokens = page.tokens[i]
-    if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
-        return True
-    if tokens and BYLINE_TOKENS.search(" ".join(tokens[:OWN_TOKENS]).lower()) and _BARE_NAME_RE.match(
-            PREFIX_RE.sub("", page.texts[i])):
-        return True   # (its own classes: only a name, "Text by" one, not an "author-description" line)
+    if tokens:
+        if BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
+            return True
+        if BYLINE_TOKENS.search(" ".join(tokens[:OWN_TOKENS]).lower()) and _BARE_NAME_RE.match(
+                PREFIX_RE.sub("", page.texts[i])):
+            return True   # (its own classes: only a name, "Text by" one, not an "author-description" line)
     return element is not None and any("author" in (a.get("rel") or "").lower()
                                        for a in islice(element.iter("a"), 5))
 
@@ -659,8 +660,8 @@ def _labelled_name(text: str, previous: str) -> list[str]:
     labelled = _LABELLED_RE.match(text)
     if labelled:
         return split_names(labelled.group(1))
-    dated = _DATED_BY_RE.search(text) if DATE_TEXT_RE.search(text) else None
-    return split_names(dated.group(1)) if dated else []
+    dated = _DATED_BY_RE.search(text)
+    return split_names(dated.group(1)) if dated and DATE_TEXT_RE.search(text) else []
 
 
 def _category_links(element: etree._Element, text: str) -> bool:
