@@ -65,11 +65,11 @@ THREAD_POST_RE = re.compile(r"^\s*post by (\S.{0,40}?) [»›]|\bstarted by (\S[
 TEASER_WORDS = 3
 #: Heading tags: a heading is a headline, a section's or a teaser's title, never a byline.
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-#: Class and id words of a byline.
 #: A byline starting "By" and a lower-case word is a sentence beyond this many words.
 SENTENCE_WORDS = 4
 #: A block's own and its parent's class tokens, first in its tokens (an "author-info" div).
 OWN_TOKENS = 4
+#: Class and id words of a byline.
 BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
 UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
                         r"aggiornato|bijgewerkt|zaktualizowano)\w*(?:\s+(?:on|at|am|le|el)\b)?\s*:?",
