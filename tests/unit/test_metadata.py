@@ -12,10 +12,9 @@ from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.metadata.authors import clean_authors
 from scrapy_boilerplate.core.metadata.dates import normalize_date, url_date
 from scrapy_boilerplate.core.metadata.language import language_code
-from scrapy_boilerplate.training.datasets import _hostname, is_validation_site
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from metadata_eval import author_set, norm  # noqa: E402
+from metadata_eval import author_set, metadata_half, norm  # noqa: E402
 
 BODY = ("<p>The committee met on Tuesday to discuss the new budget for the coming year, and after a "
         "long debate it approved most of the proposals put forward by the finance office.</p>") * 4
@@ -577,18 +576,16 @@ def test_language_code():
 
 
 @needs_shared
-def test_real_pages_of_held_out_sites():
-    """wcxb-dev pages of the sites held out from the block model and from developing these rules
-    (benchmarks/metadata_eval.py scores them the same way). Measured when written: title 0.77,
-    authors 0.50, dates 0.72, authors on 9% of pages without one; after the second round
-    (forum starters, microdata, shown updates, page-wide date lines): title 0.77, authors 0.59,
-    dates 0.83, authors on 8% of pages without one."""
+def test_real_pages_of_the_reported_half():
+    """wcxb-dev pages of the reported half (benchmarks/metadata_eval.py's metadata_half: sites
+    whose pages no rule was written from since issue 37), scored as that script scores them.
+    Measured after issue 37: title 0.770, authors 0.735, dates 0.884, authors on 5% of the
+    pages without one (before it: authors 0.711, 4%)."""
     folder = SHARED / "wcxb-dev"
     if not (folder / "pages.jsonl").is_file():
         pytest.skip(f"{folder} not found")
     records = [json.loads(line) for line in (folder / "pages.jsonl").open(encoding="utf-8")]
-    held_out = [r for r in records
-                if is_validation_site((_hostname(r.get("url")) or r["id"]).removeprefix("www."))]
+    held_out = [r for r in records if metadata_half(r) == "reported"]
     score = {"title": [0, 0], "authors": [0, 0], "date": [0, 0], "invented": [0, 0]}
     for record in held_out:
         result = extract(gzip.decompress((folder / record["html"]).read_bytes()), record.get("url"))
@@ -602,6 +599,6 @@ def test_real_pages_of_held_out_sites():
             score["date"][0] += (result.date_published or "")[:10] == record["publish_date"]
             score["date"][1] += 1
     share = {k: hits / n for k, (hits, n) in score.items()}
-    assert share["title"] >= 0.72 and share["authors"] >= 0.52, share
-    assert share["date"] >= (0.76 if normalize_date("March 15, 2024") else 0.55), share
-    assert share["invented"] <= 0.11, share
+    assert share["title"] >= 0.75 and share["authors"] >= 0.72, share
+    assert share["date"] >= (0.86 if normalize_date("March 15, 2024") else 0.55), share
+    assert share["invented"] <= 0.07, share
