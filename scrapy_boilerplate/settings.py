@@ -386,7 +386,7 @@ class BoilerplateSettings:
         "except those named by the settings below")
     authors_field: str | None = setting(
         "BOILERPLATE_AUTHORS_FIELD", None, _field_name,
-        "item field for the authors (a list of names; `[]` when unknown)")
+        "item field for the authors (a list of names, a forum thread's starter on a thread; `[]` when unknown)")
     date_published_field: str | None = setting(
         "BOILERPLATE_DATE_PUBLISHED_FIELD", None, _field_name,
         "item field for the publication date (ISO 8601; `None` when unknown)")

@@ -101,7 +101,8 @@ class Extraction:
 
     @property
     def authors(self) -> list:
-        """The article's authors: person names, each once (organisations when it names no person)."""
+        """The article's authors: person names, each once (organisations when it names no person);
+        on a forum thread or a Q&A page, the thread's starter (the first post's writer)."""
         return self.metadata.authors
 
     @property

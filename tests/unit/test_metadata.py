@@ -12,10 +12,9 @@ from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.metadata.authors import clean_authors
 from scrapy_boilerplate.core.metadata.dates import normalize_date, url_date
 from scrapy_boilerplate.core.metadata.language import language_code
-from scrapy_boilerplate.training.datasets import _hostname, is_validation_site
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from metadata_eval import author_set, norm
+from metadata_eval import author_set, metadata_half, norm
 
 BODY = ("<p>The committee met on Tuesday to discuss the new budget for the coming year, and after a "
         "long debate it approved most of the proposals put forward by the finance office.</p>") * 4
@@ -389,6 +388,95 @@ def test_publication_date_from_more_meta_names(meta, expected):
     assert extract(page(head=meta)).date_published == expected
 
 
+def test_a_signed_listicle_keeps_its_author_despite_an_item_list():
+    # Issue 37: a JSON-LD ItemList and no article object, but "By Adam Roberts" under the
+    # headline: a listicle, signed. A product with a "By" line stays unsigned (its brand).
+    items = {"@type": "ItemList", "itemListElement": [{"@type": "ListItem", "position": 1, "name": "Book"}]}
+    script = f'<script type="application/ld+json">{json.dumps(items)}</script>'
+    assert extract(page(script, top='<p class="byline">By Adam Roberts</p>')).authors == ["Adam Roberts"]
+    assert extract(page(script)).authors == []
+    product = {"@type": "Product", "name": "Almond cookies"}
+    script = f'<script type="application/ld+json">{json.dumps(product)}</script>'
+    assert extract(page(script, top='<p class="byline">By Almondina</p>')).authors == []
+
+
+def test_a_shown_name_wins_over_a_login():
+    ld = {"@type": "Article", "author": {"@type": "Person", "name": "jrobison"}}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script, top='<p class="byline">By John Robison</p>')).authors == ["John Robison"]
+    assert extract(page(script)).authors == ["jrobison"]   # nothing shown: the login is all there is
+    ld = {"@type": "Article", "author": {"@type": "Person", "name": "Jane Doe"}}
+    script = f'<script type="application/ld+json">{json.dumps(ld)}</script>'
+    assert extract(page(script, top='<p class="byline">By J. D.</p>')).authors == ["Jane Doe"]
+
+
+def nested(html):
+    """`html` deep in wrappers: its block's outermost class words are theirs, not its own."""
+    wrappers = ("shell", "frame", "panel", "inner", "column")
+    return "".join(f'<div class="{w}">' for w in wrappers) + html + "</div>" * len(wrappers)
+
+
+def test_a_bare_name_in_an_author_box_and_a_rel_author_link_are_bylines():
+    assert extract(page(top=nested('<div class="author-info"><span>Denise Everheart</span></div>'
+                                   '<div class="date">August 23, 2023</div>'))).authors == ["Denise Everheart"]
+    assert extract(page(top=nested('<address><div class="dcr-16bbvim"><a rel="author" href="/profile/ar">'
+                                   'Adam Roberts</a></div></address>'))).authors == ["Adam Roberts"]
+    # an author's description is no name
+    assert extract(page(top=nested('<div class="author-description">Licensed Q Arabica Grader, '
+                                   'M.A. Journalism</div>'))).authors == []
+
+
+def test_a_profile_url_as_meta_author_gives_way_to_the_byline():
+    head = '<meta name="author" content="https://news.example/profile/adam-roberts">'
+    assert extract(page(head, top='<div class="byline">By Adam Roberts</div>')).authors == ["Adam Roberts"]
+
+
+def test_categories_are_not_authors():
+    top = ('<ul class="post-byline"><li><a class="tag" href="https://b.example/blog/tag/personal-finance">'
+           'Personal finance</a></li></ul><p>January 27, 2025</p>')
+    assert extract(page(top=top)).authors == []
+    top = '<div class="byline"><a rel="category tag" href="/c/business">Business</a>, <a rel="tag" href="/c/tech">tech</a></div>'
+    assert extract(page(top=top)).authors == []
+    top = '<div class="byline">By <a href="/author/jane-doe">Jane Doe</a></div>'
+    assert extract(page(top=top)).authors == ["Jane Doe"]
+
+
+def test_a_job_title_after_the_bylines_name_is_cut():
+    top = '<p>by Daniel Burstein, Senior Director, Content &amp; Marketing, MarketingSherpa</p>'
+    assert extract(page(top=top)).authors == ["Daniel Burstein"]
+    assert extract(page(top="<p>By Jane Doe, John Roe and Ann Poe</p>")).authors == ["Jane Doe", "John Roe", "Ann Poe"]
+
+
+def test_every_citation_author():
+    metas = "".join(f'<meta name="citation_author" content="{n}">' for n in ("Aditya Mahindru", "Pradeep Patil",
+                                                                          "Varun Agrawal"))
+    assert extract(page(metas)).authors == ["Aditya Mahindru", "Pradeep Patil", "Varun Agrawal"]
+    metas = "".join(f'<meta name="citation_author" content="{n}">' for n in ("Roy, Aniruddha", "Patel, Jyoti"))
+    assert extract(page(metas)).authors == ["Aniruddha Roy", "Jyoti Patel"]
+    # one tag holding two names is not "Last, First"
+    assert extract(page('<meta name="citation_author" content="Jane Doe, John Roe">')).authors == \
+        ["Jane Doe", "John Roe"]
+
+
+def test_a_byline_as_a_label_and_a_name_or_after_a_date():
+    assert extract(page(top="<p>Last updated</p><div>Aug 04, 2025</div><p>Written by</p><p>Edzel Tabing</p>")
+                   ).authors == ["Edzel Tabing"]
+    assert extract(page(top="<div>Written by:Elise Nass</div>")).authors == ["Elise Nass"]
+    assert extract(page(top="<div>September 1st, 2023 By Emily Norwood</div>")).authors == ["Emily Norwood"]
+    # a label with no name after it, and a date line with no byline, sign nothing
+    assert extract(page(top="<p>Written by</p><p>the team behind the budget report, in 2024</p>")).authors == []
+    assert extract(page(top="<div>Published August 7, 2023 by the committee</div>")).authors == []
+
+
+@pytest.mark.parametrize("line, starter", [
+    ("Post by changingtimes » Sat Feb 24, 2024 12:41 pm", "changingtimes"),
+    ("Discussion in 'Hosting Advice' started by pelex, May 26, 2025.", "pelex"),
+    ("Thread starter felixen", "felixen"),
+])
+def test_a_forum_threads_starter_from_its_first_posts_header(line, starter):
+    assert extract(page(top=f"<div>{line}</div>")).authors == [starter]
+
+
 @needs_shared
 @pytest.mark.parametrize("dataset, page_id, field, expected", [
     ("wcxb-dev", "0513", "authors", ["felixen"]),                 # XenForo, a later page: header
@@ -440,6 +528,33 @@ def test_publication_date_from_more_meta_names(meta, expected):
     # a listing's teasers and a product page's lines date neither page
     ("wcxb-dev", "0956", "date_published", None),
     ("wcxb-dev", "0767", "date_published", None),
+    # issue 37, pages of the rules half (benchmarks/metadata_eval.py's metadata_half):
+    # every citation_author (PMC); arXiv's "Roy, Aniruddha" read as "Aniruddha Roy"
+    ("wcxb-dev", "4055", "authors", ["Aditya Mahindru", "Pradeep Patil", "Varun Agrawal"]),
+    ("wcxb-dev", "4063", "authors", ["Md Najmul Hossain", "Jaeeun Lee", "Hongseok Choi", "Yi-Sub Kwak",
+                                     "Jongnam Kim"]),
+    ("wcxb-dev", "0380", "authors", ["Aniruddha Roy", "Jyoti Patel", "Aman Chadha", "Vinija Jain", "Amitava Das"]),
+    # the shown name, not the login in JSON-LD and <meta> ("andrew.keaveney", "KatieS")
+    ("wcxb-dev", "0195", "authors", ["Denise Everheart"]),
+    ("wcxb-dev", "0331", "authors", ["Aoife O'Riordan"]),
+    # ...but on a forum the user name is the name ("Silver Partner" beside it is a rank)
+    ("wcxb-dev", "0546", "authors", ["ron1cne"]),
+    # a profile URL as article:author; the Guardian's rel=author byline (a listicle)
+    ("wcxb-dev", "4370", "authors", ["Adam Roberts"]),
+    # a tag's link in the byline's row is a topic
+    ("wcxb-dev", "4880", "authors", []),
+    # "by Daniel Burstein, Senior Director, Content & Marketing, ..."
+    ("wcxb-dev", "0327", "authors", ["Daniel Burstein"]),
+    # "Text by Hunter Dukes" in an author block
+    ("wcxb-dev", "0463", "authors", ["Hunter Dukes"]),
+    # thread starters: phpBB "Post by changingtimes »", XenForo "started by pelex,"
+    ("wcxb-dev", "0538", "authors", ["changingtimes"]),
+    ("wcxb-dev", "0517", "authors", ["pelex"]),
+    # "Written by" / "Edzel Tabing"; "Written by:Elise Nass"; "September 1st, 2023 By Emily Norwood"
+    ("wcxb-dev", "0058", "authors", ["Edzel Tabing"]),
+    ("wcxb-dev", "0322", "authors", ["Elise Nass"]),
+    ("wcxb-dev", "0245", "authors", ["Emily Norwood"]),
+    ("wcxb-dev", "0145", "authors", ["Nicole Burke"]),
 ])
 def test_real_pages(dataset, page_id, field, expected):
     pytest.importorskip("htmldate")
@@ -461,18 +576,16 @@ def test_language_code():
 
 
 @needs_shared
-def test_real_pages_of_held_out_sites():
-    """wcxb-dev pages of the sites held out from the block model and from developing these rules
-    (benchmarks/metadata_eval.py scores them the same way). Measured when written: title 0.77,
-    authors 0.50, dates 0.72, authors on 9% of pages without one; after the second round
-    (forum starters, microdata, shown updates, page-wide date lines): title 0.77, authors 0.59,
-    dates 0.83, authors on 8% of pages without one."""
+def test_real_pages_of_the_reported_half():
+    """wcxb-dev pages of the reported half (benchmarks/metadata_eval.py's metadata_half: sites
+    whose pages no rule was written from since issue 37), scored as that script scores them.
+    Measured after issue 37: title 0.770, authors 0.735, dates 0.884, authors on 5% of the
+    pages without one (before it: authors 0.711, 4%)."""
     folder = SHARED / "wcxb-dev"
     if not (folder / "pages.jsonl").is_file():
         pytest.skip(f"{folder} not found")
     records = [json.loads(line) for line in (folder / "pages.jsonl").open(encoding="utf-8")]
-    held_out = [r for r in records
-                if is_validation_site((_hostname(r.get("url")) or r["id"]).removeprefix("www."))]
+    held_out = [r for r in records if metadata_half(r) == "reported"]
     score = {"title": [0, 0], "authors": [0, 0], "date": [0, 0], "invented": [0, 0]}
     for record in held_out:
         result = extract(gzip.decompress((folder / record["html"]).read_bytes()), record.get("url"))
@@ -486,6 +599,6 @@ def test_real_pages_of_held_out_sites():
             score["date"][0] += (result.date_published or "")[:10] == record["publish_date"]
             score["date"][1] += 1
     share = {k: hits / n for k, (hits, n) in score.items()}
-    assert share["title"] >= 0.72 and share["authors"] >= 0.52, share
-    assert share["date"] >= (0.76 if normalize_date("March 15, 2024") else 0.55), share
-    assert share["invented"] <= 0.11, share
+    assert share["title"] >= 0.75 and share["authors"] >= 0.72, share
+    assert share["date"] >= (0.86 if normalize_date("March 15, 2024") else 0.55), share
+    assert share["invented"] <= 0.07, share

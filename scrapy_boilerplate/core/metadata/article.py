@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from ..document.words import clean_text
 from ..render.urls import page_base, safe_url
-from .authors import MAX_NAME_CHARS, clean_authors, split_names
+from .authors import MAX_NAME_CHARS, PREFIX_RE, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
 from .language import page_language
 
@@ -46,6 +46,8 @@ MICRODATA_ELEMENTS = 200
 #: Items whose author is someone else than the page's: reviews, answers, the product or book the
 #: page sells. (Not "Comment": forums mark their posts so, the thread's first one included.)
 OTHERS_ITEMS = ("Review", "Answer", "Product", "Book", "Offer")
+#: <meta> elements of <head> read for every citation_author (a paper's authors).
+MAX_HEAD_META = 1000
 #: Short lines with digits read when looking for a date in the whole page (page_date).
 PAGE_DATE_LINES = 40
 #: A block longer than this is text, not a byline or a date line.
@@ -56,13 +58,18 @@ MAX_DATE_LINE_CHARS = 80
 # the label, or before "Discussion starter"; the whole block is the label and one name.
 THREAD_STARTER_RE = re.compile(r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
                                r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$", re.I)
+# ...and in a first post's header line: phpBB's "Post by changingtimes » Sat Feb 24, 2024",
+# XenForo's "Discussion in 'Hosting Advice' started by pelex, May 26, 2025".
+THREAD_POST_RE = re.compile(r"^\s*post by (\S.{0,40}?) [»›]|\bstarted by (\S[^,]{0,40}?),", re.I)
 #: A linked subheading of more words than this under the headline is a teaser's title.
 TEASER_WORDS = 3
 #: Heading tags: a heading is a headline, a section's or a teaser's title, never a byline.
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
-#: Class and id words of a byline.
 #: A byline starting "By" and a lower-case word is a sentence beyond this many words.
 SENTENCE_WORDS = 4
+#: A block's own and its parent's class tokens, first in its tokens (an "author-info" div).
+OWN_TOKENS = 4
+#: Class and id words of a byline.
 BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
 UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
                         r"aggiornato|bijgewerkt|zaktualizowano)\w*(?:\s+(?:on|at|am|le|el)\b)?\s*:?",
@@ -137,18 +144,29 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
     meta = ArticleMetadata()
     persons: list[str] = []
     organisations: list[str] = []
+    named: list[str] = []
     for found in sources:
         persons.extend(found.get("authors", ()))
         organisations.extend(found.get("organisations", ()))
-        if persons:
-            break   # the most trusted source that names people decides them
-    meta.authors = clean_authors(persons) or shown_organisations(page, window, organisations, sources,
-                                                                 url or page.base_url)
+        if persons and (named := clean_authors(persons)):
+            break   # the most trusted source that names people decides them (a URL names none)
+    meta.authors = named or shown_organisations(page, window, organisations, sources, url or page.base_url)
+    shown = clean_authors(sources[BYLINE]["authors"]) if sources[BYLINE]["authors"] else []
+    if (meta.authors and shown and all(map(_is_handle, meta.authors)) and not any(map(_is_handle, shown))
+            and not declares_thread(page)):
+        # The metadata gives a login ("andrew.keaveney", "jrobison"), the byline the name the
+        # page shows ("Denise Everheart"): readers know the writer by the shown one. (On a
+        # forum the user name is the name shown; what is beside it is a rank, "Silver Partner".)
+        meta.authors = shown
     meta.date_published, meta.date_modified = _dates(sources, page)
     if declares_no_article(page):
         # A product or a listing has no byline: its <meta name=author> is the shop or the
-        # site, and a "By Almondina" under a product's name is its brand.
-        meta.authors = []
+        # site, and a "By Almondina" under a product's name is its brand. But a page declared
+        # a list (JSON-LD ItemList) and signed under its headline is a listicle ("Five of the
+        # best science fiction books"): the signed byline wins.
+        signed = shown if not declares_product(page) and not sources[BYLINE].get("listing") else []
+        meta.authors = (meta.authors if {n.casefold() for n in meta.authors} & {n.casefold() for n in signed}
+                        else signed)
     elif not meta.authors and meta.date_published and not sources[BYLINE].get("listing"):
         # A dated post signed at its end or in a side column. (Undated pages, products and
         # services, have "Our Product Research Team" boxes, not bylines.)
@@ -265,8 +283,12 @@ def from_jsonld(page: Page) -> dict:
 def from_meta(page: Page) -> dict:
     """Open Graph and article:* tags, Dublin Core, <meta itemprop> and other <meta> names."""
     meta = page.meta
+    authors = []
+    for k in META_AUTHORS:
+        if k in meta:
+            authors.extend(_citation_authors(page) if k == "citation_author" else [meta[k]])
     return {
-        "authors": [meta[k] for k in META_AUTHORS if k in meta],
+        "authors": authors,
         "date_published": _meta_published(meta),
         "date_modified": [meta[k] for k in META_MODIFIED if k in meta],
         "site_name": [meta[k] for k in META_SITE if k in meta],
@@ -276,6 +298,29 @@ def from_meta(page: Page) -> dict:
         "language": [meta.get(k) for k in ("content-language", "dc.language", "language",
                                            "og:locale") if k in meta],
     }
+
+
+#: A citation_author written "Last, First" (Highwire Press tags: arXiv's "Roy, Aniruddha").
+_LAST_FIRST_RE = re.compile(r"^\s*([^,\d]{2,40}),\s*([^,\d]{2,40})$")
+
+
+def _citation_authors(page: Page) -> list[str]:
+    """Every `<meta name="citation_author">` of a scholarly page, in order (the walk kept the
+    first): one author each, "Last, First" turned to "First Last" when every one is so written
+    (a single one only when its surname is one word: "Jane Doe, John Roe" is two names)."""
+    head = page.root.find("head") if page.root is not None else None
+    values: list[str] = []
+    for el in islice(head.iter("meta"), MAX_HEAD_META) if head is not None else ():
+        content = el.get("content")
+        if content and (el.get("name") or "").lower() == "citation_author":
+            values.append(content)
+    if not values:
+        values = [page.meta["citation_author"]]
+    matches = [_LAST_FIRST_RE.match(v) for v in values]
+    first = matches[0]
+    if not all(matches) or (len(values) == 1 and first is not None and " " in first.group(1).strip()):
+        return values   # "Jane Doe, John Roe" in one tag: two names
+    return [f"{m.group(2).strip()} {m.group(1).strip()}" for m in matches if m]
 
 
 def from_byline(page: Page, window: range) -> dict:
@@ -302,15 +347,17 @@ def from_byline(page: Page, window: range) -> dict:
             # linked name is the author's own heading: "Craig McCarthy", "EDB Team".)
             teaser = True
             break
-        tokens = " ".join(page.tokens[i][-4:]).lower() if page.tokens[i] else ""
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
-        starter = THREAD_STARTER_RE.match(text)
+        starter = THREAD_STARTER_RE.match(text) or THREAD_POST_RE.search(text)
         if starter and not authors:
-            # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter".
+            # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter",
+            # "Post by changingtimes »".
             authors.append(starter.group(1) or starter.group(2))
-        elif (not authors and (BYLINE_START.match(text) or BYLINE_TOKENS.search(tokens))
+        elif (not authors and (BYLINE_START.match(text) or _marked_byline(page, i, element))
               and not _headline_text(page, i, text)):
             authors.extend(_byline_names(element, text))   # the first byline only
+        elif not authors and page.tags[i] not in HEADINGS:
+            authors.extend(_labelled_name(text, previous))
         if ACTIVITY_RE.search(text):
             previous = text
             continue
@@ -360,8 +407,8 @@ def from_microdata(page: Page) -> dict:
 
 
 #: schema.org types of a page that sells or lists things (with no article object beside them).
-NOT_ARTICLE_TYPES = frozenset(("Product", "ProductGroup", "ItemList", "CollectionPage", "OfferCatalog",
-                               "SearchResultsPage"))
+PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "OfferCatalog"))
+NOT_ARTICLE_TYPES = PRODUCT_TYPES | {"ItemList", "CollectionPage", "SearchResultsPage"}
 
 
 def declares_no_article(page: Page) -> bool:
@@ -373,6 +420,13 @@ def declares_no_article(page: Page) -> bool:
         return True
     return (og_type != "article" and "article" not in page.jsonld
             and not NOT_ARTICLE_TYPES.isdisjoint(page.jsonld.get("types") or ()))
+
+
+def declares_product(page: Page) -> bool:
+    """The page states that it sells something: `og:type` product, or a JSON-LD Product,
+    ProductGroup or OfferCatalog (whatever else it declares)."""
+    return ((page.meta.get("og:type") or "").lower().startswith("product")
+            or not PRODUCT_TYPES.isdisjoint(page.jsonld.get("types") or ()))
 
 
 #: schema.org types of a page that is a discussion: its replies, marked up as comments, are content.
@@ -530,6 +584,42 @@ def byline_window(page: Page, mask: np.ndarray | None, title: str | None) -> ran
     return range(max(0, anchor - WINDOW_BEFORE), min(n, anchor + WINDOW_AFTER + 1))
 
 
+#: A bare name: one to four capitalised words, nothing else.
+_BARE_NAME_RE = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s?){1,4}$")
+#: A job title after a byline's name ("by Daniel Burstein, Senior Director, Content & Marketing"):
+#: cut there, or its words are taken for names.
+_JOB_TAIL_RE = re.compile(r",\s*(?:[\w.&-]+\s+){0,3}(?:director|editor|writer|reporter|correspondent|manager|"
+                          r"founder|officer|president|analyst|consultant|expert|specialist|journalist|"
+                          r"columnist|producer|strategist|engineer|scientist|professor|head|chief)s?\b.*$",
+                          re.I | re.S)
+#: A link to a tag's or a category's page: its text is a topic, not a name.
+_CATEGORY_HREF_RE = re.compile(r"/(?:tags?|categor(?:y|ies)|topics?|section|subjects?)/", re.I)
+
+
+def _marked_byline(page: Page, i: int, element: etree._Element | None) -> bool:
+    """Whether a block's classes mark a byline: its outer wrappers' (the last of the tokens
+    kept), or its own and its parent's ("author-info" on a bare name), or it holds a link to
+    its author's page (`rel=author`: the Guardian's byline, whose classes are hashes)."""
+    tokens = page.tokens[i]
+    if tokens:
+        if BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
+            return True
+        if BYLINE_TOKENS.search(" ".join(tokens[:OWN_TOKENS]).lower()) and _BARE_NAME_RE.match(
+                PREFIX_RE.sub("", page.texts[i])):
+            return True   # (its own classes: only a name, "Text by" one, not an "author-description" line)
+    return element is not None and any("author" in (a.get("rel") or "").lower()
+                                       for a in islice(element.iter("a"), 5))
+
+
+#: A user name: one word in lower case, or with digits, dots or underscores, or a capital
+#: after a lower-case letter ("jrobison", "andrew.keaveney", "luiz4", "KatieS").
+_HANDLE_RE = re.compile(r"^(?:[a-z][a-z0-9._-]*|\S*[0-9._]\S*|\S*[a-z][A-Z]\S*)$")
+
+
+def _is_handle(name: str) -> bool:
+    return bool(_HANDLE_RE.match(name))
+
+
 def _headline_text(page: Page, i: int, text: str) -> bool:
     """A heading that is no byline: over four words and not starting "By" (a card's
     headline inside an "author-..." wrapper, "McKinsey and Inception sign a partnership")."""
@@ -544,12 +634,52 @@ def _byline_names(element: etree._Element | None, text: str) -> list[str]:
                 name = " ".join("".join(el.itertext()).split())
                 if name:
                     return [name]
+        if _category_links(element, text):
+            return []   # "Personal finance", a tag's link in the byline's row: a topic
+    text = _JOB_TAIL_RE.sub("", text)
     start = BYLINE_START.match(text)
     if start and text[start.end() - 1].islower() and len(text.split()) > SENTENCE_WORDS:
         # "By using VS Code, you agree...", "By the end of this tutorial, ...": a sentence
         # ("by jsteinhardt" is a user name's byline).
         return []
     return [text] if split_names(text) else []
+
+
+#: A byline's label alone in its block ("Written by", "Author:"), its name in the next block.
+_LABEL_ONLY_RE = re.compile(r"^\s*(?:(?:written|posted|published)\s+)?by\s*:?\s*$|^\s*authors?\s*:?\s*$", re.I)
+#: A label glued to its name ("Written by:Elise Nass").
+_LABELLED_RE = re.compile(r"^\s*(?:(?:written|posted|published)\s+by|authors?)\s*:\s*(\S.{0,60})$", re.I)
+#: A date line ending with its byline ("September 1st, 2023 By Emily Norwood", "Published
+#: August 7, 2023 by Nicole Burke").
+_DATED_BY_RE = re.compile(r"\s(?i:by)\s+((?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s*){1,4})$")
+
+
+def _labelled_name(text: str, previous: str) -> list[str]:
+    """The name of a byline written as a label and a name in two blocks ("Written by" /
+    "Edzel Tabing"), glued ("Written by:Elise Nass"), or after a date ("September 1st, 2023
+    By Emily Norwood")."""
+    if _LABEL_ONLY_RE.match(previous) and _BARE_NAME_RE.match(text):
+        return split_names(text)
+    labelled = _LABELLED_RE.match(text)
+    if labelled:
+        return split_names(labelled.group(1))
+    dated = _DATED_BY_RE.search(text)
+    return split_names(dated.group(1)) if dated and DATE_TEXT_RE.search(text) else []
+
+
+def _category_links(element: etree._Element, text: str) -> bool:
+    """Whether a block's text is its links' to tag or category pages (rel=tag or category,
+    /tag/, /category/, /topics/ in the address): the page's topics ("Business", "tech")."""
+    links = list(islice(element.iter("a"), 10))
+    if not links:
+        return False
+    linked = 0
+    for a in links:
+        if not ({"tag", "category"} & set((a.get("rel") or "").lower().split())
+                or _CATEGORY_HREF_RE.search(a.get("href") or "")):
+            return False
+        linked += len("".join(a.itertext()).strip())
+    return linked * 2 >= len(text)
 
 
 def _says_updated(time_el: etree._Element, block: etree._Element | None, text: str) -> bool:

@@ -21,7 +21,8 @@ MAX_NAME_WORDS = 6
 MAX_VALUE_CHARS = 1000
 
 _TAG_RE = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|$)|<[^>]*>", re.I | re.S)
-_PREFIX_RE = re.compile(
+#: "By", "Written by", "Text by"... before a byline's names.
+PREFIX_RE = re.compile(
     r"^\s*(?:(?:posted|written|published|reviewed|updated|story|text|words|photos?)\s+)?"
     r"(?:by|von|par|por|di|door|av|af|przez|od|autor(?:in)?|author|auteur|écrit par|escrito por)"
     r"\s*[:\-–—]?\s+", re.I)
@@ -82,7 +83,7 @@ def split_names(value: object) -> list[str]:
     if not text or "://" in text or "www." in text.lower() or text.startswith("@"):
         return []   # a URL or a social-media handle, not a name
     text = _LABEL_RE.sub("", text)
-    text = _PREFIX_RE.sub("", text)
+    text = PREFIX_RE.sub("", text)
     text = _TAIL_RE.sub("", text)
     after_last = _AFTER_LAST_RE.search(text)
     if after_last:
