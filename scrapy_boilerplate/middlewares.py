@@ -17,6 +17,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from . import settings as bp
 from .core.overview.detector import OverviewDetector, OverviewVerdict
 from .core.scoring.model import ModelError
+from .crawl.config import crawl_settings
 from .crawl.item_sources import item_sources
 from .crawl.response_pages import record_verdict, response_page
 from .crawl.worker_pool import WorkerLost
@@ -70,7 +71,7 @@ class OverviewMiddleware:
 
     @bp.stops_crawl
     def __init__(self, crawler: Crawler):
-        settings = bp.read(crawler.settings)
+        settings = crawl_settings(crawler)
         self.action: str = settings.overview_action if settings.enabled else "off"
         if self.action == "off":
             raise NotConfigured
@@ -240,7 +241,7 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
     @bp.stops_crawl
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
-        if not bp.read(crawler.settings).enabled:
+        if not crawl_settings(crawler).enabled:
             raise NotConfigured
         self.sources = item_sources(crawler)
         self.sources.middleware_enabled = True
