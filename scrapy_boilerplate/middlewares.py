@@ -18,6 +18,7 @@ from . import settings as bp
 from .core.overview.detector import OverviewDetector, OverviewVerdict
 from .core.scoring.model import ModelError
 from .crawl.charsets import better_encoding
+from .crawl.config import crawl_settings
 from .crawl.item_sources import item_sources
 from .crawl.response_pages import record_verdict, response_page
 from .crawl.worker_pool import WorkerLost
@@ -65,7 +66,7 @@ class CharsetMiddleware:
 
     @bp.stops_crawl
     def __init__(self, crawler: Crawler):
-        settings = bp.read(crawler.settings)
+        settings = crawl_settings(crawler)
         if not (settings.enabled and settings.detect_charset):
             raise NotConfigured
         self.stats = crawler.stats
@@ -111,7 +112,7 @@ class OverviewMiddleware:
 
     @bp.stops_crawl
     def __init__(self, crawler: Crawler):
-        settings = bp.read(crawler.settings)
+        settings = crawl_settings(crawler)
         self.action: str = settings.overview_action if settings.enabled else "off"
         if self.action == "off":
             raise NotConfigured
@@ -281,7 +282,7 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
     @bp.stops_crawl
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
-        if not bp.read(crawler.settings).enabled:
+        if not crawl_settings(crawler).enabled:
             raise NotConfigured
         self.sources = item_sources(crawler)
         self.sources.middleware_enabled = True

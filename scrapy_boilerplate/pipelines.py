@@ -25,6 +25,7 @@ from scrapy.utils.response import get_base_url
 from . import settings as bp
 from .core.extractor import Extraction, Extractor
 from .core.scoring.model import ModelError
+from .crawl.config import crawl_settings
 from .crawl.duplicates import CrawlDuplicates
 from .crawl.item_sources import ItemSources as ItemSources  # re-exported: its import path before crawl/
 from .crawl.item_sources import item_sources
@@ -73,7 +74,7 @@ class MainContentPipeline:
 
     @bp.stops_crawl
     def __init__(self, crawler: Crawler):
-        settings = bp.read(crawler.settings)
+        settings = crawl_settings(crawler)
         if not settings.enabled:
             raise NotConfigured
         self.crawler = crawler

@@ -1,7 +1,9 @@
 """The optional compiled speed-ups (Cython modules built by setup.py), and the one list of them.
 
-Each compiled module `_x.pyx` sits beside the Python module `x.py` it mirrors
-(same functions, same order) and is found by that name: `twin(__name__)`. The
+Each compiled module `_x.pyx` sits beside the Python module `x.py` whose hot kernels it
+mirrors (the functions `x.py` calls through `_compiled`: same names, same order; the `.pyx`
+may add compiled-only helpers, and `x.py` keeps everything else) and is found by that name:
+`twin(__name__)`; tests/twins/test_twin_names.py checks the names and their order. The
 Python module is used where the extension was not built (no C compiler at
 install time) or when the environment variable SCRAPY_BOILERPLATE_PURE_PYTHON
 is set to anything but "" or "0" (to compare both, or to rule the compiled

@@ -21,6 +21,7 @@ from scrapy import signals
 
 from .. import settings as bp
 from ..core.site_memory.templates import MemoryTemplateStore, TemplateStore
+from .config import crawl_settings
 from .weakcache import WeakCache
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def store_from_settings(settings: BaseSettings | bp.BoilerplateSettings) -> Temp
     """The template store BOILERPLATE_TEMPLATE_STORE names (None when off), from Scrapy settings
     or the BoilerplateSettings that settings.read() made of them (SettingError on a bad value);
     ImportError when a Redis URL is named without the redis package."""
-    if not isinstance(settings, bp.BoilerplateSettings):
+    if not isinstance(settings, bp.BoilerplateSettings):   # not from a crawler (the command, tests)
         settings = bp.read(settings)
     url = settings.template_store
     if url is None:
@@ -61,7 +62,7 @@ class CrawlSiteMemory:
 
     def __init__(self, crawler: Crawler):
         self._crawler = weakref.ref(crawler)
-        self.store = store_from_settings(crawler.settings)
+        self.store = store_from_settings(crawl_settings(crawler))
         self._server: StoreServer | None = None
         self._failing = False
         # The store's own failure log is DEBUG: the crawl logs once per outage, with the spider.

@@ -25,6 +25,7 @@ from twisted.internet.defer import Deferred
 from twisted.internet.defer import TimeoutError as DeferredTimeoutError
 
 from .. import settings as bp
+from .config import crawl_settings
 from .tasks import init_worker, judge_page
 from .weakcache import WeakCache
 from .worker_pool import PoolBroken, TaskTimeout, WorkerDied, WorkerLost, WorkerPool
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import TextResponse
-    from scrapy.settings import BaseSettings
 
     from ..core.extraction import Extraction
     from ..core.overview.detector import OverviewVerdict
@@ -78,16 +78,6 @@ async def wait(future: Future, timeout: float | None = None) -> Any:
         raise TaskTimeout(f"no result within {timeout:g} s") from None
 
 
-def worker_count(settings: BaseSettings) -> int:
-    """BOILERPLATE_EXECUTOR_WORKERS, or by default the number of CPUs, at most 4."""
-    return bp.read(settings).executor_workers
-
-
-def executor_timeout(settings: BaseSettings) -> float | None:
-    """BOILERPLATE_EXECUTOR_TIMEOUT in seconds; None (or 0): no bound."""
-    return bp.read(settings).executor_timeout
-
-
 def failed_future(exc: BaseException) -> Future:
     future: Future = Future()
     future.set_exception(exc)
@@ -126,8 +116,8 @@ class CrawlWorkers:
                                'script again; start the crawl under if __name__ == "__main__":')
         # Weakly: this object lives in _workers, keyed by the crawler.
         self._crawler = weakref.ref(crawler)
-        self.workers = worker_count(crawler.settings)
-        self.timeout = executor_timeout(crawler.settings)
+        self.workers = crawl_settings(crawler).executor_workers
+        self.timeout = crawl_settings(crawler).executor_timeout
         # Set by MainContentPipeline: (model, options), whether the middleware's tasks
         # should extract too (not when items bring their own HTML), and whether items store
         # Markdown or HTML.

@@ -85,15 +85,14 @@ class Selection:
     history: list[bytes] = field(default_factory=list)
     # The probabilities `Block.probability` reports: the model's, as the site memory moved them
     # (not the site rule's zeros); and how far the site memory moved them (None: not at all).
-    probability: np.ndarray = None   # type: ignore[assignment]
+    probability: np.ndarray = field(init=False)
     shift: np.ndarray | None = None
     # What the site rule allows (None: everything) and its summary (`SiteRule.apply`).
     allowed: np.ndarray | None = None
     site_rule: dict | None = None
 
     def __post_init__(self) -> None:
-        if self.probability is None:
-            self.probability = self.proba
+        self.probability = self.proba
 
     def kept(self) -> Kept:
         """What the selection kept, for the extraction (extraction.py build_extraction)."""
