@@ -13,7 +13,8 @@ a process of its own. Per site and over all sites:
 - requests until 90 % of the site's articles were fetched, and the non-article requests among them;
 - articles found (the crawl unbounded) of the site's articles;
 - items from non-article pages (those the add-on did not drop as overview pages);
-- pages per second (responses over the crawl's wall time, extraction of every item included).
+- pages per second (responses over the crawl's wall time, extraction of every item included), and
+  the seconds spent on link roles beside those of overview detection (their stats).
 """
 
 from __future__ import annotations
@@ -123,6 +124,9 @@ def figures(name: str, run: dict) -> dict:
         "items_overview": sum(label == "overview" for label in item_labels),
         "pages_per_second": len(run["fetched"]) / max(run["seconds"], 1e-9),
         "seconds": run["seconds"],
+        # What link roles and overview detection cost in the crawl (seconds, summed over pages).
+        "links_seconds": run["stats"].get("boilerplate/links/seconds_total", 0.0),
+        "overview_seconds": run["stats"].get("boilerplate/overview/seconds_total", 0.0),
     }
 
 
@@ -140,8 +144,8 @@ def main() -> None:
         return
     names = args.sites or site_names()
     results: dict = {}
-    for mode in args.modes:
-        for name in names:
+    for name in names:
+        for mode in args.modes:
             out = subprocess.run([sys.executable, __file__, "--one", name, mode], capture_output=True,
                                  text=True, check=True)
             results[mode, name] = figures(name, json.loads(out.stdout))
@@ -151,14 +155,15 @@ def main() -> None:
                   f"article {r['items_not_article']} (overview {r['items_overview']}) of {r['items']}; "
                   f"{r['pages_per_second']:.1f} pages/s", flush=True)
     print("\nmode        requests to 90%  non-article among them  articles found  items not article  "
-          "(overview)  pages/s")
+          "(overview)  pages/s  roles s  overview s")
     for mode in args.modes:
         rows = [results[mode, n] for n in names]
         print(f"{mode:10}  {sum(r['requests_to_90'] or 0 for r in rows):15}  "
               f"{sum(r['non_article_to_90'] or 0 for r in rows):22}  "
               f"{sum(r['found'] for r in rows):7}/{sum(r['articles'] for r in rows):<6}  "
               f"{sum(r['items_not_article'] for r in rows):17}  {sum(r['items_overview'] for r in rows):10}  "
-              f"{sum(r['requests'] for r in rows) / sum(r['seconds'] for r in rows):7.1f}")
+              f"{sum(r['requests'] for r in rows) / sum(r['seconds'] for r in rows):7.1f}  "
+              f"{sum(r['links_seconds'] for r in rows):7.2f}  {sum(r['overview_seconds'] for r in rows):10.2f}")
     if args.json:
         Path(args.json).write_text(json.dumps({f"{m}/{n}": r for (m, n), r in results.items()}, indent=1))
 
