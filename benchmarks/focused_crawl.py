@@ -59,16 +59,16 @@ def crawl(name: str, mode: str) -> dict:
     fetched: list = []
     items: list = []
 
-    class SiteSpider(CrawlSpider):
+    common = {"ADDONS": {"scrapy_boilerplate.Addon": 0}, "CONCURRENT_REQUESTS": 1,
+              "DOWNLOADER_MIDDLEWARES": {SiteFiles: 1}, "ROBOTSTXT_OBEY": False, "LOG_LEVEL": "ERROR",
+              "TELNETCONSOLE_ENABLED": False, "REMOTE_CONTROL_ENABLED": False}
+
+    class FollowEverything(CrawlSpider):
         name = "site"
         allowed_domains = sorted({h.split(":")[0] for h in site.own_hosts})
         start_urls = [site.origin + "/"]
         rules = (Rule(LinkExtractor(), callback="parse_page", follow=True),)
-        custom_settings = {
-            "ADDONS": {"scrapy_boilerplate.Addon": 0}, "BOILERPLATE_LINKS": mode, "CONCURRENT_REQUESTS": 1,
-            "DOWNLOADER_MIDDLEWARES": {SiteFiles: 1}, "ROBOTSTXT_OBEY": False, "LOG_LEVEL": "ERROR",
-            "TELNETCONSOLE_ENABLED": False, "REMOTE_CONTROL_ENABLED": False, "HTTPERROR_ALLOW_ALL": False,
-        }
+        custom_settings = {**common, "BOILERPLATE_LINKS": mode}
 
         def parse_start_url(self, response):
             return self.parse_page(response)
@@ -76,12 +76,23 @@ def crawl(name: str, mode: str) -> dict:
         def parse_page(self, response):
             yield {"url": response.url}
 
+    from scrapy_boilerplate.spiders import ArticleSpider
+
+    class Articles(ArticleSpider):
+        # The site's own hosts, as on the live site (an own-domain link may name another of them).
+        allowed_domains = sorted({h.split(":")[0] for h in site.own_hosts})
+        start_urls = [site.origin + "/"]
+        use_feeds = use_sitemaps = mode == "articles"
+        custom_settings = dict(common)
+
+    SiteSpider = Articles if mode.startswith("articles") else FollowEverything
+
     class Collect:
         def process_item(self, item, spider=None):
             items.append(item["url"])
             return item
 
-    SiteSpider.custom_settings["ITEM_PIPELINES"] = {Collect: 900}
+    SiteSpider.custom_settings = {**SiteSpider.custom_settings, "ITEM_PIPELINES": {Collect: 900}}
     process = CrawlerProcess()
     crawler = process.create_crawler(SiteSpider)
 
@@ -135,7 +146,9 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sites", nargs="*", default=None)
-    parser.add_argument("--modes", nargs="*", default=["off", "prioritize", "focus"])
+    parser.add_argument("--modes", nargs="*", default=["off", "prioritize", "focus", "articles", "articles-bare"],
+                        help="BOILERPLATE_LINKS values of the follow-everything crawl; articles: "
+                             "ArticleSpider, articles-bare: without feeds and sitemaps")
     parser.add_argument("--json")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)   # SITE MODE: the child process
     args = parser.parse_args()

@@ -18,9 +18,12 @@ from scrapy.spiders import CrawlSpider, Rule
 
 from scrapy_boilerplate import settings as bp
 
+FEED_LINK = '<link rel="alternate" type="application/rss+xml" href="/feed.xml">'
 
-def page(title: str, body: str) -> bytes:
-    return f"<!DOCTYPE html><html><head><title>{title}</title></head><body>{body}</body></html>".encode()
+
+def page(title: str, body: str, head: str = "") -> bytes:
+    return (f"<!DOCTYPE html><html><head><title>{title}</title>{FEED_LINK}{head}</head><body>{body}</body>"
+            "</html>").encode()
 
 
 MENU = ('<header><nav><a href="/">Home</a> <a href="/about/">About</a></nav></header>')
@@ -55,6 +58,18 @@ def routes() -> dict:
         "/privacy/": page("Privacy", MENU + "<main><p>We keep no data.</p></main>" + FOOTER),
         "/login/": page("Log in", MENU + "<form>Log in</form>" + FOOTER),
     }
+    # Reached only by the feed, and only by the sitemap (robots.txt's Sitemap: line).
+    site["/posts/feed-only/"] = page("Feed only", article(11))
+    # (It says it is an article: ArticleSpider wants that of a page no content link led to.)
+    site["/posts/sitemap-only/"] = page("Sitemap only", article(12), '<meta property="og:type" content="article">')
+    site["/feed.xml"] = (b'<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title>'
+                         b"<item><title>Feed only</title><link>/posts/feed-only/</link></item>"
+                         b"<item><title>1</title><link>/posts/story-number-1/</link></item></channel></rss>",
+                         {"Content-Type": "application/rss+xml"})
+    site["/robots.txt"] = (b"User-agent: *\nSitemap: /sitemap.xml\n", {"Content-Type": "text/plain"})
+    site["/sitemap.xml"] = (b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                            b"<url><loc>/posts/sitemap-only/</loc></url><url><loc>/about/</loc></url></urlset>",
+                            {"Content-Type": "application/xml"})
     for n in range(1, 11):
         site[f"/posts/story-number-{n}/"] = page(f"Story {n}", article(n))
         site[f"/tags/t{n}/"] = page(f"Tag {n}", listing(range(n, n + 1), None))
