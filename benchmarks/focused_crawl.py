@@ -51,10 +51,12 @@ def crawl(name: str, mode: str) -> dict:
                 return Response(request.url, status=404, body=b"", request=request)
             body = (site.root / file).read_bytes()
             kind = mimetypes.guess_type(file)[0] or "text/html"
+            from scrapy.http import Headers
             from scrapy.responsetypes import responsetypes
 
-            cls = responsetypes.from_args(headers={"Content-Type": kind}, url=request.url, body=body)
-            return cls(request.url, status=200, body=body, headers={"Content-Type": kind}, request=request)
+            headers = Headers({"Content-Type": kind})
+            cls = responsetypes.from_args(headers=headers, url=request.url, body=body)
+            return cls(request.url, status=200, body=body, headers=headers, request=request)
 
     fetched: list = []
     items: list = []
