@@ -33,17 +33,8 @@ logger = logging.getLogger(__name__)
 #: Added to a request's priority by the role of its link: an offset, so that the spider's own
 #: priorities and DEPTH_PRIORITY still count (Scrapy fetches higher priorities first).
 PRIORITY_OFFSETS = {NEXT: 40, CONTENT: 30, NAVIGATION: 10, RELATED: 0, BOILERPLATE: -10}
-#: Within a role, shallower requests first (a site's sections before the tag pages its articles
-#: link to): the request's depth (DepthMiddleware's meta["depth"]) is taken off, up to this many
-#: steps, fewer than the gap between two roles.
-DEPTH_STEPS = 9
 #: Roles whose requests "focus" drops.
 FOCUS_DROPS = frozenset((BOILERPLATE, RELATED))
-
-
-def role_priority(role: str, depth: int = 0) -> int:
-    """The priority offset of a request made from a link of `role`, `depth` links from the start."""
-    return PRIORITY_OFFSETS[role] - min(max(int(depth), 0), DEPTH_STEPS)
 
 
 class LinkRolesMiddleware(BaseSpiderMiddleware):
@@ -80,7 +71,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
                          extra={"spider": self.crawler.spider})
             return None
         request.meta[bp.META_LINK_ROLE] = role
-        request.priority += role_priority(role, request.meta.get("depth", 0))
+        request.priority += PRIORITY_OFFSETS[role]
         return request
 
     def _page_roles(self, response: HtmlResponse) -> dict[str, str]:

@@ -123,6 +123,9 @@ def test_url_roles_take_the_most_useful_role():
     links = extract(LISTING, url="https://blog.example.org/").links
     roles = url_roles(links)
     assert roles["https://blog.example.org/page/2/"] == "next"
+    # The pager's other pages are requested as next pages (their first sighting is page 1's pager).
+    assert roles["https://blog.example.org/page/3/"] == "next"
+    assert roles["https://blog.example.org/tags/python/"] == "navigation"
     assert roles["https://blog.example.org/2020/01/third-long-article/"] == "content"
 
 
@@ -169,3 +172,13 @@ def test_real_listings(site, member, url, next_url):
         path = target[len(url):].split("?")[0]
         file = path if path.endswith(".html") else (path + "/index.html").lstrip("/").replace("//", "/")
         assert labels.get(file) == "article", target
+
+
+def test_next_post_of_an_article_is_not_a_next_page():
+    html = ARTICLE.replace("<footer>", '<nav class="post-navigation"><a rel="next" href="/newer-story/">Next: '
+                           'a newer story</a></nav><div class="pagination"><a class="pagination-item older" '
+                           'href="/an-article/2/">Older</a></div><footer>')
+    page = build_page(parse_html(html), base_url="https://blog.example.org/an-article/")
+    roles = {link.text: link.role for link in page_links(page, is_overview=False)}
+    assert roles["Next: a newer story"] == "navigation"
+    assert roles["Older"] == "next"   # a pager's, by its name

@@ -10,7 +10,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_boilerplate import settings as bp
-from scrapy_boilerplate.link_roles import LinkRolesMiddleware, role_priority
+from scrapy_boilerplate.link_roles import PRIORITY_OFFSETS, LinkRolesMiddleware
 
 PAGE = b"""<html><body><nav><a href="/section/">Section</a></nav><main>
 <article><h2><a href="/2020/a-long-story-title/">A long story title of the listing</a></h2><p>Teaser one.</p></article>
@@ -43,9 +43,9 @@ def test_prioritize_adds_the_role_offset_and_meta():
     mw, crawler = middleware("prioritize")
     page = response()
     story = mw.get_processed_request(Request("https://example.org/2020/a-long-story-title/", priority=5), page)
-    assert story.meta[bp.META_LINK_ROLE] == "content" and story.priority == 5 + role_priority("content")
+    assert story.meta[bp.META_LINK_ROLE] == "content" and story.priority == 5 + PRIORITY_OFFSETS["content"]
     nxt = mw.get_processed_request(Request("https://example.org/page/2/", meta={"depth": 3}), page)
-    assert nxt.meta[bp.META_LINK_ROLE] == "next" and nxt.priority == role_priority("next", 3)
+    assert nxt.meta[bp.META_LINK_ROLE] == "next" and nxt.priority == PRIORITY_OFFSETS["next"]
     # The fragment does not count; boilerplate is kept with "prioritize", last.
     junk = mw.get_processed_request(Request("https://example.org/privacy/#x"), page)
     assert junk.meta[bp.META_LINK_ROLE] == "boilerplate" and junk.priority < 0
@@ -68,11 +68,6 @@ def test_focus_drops_boilerplate_only_and_other_responses_pass():
     assert mw.get_processed_request(start, None) is start
     text = response(b"/privacy/", TextResponse)
     assert mw.get_processed_request(start, text) is start
-
-
-def test_role_priority_keeps_roles_apart():
-    assert role_priority("next", 100) > role_priority("content", 0) > role_priority("navigation", 0)
-    assert role_priority("navigation", 50) > role_priority("related", 0) > role_priority("boilerplate", 0)
 
 
 def test_a_failure_passes_the_requests_unchanged(monkeypatch, caplog):

@@ -9,7 +9,8 @@ elements Scrapy's ``LinkExtractor`` reads) gets one role:
 - ``content``: a teaser or headline link of a listing's cards, or a link inside an article's
   kept text;
 - ``next``: the next page of this listing (or of this article): ``rel=next``, "Next", "Older
-  posts", "Weiter", "Suivant", "下一页", an arrow, the number after the current one in a pager;
+  posts", "Weiter", "Suivant", "下一页", an arrow, the number after the current one in a pager
+  (on a page that is not a listing, only a pager's: there "Next" leads to the next post);
 - ``navigation``: menus, section, tag, category and author links, breadcrumbs, footer site
   maps, the other pages of a pager;
 - ``related``: related-story boxes beside an article;
@@ -136,6 +137,12 @@ PAGER_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav
                           "nav-next", "page-number"))
 SHARE_TOKENS = frozenset(("share", "sharing", "shares", "sharedaddy", "sharethis", "addthis", "addtoany",
                           "a2a", "social-share", "share-buttons", "sharing-buttons", "shariff", "ssba"))
+# A listing's pager by its own name (not "navigation" or "nav-links", which WordPress also gives
+# the links to the previous and next post), and the names of those post links.
+STRICT_PAGER_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "page-numbers",
+                                 "wp-pagenavi", "pagenavi", "page-nav", "page-number", "pagination-item"))
+POST_NAV_TOKENS = frozenset(("post-navigation", "post-nav", "postnav", "nextpost", "prevpost", "post-nav-next",
+                             "post-nav-item", "single-navigation", "entry-navigation"))
 CALENDAR_TOKENS = frozenset(("calendar", "wp-calendar", "calendar_wrap", "calendar-wrap"))
 RELATED_TOKENS = frozenset(("related", "related-posts", "relatedposts", "similar", "recommended",
                             "you-may-also-like", "more-stories", "jp-relatedposts", "yarpp"))
@@ -236,12 +243,18 @@ def page_links(page: Page, url: str | None = None, *, mask: np.ndarray | None = 
 
 def url_roles(links: list[Link]) -> dict[str, str]:
     """URL -> the most useful role among the page's links to it (ROLE_RANK): what a request for
-    that URL is matched to."""
+    that URL is matched to in a crawl. On a page with a next link, the other pages of its numbered
+    pager count as next pages too: Scrapy keeps a URL's first request, and page 3 is first seen in
+    page 1's pager, not as page 2's next link."""
     roles: dict[str, str] = {}
+    has_next = any(link.role == NEXT for link in links)
     for link in links:
+        role = link.role
+        if has_next and role == NAVIGATION and _NUMBER_RE.match(link.text):
+            role = NEXT
         known = roles.get(link.url)
-        if known is None or ROLE_RANK[link.role] < ROLE_RANK[known]:
-            roles[link.url] = link.role
+        if known is None or ROLE_RANK[role] < ROLE_RANK[known]:
+            roles[link.url] = role
     return roles
 
 
@@ -508,8 +521,13 @@ def _role(page: Page, a: _Anchor, i: int, self_key: str | None, head_next: set, 
     if kind == _JUNK_URL:
         return BOILERPLATE
     direction = _direction(a)
-    if direction > 0 or i in pager_next or a.key in head_next:
+    if i in pager_next or (direction > 0 or a.key in head_next) and (
+            is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and POST_NAV_TOKENS.isdisjoint(a.tokens))):
         return NEXT
+    if direction > 0:
+        # On an article, "Next" and rel=next lead to the next post (another article), not to a
+        # next page: only a pager says so there.
+        return NAVIGATION
     if a.flags & _JUNK or not CALENDAR_TOKENS.isdisjoint(a.tokens) or not SHARE_TOKENS.isdisjoint(a.tokens):
         return BOILERPLATE
     in_card = a.block >= 0 and _card_of(cards, a.block) is not None
