@@ -26,6 +26,7 @@ without their fragment: the form requests are matched on (``link_key``).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_right
 from typing import TYPE_CHECKING, NamedTuple
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from lxml import etree
 
     from ..document.page import Page
+    from ..overview.detector import OverviewVerdict
 
 ROLES = ("content", "next", "navigation", "related", "boilerplate")
 CONTENT, NEXT, NAVIGATION, RELATED, BOILERPLATE = ROLES
@@ -256,6 +258,24 @@ def url_roles(links: list[Link]) -> dict[str, str]:
         if known is None or ROLE_RANK[role] < ROLE_RANK[known]:
             roles[link.url] = role
     return roles
+
+
+#: A page reached by a content link is an article unless its own score says plainly otherwise.
+CONTENT_LINK_MAX_SCORE = 0.9
+
+
+def reached_by(verdict: OverviewVerdict, role: str | None) -> OverviewVerdict:
+    """The overview verdict on a page, with the role of the link it was reached by as evidence
+    (None: not known, a start page): a page reached by a listing's next link is a listing; one
+    reached by a teaser or a link in an article's text is an article, unless its score is
+    CONTENT_LINK_MAX_SCORE or more. The score stays the page's own."""
+    if role == NEXT and not verdict.is_overview:
+        return dataclasses.replace(verdict, is_overview=True,
+                                   reason=verdict.reason + "; reached by a next link: a listing")
+    if role == CONTENT and verdict.is_overview and verdict.score < CONTENT_LINK_MAX_SCORE:
+        return dataclasses.replace(verdict, is_overview=False,
+                                   reason=verdict.reason + "; reached by a content link: an article")
+    return verdict
 
 
 # --- the anchors and where they stand ----------------------------------------------------------
