@@ -152,6 +152,8 @@ RELATED_TOKENS = frozenset(("related", "related-posts", "relatedposts", "similar
 PAGE_NUMBER_URL_RE = re.compile(r"(?:(?<=/)page/?|(?<=/)index|[?&](?:page|paged|p|pg|start|offset)=)(\d{1,5})"
                                 r"(?=/?$|\.html?$|&|#)", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"^\d{1,5}$")
+#: No "next" or "previous" link text is longer (with its arrows and spaces).
+_LONGEST_DIRECTION = 40
 _WORD_NUMBERS_RE = re.compile(r"(?<!\d)\d{1,5}(?!\d)")
 _NON_HTTP_RE = re.compile(r"^\s*(?:mailto|javascript|tel|sms|data|ftp|file|skype|whatsapp|fb-messenger)\s*:",
                           re.IGNORECASE)
@@ -433,6 +435,8 @@ def _direction(a: _Anchor) -> int:
         return 1
     if "prev" in a.rel or "previous" in a.rel:
         return -1
+    if len(a.text) > _LONGEST_DIRECTION:
+        return 0   # a headline, not "Older posts »"
     words = _words(a.text)
     if words:
         if NEXT_TEXT_RE.match(words):
