@@ -58,7 +58,9 @@ class ArticleSpider(Spider):
 
     Spider arguments (``-a name=value``): ``url`` (start URLs, comma-separated; instead of
     ``start_urls``), ``max_navigation_depth`` (navigation links followed in a row, default 2),
-    ``feeds`` and ``sitemaps`` (``false`` to leave them out).
+    ``feeds`` and ``sitemaps`` (``false`` to leave them out), ``seen`` (a file of the article URLs
+    yielded in earlier runs, one per line, appended to: those articles are not fetched again, and a
+    listing whose content links are all known does not lead to its next page).
     """
 
     name = "articles"
@@ -66,10 +68,21 @@ class ArticleSpider(Spider):
     max_navigation_depth = 2
     use_feeds = True
     use_sitemaps = True
+    #: The file of article URLs yielded in earlier runs (None: every article is yielded).
+    seen_file: str | None = None
 
     def __init__(self, *args: Any, url: str | None = None, max_navigation_depth: Any = None,
-                 feeds: Any = None, sitemaps: Any = None, **kwargs: Any):
+                 feeds: Any = None, sitemaps: Any = None, seen: str | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        if seen:
+            self.seen_file = seen
+        self.seen: set[str] = set()
+        if self.seen_file:
+            try:
+                with open(self.seen_file, encoding="utf-8") as handle:
+                    self.seen = {line.strip() for line in handle if line.strip()}
+            except FileNotFoundError:
+                pass   # the first run
         if url:
             self.start_urls = [u.strip() for u in url.split(",") if u.strip()]
         if max_navigation_depth is not None:
@@ -132,9 +145,17 @@ class ArticleSpider(Spider):
         if not listing:
             item = self.article_item(response, page)
             if item is not None:
+                self._remember(response.url)
                 yield item
-        for url, role in url_roles(page_links(page, response.url, is_overview=listing)).items():
-            if role not in FOLLOWED:
+        roles = url_roles(page_links(page, response.url, is_overview=listing))
+        content = [url for url, role in roles.items() if role == CONTENT]
+        # A listing whose every content link was yielded in an earlier run: its next pages hold
+        # older articles, yielded then too.
+        known_listing = listing and bool(self.seen) and bool(content) and all(u in self.seen for u in content)
+        for url, role in roles.items():
+            if role not in FOLLOWED or url in self.seen:
+                continue
+            if role == NEXT and known_listing:
                 continue
             followed_depth = depth + (role == NAVIGATION)
             if followed_depth > self.max_navigation_depth:
@@ -145,6 +166,12 @@ class ArticleSpider(Spider):
             for url in feed_urls(page, page_base(response.url, page.base_href)):
                 yield Request(url, self.parse_feed, priority=PRIORITY_OFFSETS[CONTENT],
                               meta={META_NAVIGATION_DEPTH: depth})
+
+    def _remember(self, url: str) -> None:
+        if self.seen_file and url not in self.seen:
+            self.seen.add(url)
+            with open(self.seen_file, "a", encoding="utf-8") as handle:
+                handle.write(url + "\n")
 
     def article_item(self, response: HtmlResponse, page: Any) -> dict | None:
         """The item of an article page, or None for a page that is not an article (too little
@@ -171,6 +198,8 @@ class ArticleSpider(Spider):
     def parse_feed(self, response: Response) -> Iterator[Request]:
         depth = response.meta.get(META_NAVIGATION_DEPTH, 0)
         for url in feed_entry_urls(response.body, response.url):
+            if url in self.seen:
+                continue
             yield Request(url, self.parse, priority=PRIORITY_OFFSETS[CONTENT],
                           meta={bp.META_LINK_ROLE: CONTENT, META_NAVIGATION_DEPTH: depth})
 
@@ -195,7 +224,7 @@ class ArticleSpider(Spider):
         for entry in sitemap:
             # Relative locations are not allowed in sitemaps, but they happen.
             loc = urljoin(response.url, entry["loc"]) if entry.get("loc") else None
-            if not loc:
+            if not loc or loc in self.seen:
                 continue
             if sitemap.type == "sitemapindex":
                 yield Request(loc, self.parse_sitemap, priority=SITEMAP_PRIORITY)

@@ -22,6 +22,30 @@ SUPPORT = Path(__file__).resolve().parents[1] / "support"
 LINKED = {f"/posts/story-number-{n}/" for n in range(1, 11)}
 
 
+def run(server, specs: dict) -> dict:
+    out = subprocess.run([sys.executable, str(SUPPORT / "articles_crawl.py"), server.url("/"), json.dumps(specs)],
+                         capture_output=True, text=True, timeout=300, cwd=SUPPORT, check=True)
+    result = json.loads(out.stdout)
+    base = server.url("")
+    for crawl in result.values():
+        crawl["paths"] = [url[len(base):] for url in crawl["fetched"]]
+        crawl["item_paths"] = [item["url"][len(base):] for item in crawl["items"]]
+    return result
+
+
+def test_a_second_run_skips_the_articles_of_the_first(tmp_path):
+    seen = tmp_path / "seen.txt"
+    with LoopbackServer(routes()) as server:
+        first = run(server, {"first": {"seen": str(seen), "feeds": "false", "sitemaps": "false"}})["first"]
+        second = run(server, {"second": {"seen": str(seen), "feeds": "false", "sitemaps": "false"}})["second"]
+    assert sorted(first["item_paths"]) == sorted(LINKED)
+    assert len(seen.read_text().split()) == len(LINKED)
+    assert second["item_paths"] == []
+    assert not LINKED & set(second["paths"])
+    # The home page's stories are all known: its next page is not fetched (the listing is still).
+    assert "/" in second["paths"] and "/page/2/" not in second["paths"]
+
+
 @pytest.fixture(scope="module")
 def crawls():
     site = routes()
