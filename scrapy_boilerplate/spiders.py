@@ -10,12 +10,13 @@ It stays on the start sites, follows the ``content``, ``next`` and ``navigation`
 (core/links/roles.py) with priorities by role (next and content first) and a navigation depth
 limit counted in ``request.meta`` (not DEPTH_LIMIT), reads the feeds the pages announce and the
 sitemaps of robots.txt (``Sitemap:`` lines, else /sitemap.xml), enables the add-on itself, and
-yields one item per article: none for an overview page, a page reached by a ``next`` link, or a
-page without an article's text. See docs/links.md.
+yields one item per article: none for an overview page, a page reached by a ``next`` link or with
+a next page and teasers of its own, a page without an article's text, or a text already yielded. See docs/links.md.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
@@ -49,6 +50,8 @@ FOLLOWED = (NEXT, CONTENT, NAVIGATION)
 SITEMAP_PRIORITY = -20
 #: An article's main text has at least this many characters.
 MIN_ARTICLE_CHARS = 300
+#: A page with a next page and this many content links is a listing.
+MIN_LISTING_TEASERS = 3
 ITEM_FIELDS = ("authors", "date_published", "date_modified", "language", "site_name", "canonical_url",
                "description", "image")
 
@@ -95,6 +98,7 @@ class ArticleSpider(Spider):
         if not getattr(self, "allowed_domains", None):
             self.allowed_domains = sorted({urlsplit(u).hostname or "" for u in self.start_urls} - {""})
         self._extractor: Extractor | None = None
+        self._texts: set[bytes] = set()   # hashes of the texts yielded
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
@@ -140,15 +144,18 @@ class ArticleSpider(Spider):
         page = response_page(response)
         reached_by = response.meta.get(bp.META_LINK_ROLE)
         depth = response.meta.get(META_NAVIGATION_DEPTH, 0)
-        # A page reached by a "next" link is the next page of a listing, whatever its text.
+        # A page reached by a "next" link is the next page of a listing, whatever its text; so is
+        # a page with a next page of its own and teasers (a blog's page 2 reached from a sitemap).
         listing = bp.OVERVIEW_FLAG in response.flags or reached_by == NEXT
+        roles = url_roles(page_links(page, response.url, is_overview=listing))
+        content = [url for url, role in roles.items() if role == CONTENT]
+        if not listing and NEXT in roles.values() and len(content) >= MIN_LISTING_TEASERS:
+            listing = True
         if not listing:
             item = self.article_item(response, page)
             if item is not None:
                 self._remember(response.url)
                 yield item
-        roles = url_roles(page_links(page, response.url, is_overview=listing))
-        content = [url for url, role in roles.items() if role == CONTENT]
         # A listing whose every content link was yielded in an earlier run: its next pages hold
         # older articles, yielded then too.
         known_listing = listing and bool(self.seen) and bool(content) and all(u in self.seen for u in content)
@@ -189,6 +196,11 @@ class ArticleSpider(Spider):
         marked = (page.og.get("type") or "").lower() == "article" or bool(types & ARTICLE_TYPES)
         if not (reached_by == CONTENT or marked or extraction.date_published):
             return None
+        # The same article under a second URL ("x/" and "x/index.html" from a sitemap): one item.
+        key = hashlib.blake2b(extraction.text.encode("utf-8"), digest_size=12).digest()
+        if key in self._texts:
+            return None
+        self._texts.add(key)
         item = {"url": response.url, "title": extraction.title, "text": extraction.text}
         item.update({name: getattr(extraction, name) for name in ITEM_FIELDS})
         return item
