@@ -59,12 +59,15 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         roles = self._page_roles(response)
         if not roles:
             return request
-        role = roles.get(request.url.split("#", 1)[0])
+        url = request.url.split("#", 1)[0]
+        role = roles.get(url)
         if role is None:
             self.stats.inc_value("boilerplate/links/unmatched")
             return request
         self.stats.inc_value(f"boilerplate/links/{role}")
-        if self.action == "focus" and role in FOCUS_DROPS:
+        # A link to the page itself is kept, last: dropped, the start page (which Scrapy's
+        # dupefilter does not record) would be fetched again as soon as a menu links to it.
+        if self.action == "focus" and role in FOCUS_DROPS and url != response.url.split("#", 1)[0]:
             self.stats.inc_value("boilerplate/links/dropped")
             logger.debug("Dropped a request for a %(role)s link of %(response)s: %(request)s",
                          {"role": role, "response": response, "request": request},

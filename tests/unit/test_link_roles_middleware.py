@@ -16,7 +16,7 @@ PAGE = b"""<html><body><nav><a href="/section/">Section</a></nav><main>
 <article><h2><a href="/2020/a-long-story-title/">A long story title of the listing</a></h2><p>Teaser one.</p></article>
 <article><h2><a href="/2020/b-long-story-title/">B long story title of the listing</a></h2><p>Teaser two.</p></article>
 <article><h2><a href="/2020/c-long-story-title/">C long story title of the listing</a></h2><p>Teaser three.</p></article>
-</main><a href="/page/2/">Next page</a><footer><a href="/privacy/#top">Privacy</a></footer></body></html>"""
+</main><a href="/page/2/">Next page</a><footer><a href="/privacy/#top">Privacy</a> <a href="#top">Top</a></footer></body></html>"""
 
 
 def middleware(mode: str, **settings):
@@ -63,6 +63,9 @@ def test_focus_drops_boilerplate_only_and_other_responses_pass():
     assert mw.get_processed_request(Request("https://example.org/privacy/"), page) is None
     assert mw.get_processed_request(Request("https://example.org/section/"), page) is not None
     assert crawler.stats.get_value("boilerplate/links/dropped") == 1
+    # A link to the page itself is kept, last (dropped, a start page would be fetched again).
+    itself = mw.get_processed_request(Request("https://example.org/#top"), page)
+    assert itself is not None and itself.meta[bp.META_LINK_ROLE] == "boilerplate" and itself.priority < 0
     # Start requests (no response), non-HTML responses: unchanged, nothing worked out.
     start = Request("https://example.org/privacy/")
     assert mw.get_processed_request(start, None) is start
