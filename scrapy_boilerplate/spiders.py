@@ -48,8 +48,10 @@ META_NAVIGATION_DEPTH = "boilerplate_navigation_depth"
 FOLLOWED = (NEXT, CONTENT, NAVIGATION)
 #: Priority of the pages a sitemap lists: after every link found on the pages themselves.
 SITEMAP_PRIORITY = -20
-#: An article's main text has at least this many characters.
+#: An article's main text has at least this many characters; one that a listing's teaser or an
+#: article's text links to (a content link), at least MIN_TEASED_CHARS (a short craft post).
 MIN_ARTICLE_CHARS = 300
+MIN_TEASED_CHARS = 100
 #: A page with a next page and this many content links is a listing.
 MIN_LISTING_TEASERS = 3
 ITEM_FIELDS = ("authors", "date_published", "date_modified", "language", "site_name", "canonical_url",
@@ -189,9 +191,9 @@ class ArticleSpider(Spider):
             extraction = self.extractor.extract(response.selector.root, response.url)
         else:
             extraction = self.extractor.extract_page(page, response.url)
-        if len(extraction.text) < MIN_ARTICLE_CHARS:
-            return None
         reached_by = response.meta.get(bp.META_LINK_ROLE)
+        if len(extraction.text) < (MIN_TEASED_CHARS if reached_by == CONTENT else MIN_ARTICLE_CHARS):
+            return None
         types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
         marked = (page.og.get("type") or "").lower() == "article" or bool(types & ARTICLE_TYPES)
         if not (reached_by == CONTENT or marked or extraction.date_published):
