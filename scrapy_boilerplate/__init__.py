@@ -23,6 +23,7 @@ _SCRAPY_COMPONENTS = {
     "CharsetMiddleware": "middlewares",
     "OverviewLinksOnlyMiddleware": "middlewares",
     "ItemResponseMiddleware": "middlewares",
+    "LinkRolesMiddleware": "link_roles",
     # Imports the optional `redis` package only when asked for.
     "RedisTemplateStore": "core.site_memory.redis_store",
     "RedisDuplicateStore": "core.duplicates.redis_store",

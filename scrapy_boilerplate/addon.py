@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import settings as bp
+from .link_roles import LinkRolesMiddleware
 from .middlewares import CharsetMiddleware, ItemResponseMiddleware, OverviewLinksOnlyMiddleware, OverviewMiddleware
 from .pipelines import MainContentPipeline
 
@@ -22,6 +23,8 @@ COMPONENTS = (
     ("DOWNLOADER_MIDDLEWARES", OverviewMiddleware, 570),
     ("SPIDER_MIDDLEWARES", OverviewLinksOnlyMiddleware, 100),
     ("SPIDER_MIDDLEWARES", ItemResponseMiddleware, 10),
+    # BOILERPLATE_LINKS: disabled (NotConfigured, nothing computed) while it is "off".
+    ("SPIDER_MIDDLEWARES", LinkRolesMiddleware, 110),
     ("ITEM_PIPELINES", MainContentPipeline, 100),
 )
 

@@ -15,6 +15,7 @@ from scrapy.http import HtmlResponse, TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from . import settings as bp
+from .core.links.roles import reached_by
 from .core.overview.detector import OverviewDetector, OverviewVerdict
 from .core.scoring.model import ModelError
 from .crawl.charsets import better_encoding
@@ -203,6 +204,8 @@ class OverviewMiddleware:
 
     def _act(self, request: Request, response: Response, verdict: OverviewVerdict, seconds: float,
              forced: bool | None) -> Response:
+        # The role of the link the page was reached by (BOILERPLATE_LINKS, ArticleSpider) is evidence.
+        verdict = reached_by(verdict, request.meta.get(bp.META_LINK_ROLE))
         self.stats.inc_value("boilerplate/overview/checked")
         if self.record_verdicts:
             record_verdict(response, verdict)

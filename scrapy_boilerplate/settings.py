@@ -60,6 +60,7 @@ PREFIX = "BOILERPLATE_"
 EXECUTORS = ("inline", "thread", "process")
 OVERVIEW_ACTIONS = ("follow", "drop", "flag", "off")
 DUPLICATES_ACTIONS = ("off", "flag", "drop")
+LINKS_ACTIONS = ("off", "prioritize", "focus")
 # The default number of workers: the CPUs, at most this many.
 MAX_DEFAULT_WORKERS = 4
 
@@ -70,6 +71,8 @@ META_EXTRACT = "boilerplate_extract"
 # it is not an HtmlResponse (any 2xx text response) and, with action "drop", drop it even
 # when it is a start request.
 META_OVERVIEW = "boilerplate_overview"
+# Set by LinkRolesMiddleware (BOILERPLATE_LINKS): the role of the link a request was made from.
+META_LINK_ROLE = "boilerplate_link_role"
 
 # response.flags marker set by OverviewMiddleware.
 OVERVIEW_FLAG = "overview"
@@ -272,6 +275,10 @@ def _template_store(name: str, value: Any) -> str | None:
 
 def _duplicates_action(name: str, value: Any) -> str:
     return "off" if _is_blank(value) else _choice(name, value, DUPLICATES_ACTIONS)
+
+
+def _links_action(name: str, value: Any) -> str:
+    return "off" if _is_blank(value) else _choice(name, value, LINKS_ACTIONS)
 
 
 def _duplicates_store(name: str, value: Any) -> str:
@@ -486,6 +493,12 @@ class BoilerplateSettings:
         '"net_text_length", "threshold", "reason"}` (as `detect_overview(...).to_dict()`), `None` '
         'where the page was not judged; needs an action other than `"off"` (docs/overview.md)',
         check=_judged_pages)
+    # Link roles in a crawl (core/links/roles.py, link_roles.py; docs/links.md).
+    links: str = setting(
+        "BOILERPLATE_LINKS", "off", _links_action,
+        'requests by the role of the link they were made from: `"prioritize"` (next and content '
+        'first, boilerplate last: a priority offset), `"focus"` (also drop boilerplate and related '
+        'links), `"off"` (docs/links.md)')
     # Site memory (core/site_memory/templates.py, core/site_memory/redis_store.py).
     template_store: str | None = setting(
         "BOILERPLATE_TEMPLATE_STORE", None, _template_store,
@@ -627,6 +640,7 @@ OVERVIEW_MODEL = "BOILERPLATE_OVERVIEW_MODEL"
 OVERVIEW_CUTOFF = "BOILERPLATE_OVERVIEW_CUTOFF"
 OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
 OVERVIEW_FIELD = "BOILERPLATE_OVERVIEW_FIELD"
+LINKS = "BOILERPLATE_LINKS"
 TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
 TEMPLATE_WARMUP = "BOILERPLATE_TEMPLATE_WARMUP"
 TEMPLATE_MAX_FINGERPRINTS = "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS"

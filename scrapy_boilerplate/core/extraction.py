@@ -90,6 +90,18 @@ class Extraction:
     # then, so a crawl that stores none never pays for it.
     _meta_source: MetaSource | None = field(default=None, repr=False, compare=False)
     _meta: ArticleMetadata | None = field(default=None, repr=False, compare=False)
+    # (page, mask, url) until `links` is first read (core/links/roles.py): no cost unless read.
+    _link_source: tuple | None = field(default=None, repr=False, compare=False)
+    _links: list | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def links(self) -> list:
+        """Every link of the page, ``(url, text, role)``: role one of content, next, navigation,
+        related, boilerplate (core/links/roles.py); URLs absolute, as requests normalise them."""
+        if self._links is None:
+            self._links = _links_of(self._link_source)
+            self._link_source = None
+        return self._links
 
     @property
     def metadata(self) -> ArticleMetadata:
@@ -173,6 +185,8 @@ class Extraction:
             self._markup_source, self._markup = None, ("", "")
         if not metadata:
             self._meta_source = None
+        if self._links is None:
+            self._link_source, self._links = None, []   # a crawl reads the roles from the response
         return self
 
     def __getstate__(self) -> dict:
@@ -183,6 +197,7 @@ class Extraction:
             state["_markup"] = render_markup(*self._markup_source)
         state["_markup_source"] = None
         state["_meta"], state["_meta_source"] = self.metadata, None
+        state["_links"], state["_link_source"] = self.links, None
         return state
 
     @property
@@ -233,6 +248,22 @@ def _metadata_of(source: MetaSource | None) -> ArticleMetadata:
         return ArticleMetadata()
 
 
+def _links_of(source: tuple | None) -> list:
+    """The roles of the page's links (the overview verdict made now); [] when it failed."""
+    if source is None:
+        return []
+    from .links.roles import page_links
+    from .overview.detector import default_detector
+
+    page, mask, url = source
+    try:
+        verdict = default_detector().detect_page(page, url)
+        return page_links(page, url, mask=mask, is_overview=verdict.is_overview)
+    except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
+        logger.warning("link roles failed for %s: %r", url or "page", exc)
+        return []
+
+
 def build_extraction(kept: Kept, url: str | None, options: Options) -> Extraction:
     """The extraction of the blocks a selection kept (`kept`) of its page."""
     page, mask, title = kept.page, kept.mask, kept.title
@@ -256,6 +287,7 @@ def build_extraction(kept: Kept, url: str | None, options: Options) -> Extractio
         _block_source=BlockSource(page.texts, page.tags, mask, kept.probability, kept.history, kept.shift),
         _site_rule=kept.site_rule,
         _meta_source=MetaSource(page, mask, title, url, text, image_urls),
+        _link_source=(page, mask, url),
     )
 
 

@@ -14,6 +14,7 @@ from scrapy.utils.test import get_crawler
 
 import scrapy_boilerplate
 from scrapy_boilerplate import settings as bp
+from scrapy_boilerplate.link_roles import LinkRolesMiddleware
 from scrapy_boilerplate.middlewares import (
     CharsetMiddleware,
     ItemResponseMiddleware,
@@ -43,7 +44,8 @@ def ours(settings, name: str) -> dict:
 def test_addon_enables_every_component_at_its_priority():
     s = settings_of(ADDON)
     assert ours(s, "DOWNLOADER_MIDDLEWARES") == {CharsetMiddleware: 575, OverviewMiddleware: 570}
-    assert ours(s, "SPIDER_MIDDLEWARES") == {OverviewLinksOnlyMiddleware: 100, ItemResponseMiddleware: 10}
+    assert ours(s, "SPIDER_MIDDLEWARES") == {OverviewLinksOnlyMiddleware: 100, ItemResponseMiddleware: 10,
+                                             LinkRolesMiddleware: 110}
     assert ours(s, "ITEM_PIPELINES") == {MainContentPipeline: 100}
 
 
@@ -90,7 +92,8 @@ def test_a_component_the_user_lists_is_not_added_twice(listed):
     s = settings_of({**ADDON, "ITEM_PIPELINES": {listed: 300},
                      "SPIDER_MIDDLEWARES": {"scrapy_boilerplate.ItemResponseMiddleware": 5}})
     assert ours(s, "ITEM_PIPELINES") == {MainContentPipeline: 300}
-    assert ours(s, "SPIDER_MIDDLEWARES") == {ItemResponseMiddleware: 5, OverviewLinksOnlyMiddleware: 100}
+    assert ours(s, "SPIDER_MIDDLEWARES") == {ItemResponseMiddleware: 5, OverviewLinksOnlyMiddleware: 100,
+                                             LinkRolesMiddleware: 110}
 
 
 def test_a_component_the_user_disables_stays_disabled():

@@ -284,3 +284,16 @@ def test_bidi_controls_of_the_page_stay_inside_its_text_and_out_of_the_tab_title
         holders = [el for el in doc.iter() if el.text and title in el.text and el.tag != "title"]
         assert holders and all(el.get("dir") in ("auto", "ltr") or el.tag == "bdi" for el in holders)
     assert arabic in page
+
+
+def test_links_are_listed_with_their_roles_as_text():
+    html = ("<html><body><nav><a href='/about/'>About us</a></nav><article><h1>A title</h1><p>"
+            + "A sentence of the article's text. " * 20 + "<a href='/2020/other-story/'>another story</a></p>"
+            "</article><footer><a href='/privacy/'>Privacy</a> <a href='javascript:alert(1)'>x</a></footer>"
+            "</body></html>")
+    doc = parse(explain_html(html, url="https://example.org/2020/a-story/"))
+    rows = [[td.text_content() for td in tr.findall("td")] for tr in doc.xpath("//table[@class='links']//tr")][1:]
+    assert ["navigation", "About us", "https://example.org/about/"] in rows
+    assert ["content", "another story", "https://example.org/2020/other-story/"] in rows
+    assert ["boilerplate", "Privacy", "https://example.org/privacy/"] in rows
+    assert doc.xpath("//a") == []   # URLs as text, never as links

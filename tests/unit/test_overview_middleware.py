@@ -379,3 +379,25 @@ def test_links_only_passes_start_items_and_errback_output():
     from twisted.python.failure import Failure
     failure = Failure(IgnoreRequest("dropped"))
     assert list(sm.process_spider_output(failure, [{"url": "from errback"}])) == [{"url": "from errback"}]
+
+
+def test_the_link_a_page_was_reached_by_is_evidence(pages):
+    """BOILERPLATE_LINKS (and ArticleSpider) put the role of the link into meta: a page reached by
+    a listing's next link is a listing, one reached by a content link an article (unless its own
+    score is 0.9 or more)."""
+    from scrapy_boilerplate import settings as bp
+
+    mw = make_mw()
+    article = html_response(pages[ARTICLE_PATH], ARTICLE_PATH, meta={bp.META_LINK_ROLE: "next"})
+    assert mw.process_response(article.request, article).flags == ["overview"]
+    listing = html_response(pages[OVERVIEW_PATH], OVERVIEW_PATH, meta={bp.META_LINK_ROLE: "content"})
+    score = detect_overview(pages[OVERVIEW_PATH], url=SITE + OVERVIEW_PATH).score
+    assert mw.process_response(listing.request, listing).flags == ([] if score < 0.9 else ["overview"])
+    from scrapy_boilerplate.core.links.roles import reached_by
+
+    verdict = OverviewDetector().detect(pages[OVERVIEW_PATH], url=SITE + OVERVIEW_PATH)
+    low = type(verdict)(True, verdict.net_text_length, verdict.threshold, 0.6, "r")
+    assert reached_by(low, "content").is_overview is False
+    assert reached_by(low, "navigation") is low and reached_by(low, None) is low
+    high = type(verdict)(True, verdict.net_text_length, verdict.threshold, 0.95, "r")
+    assert reached_by(high, "content").is_overview is True

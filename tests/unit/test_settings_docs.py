@@ -101,7 +101,7 @@ def test_the_docs_have_settings_tables():
 def test_the_readme_lists_every_request_meta_key():
     keys = {match.group(1) for line in README.read_text(encoding="utf-8").splitlines()
             if (match := META_ROW.match(line.strip()))}
-    assert keys == {bp.META_EXTRACT, bp.META_OVERVIEW}
+    assert keys == {bp.META_EXTRACT, bp.META_OVERVIEW, bp.META_LINK_ROLE}
 
 
 def test_a_disagreeing_table_is_found():

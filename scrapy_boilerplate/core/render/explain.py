@@ -194,7 +194,9 @@ def _document(extraction: Extraction, verdict: OverviewVerdict, sources: dict[st
         _legend(rows),
         '<main class="blocks">',
         _blocks(rows) if rows else '<p class="empty">No text found on this page.</p>',
-        "</main></body></html>",
+        "</main>",
+        _links(extraction.links),
+        "</body></html>",
     ]
     return "\n".join(parts) + "\n"
 
@@ -309,6 +311,32 @@ def _block(i: int, row: Row) -> str:
             f'<div class="t{" code" if "pre" in row.cues.split() else ""}" dir="auto">{e(row.text)}</div></div>')
 
 
+#: What each link role means (core/links/roles.py; docs/links.md).
+ROLE_WORDS = {
+    "content": "a teaser or headline of the listing, or a link in the article's text",
+    "next": "the next page of this listing or article",
+    "navigation": "menus, sections, tags, categories, breadcrumbs, footers, the pager",
+    "related": "a related-stories box",
+    "boilerplate": "legal, login, share, feeds, files, replies, sort variants, the page itself",
+}
+
+
+def _links(links: list) -> str:
+    """Every link of the page with its role (BOILERPLATE_LINKS; extract(...).links). URLs are shown
+    as text, never as links."""
+    if not links:
+        return ""
+    e = html.escape
+    counts = _tally(link.role for link in links)
+    legend = "".join(f'<li><span class="role {e(r)}">{e(r)}</span> {e(ROLE_WORDS.get(r, r))}: {n}</li>'
+                     for r, n in counts)
+    rows = "".join(f'<tr><td><span class="role {e(link.role)}">{e(link.role)}</span></td>'
+                   f'<td dir="auto">{e(_snippet(link.text, 80)) or "<i>(no text)</i>"}</td>'
+                   f'<td class="lu">{e(link.url)}</td></tr>' for link in links)
+    return (f'<section class="links"><h2>Links ({len(links)})</h2><ul class="roles">{legend}</ul>'
+            f'<table class="links"><tr><th>role</th><th>text</th><th>URL</th></tr>{rows}</table></section>')
+
+
 def _tally(reasons: Any) -> list[tuple[str, int]]:
     counts: dict[str, int] = {}
     for r in reasons:
@@ -389,4 +417,15 @@ details.run>summary{cursor:pointer;padding:6px 12px;color:#4b5563;font-size:13px
 details.run[open]{padding:0 6px 2px}
 .snip{color:#9ca3af;margin-left:6px}
 .empty{color:#6b7280}
+.links{max-width:980px;margin:0 auto 40px;padding:0 20px;font-size:13px}
+.links h2{font-size:15px}
+ul.roles{padding-left:18px;margin:0 0 8px}
+table.links{border-collapse:collapse;width:100%;table-layout:fixed}
+table.links th,table.links td{text-align:left;vertical-align:top;padding:2px 8px 2px 0;border-top:1px solid #d5d9e0}
+table.links th:first-child{width:8em}
+td.lu{font:12px ui-monospace,Menlo,monospace;word-break:break-all;color:#4b5563}
+.role{padding:0 6px;border-radius:4px;font:12px ui-monospace,Menlo,monospace;background:#e5e7eb}
+.role.content{background:#dcfce7;color:#166534}.role.next{background:#dbeafe;color:#1e40af}
+.role.navigation{background:#f3f4f6;color:#374151}.role.related{background:#fef3c7;color:#92400e}
+.role.boilerplate{background:#fee2e2;color:#991b1b}
 """

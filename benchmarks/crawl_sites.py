@@ -1,0 +1,135 @@
+"""The real static sites of ../shared/sites as a crawler sees them (for the crawl and link benchmarks).
+
+Each site is unpacked once into a cache folder (default /tmp/scrapy_boilerplate_sites, or
+$SITES_CACHE). Its pages get the URLs of the live site: the own domain its pages link to most
+(``https://blog.example.com``), or ``http://NAME.example`` for a site whose links are all relative.
+``file_for(url)`` maps such a URL back to the file as the site README says (decode ``%xx``,
+``/`` is ``index.html``, then ``PATH``, ``PATH/index.html``, ``PATH.html``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tarfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+SITES_DIR = Path(__file__).resolve().parents[2] / "shared" / "sites"
+CACHE = Path(os.environ.get("SITES_CACHE", "/tmp/scrapy_boilerplate_sites"))
+
+
+@dataclass
+class Site:
+    name: str
+    root: Path                 # the unpacked files
+    origin: str                # scheme://host of the live site, as its pages link to it
+    own_hosts: set            # hosts (with port) whose links point into the site
+    labels: dict               # file path -> "article" | "overview" | "other"
+    meta: dict = field(repr=False, default_factory=dict)
+
+    def is_own(self, url: str) -> bool:
+        return urlsplit(url).netloc.lower() in self.own_hosts
+
+    def file_for(self, url: str) -> str | None:
+        """The site's file a URL of the site serves, or None (another host, or a 404)."""
+        parts = urlsplit(url)
+        if parts.netloc.lower() not in self.own_hosts:
+            return None
+        path = unquote(parts.path).lstrip("/")
+        if not path:
+            return "index.html" if (self.root / "index.html").is_file() else None
+        target = self.root / path
+        if target.is_file():
+            return path
+        for candidate in (path.rstrip("/") + "/index.html", path.rstrip("/") + ".html"):
+            if (self.root / candidate).is_file():
+                return candidate
+        return None
+
+    def label(self, url: str) -> str | None:
+        """The label of the page a URL serves: article, overview, other; None when not an HTML page."""
+        file = self.file_for(url)
+        return self.labels.get(file) if file is not None else None
+
+    def url_of(self, file: str) -> str:
+        """The URL a crawler sees for a file (a folder's index.html as the folder)."""
+        if file == "index.html":
+            path = "/"
+        elif file.endswith("/index.html"):
+            path = "/" + file[: -len("index.html")]
+        else:
+            path = "/" + file
+        from w3lib.url import safe_url_string
+
+        return safe_url_string(self.origin + path)
+
+
+def _origin(name: str, root: Path, own: list[str]) -> str:
+    """The own-domain origin the site's pages link to most, else http://NAME.example."""
+    if not own:
+        return f"http://{name}.example"
+    hosts = "|".join(re.escape(h) for h in own)
+    pattern = re.compile(r"https?://(?:" + hosts + r""")(?=[/"'\s>])""")
+    counts: Counter = Counter()
+    for path in root.rglob("*.htm*"):
+        counts.update(pattern.findall(path.read_text("utf-8", errors="replace")))
+    if not counts:
+        return f"http://{own[0]}"
+    return counts.most_common(1)[0][0]
+
+
+def load_site(name: str) -> Site:
+    folder = SITES_DIR / name
+    meta = json.loads((folder / "site.json").read_text())
+    root = CACHE / name
+    if not (root / ".unpacked").exists():
+        root.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(folder / "site.tar.gz") as tar:
+            tar.extractall(root, filter="data")
+        (root / ".unpacked").write_text("")
+    own = [h.lower() for h in meta["own_domains"]]
+    origin_file = root / ".origin"
+    if origin_file.exists():
+        origin = origin_file.read_text()
+    else:
+        origin = _origin(name, root, own)
+        origin_file.write_text(origin)
+    hosts = set(own) | {urlsplit(origin).netloc.lower()}
+    return Site(name, root, origin, hosts, meta["labels"], meta)
+
+
+def site_names() -> list[str]:
+    return sorted(p.parent.name for p in SITES_DIR.glob("*/site.json"))
+
+
+#: Series of a paginated list: the number in its URL path ("page/3/", "page3/", "index3.html",
+#: "tag/python3.html"): for the gold next page only, never for the detector.
+_SERIES = (
+    (re.compile(r"^(?P<base>(?:.*/)?)page/(?P<n>\d+)/index\.html$"), "{base}page/{n}/index.html"),
+    (re.compile(r"^(?P<base>(?:.*/)?)page(?P<n>\d+)/index\.html$"), "{base}page{n}/index.html"),
+    (re.compile(r"^(?P<base>(?:.*/)?[^/]*?)(?P<n>\d+)\.html$"), "{base}{n}.html"),
+)
+
+
+def gold_next(site: Site, file: str) -> str | None:
+    """The file of the next page of the list `file`, when the site has one (by the generator's
+    pagination paths), else None."""
+    for pattern, template in _SERIES:
+        m = pattern.match(file)
+        if m is not None:
+            candidate = template.format(base=m["base"], n=int(m["n"]) + 1)
+            if candidate in site.labels:
+                return candidate
+    # Page 1: no number; page 2 is the first of the series.
+    base = file[: -len("index.html")] if file.endswith("index.html") else None
+    stem = file[: -len(".html")] if file.endswith(".html") and base is None else None
+    candidates = []
+    if base is not None:
+        candidates += [f"{base}page/2/index.html", f"{base}page2/index.html", f"{base}index2.html"]
+    if stem is not None:
+        candidates.append(f"{stem}2.html")
+    return next((c for c in candidates if c in site.labels), None)

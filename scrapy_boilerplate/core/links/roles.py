@@ -1,0 +1,584 @@
+"""Every link of a page with one role, read from the page's own analysis.
+
+A crawler that follows every link spends most of its requests on pages that are neither
+articles nor the pages that lead to them. The walk already knows where each link stands: in
+the kept content or a teaser card, in a menu, a footer, a sidebar, a share bar, a comment
+section, a related-stories box, a pager. So each ``<a href>`` (and ``<area href>``, the
+elements Scrapy's ``LinkExtractor`` reads) gets one role:
+
+- ``content``: a teaser or headline link of a listing's cards, or a link inside an article's
+  kept text;
+- ``next``: the next page of this listing (or of this article): ``rel=next``, "Next", "Older
+  posts", "Weiter", "Suivant", "下一页", an arrow, the number after the current one in a pager
+  (on a page that is not a listing, only a pager's: there "Next" leads to the next post);
+- ``navigation``: menus, section, tag, category and author links, breadcrumbs, footer site
+  maps, the other pages of a pager;
+- ``related``: related-story boxes beside an article;
+- ``boilerplate``: legal, login and account, share intents, print, feeds and files, comment
+  replies, calendar cells, sort and filter variants of a list, ``mailto:``, ``javascript:``,
+  links to the page itself.
+
+The head's ``<link rel=next|prev|bookmark|tag|author>`` hints are links too (no ``LinkExtractor``
+follows them, but a ``<a>`` to the same URL is then ``next``). URLs are absolute, resolved against
+``<base href>``, and normalised as a Scrapy request normalises them (w3lib's ``safe_url_string``),
+without their fragment: the form requests are matched on (``link_key``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from bisect import bisect_right
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from w3lib.url import safe_url_string
+
+from ..document.cues import class_cues
+from ..document.elements import FLAG, HEADING_TAGS
+from ..render.urls import page_base, safe_url
+from ..scoring import ttr
+from ..selection.cards import HEAD_BLOCKS, HEADLINE_LINK_CHARS, SHORT_HEADLINE_LINK_CHARS, card_groups
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+    from ..document.page import Page
+    from ..overview.detector import OverviewVerdict
+
+ROLES = ("content", "next", "navigation", "related", "boilerplate")
+CONTENT, NEXT, NAVIGATION, RELATED, BOILERPLATE = ROLES
+#: When one URL has several links on a page, the request for it takes the most useful role.
+ROLE_RANK = {NEXT: 0, CONTENT: 1, NAVIGATION: 2, RELATED: 3, BOILERPLATE: 4}
+
+
+class Link(NamedTuple):
+    url: str     # absolute, normalised as requests are, no fragment (non-http(s): as written)
+    text: str    # the link's text, whitespace collapsed ('' for an image link or a head hint)
+    role: str    # one of ROLES
+
+
+_OUTSIDE = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
+# The walk's share cue also reads "print" (Tailwind's "print:hidden" is on every kind of link):
+# share bars are known by their own names below.
+_JUNK = FLAG["comment"] | FLAG["ad"] | FLAG["cookie"] | FLAG["newsletter"]
+
+# Share intents and bookmarklets of the common networks.
+SHARE_URL_RE = re.compile(
+    r"^https?://(?:[\w-]+\.)*(?:twitter\.com/(?:intent|share|home\?status)|x\.com/intent|"
+    r"facebook\.com/(?:sharer|share|dialog)|linkedin\.com/(?:share|sharing|cws/share)|reddit\.com/submit|"
+    r"pinterest\.[a-z.]+/pin/create|api\.whatsapp\.com/send|wa\.me/|t\.me/share|telegram\.me/share|"
+    r"news\.ycombinator\.com/submitlink|getpocket\.com/(?:save|edit)|tumblr\.com/(?:share|widgets/share)|"
+    r"vk\.com/share|plus\.google\.com/share|buffer\.com/add|flipboard\.com/bookmarklet|xing\.com/spi/shares|"
+    r"digg\.com/submit|addthis\.com/bookmark|mix\.com/add|weibo\.com/share|service\.weibo\.com/share|"
+    r"connect\.qq\.com|sns\.qzone\.qq\.com|line\.me/R/msg)",
+    re.IGNORECASE,
+)
+# Path segments of pages no article crawl wants: legal, account, feeds, print, admin.
+BOILERPLATE_PATH_RE = re.compile(
+    r"(?:^|/)(?:wp-login\.php|wp-admin|login|log-in|signin|sign-in|signup|sign-up|register|registration|"
+    r"account|my-account|profile/edit|cart|checkout|basket|logout|lost-password|impressum|imprint|"
+    r"privacy|privacy-policy|datenschutz|datenschutzerklaerung|datenschutzerklärung|terms|"
+    r"terms-of-use|terms-of-service|terms-and-conditions|tos|legal|legal-notice|mentions-legales|"
+    r"aviso-legal|politica-de-privacidad|politica-de-privacidade|cookies|cookie-policy|disclaimer|"
+    r"feed|feeds|rss|atom|print|trackback|xmlrpc\.php|cdn-cgi)(?:/|\.html?|\.php|$)",
+    re.IGNORECASE,
+)
+# Files and feeds: not pages.
+FILE_PATH_RE = re.compile(
+    r"\.(?:xml|rss|atom|rdf|json|txt|csv|jpe?g|png|gif|svg|webp|avif|ico|bmp|tiff?|css|js|mjs|map|pdf|"
+    r"zip|gz|tgz|bz2|xz|7z|rar|exe|dmg|apk|mp3|mp4|m4a|ogg|wav|webm|mov|avi|woff2?|ttf|otf|eot|ics|epub)$",
+    re.IGNORECASE,
+)
+# Query parameters of replies, print and sort/filter variants, calendar days, feeds, actions.
+BOILERPLATE_QUERY_RE = re.compile(
+    r"(?:^|&)(?:replytocom|share|print|format=(?:print|amp|pdf|feed)|output=|action=|orderby|order|sort|"
+    r"sortby|sort_by|filter|filters|view=|display=|m=\d{6,8}|ical|outlook-ical|feed=|redirect_to|"
+    r"returnurl|return_to|utm_[a-z]+|fbclid|amp(?:=|&|$))",
+    re.IGNORECASE,
+)
+# Listing pages a link names by its path: tags, categories, authors, archives.
+LISTING_PATH_RE = re.compile(
+    r"(?:^|/)(?:tag|tags|category|categories|categoria|categorias|kategorie|kategorien|rubrik|topics?|"
+    r"label|labels|author|authors|autor|auteur|archive|archives|archiv|etiqueta|etiquetas)(?:/|\.html?|$)",
+    re.IGNORECASE,
+)
+_ARROWS_NEXT = "»›→⟩>"
+_ARROWS_PREV = "«‹←⟨<"
+_TRIM = _ARROWS_NEXT + _ARROWS_PREV + " \t\n|·•:.…-–—()[]"
+# The words of a "next page" link (without arrows), across languages: on a listing "older"
+# is the next page (newest first).
+NEXT_TEXT_RE = re.compile(
+    r"^(?:next|next page|next posts?|next entries|next articles|older|older posts?|older entries|"
+    r"older articles|older stories|more posts|more articles|weiter|nächste|nächste seite|ältere beiträge|"
+    r"ältere einträge|ältere artikel|suivant|suivante|page suivante|articles plus anciens|"
+    r"billets plus anciens|plus anciens|siguiente|página siguiente|entradas anteriores|"
+    r"artículos anteriores|publicaciones anteriores|entradas antiguas|más antiguos|próxima|"
+    r"próxima página|posts antigos|postagens mais antigas|mais antigos|avanti|successivo|successiva|"
+    r"pagina successiva|volgende|oudere berichten|następna|starsze wpisy|следующая|далее|"
+    r"предыдущие записи|下一页|下一頁|下页|后一页|次へ|次のページ|次|다음|다음 페이지)$",
+    re.IGNORECASE,
+)
+PREV_TEXT_RE = re.compile(
+    r"^(?:prev|previous|previous page|previous posts?|previous entries|newer|newer posts?|newer entries|"
+    r"newer articles|zurück|vorherige|vorherige seite|neuere beiträge|neuere einträge|précédent|"
+    r"précédente|page précédente|articles plus récents|plus récents|anterior|página anterior|"
+    r"entradas siguientes|entradas más recientes|más recientes|posts recentes|postagens mais recentes|"
+    r"mais recentes|precedente|pagina precedente|vorige|nieuwere berichten|poprzednia|nowsze wpisy|"
+    r"предыдущая|назад|上一页|上一頁|上页|前一页|前へ|前のページ|前|이전|이전 페이지|first|last|"
+    r"erste|letzte|première|dernière|primera|última|primeira)$",
+    re.IGNORECASE,
+)
+# Icon links (no text) whose class names say where they go: "fa-chevron-right", "icon-next".
+NEXT_ICON_TOKENS = frozenset(("next", "right", "chevron-right", "arrow-right", "angle-right", "forward",
+                              "older", "caret-right", "angle-double-right"))
+PREV_ICON_TOKENS = frozenset(("prev", "previous", "left", "chevron-left", "arrow-left", "angle-left",
+                              "back", "newer", "caret-left"))
+PAGER_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "nav-links", "page-numbers",
+                          "pages", "wp-pagenavi", "page-nav", "pagenavi", "navigation", "nav-previous",
+                          "nav-next", "page-number"))
+SHARE_TOKENS = frozenset(("share", "sharing", "shares", "sharedaddy", "sharethis", "addthis", "addtoany",
+                          "a2a", "social-share", "share-buttons", "sharing-buttons", "shariff", "ssba"))
+# A listing's pager by its own name (not "navigation" or "nav-links", which WordPress also gives
+# the links to the previous and next post), and the names of those post links.
+STRICT_PAGER_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "page-numbers",
+                                 "wp-pagenavi", "pagenavi", "page-nav", "page-number", "pagination-item"))
+POST_NAV_TOKENS = frozenset(("post-navigation", "post-nav", "postnav", "nextpost", "prevpost", "post-nav-next",
+                             "post-nav-item", "single-navigation", "entry-navigation"))
+CALENDAR_TOKENS = frozenset(("calendar", "wp-calendar", "calendar_wrap", "calendar-wrap"))
+RELATED_TOKENS = frozenset(("related", "related-posts", "relatedposts", "similar", "recommended",
+                            "you-may-also-like", "more-stories", "jp-relatedposts", "yarpp"))
+# A page-number pattern of the URL: ".../page/3/", "/page3", "index3.html", "?page=3", "?p=3".
+PAGE_NUMBER_URL_RE = re.compile(r"(?:(?<=/)page/?|(?<=/)index|[?&](?:page|paged|p|pg|start|offset)=)(\d{1,5})"
+                                r"(?=/?$|\.html?$|&|#)", re.IGNORECASE)
+_NUMBER_RE = re.compile(r"^\d{1,5}$")
+#: No "next" or "previous" link text is longer (with its arrows and spaces).
+_LONGEST_DIRECTION = 40
+_WORD_NUMBERS_RE = re.compile(r"(?<!\d)\d{1,5}(?!\d)")
+_NON_HTTP_RE = re.compile(r"^\s*(?:mailto|javascript|tel|sms|data|ftp|file|skype|whatsapp|fb-messenger)\s*:",
+                          re.IGNORECASE)
+
+
+def link_key(href: str | None, base: str | None) -> str | None:
+    """The URL of a request made from `href` on a page whose base is `base`, without its fragment:
+    joined as ``response.follow`` and ``LinkExtractor`` join it, then ``safe_url_string`` as
+    ``Request`` does. None for anything but an absolute http(s) URL."""
+    if not href:
+        return None
+    # A site's pages repeat their menus: an absolute href or a path from the root is resolved
+    # the same on every page of a host, so it is cached by the base's origin only.
+    if href.startswith(("http://", "https://")):
+        cache_key: tuple = (href, None)
+    elif href.startswith("/") and not href.startswith("//") and base:
+        cache_key = (href, base[:base.find("/", base.find("//") + 2)] if base.count("/") > 2 else base)
+    else:
+        cache_key = (href, base)
+    if cache_key in _KEYS:
+        return _KEYS[cache_key]
+    key = _link_key(href, base)
+    if len(_KEYS) >= _MAX_KEYS:
+        _KEYS.clear()
+    _KEYS[cache_key] = key
+    return key
+
+
+_KEYS: dict[tuple, str | None] = {}
+_MAX_KEYS = 50000
+
+
+def _link_key(href: str, base: str | None) -> str | None:
+    absolute = safe_url(href, base)
+    if absolute is None:
+        return None
+    try:
+        url = safe_url_string(absolute, encoding="utf-8")
+    except (ValueError, UnicodeError):
+        return None
+    return url.split("#", 1)[0]
+
+
+class _Anchor(NamedTuple):
+    key: str | None        # link_key, None for non-http(s)
+    href: str              # as written
+    text: str
+    rel: frozenset         # rel tokens, lower case
+    flags: int             # FLAG bits of its block (or node) and of its own inline ancestors
+    tokens: frozenset      # id/class tokens of the same
+    block: int             # its block (-1: none, an image link between blocks)
+    node: int              # its nearest walked node (-1: none)
+
+
+def page_links(page: Page, url: str | None = None, *, mask: np.ndarray | None = None,
+               is_overview: bool | None = None, url_patterns: bool = True) -> list[Link]:
+    """Every ``<a href>`` and ``<area href>`` of the walked `page` (in document order), then the
+    head's link hints, each with its role.
+
+    `url`: the page's URL (else the one it was walked with). `mask`: the extraction's kept blocks,
+    when there is one (without it, TextSweeper's region and the teaser cards stand for the
+    content). `is_overview`: the overview verdict (None: judged from the teaser cards alone).
+    `url_patterns`: read page numbers in URLs (``page/3``) to find the next page as well as the
+    page's words, rel hints and pager.
+    """
+    root = page.root
+    if root is None:
+        return []
+    page_url = url or page.base_url
+    base = page_base(page_url, page.base_href)
+    self_key = link_key(page_url, None) if page_url else None
+    anchors = _anchors(page, root, base)
+    head_next, hints = _head_hints(root, base)
+    cards, headlines = _cards(page)
+    if is_overview is None:
+        is_overview = bool(cards)
+    content = _content_blocks(page, mask, cards)
+    pager_next = _pager_next(page, anchors, self_key, url_patterns)
+    roles = [_role(page, a, i, self_key, head_next, pager_next, content, cards, headlines, is_overview)
+             for i, a in enumerate(anchors)]
+    # A second link to a content URL from the content ("Read more", the teaser's image) is content too.
+    content_keys = {a.key for a, role in zip(anchors, roles) if role == CONTENT}
+    links = []
+    for a, role in zip(anchors, roles):
+        if role == NAVIGATION and a.key in content_keys and a.block >= 0 and content[a.block]:
+            role = CONTENT
+        links.append(Link(a.key if a.key is not None else a.href.strip(), a.text, role))
+    links.extend(hints)
+    return links
+
+
+def url_roles(links: list[Link]) -> dict[str, str]:
+    """URL -> the most useful role among the page's links to it (ROLE_RANK): what a request for
+    that URL is matched to in a crawl. On a page with a next link, the other pages of its numbered
+    pager count as next pages too: Scrapy keeps a URL's first request, and page 3 is first seen in
+    page 1's pager, not as page 2's next link."""
+    roles: dict[str, str] = {}
+    has_next = any(link.role == NEXT for link in links)
+    for link in links:
+        role = link.role
+        if has_next and role == NAVIGATION and _NUMBER_RE.match(link.text):
+            role = NEXT
+        known = roles.get(link.url)
+        if known is None or ROLE_RANK[role] < ROLE_RANK[known]:
+            roles[link.url] = role
+    return roles
+
+
+#: A page reached by a content link is an article unless its own score says plainly otherwise.
+CONTENT_LINK_MAX_SCORE = 0.9
+
+
+def reached_by(verdict: OverviewVerdict, role: str | None) -> OverviewVerdict:
+    """The overview verdict on a page, with the role of the link it was reached by as evidence
+    (None: not known, a start page): a page reached by a listing's next link is a listing; one
+    reached by a teaser or a link in an article's text is an article, unless its score is
+    CONTENT_LINK_MAX_SCORE or more. The score stays the page's own."""
+    if role == NEXT and not verdict.is_overview:
+        return dataclasses.replace(verdict, is_overview=True,
+                                   reason=verdict.reason + "; reached by a next link: a listing")
+    if role == CONTENT and verdict.is_overview and verdict.score < CONTENT_LINK_MAX_SCORE:
+        return dataclasses.replace(verdict, is_overview=False,
+                                   reason=verdict.reason + "; reached by a content link: an article")
+    return verdict
+
+
+# --- the anchors and where they stand ----------------------------------------------------------
+
+def _anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
+    node_of = {el: i for i, el in enumerate(page.node_elements)}
+    own: dict[int, list[int]] = {}
+    for b, node in enumerate(page.nodes):
+        own.setdefault(node, []).append(b)
+    out = []
+    for el in root.iter("a", "area"):
+        href = el.get("href")
+        if href is None:
+            continue
+        if el.tag == "area":
+            text = " ".join((el.get("alt") or "").split())
+        else:
+            text = " ".join("".join(el.itertext()).split())
+        flags, tokens = 0, set[str]()
+        x: etree._Element | None = el
+        node = -1
+        while x is not None:
+            n = node_of.get(x)
+            if n is not None:
+                node = n
+                break
+            cls, idv = x.get("class"), x.get("id")
+            if cls or idv:
+                bits, toks, comment = class_cues(idv, cls)
+                flags |= bits | (FLAG["comment"] if comment else 0)
+                tokens.update(toks)
+                tokens.update((cls or "").lower().split())
+            x = x.getparent()
+        block = -1
+        inner = _inner_node(el, node_of) if len(el) else None
+        if inner is not None:
+            # A link around whole blocks (a card that is one link): its first block.
+            if page.node_last[inner] > page.node_first[inner]:
+                block = page.node_first[inner]
+            flags |= page.node_flags[inner]
+        elif node >= 0:
+            blocks = own.get(node, ())
+            if len(blocks) == 1 or (blocks and not text):
+                block = blocks[0]
+            elif blocks:
+                block = next((b for b in blocks if text in page.texts[b]), blocks[0])
+        if block >= 0:
+            flags |= page.flags[block]
+            tokens.update(page.tokens[block])
+        elif node >= 0:
+            flags |= page.node_flags[node]
+            tokens.update(page.node_tokens[node])
+        if not text and len(el):
+            # An icon link: its icon's class names say where it goes ("fa-chevron-right").
+            for d in el.iterdescendants():
+                cls = d.get("class") if isinstance(d.tag, str) else None
+                if cls:
+                    tokens.update(cls.lower().split())
+        rel = frozenset((el.get("rel") or "").lower().split())
+        out.append(_Anchor(link_key(href, base), href, text, rel, flags, frozenset(tokens), block, node))
+    return out
+
+
+def _inner_node(el: etree._Element, node_of: dict) -> int | None:
+    for d in el.iterdescendants():
+        n = node_of.get(d)
+        if n is not None:
+            return n
+    return None
+
+
+def _head_hints(root: etree._Element, base: str | None) -> tuple[set, list[Link]]:
+    """(the URLs of the head's rel=next, the head's link hints as Links)."""
+    nexts: set = set()
+    hints = []
+    for el in root.iter("link"):
+        rel = (el.get("rel") or "").lower().split()
+        role = (NEXT if "next" in rel else NAVIGATION if ("prev" in rel or "previous" in rel or "tag" in rel
+                                                          or "author" in rel) else
+                CONTENT if "bookmark" in rel else None)
+        if role is None:
+            continue
+        key = link_key(el.get("href"), base)
+        if key is None:
+            continue
+        if role == NEXT:
+            nexts.add(key)
+        hints.append(Link(key, "", role))
+    return nexts, hints
+
+
+def _cards(page: Page) -> tuple[list, set]:
+    """(the (first, last) block spans of the page's teaser cards, in groups of 3 or more, sorted;
+    the blocks holding their headline links). Short linked names count as headlines, as in the
+    extraction's second pass ("Barett", a craft post's title)."""
+    spans = []
+    headlines = set()
+    link_chars, chars = page.link_chars, page.chars
+    for cards in card_groups(page, _OUTSIDE, short_headlines=True).values():
+        if len(cards) < 3:
+            continue
+        for start, stop in cards:
+            spans.append((start, stop))
+            for b in range(start, min(stop, start + HEAD_BLOCKS)):
+                if link_chars[b] >= HEADLINE_LINK_CHARS or (
+                        link_chars[b] >= SHORT_HEADLINE_LINK_CHARS and 2 * link_chars[b] >= chars[b]):
+                    headlines.add(b)
+                    break
+    spans.sort()
+    return spans, headlines
+
+
+def _content_blocks(page: Page, mask: np.ndarray | None, cards: list) -> np.ndarray:
+    """The blocks that are the page's content: the extraction's kept blocks when given, else
+    TextSweeper's region; and the teaser cards either way."""
+    n = len(page)
+    if mask is not None and len(mask) == n:
+        content = np.array(mask, dtype=bool)
+    else:
+        content = np.zeros(n, dtype=bool)
+        region, _ = ttr.best_region(page)
+        if region >= 0:
+            content[page.node_first[region]:page.node_last[region]] = True
+    for start, stop in cards:
+        content[start:stop] = True
+    return content
+
+
+def _card_of(cards: list, block: int) -> tuple[int, int] | None:
+    at = bisect_right(cards, (block, 1 << 30)) - 1
+    if at >= 0 and cards[at][0] <= block < cards[at][1]:
+        return cards[at]
+    return None
+
+
+# --- the next page --------------------------------------------------------------------------
+
+def _words(text: str) -> str:
+    return " ".join(text.strip(_TRIM).split()).lower()
+
+
+def _arrow(text: str) -> int:
+    """+1 for a text that is only a forward arrow ("»", "›", ">>"), -1 for a backward one, else 0."""
+    t = text.replace(" ", "")
+    if t and all(c in _ARROWS_NEXT for c in t):
+        return 1
+    if t and all(c in _ARROWS_PREV for c in t):
+        return -1
+    return 0
+
+
+def _direction(a: _Anchor) -> int:
+    """+1: the link says "next" (rel, words, arrow, icon); -1: "previous"; 0: neither."""
+    if "next" in a.rel:
+        return 1
+    if "prev" in a.rel or "previous" in a.rel:
+        return -1
+    if len(a.text) > _LONGEST_DIRECTION:
+        return 0   # a headline, not "Older posts »"
+    words = _words(a.text)
+    if words:
+        if NEXT_TEXT_RE.match(words):
+            return 1
+        if PREV_TEXT_RE.match(words):
+            return -1
+        return _arrow(a.text)
+    arrow = _arrow(a.text)
+    if arrow:
+        return arrow
+    if not a.text.strip():
+        if not NEXT_ICON_TOKENS.isdisjoint(a.tokens) or any("next" in t or "right" in t for t in a.tokens):
+            return 1
+        if not PREV_ICON_TOKENS.isdisjoint(a.tokens) or any("prev" in t or "left" in t for t in a.tokens):
+            return -1
+    return 0
+
+
+def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_patterns: bool) -> set:
+    """Indices of the anchors that are the next page by a numbered pager: the number after the
+    current page's (the one not linked, or linked to the page itself), in the group of number
+    links it stands in; with `url_patterns`, also the links whose URL is this page's with the
+    page number plus one."""
+    found: set = set()
+    groups: dict[int, list[int]] = {}
+    for i, a in enumerate(anchors):
+        if a.node >= 0 and _NUMBER_RE.match(a.text):
+            group = a.node
+            while group >= 0 and page.node_tags[group] in ("li", "span"):
+                group = page.node_parents[group]
+            groups.setdefault(group, []).append(i)
+    for group, members in groups.items():
+        numbers = {int(anchors[i].text): i for i in members}
+        if len(numbers) < 2 and PAGER_TOKENS.isdisjoint(anchors[members[0]].tokens):
+            continue
+        current = next((int(anchors[i].text) for i in members if anchors[i].key == self_key), None)
+        if current is None and group >= 0:
+            # The current page's number: in the pager's text but not linked ("1 2 3", 1 unlinked).
+            first, last = page.node_first[group], page.node_last[group]
+            shown = {int(n) for b in range(first, last) for n in _WORD_NUMBERS_RE.findall(page.texts[b])}
+            unlinked = sorted(shown - set(numbers))
+            if unlinked:
+                current = unlinked[0]
+        if current is None:
+            missing = [n for n in range(1, max(numbers) + 1) if n not in numbers]
+            current = missing[0] if missing else None
+        if current is not None and current + 1 in numbers:
+            found.add(numbers[current + 1])
+    if url_patterns and self_key:
+        own = PAGE_NUMBER_URL_RE.search(self_key)
+        for i, a in enumerate(anchors):
+            if a.key is None or a.key == self_key:
+                continue
+            m = PAGE_NUMBER_URL_RE.search(a.key)
+            if m is None:
+                continue
+            if own is None:
+                # Page 1 has no number in its URL: page 2 is the next one.
+                if int(m.group(1)) == 2 and _same_site(a.key, self_key):
+                    found.add(i)
+            elif (int(m.group(1)) == int(own.group(1)) + 1
+                  and a.key[:m.start()] == self_key[:own.start()]):
+                found.add(i)
+    return found
+
+
+def _same_site(a: str, b: str) -> bool:
+    return a.split("/", 3)[:3] == b.split("/", 3)[:3]
+
+
+# --- the role --------------------------------------------------------------------------------
+
+_PLAIN, _JUNK_URL, _LISTING_URL = 0, 1, 2
+_KINDS: dict[str, int] = {}
+
+
+def _url_kind(key: str) -> int:
+    """What a URL says by itself: a share intent, a legal, account or feed page, a file, a reply,
+    sort or filter variant (_JUNK_URL); a tag, category, author or archive list (_LISTING_URL);
+    else _PLAIN. Cached: a site's pages link to the same URLs."""
+    kind = _KINDS.get(key)
+    if kind is None:
+        rest = key.split("://", 1)[-1]
+        path, _, query = rest.partition("?")
+        path = path[path.find("/"):] if "/" in path else "/"
+        if (SHARE_URL_RE.match(key) or BOILERPLATE_PATH_RE.search(path) or FILE_PATH_RE.search(path)
+                or (query and BOILERPLATE_QUERY_RE.search(query))):
+            kind = _JUNK_URL
+        elif LISTING_PATH_RE.search(path):
+            kind = _LISTING_URL
+        else:
+            kind = _PLAIN
+        if len(_KINDS) >= _MAX_KEYS:
+            _KINDS.clear()
+        _KINDS[key] = kind
+    return kind
+
+
+def _role(page: Page, a: _Anchor, i: int, self_key: str | None, head_next: set, pager_next: set,
+          content: np.ndarray, cards: list, headlines: set, is_overview: bool) -> str:
+    # Not http(s), the page itself (a fragment, a skip link, the current page of a pager), or a URL
+    # that says it is no article's way.
+    if a.key is None or a.key == self_key or _NON_HTTP_RE.match(a.href):
+        return BOILERPLATE
+    kind = _url_kind(a.key)
+    if kind == _JUNK_URL:
+        return BOILERPLATE
+    direction = _direction(a)
+    if i in pager_next or ((direction > 0 or a.key in head_next) and (
+            is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and POST_NAV_TOKENS.isdisjoint(a.tokens)))):
+        return NEXT
+    if direction > 0:
+        # On an article, "Next" and rel=next lead to the next post (another article), not to a
+        # next page: only a pager says so there.
+        return NAVIGATION
+    if a.flags & _JUNK or not CALENDAR_TOKENS.isdisjoint(a.tokens) or not SHARE_TOKENS.isdisjoint(a.tokens):
+        return BOILERPLATE
+    in_card = a.block >= 0 and _card_of(cards, a.block) is not None
+    if not is_overview and not in_card and (a.flags & FLAG["related"] or not RELATED_TOKENS.isdisjoint(a.tokens)):
+        return RELATED
+    if direction < 0 or _NUMBER_RE.match(a.text) or "tag" in a.rel or "author" in a.rel or "category" in a.rel:
+        return NAVIGATION
+    if kind == _LISTING_URL:
+        return NAVIGATION
+    if "bookmark" in a.rel:
+        return CONTENT
+    if a.block < 0 or not content[a.block]:
+        return NAVIGATION
+    if a.flags & _OUTSIDE and not in_card:
+        return NAVIGATION
+    b = a.block
+    chars, links = page.chars[b], page.link_chars[b]
+    if in_card:
+        # A card's headline and its "read more" lead to the item; its other short links (dates,
+        # authors, categories) to lists.
+        return CONTENT if b in headlines or len(a.text) >= HEADLINE_LINK_CHARS else NAVIGATION
+    if page.tags[b] in HEADING_TAGS:
+        return CONTENT   # a linked headline, or a link in a subheading of the text
+    if is_overview:
+        # In a listing's content: headline-like links lead to items, short ones to lists.
+        return CONTENT if len(a.text) >= HEADLINE_LINK_CHARS or links >= HEADLINE_LINK_CHARS else NAVIGATION
+    # An article's content: links in its text; a block of short links only is a list of tags or sections.
+    if links >= 0.8 * chars and chars < 60 and len(a.text) < HEADLINE_LINK_CHARS:
+        return NAVIGATION
+    return CONTENT

@@ -1,0 +1,258 @@
+"""ArticleSpider: all the articles of some sites, one item each, following links by their role.
+
+    class NewsSpider(ArticleSpider):
+        name = "news"
+        start_urls = ["https://blog.example.org/"]
+
+    scrapy crawl news -O articles.jsonl        # or: scrapy crawl news -a url=https://other.example/
+
+It stays on the start sites, follows the ``content``, ``next`` and ``navigation`` links of every page
+(core/links/roles.py) with priorities by role (next and content first) and a navigation depth
+limit counted in ``request.meta`` (not DEPTH_LIMIT), reads the feeds the pages announce and the
+sitemaps of robots.txt (``Sitemap:`` lines, else /sitemap.xml), enables the add-on itself, and
+yields one item per article: none for an overview page, a page reached by a ``next`` link or with
+a next page and teasers of its own, a page without an article's text, or a text already yielded. See docs/links.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
+
+from scrapy import Request, Spider
+from scrapy.http import HtmlResponse
+from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+
+from . import settings as bp
+from .core.extractor import Extractor
+from .core.links.roles import CONTENT, NAVIGATION, NEXT, page_links, url_roles
+from .core.overview.evidence import ARTICLE_TYPES
+from .core.render.urls import page_base
+from .crawl.feeds import feed_entry_urls, feed_urls
+from .crawl.response_pages import response_page
+from .link_roles import PRIORITY_OFFSETS
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Iterator
+
+    from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+#: Request.meta key: navigation links followed since the start page (or a feed).
+META_NAVIGATION_DEPTH = "boilerplate_navigation_depth"
+#: Roles whose links the spider follows.
+FOLLOWED = (NEXT, CONTENT, NAVIGATION)
+#: Priority of the pages a sitemap lists: after every link found on the pages themselves.
+SITEMAP_PRIORITY = -20
+#: An article's main text has at least this many characters; one that a listing's teaser or an
+#: article's text links to (a content link), at least MIN_TEASED_CHARS (a short craft post).
+MIN_ARTICLE_CHARS = 300
+MIN_TEASED_CHARS = 100
+#: A page with a next page and this many content links is a listing.
+MIN_LISTING_TEASERS = 3
+ITEM_FIELDS = ("authors", "date_published", "date_modified", "language", "site_name", "canonical_url",
+               "description", "image")
+
+
+class ArticleSpider(Spider):
+    """A spider for "all the articles of these sites" (module docstring).
+
+    Spider arguments (``-a name=value``): ``url`` (start URLs, comma-separated; instead of
+    ``start_urls``), ``max_navigation_depth`` (navigation links followed in a row, default 2),
+    ``feeds`` and ``sitemaps`` (``false`` to leave them out), ``seen`` (a file of the article URLs
+    yielded in earlier runs, one per line, appended to: those articles are not fetched again, and a
+    listing whose content links are all known does not lead to its next page).
+    """
+
+    name = "articles"
+    start_urls: list[str] = []
+    max_navigation_depth = 2
+    use_feeds = True
+    use_sitemaps = True
+    #: The file of article URLs yielded in earlier runs (None: every article is yielded).
+    seen_file: str | None = None
+
+    def __init__(self, *args: Any, url: str | None = None, max_navigation_depth: Any = None,
+                 feeds: Any = None, sitemaps: Any = None, seen: str | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if seen:
+            self.seen_file = seen
+        self.seen: set[str] = set()
+        if self.seen_file:
+            try:
+                with open(self.seen_file, encoding="utf-8") as handle:
+                    self.seen = {line.strip() for line in handle if line.strip()}
+            except FileNotFoundError:
+                pass   # the first run
+        if url:
+            self.start_urls = [u.strip() for u in url.split(",") if u.strip()]
+        if max_navigation_depth is not None:
+            self.max_navigation_depth = int(max_navigation_depth)
+        if feeds is not None:
+            self.use_feeds = bp._boolean("feeds", feeds)
+        if sitemaps is not None:
+            self.use_sitemaps = bp._boolean("sitemaps", sitemaps)
+        # OffsiteMiddleware keeps the crawl on the start sites.
+        if not getattr(self, "allowed_domains", None):
+            self.allowed_domains = sorted({urlsplit(u).hostname or "" for u in self.start_urls} - {""})
+        self._extractor: Extractor | None = None
+        self._texts: set[bytes] = set()   # hashes of the texts yielded
+
+    @classmethod
+    def update_settings(cls, settings: BaseSettings) -> None:
+        super().update_settings(settings)
+        from .addon import Addon
+        from .pipelines import MainContentPipeline
+
+        # At "spider" priority, as custom_settings: a component dict left at "default" priority is
+        # replaced by the runner's own (CrawlerProcess.crawl(crawler) merges its settings in).
+        # The spider extracts and writes its items' fields itself (it needs the text to tell an
+        # article): the pipeline would extract each page again.
+        for name, component, priority in (("ADDONS", Addon, 0), ("ITEM_PIPELINES", MainContentPipeline, None)):
+            components = dict(settings.getdict(name))
+            if not any(_same_component(key, component) for key in components):
+                components[component] = priority
+            settings.set(name, components, priority="spider")
+
+    @property
+    def extractor(self) -> Extractor:
+        if self._extractor is None:
+            read = bp.read(self.settings)
+            self._extractor = Extractor(read.model, **read.extractor_options())
+        return self._extractor
+
+    async def start(self) -> AsyncIterator[Any]:
+        origins = []
+        for url in self.start_urls:
+            yield Request(url, self.parse, meta={META_NAVIGATION_DEPTH: 0})
+            parts = urlsplit(url)
+            origin = f"{parts.scheme}://{parts.netloc}"
+            if origin not in origins:
+                origins.append(origin)
+        if self.use_sitemaps:
+            for origin in origins:
+                yield Request(origin + "/robots.txt", self.parse_robots, priority=SITEMAP_PRIORITY,
+                              meta={"origin": origin}, errback=self.no_robots)
+
+    # --- pages ---------------------------------------------------------------------------------
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        if not isinstance(response, HtmlResponse):
+            return
+        page = response_page(response)
+        reached_by = response.meta.get(bp.META_LINK_ROLE)
+        depth = response.meta.get(META_NAVIGATION_DEPTH, 0)
+        # A page reached by a "next" link is the next page of a listing, whatever its text; so is
+        # a page with a next page of its own and teasers (a blog's page 2 reached from a sitemap).
+        listing = bp.OVERVIEW_FLAG in response.flags or reached_by == NEXT
+        roles = url_roles(page_links(page, response.url, is_overview=listing))
+        content = [url for url, role in roles.items() if role == CONTENT]
+        if not listing and NEXT in roles.values() and len(content) >= MIN_LISTING_TEASERS:
+            listing = True
+        if not listing:
+            item = self.article_item(response, page)
+            if item is not None:
+                self._remember(response.url)
+                yield item
+        # A listing whose every content link was yielded in an earlier run: its next pages hold
+        # older articles, yielded then too.
+        known_listing = listing and bool(self.seen) and bool(content) and all(u in self.seen for u in content)
+        for url, role in roles.items():
+            if role not in FOLLOWED or url in self.seen:
+                continue
+            if role == NEXT and known_listing:
+                continue
+            followed_depth = depth + (role == NAVIGATION)
+            if followed_depth > self.max_navigation_depth:
+                continue
+            yield Request(url, self.parse, priority=PRIORITY_OFFSETS[role],
+                          meta={bp.META_LINK_ROLE: role, META_NAVIGATION_DEPTH: followed_depth})
+        if self.use_feeds:
+            for url in feed_urls(page, page_base(response.url, page.base_href)):
+                yield Request(url, self.parse_feed, priority=PRIORITY_OFFSETS[CONTENT],
+                              meta={META_NAVIGATION_DEPTH: depth})
+
+    def _remember(self, url: str) -> None:
+        if self.seen_file and url not in self.seen:
+            self.seen.add(url)
+            with open(self.seen_file, "a", encoding="utf-8") as handle:
+                handle.write(url + "\n")
+
+    def article_item(self, response: HtmlResponse, page: Any) -> dict | None:
+        """The item of an article page, or None for a page that is not an article (too little
+        main text, or no sign of an article: no date, not marked up as one, not reached by a
+        content link)."""
+        if self.extractor.options.include_comments:
+            # The shared walk skips comment sections: walk the page again with them.
+            extraction = self.extractor.extract(response.selector.root, response.url)
+        else:
+            extraction = self.extractor.extract_page(page, response.url)
+        reached_by = response.meta.get(bp.META_LINK_ROLE)
+        if len(extraction.text) < (MIN_TEASED_CHARS if reached_by == CONTENT else MIN_ARTICLE_CHARS):
+            return None
+        types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
+        marked = (page.og.get("type") or "").lower() == "article" or bool(types & ARTICLE_TYPES)
+        if not (reached_by == CONTENT or marked or extraction.date_published):
+            return None
+        # The same article under a second URL ("x/" and "x/index.html" from a sitemap): one item.
+        key = hashlib.blake2b(extraction.text.encode("utf-8"), digest_size=12).digest()
+        if key in self._texts:
+            return None
+        self._texts.add(key)
+        item = {"url": response.url, "title": extraction.title, "text": extraction.text}
+        item.update({name: getattr(extraction, name) for name in ITEM_FIELDS})
+        return item
+
+    # --- feeds and sitemaps --------------------------------------------------------------------
+
+    def parse_feed(self, response: Response) -> Iterator[Request]:
+        depth = response.meta.get(META_NAVIGATION_DEPTH, 0)
+        for url in feed_entry_urls(response.body, response.url):
+            if url in self.seen:
+                continue
+            yield Request(url, self.parse, priority=PRIORITY_OFFSETS[CONTENT],
+                          meta={bp.META_LINK_ROLE: CONTENT, META_NAVIGATION_DEPTH: depth})
+
+    def parse_robots(self, response: Response) -> Iterator[Request]:
+        sitemaps = list(sitemap_urls_from_robots(response.body, base_url=response.url))
+        if not sitemaps:
+            sitemaps = [response.meta["origin"] + "/sitemap.xml"]
+        for url in sitemaps:
+            yield Request(url, self.parse_sitemap, priority=SITEMAP_PRIORITY)
+
+    def no_robots(self, failure: Any) -> Iterator[Request]:
+        origin = failure.request.meta.get("origin")
+        if origin:
+            yield Request(origin + "/sitemap.xml", self.parse_sitemap, priority=SITEMAP_PRIORITY)
+
+    def parse_sitemap(self, response: Response) -> Iterator[Request]:
+        try:
+            sitemap = Sitemap(response.body)
+        except Exception:   # noqa: BLE001 - not a sitemap (an HTML 404 page, a broken file)
+            logger.debug("Not a sitemap: %(response)s", {"response": response})
+            return
+        for entry in sitemap:
+            # Relative locations are not allowed in sitemaps, but they happen.
+            loc = urljoin(response.url, entry["loc"]) if entry.get("loc") else None
+            if not loc or loc in self.seen:
+                continue
+            if sitemap.type == "sitemapindex":
+                yield Request(loc, self.parse_sitemap, priority=SITEMAP_PRIORITY)
+            else:
+                # Listed pages come after the links of the pages: a sitemap lists every tag page too.
+                yield Request(loc, self.parse, priority=SITEMAP_PRIORITY,
+                              meta={META_NAVIGATION_DEPTH: self.max_navigation_depth})
+
+
+def _same_component(key: Any, component: type) -> bool:
+    """Whether a component dict's key (a class or an import path) names `component`."""
+    from scrapy.utils.misc import load_object
+
+    try:
+        return load_object(key) is component
+    except (ImportError, NameError, ValueError, AttributeError):
+        return False

@@ -1,0 +1,96 @@
+"""Real crawls with scrapy_boilerplate.spiders.ArticleSpider of a small blog on 127.0.0.1.
+
+The site is tests/support/links_crawl.py's (a listing of two pages, ten stories, tag pages, an about
+page, legal and share links, related boxes, a feed and a sitemap); the crawls run in a child
+process (tests/support/articles_crawl.py) with the spider's own settings (the add-on).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from links_crawl import routes
+from server import LoopbackServer
+
+pytestmark = pytest.mark.slow
+
+SUPPORT = Path(__file__).resolve().parents[1] / "support"
+LINKED = {f"/posts/story-number-{n}/" for n in range(1, 11)}
+
+
+def run(server, specs: dict) -> dict:
+    out = subprocess.run([sys.executable, str(SUPPORT / "articles_crawl.py"), server.url("/"), json.dumps(specs)],
+                         capture_output=True, text=True, timeout=300, cwd=SUPPORT, check=True)
+    result = json.loads(out.stdout)
+    base = server.url("")
+    for crawl in result.values():
+        crawl["paths"] = [url[len(base):] for url in crawl["fetched"]]
+        crawl["item_paths"] = [item["url"][len(base):] for item in crawl["items"]]
+    return result
+
+
+def test_a_second_run_skips_the_articles_of_the_first(tmp_path):
+    seen = tmp_path / "seen.txt"
+    with LoopbackServer(routes()) as server:
+        first = run(server, {"first": {"seen": str(seen), "feeds": "false", "sitemaps": "false"}})["first"]
+        second = run(server, {"second": {"seen": str(seen), "feeds": "false", "sitemaps": "false"}})["second"]
+    assert sorted(first["item_paths"]) == sorted(LINKED)
+    assert len(seen.read_text().split()) == len(LINKED)
+    assert second["item_paths"] == []
+    assert not LINKED & set(second["paths"])
+    # The home page's stories are all known: its next page is not fetched (the listing is still).
+    assert "/" in second["paths"] and "/page/2/" not in second["paths"]
+
+
+@pytest.fixture(scope="module")
+def crawls():
+    site = routes()
+    site["/"] = site["/"].replace(b"</main>", b'<a href="https://elsewhere.example/x">Elsewhere</a></main>')
+    with LoopbackServer(site) as server:
+        specs = {"default": {}, "bare": {"feeds": "false", "sitemaps": "false"},
+                 "shallow": {"max_navigation_depth": "0", "feeds": "false", "sitemaps": "false"}}
+        out = subprocess.run([sys.executable, str(SUPPORT / "articles_crawl.py"), server.url("/"),
+                              json.dumps(specs)], capture_output=True, text=True, timeout=300, cwd=SUPPORT,
+                             check=True)
+        base = server.url("")
+    result = json.loads(out.stdout)
+    for crawl in result.values():
+        crawl["paths"] = [url[len(base):] for url in crawl["fetched"]]
+        crawl["item_paths"] = [item["url"][len(base):] for item in crawl["items"]]
+    return result
+
+
+def test_one_item_per_article_and_none_for_other_pages(crawls):
+    crawl = crawls["default"]
+    assert sorted(crawl["item_paths"]) == sorted(LINKED | {"/posts/feed-only/", "/posts/sitemap-only/"})
+    item = next(i for i in crawl["items"] if i["url"].endswith("/posts/story-number-3/"))
+    assert item["title"] in ("Story 3", "The story number 3 of this blog")   # best_title decides
+    assert "This is the text of the article" in item["text"]
+    # The spider enables the add-on itself (update_settings): its OverviewMiddleware judged the pages.
+    assert crawl["stats"]["boilerplate/overview/pages"] >= 2
+
+
+def test_follows_by_role_and_stays_on_the_site(crawls):
+    paths = crawls["default"]["paths"]
+    # Boilerplate and related links are not followed; the other host is not fetched.
+    assert not {p for p in paths if p.startswith(("/privacy", "/login", "/share", "/extra/"))}
+    assert not any("elsewhere" in p for p in paths)
+    # The listing's next page and the stories come before the sitemap's pages.
+    assert paths.index("/page/2/") < paths.index("/posts/sitemap-only/")
+
+
+def test_without_feeds_and_sitemaps(crawls):
+    crawl = crawls["bare"]
+    assert sorted(crawl["item_paths"]) == sorted(LINKED)
+    assert "/feed.xml" not in crawl["paths"] and "/robots.txt" not in crawl["paths"]
+
+
+def test_navigation_depth_limit(crawls):
+    # Depth 0: no navigation link is followed (tag pages, about), content and next still are.
+    paths = crawls["shallow"]["paths"]
+    assert not any(p.startswith(("/tags/", "/about/")) for p in paths)
+    assert LINKED <= set(paths)

@@ -1,0 +1,184 @@
+"""Link roles (core/links/roles.py) and `Extraction.links`, on made pages and on real blogs."""
+
+from __future__ import annotations
+
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from scrapy_boilerplate import extract
+from scrapy_boilerplate.core.document.page import build_page
+from scrapy_boilerplate.core.document.parse import parse_html
+from scrapy_boilerplate.core.links.roles import ROLES, link_key, page_links, url_roles
+
+SITES = Path(__file__).resolve().parents[3] / "shared" / "sites"
+
+LISTING = """<html><head><title>Blog</title><link rel="next" href="/page/2/"></head><body>
+<header><nav><a href="/">Home</a> <a href="/about/">About</a> <a href="/posts/">Posts</a></nav></header>
+<main>
+<article class="post"><h2><a href="/2020/01/first-long-article/">The first long article of the blog</a></h2>
+<p>The teaser of the first article, a sentence or two of its opening text.</p>
+<a href="/2020/01/first-long-article/">Read more</a> <a href="/tags/python/">python</a></article>
+<article class="post"><h2><a href="/2020/01/second-long-article/">The second long article of the blog</a></h2>
+<p>The teaser of the second article, a sentence or two of its opening text.</p>
+<a href="/2020/01/second-long-article/">Read more</a> <a href="/tags/web/">web</a></article>
+<article class="post"><h2><a href="/2020/01/third-long-article/">The third long article of the blog</a></h2>
+<p>The teaser of the third article, a sentence or two of its opening text.</p>
+<a href="/2020/01/third-long-article/#comments">3 comments</a></article>
+</main>
+<div class="pagination"><span class="current">1</span> <a href="/page/2/">2</a> <a href="/page/3/">3</a>
+<a href="/page/2/">Older posts &raquo;</a></div>
+<footer><a href="/privacy/">Privacy policy</a> <a href="/feed.xml">RSS</a> <a href="mailto:me@example.org">Mail</a>
+<a href="javascript:void(0)">Top</a> <a href="https://twitter.com/intent/tweet?url=x">Tweet</a></footer>
+</body></html>"""
+
+ARTICLE = """<html><head><title>An article</title></head><body>
+<nav class="menu"><a href="/">Home</a> <a href="/category/news/">News</a></nav>
+<article><h1>An article</h1>
+<p>The first paragraph of the article, long enough to be its text, with <a href="/2019/05/older-story/">a link
+to an older story</a> in the middle of the sentence, and more text after it so that it is a paragraph.</p>
+<p>The second paragraph of the article goes on for a while as well, saying more things about the topic at hand,
+so that the extraction keeps the article's text and nothing else of the page.</p>
+<p class="tags"><a href="/tags/a/" rel="tag">a</a> <a href="/tags/b/" rel="tag">b</a></p>
+<div class="share"><a href="https://example.org/share?u=1">Share</a></div>
+</article>
+<div class="related-posts"><h3>Related</h3><ul><li><a href="/2018/01/related-one/">A related story one</a></li>
+<li><a href="/2018/02/related-two/">A related story two</a></li></ul></div>
+<div id="comments"><a href="/an-article/?replytocom=5">Reply</a></div>
+<footer><a href="/impressum/">Impressum</a></footer></body></html>"""
+
+
+def roles_by_text(links):
+    return {(link.text, link.url): link.role for link in links}
+
+
+def test_listing_roles():
+    links = extract(LISTING, url="https://blog.example.org/").links
+    roles = roles_by_text(links)
+    base = "https://blog.example.org"
+    assert roles["The first long article of the blog", f"{base}/2020/01/first-long-article/"] == "content"
+    assert roles["Read more", f"{base}/2020/01/first-long-article/"] == "content"
+    assert roles["3 comments", f"{base}/2020/01/third-long-article/"] == "content"   # fragment dropped
+    assert roles["python", f"{base}/tags/python/"] == "navigation"
+    assert roles["About", f"{base}/about/"] == "navigation"
+    assert roles["Home", f"{base}/"] == "boilerplate"   # the page itself
+    assert roles["2", f"{base}/page/2/"] == "next"
+    assert roles["3", f"{base}/page/3/"] == "navigation"
+    assert roles["Older posts »", f"{base}/page/2/"] == "next"
+    assert roles["", f"{base}/page/2/"] == "next"   # the head's rel=next
+    for text in ("Privacy policy", "RSS", "Mail", "Top", "Tweet"):
+        assert next(link.role for link in links if link.text == text) == "boilerplate", text
+    assert {link.role for link in links} <= set(ROLES)
+
+
+def test_article_roles():
+    links = extract(ARTICLE, url="https://blog.example.org/an-article/").links
+    roles = {link.text: link.role for link in links}
+    assert roles["a link to an older story"] == "content"
+    assert roles["a"] == roles["b"] == "navigation"
+    assert roles["News"] == "navigation"
+    assert roles["A related story one"] == roles["A related story two"] == "related"
+    assert roles["Share"] == "boilerplate"
+    assert roles["Reply"] == "boilerplate"
+    assert roles["Impressum"] == "boilerplate"
+
+
+def test_urls_as_requests_have_them():
+    # <base href>, safe_url_string's escaping, no fragment: the URL a Scrapy request for the link has.
+    html = ('<html><head><base href="https://other.example/dir/"></head><body><p>Some text of the page'
+            ' <a href="a b.html#part">spaced</a> <a href="/ü?q=ä">accents</a></p></body></html>')
+    links = extract(html, url="https://example.org/page").links
+    assert [link.url for link in links] == ["https://other.example/dir/a%20b.html",
+                                            "https://other.example/%C3%BC?q=%C3%A4"]
+    from scrapy import Request
+
+    for link in links:
+        assert Request(link.url).url == link.url
+    assert link_key("#top", "https://example.org/p") == "https://example.org/p"
+    assert link_key("mailto:x@example.org", "https://example.org/") is None
+
+
+def test_next_without_url_patterns():
+    # An icon link after "1 / 8" (Hugo's Blackburn theme): no words, no rel, no number.
+    html = ("<html><body><main>" + "".join(
+        f'<article><h2><a href="/post-{i}/">A long enough title number {i}</a></h2><p>Teaser {i}.</p></article>'
+        for i in range(5)) + '</main><nav class="pagination"><span>1 / 8</span> <a href="/page/2/">'
+        '<i class="fa fa-chevron-right"></i></a></nav></body></html>')
+    page = build_page(parse_html(html), base_url="https://example.org/")
+    links = page_links(page, "https://example.org/", url_patterns=False)
+    assert [link.role for link in links if link.url.endswith("/page/2/")] == ["next"]
+    # A numbered pager on page 3: the 4 is next, by the unlinked current number.
+    pager = ('<div class="pager"><a href="/list?pg=2">2</a> <span>3</span> <a href="/list?pg=4">4</a> '
+             '<a href="/list?pg=5">5</a></div>')
+    page = build_page(parse_html(html.replace('<nav class="pagination">', pager + '<nav>')),
+                      base_url="https://example.org/list?pg=3")
+    roles = {link.url: link.role for link in page_links(page, url_patterns=False)}
+    assert roles["https://example.org/list?pg=4"] == "next"
+    assert roles["https://example.org/list?pg=2"] == roles["https://example.org/list?pg=5"] == "navigation"
+
+
+def test_url_roles_take_the_most_useful_role():
+    links = extract(LISTING, url="https://blog.example.org/").links
+    roles = url_roles(links)
+    assert roles["https://blog.example.org/page/2/"] == "next"
+    # The pager's other pages are requested as next pages (their first sighting is page 1's pager).
+    assert roles["https://blog.example.org/page/3/"] == "next"
+    assert roles["https://blog.example.org/tags/python/"] == "navigation"
+    assert roles["https://blog.example.org/2020/01/third-long-article/"] == "content"
+
+
+def test_links_cost_nothing_unless_read_and_bad_input():
+    result = extract(LISTING, url="https://blog.example.org/")
+    assert result._links is None and result._link_source is not None
+    assert extract("").links == []
+    assert extract(b"\xff\xfe\x00garbage").links == []
+    # Pickled (to another process): the roles go with it when they were read.
+    import pickle
+
+    read = extract(ARTICLE, url="https://blog.example.org/an-article/")
+    expected = read.links
+    assert pickle.loads(pickle.dumps(read)).links == expected
+
+
+def _site_page(site: str, member: str) -> bytes:
+    with tarfile.open(SITES / site / "site.tar.gz") as tar:
+        handle = tar.extractfile(member)
+        assert handle is not None
+        return handle.read()
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize(("site", "member", "url", "next_url"), [
+    # Jekyll's Hyde: whole posts on the home page, "Older" to page 2.
+    ("indiantinker", "index.html", "http://rohitg.in/", "http://rohitg.in/page2"),
+    # Pelican: "»" to index2.html.
+    ("matael", "index.html", "http://blog.matael.org/", "http://blog.matael.org/index2.html"),
+    # Wintersmith: "weiter »".
+    ("flauschiversum", "index.html", "http://localhost:8080/", "http://localhost:8080/page/2/"),
+])
+def test_real_listings(site, member, url, next_url):
+    if not (SITES / site / "site.tar.gz").is_file():
+        pytest.skip(f"../shared/sites/{site} not found")
+    labels = json.loads((SITES / site / "site.json").read_text())["labels"]
+    page = build_page(parse_html(_site_page(site, member)), base_url=url)
+    links = page_links(page, url, is_overview=True, url_patterns=False)
+    assert next_url in {link.url for link in links if link.role == "next"}
+    content = [link.url for link in links if link.role == "content" and link.url.startswith(url)]
+    assert content
+    # Every own content link of the listing leads to an article (labels by file path).
+    for target in content:
+        path = target[len(url):].split("?")[0]
+        file = path if path.endswith(".html") else (path + "/index.html").lstrip("/").replace("//", "/")
+        assert labels.get(file) == "article", target
+
+
+def test_next_post_of_an_article_is_not_a_next_page():
+    html = ARTICLE.replace("<footer>", '<nav class="post-navigation"><a rel="next" href="/newer-story/">Next: '
+                           'a newer story</a></nav><div class="pagination"><a class="pagination-item older" '
+                           'href="/an-article/2/">Older</a></div><footer>')
+    page = build_page(parse_html(html), base_url="https://blog.example.org/an-article/")
+    roles = {link.text: link.role for link in page_links(page, is_overview=False)}
+    assert roles["Next: a newer story"] == "navigation"
+    assert roles["Older"] == "next"   # a pager's, by its name
