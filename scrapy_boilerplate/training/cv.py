@@ -283,11 +283,12 @@ def _stderr(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def cross_validate(recipe: Recipe, items: list[Item], folds: int, processes: int = 2,
-                   log: Callable = print) -> tuple[list[dict], list[dict]]:
-    """Rows of every non-untouched page, each scored by the model made without its fold; and
-    each fold's decoder parameters."""
-    tasks = [(recipe, k) for k in range(folds)]
+def cross_validate(recipes: Sequence[Recipe], items: list[Item], folds: int, processes: int = 2,
+                   log: Callable = print) -> dict[str, tuple[list[dict], list[dict]]]:
+    """Per recipe: the rows of every non-untouched page, each scored by the recipe's model made
+    without its fold, and each fold's decoder parameters. All (recipe, fold) tasks share one
+    pool of `processes` workers, so that no core waits for another recipe's last fold."""
+    tasks = [(recipe, k) for recipe in recipes for k in range(folds)]
     start = time.time()
     _SHARED[:] = items
     if processes > 1:
@@ -295,10 +296,12 @@ def cross_validate(recipe: Recipe, items: list[Item], folds: int, processes: int
             results = pool.map(_fold_task, tasks, chunksize=1)
     else:
         results = [_fold_task(t) for t in tasks]
-    rows = [row for _, fold_rows, _ in sorted(results, key=lambda r: r[0]) for row in fold_rows]
-    decoders = [params for _, _, params in sorted(results, key=lambda r: r[0])]
-    log(f"{recipe.name}: {folds}-fold CV in {time.time() - start:.0f}s")
-    return rows, decoders
+    out = {}
+    for n, recipe in enumerate(recipes):
+        mine = results[n * folds:(n + 1) * folds]
+        out[recipe.name] = ([row for _, fold_rows, _ in mine for row in fold_rows], [d for _, _, d in mine])
+    log(f"{', '.join(r.name for r in recipes)}: {folds}-fold CV in {time.time() - start:.0f}s")
+    return out
 
 
 def _rows_task(args) -> list[dict]:
