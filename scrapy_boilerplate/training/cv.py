@@ -83,7 +83,9 @@ class Recipe:
     mask_wide: bool = True                    # conventions.training_labels on the wide sets
     wide_weight: float = 1.0                  # a wide set's page weighs this much
     tune: str = "selection"                   # "selection": the decoder tuned on select() (all
-                                              # STEPS); "short": as train.py (select_blocks)
+                                              # STEPS); "short": as train.py (select_blocks);
+                                              # "fixed": `decoder` as given, not tuned
+    decoder: dict | None = None
     tune_sets: tuple[str, ...] | None = None  # the sets the decoder is tuned on (None: `sets`)
     train_share: float = 1.0                  # learning curve: this share of the training sites
     hgb: dict = field(default_factory=lambda: dict(training.HGB_PARAMS))
@@ -204,6 +206,12 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Mode
     fit_part = [d for d, t in zip(data, tune_flags) if not t]
     tune_items = [it for it, t in zip(kept, tune_flags) if t and it.dataset in tune_sets]
     start = time.time()
+    if recipe.tune == "fixed":
+        clf, vocabulary, X = _fit(data, recipe)
+        model = training.to_model(clf, vocabulary, X, dict(recipe.decoder or DEFAULT_PARAMS),
+                                  {"recipe": recipe.name, "training_pages": len(data)})
+        log(f"{recipe.name}: {len(data)} pages, decoder as given, {time.time() - start:.0f}s")
+        return model
     clf, vocabulary, _ = _fit(fit_part, recipe)
     log(f"{recipe.name}: fitted on {len(fit_part)} pages in {time.time() - start:.0f}s")
     probas = _probas(clf, vocabulary, tune_items)
