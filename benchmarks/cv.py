@@ -1,5 +1,6 @@
 """Cross-validation grouped by site over every labelled set (training/cv.py): the figure every
-model change is judged by. Writes benchmarks/CV.md (generated; do not edit by hand).
+model change is judged by. Writes benchmarks/CV.md (5 folds, the figure of record) and
+CV-3folds.md (3 folds, screens): generated, do not edit by hand.
 
     OMP_NUM_THREADS=1 python benchmarks/cv.py --folds 3 --run shipped trafilatura today
     python benchmarks/cv.py --folds 5 --report          # the tables from the stored runs
@@ -254,7 +255,8 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help=f"write {OUT.name} from the stored runs")
     parser.add_argument("--reference", default="shipped")
     parser.add_argument("--names", nargs="*", help="the recipes in the report (default: all stored)")
-    parser.add_argument("--output", type=Path, default=OUT)
+    parser.add_argument("--output", type=Path, default=None,
+                        help=f"default: {OUT.name} for 5 folds, CV-3folds.md for 3 (screens)")
     parser.add_argument("--cache", default=None, help="cache folder (default ~/.cache/scrapy-boilerplate-cv)")
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
@@ -265,6 +267,8 @@ def main() -> None:
             parser.error(f"unknown recipe(s): {unknown}")
         run(args.run, args.folds, args.cache, args.processes, args.untouched)
     if args.report:
+        if args.output is None:
+            args.output = OUT if args.folds == 5 else OUT.with_name(f"CV-{args.folds}folds.md")
         args.output.write_text(report(args.folds, args.cache, args.reference, args.names) + "\n")
         _log(f"wrote {args.output}")
 
