@@ -46,6 +46,7 @@ RECIPES = {
     "all-masked-w0.25": cv.Recipe("all-masked-w0.25", wide_weight=0.25),
     # the decoder tuned on the narrow-convention sets only (wcxb-dev, trafilatura-eval)
     "all-masked-tn": cv.Recipe("all-masked-tn", tune_sets=NARROW),
+    "all-raw-tn": cv.Recipe("all-raw-tn", mask_wide=False, tune_sets=NARROW),
     "all-masked-w0.5-tn": cv.Recipe("all-masked-w0.5-tn", wide_weight=0.5, tune_sets=NARROW),
     # the shipped model's decoder parameters, not tuned (is the tuning the weak part?)
     "today-shipdec": cv.Recipe("today-shipdec", sets=NARROW, tune="fixed", decoder=SHIPPED_DECODER),
