@@ -58,6 +58,7 @@ class PageData:
     labels: np.ndarray    # 1 content, 0 boilerplate, -1 unknown (snippet-labelled pages)
     with_: tuple = ()     # snippets that must / must not be in the output
     without: tuple = ()
+    weight: float = 1.0   # the page's weight against a gold page of a narrow set (training/cv.py)
 
 
 def progress(message: str) -> None:
@@ -126,7 +127,7 @@ def sample_weights(d: PageData) -> np.ndarray:
     Snippet-labelled pages (few, biased labels) weigh half a gold page.
     """
     w = (np.minimum(np.asarray(d.page.words, float), 200) + 5) * (d.labels >= 0)
-    return w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT)
+    return w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT) * d.weight
 
 
 def design(data: list[PageData], vocabulary: list[str]):

@@ -1,0 +1,400 @@
+"""Cross-validation grouped by site over all labelled sets: the protocol every model change is
+judged by (docs/training.md, "Cross-validation").
+
+- Groups: groups.py (registered domain across sets; pages in two sets dropped).
+- 15 % of the groups are untouched (assign_folds: -1), reported once, at the end; the other
+  groups are dealt to 3 folds (screening) or 5 (the figure of record).
+- A `Recipe` says how a model is made from a fold's training pages. Everything the data
+  chooses is chosen inside the fold: the id/class vocabulary, the trees and the decoder (tuned
+  on a quarter of the training sites by a model fitted on the other three quarters, as
+  train.py does; on the real selection, every step of steps.STEPS, when `tune` is
+  "selection").
+- Every test page is extracted by the full inference path (`Extractor.extract`), under its
+  set's convention (conventions.py), and scored as `evaluate` scores it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..core.document.page import build_page
+from ..core.document.parse import parse_html
+from ..core.extraction import build_extraction
+from ..core.extractor import Extractor
+from ..core.metadata.title import best_title
+from ..core.options import Options
+from ..core.scoring.decode import DEFAULT_PARAMS
+from ..core.scoring.features import token_features
+from ..core.scoring.model import Model
+from ..core.selection.steps import select
+from . import train as training
+from .cache import CachedPage, load_or_walk
+from .conventions import LABELLED, WIDE, scoring_options, training_labels
+from .datasets import DatasetPage, is_validation_site, load_dataset
+from .groups import assign_folds, page_group, pages_in_two_sets
+from .metrics import f1_from, score_page
+
+#: Catastrophic page: F1 under this.
+CATASTROPHIC = 0.3
+
+
+@dataclass
+class Item:
+    """One page of the protocol: the dataset page, its cached walk, its site group and fold."""
+
+    dp: DatasetPage
+    cp: CachedPage
+    group: str
+    fold: int = 0         # -1: untouched
+
+    @property
+    def dataset(self) -> str:
+        return self.dp.dataset
+
+
+def corpus(dataset_dirs: Sequence, folds: int, cache: str | None = None, processes: int = 2,
+           log: Callable = print) -> list[Item]:
+    """The pages of `dataset_dirs` with gold text or snippets, walked (cache.py), grouped and
+    dealt to `folds` folds (fold -1: the untouched groups)."""
+    pages = [p for d in dataset_dirs for p in load_dataset(d) if p.gold_path or p.with_ or p.without]
+    cached = load_or_walk(pages, cache, processes, log)
+    pages = [p for p in pages if (p.dataset, p.id) in cached]
+    twice = pages_in_two_sets(pages, [cached[(p.dataset, p.id)].digest for p in pages])
+    if twice:
+        log(f"dropped {len(twice)} pages that are in two sets")
+    items = [Item(p, cached[(p.dataset, p.id)], page_group(p))
+             for i, p in enumerate(pages) if i not in twice]
+    fold_of = assign_folds([it.group for it in items], folds)
+    for it in items:
+        it.fold = fold_of[it.group]
+    return items
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How a model is made from training pages."""
+
+    name: str
+    sets: tuple[str, ...] = LABELLED          # the sets trained on
+    mask_wide: bool = True                    # conventions.training_labels on the wide sets
+    wide_weight: float = 1.0                  # a wide set's page weighs this much
+    tune: str = "selection"                   # "selection": the decoder tuned on the rendered text
+                                              # of select() (all STEPS); "short": as train.py
+                                              # (select()'s mask, block texts joined; before the
+                                              # unified selection, the first five steps only);
+                                              # "fixed": `decoder` as given, not tuned
+    decoder: dict | None = None
+    tune_sets: tuple[str, ...] | None = None  # the sets the decoder is tuned on (None: `sets`)
+    train_share: float = 1.0                  # learning curve: this share of the training sites
+    hgb: dict = field(default_factory=lambda: dict(training.HGB_PARAMS))
+
+
+def _page_data(item: Item, recipe: Recipe) -> training.PageData | None:
+    cp = item.cp
+    labels = cp.labels
+    if recipe.mask_wide:
+        labels = training_labels(item.dataset, labels, cp.tags, cp.words, cp.chars, cp.link_chars, cp.flags)
+    if not len(labels) or not (labels >= 0).any():
+        return None
+    weight = recipe.wide_weight if item.dataset in WIDE else 1.0
+    return training.PageData(item.dp.id, item.group, cp, cp.gold, cp.dense, labels,  # type: ignore[arg-type]
+                             cp.with_, cp.without, weight=weight)
+
+
+def _fit(data: list[training.PageData], recipe: Recipe):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    vocabulary = training.choose_vocabulary(data)
+    X, y, w = training.design(data, vocabulary)
+    clf = HistGradientBoostingClassifier(random_state=training.SEED, early_stopping=False, **recipe.hgb)
+    clf.fit(X, y, sample_weight=w)
+    return clf, vocabulary, X
+
+
+def _probas(clf, vocabulary: list[str], items: list[Item]) -> list[np.ndarray]:
+    index = {t: i for i, t in enumerate(vocabulary)}
+    return [clf.predict_proba(np.hstack([it.cp.dense, token_features(it.cp, index)]))[:, 1]  # type: ignore[arg-type]
+            if len(it.cp) else np.zeros(0) for it in items]
+
+
+# --- the decoder, tuned on the real selection ---------------------------------------------------
+
+_BASE_OPTIONS = Extractor(model=False).options
+
+
+def options_for(dataset: str) -> Options:
+    return _BASE_OPTIONS.replace(scoring_options(dataset))
+
+
+def selection_text(page, proba: np.ndarray, params: dict, opts: Options, url: str | None) -> str:
+    """The text the inference selection (every step of STEPS) keeps from `proba`."""
+    if not len(page):
+        return ""
+    title = best_title(page)
+    return build_extraction(select(page, proba, params, opts, title).kept(), url, opts).text
+
+
+def page_pr(item_dp: DatasetPage, gold: str | None, text: str) -> tuple[float | None, float | None]:
+    """(precision-like, recall-like) of one page: shingle P/R with gold, else the share of
+    `without` snippets left out and of `with` snippets found."""
+    if gold is not None:
+        from .metrics import shingle_scores
+
+        return shingle_scores(text, gold)
+    from .metrics import snippet_scores
+
+    found, left_out = snippet_scores(text, item_dp.with_, item_dp.without)
+    return left_out, found
+
+
+def set_f1(pairs: list[tuple[float | None, float | None]]) -> float:
+    ps = [p for p, _ in pairs if p is not None]
+    rs = [r for _, r in pairs if r is not None]
+    f1 = f1_from(float(np.mean(ps)) if ps else 1.0, float(np.mean(rs)) if rs else 1.0)
+    return f1 or 0.0
+
+
+def tune_on_selection(pages: list, items: list[Item], probas: list[np.ndarray],
+                      log: Callable = print) -> dict:
+    """Coordinate search over train.DECODE_GRID (train.tune_decoder's), scoring the text of the
+    real selection: the mean over sets of each set's F1 (its convention's options)."""
+    opts = [options_for(it.dataset) for it in items]
+
+    def score(params: dict) -> float:
+        by_set: dict[str, list] = {}
+        for page, it, proba, o in zip(pages, items, probas, opts):
+            text = selection_text(page, proba, params, o, it.dp.url)
+            by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
+        return float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
+
+    params = dict(DEFAULT_PARAMS)
+    best = score(params)
+    for _round in range(2):
+        for key, values in training.DECODE_GRID.items():
+            for value in values:
+                if params.get(key) == value:
+                    continue
+                trial = {**params, key: value}
+                trial_score = score(trial)
+                if trial_score > best + 1e-4:
+                    best, params = trial_score, trial
+        log(f"decoder (selection): round {_round + 1} score {best:.4f} {params}")
+    return params
+
+
+def _walk(item: Item):
+    return build_page(parse_html(item.dp.read_html()), base_url=item.dp.url)
+
+
+def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Model:
+    """The recipe's model from `items` (a fold's training pages): vocabulary and trees fitted on
+    three quarters of the sites, the decoder tuned on the fourth, then all refitted."""
+    items = [it for it in items if it.dataset in recipe.sets]
+    if recipe.train_share < 1:
+        items = [it for it in items if is_validation_site("share:" + it.group, recipe.train_share)]
+    data, kept = [], []
+    for it in items:
+        d = _page_data(it, recipe)
+        if d is not None:
+            data.append(d)
+            kept.append(it)
+    tune_sets = recipe.tune_sets or recipe.sets
+    tune_flags = [is_validation_site("tune:" + it.group, 0.25) for it in kept]
+    fit_part = [d for d, t in zip(data, tune_flags) if not t]
+    tune_items = [it for it, t in zip(kept, tune_flags) if t and it.dataset in tune_sets]
+    start = time.time()
+    if recipe.tune == "fixed":
+        clf, vocabulary, X = _fit(data, recipe)
+        model = training.to_model(clf, vocabulary, X, dict(recipe.decoder or DEFAULT_PARAMS),
+                                  {"recipe": recipe.name, "training_pages": len(data)})
+        log(f"{recipe.name}: {len(data)} pages, decoder as given, {time.time() - start:.0f}s")
+        return model
+    clf, vocabulary, _ = _fit(fit_part, recipe)
+    log(f"{recipe.name}: fitted on {len(fit_part)} pages in {time.time() - start:.0f}s")
+    probas = _probas(clf, vocabulary, tune_items)
+    pages = [_walk(it) for it in tune_items]
+    log(f"{recipe.name}: {len(pages)} tuning pages walked, {time.time() - start:.0f}s")
+    if recipe.tune == "short":
+        tune_data = [training.PageData(it.dp.id, it.group, page, it.cp.gold, it.cp.dense, it.cp.labels,
+                                       it.cp.with_, it.cp.without)
+                     for it, page in zip(tune_items, pages)]
+        params = training.tune_decoder(tune_data, probas, log=lambda *_: None)
+    else:
+        params = tune_on_selection(pages, tune_items, probas, log=lambda *_: None)
+    del pages
+    log(f"{recipe.name}: decoder tuned, {time.time() - start:.0f}s")
+    clf, vocabulary, X = _fit(data, recipe)
+    meta = {"recipe": recipe.name, "training_pages": len(data)}
+    model = training.to_model(clf, vocabulary, X, params, meta)
+    log(f"{recipe.name}: {len(data)} pages, decoder {params}, {time.time() - start:.0f}s")
+    return model
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+def page_row(item: Item, text: str) -> dict:
+    """One page's scores (the unified precision-like / recall-like pair and its F1)."""
+    p, r = page_pr(item.dp, item.cp.gold, text)
+    row = {"set": item.dataset, "id": item.dp.id, "group": item.group, "fold": item.fold,
+           "page_type": item.dp.page_type, "p": p, "r": r,
+           "f1": None if r is None and p is None else f1_from(p if p is not None else 0.0,
+                                                              r if r is not None else 1.0)}
+    if item.cp.gold is not None:
+        full = score_page(item.dp, text)
+        row["bow_f1"] = full.bow_f1
+    return row
+
+
+def extract_rows(extractor: Extractor | Callable, items: list[Item]) -> list[dict]:
+    """Every page of `items` extracted (an Extractor, under each set's convention; or a
+    function (html, url) -> text) and scored."""
+    rows = []
+    for it in items:
+        html = it.dp.read_html()
+        if isinstance(extractor, Extractor):
+            text = extractor.extract(html, url=it.dp.url, **scoring_options(it.dataset)).text
+        else:
+            text = extractor(html, it.dp.url)
+        rows.append(page_row(it, text))
+    return rows
+
+
+#: The items of the running cross-validation: set before the workers fork, so that they
+#: inherit them instead of receiving a pickled copy each.
+_SHARED: list[Item] = []
+
+
+def _fold_task(args) -> tuple[int, list[dict], dict]:
+    recipe, fold = args
+    items = _SHARED
+    train_items = [it for it in items if it.fold not in (fold, -1)]
+    test_items = [it for it in items if it.fold == fold]
+    start = time.time()
+    model = make_model(recipe, train_items, log=lambda m: _stderr(f"fold {fold}: {m}"))
+    rows = extract_rows(Extractor(model=model), test_items)
+    # The out-of-fold block probabilities (for the error analysis and a second stage).
+    index = model.token_index
+    for row, it in zip(rows, test_items):
+        if len(it.cp):
+            X = np.hstack([it.cp.dense, token_features(it.cp, index)])  # type: ignore[arg-type]
+            row["proba"] = np.round(model.predict_proba(X), 4).tolist()
+    _stderr(f"fold {fold}: {recipe.name} scored {len(rows)} pages, {time.time() - start:.0f}s in all")
+    return fold, rows, dict(model.decode)
+
+
+def _stderr(message: str) -> None:
+    import sys
+
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def cross_validate(recipes: Sequence[Recipe], items: list[Item], folds: int, processes: int = 2,
+                   log: Callable = print) -> dict[str, tuple[list[dict], list[dict]]]:
+    """Per recipe: the rows of every non-untouched page, each scored by the recipe's model made
+    without its fold, and each fold's decoder parameters. All (recipe, fold) tasks share one
+    pool of `processes` workers, so that no core waits for another recipe's last fold."""
+    tasks = [(recipe, k) for recipe in recipes for k in range(folds)]
+    start = time.time()
+    _SHARED[:] = items
+    if processes > 1:
+        with multiprocessing.get_context("fork").Pool(processes, maxtasksperchild=1) as pool:
+            results = pool.map(_fold_task, tasks, chunksize=1)
+    else:
+        results = [_fold_task(t) for t in tasks]
+    out = {}
+    for n, recipe in enumerate(recipes):
+        mine = results[n * folds:(n + 1) * folds]
+        out[recipe.name] = ([row for _, fold_rows, _ in mine for row in fold_rows], [d for _, _, d in mine])
+    log(f"{', '.join(r.name for r in recipes)}: {folds}-fold CV in {time.time() - start:.0f}s")
+    return out
+
+
+def _rows_task(args) -> list[dict]:
+    make, k, processes = args
+    return extract_rows(make(), _SHARED[k::processes])
+
+
+def fixed_rows(make: Callable, items: list[Item], processes: int = 2) -> list[dict]:
+    """Rows of `items` scored by one fixed extractor (`make()`: the shipped model, trafilatura)."""
+    if processes <= 1:
+        return extract_rows(make(), items)
+    _SHARED[:] = items
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        parts = pool.map(_rows_task, [(make, k, processes) for k in range(processes)], chunksize=1)
+    order = {(it.dataset, it.dp.id): n for n, it in enumerate(items)}
+    return sorted((row for part in parts for row in part), key=lambda r: order[(r["set"], r["id"])])
+
+
+def untouched_rows(recipe: Recipe, items: list[Item], log: Callable = print) -> list[dict]:
+    """The recipe trained on every non-untouched page, scored on the untouched ones."""
+    model = make_model(recipe, [it for it in items if it.fold != -1], log)
+    return extract_rows(Extractor(model=model), [it for it in items if it.fold == -1])
+
+
+def with_recipe(recipe: Recipe, **changes) -> Recipe:
+    return replace(recipe, **changes)
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+def _arrays(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    p = np.array([np.nan if r["p"] is None else r["p"] for r in rows], float)
+    r = np.array([np.nan if r["r"] is None else r["r"] for r in rows], float)
+    return p, r
+
+
+def _macro_f1(p: np.ndarray, r: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Set F1 (from the mean precision-like and recall-like values) of each resample (rows of idx)."""
+    def mean(values: np.ndarray) -> np.ndarray:
+        ok = ~np.isnan(values)
+        v = np.where(ok, values, 0.0)[idx]
+        n = ok[idx].sum(axis=1)
+        return np.where(n > 0, v.sum(axis=1) / np.maximum(n, 1), 1.0)
+
+    mp, mr = mean(p), mean(r)
+    return np.where(mp + mr > 0, 2 * mp * mr / np.maximum(mp + mr, 1e-12), 0.0)
+
+
+def summary(rows: list[dict]) -> dict:
+    """pages, P, R, F1 (as `evaluate`: F1 of the mean P and R) and catastrophic pages (F1 < .3)."""
+    if not rows:
+        return {"pages": 0}
+    p, r = _arrays(rows)
+    f1 = float(_macro_f1(p, r, np.arange(len(rows))[None, :])[0])
+    return {"pages": len(rows), "p": float(np.nanmean(p)) if (~np.isnan(p)).any() else None,
+            "r": float(np.nanmean(r)) if (~np.isnan(r)).any() else None, "f1": f1,
+            "catastrophic": sum(1 for row in rows if row["f1"] is not None and row["f1"] < CATASTROPHIC)}
+
+
+def paired_bootstrap(rows_a: list[dict], rows_b: list[dict], n: int = 1000, seed: int = 0) -> dict:
+    """F1(b) - F1(a) on the pages both have, resampled together: the difference, its standard
+    error and 95 % interval."""
+    key_b = {(row["set"], row["id"]): row for row in rows_b}
+    pairs = [(row, key_b[(row["set"], row["id"])]) for row in rows_a if (row["set"], row["id"]) in key_b]
+    if not pairs:
+        return {"pages": 0}
+    pa, ra = _arrays([a for a, _ in pairs])
+    pb, rb = _arrays([b for _, b in pairs])
+    whole = np.arange(len(pairs))[None, :]
+    diff = float(_macro_f1(pb, rb, whole)[0] - _macro_f1(pa, ra, whole)[0])
+    idx = np.random.default_rng(seed).integers(0, len(pairs), size=(n, len(pairs)))
+    boot = _macro_f1(pb, rb, idx) - _macro_f1(pa, ra, idx)
+    low, high = np.percentile(boot, [2.5, 97.5])
+    return {"pages": len(pairs), "diff": diff, "se": float(boot.std()), "low": float(low), "high": float(high)}
+
+
+def slices(rows: list[dict]) -> dict[str, list[dict]]:
+    """The report's slices: each set, and each page type of a set that has them."""
+    out: dict[str, list[dict]] = {}
+    for row in rows:
+        out.setdefault(row["set"], []).append(row)
+    for row in rows:
+        if row["page_type"]:
+            out.setdefault(f"{row['set']}/{row['page_type']}", []).append(row)
+    order = {name: k for k, name in enumerate(LABELLED)}
+    return dict(sorted(out.items(), key=lambda kv: (order.get(kv[0].split("/")[0], 99), kv[0])))

@@ -1,0 +1,93 @@
+"""The cross-validation protocol's grouping, folds, conventions and statistics (training/cv.py);
+the CV run itself is benchmarks/cv.py, out of CI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scrapy_boilerplate.core.document.elements import FLAG
+from scrapy_boilerplate.training import cv
+from scrapy_boilerplate.training.conventions import scoring_options, training_labels
+from scrapy_boilerplate.training.datasets import DatasetPage
+from scrapy_boilerplate.training.groups import assign_folds, page_group, pages_in_two_sets, registered_domain
+
+
+def _page(dataset: str, id_: str, url: str | None) -> DatasetPage:
+    return DatasetPage(id_, dataset, Path("."), "x.html", "x.txt", url, None, None, None, None, (), ())
+
+
+def test_registered_domain():
+    assert registered_domain("news.bbc.co.uk") == "bbc.co.uk"
+    assert registered_domain("www.nytimes.com") == "nytimes.com"
+    assert registered_domain("edition.cnn.com") == "cnn.com"
+    assert registered_domain("foo.blogspot.com") == "foo.blogspot.com"
+    assert registered_domain("foo.blogspot.co.uk") == "foo.blogspot.co.uk"
+    assert registered_domain("alice.wordpress.com") == "alice.wordpress.com"
+    assert registered_domain("example.de") == "example.de"
+    assert registered_domain("10.0.0.1") == "10.0.0.1"
+
+
+def test_groups_across_sets_and_without_url():
+    assert page_group(_page("dragnet", "1", "http://blog.example.com/a")) == \
+        page_group(_page("cleaneval", "2", "https://www.example.com/b")) == "example.com"
+    # an archive capture belongs to the site it captured
+    assert page_group(_page("trafilatura-eval", "3", "https://web.archive.org/web/2020/https://example.com/c")) \
+        == "example.com"
+    assert page_group(_page("readability", "nytimes-3", None)) == "readability:nytimes"
+    assert page_group(_page("readability", "001", None)) == "readability:001"
+    assert page_group(_page("dragnet", "9", None)) == page_group(_page("dragnet", "10", None)) == "dragnet:no-url"
+    assert page_group(_page("dragnet", "9", None)) != page_group(_page("googletrends-2017", "9", None))
+
+
+def test_pages_in_two_sets():
+    pages = [_page("a", "1", "http://x.org/p/"), _page("b", "1", "http://www.x.org/p"),
+             _page("a", "2", None), _page("b", "2", None), _page("a", "3", "http://x.org/q")]
+    digests = ["d1", "d2", "same", "same", "d3"]
+    assert pages_in_two_sets(pages, digests) == {0, 1, 2, 3}
+
+
+def test_folds_are_stable_balanced_and_keep_untouched_groups():
+    groups = [f"site{k}.com" for k in range(400) for _ in range(k % 7 + 1)]
+    three = assign_folds(groups, 3)
+    five = assign_folds(groups, 5)
+    assert three == assign_folds(list(reversed(groups)), 3)          # order does not matter
+    untouched = {g for g, f in three.items() if f == -1}
+    assert untouched == {g for g, f in five.items() if f == -1}      # the same whatever the folds
+    assert 0.10 < len(untouched) / len(three) < 0.20
+    sizes = [sum(1 for g in groups if five[g] == k) for k in range(5)]
+    assert max(sizes) - min(sizes) <= 7                               # at most one group apart
+    assert set(five.values()) == {-1, 0, 1, 2, 3, 4}
+
+
+def test_wide_gold_positives_masked_but_body_paragraphs():
+    labels = np.array([1, 1, 1, 0, 1, 1], np.int8)
+    tags = ["h1", "p", "p", "p", "p", "li"]
+    words = np.array([8, 60, 12, 40, 50, 60])
+    chars = words * 6
+    link_chars = np.array([0, 0, 0, 0, 0, 0])
+    flags = np.array([0, 0, 0, 0, FLAG["caption"], 0])
+    wide = training_labels("dragnet", labels, tags, words, chars, link_chars, flags)
+    assert wide.tolist() == [-1, 1, -1, 0, -1, -1]
+    assert training_labels("wcxb-dev", labels, tags, words, chars, link_chars, flags).tolist() == labels.tolist()
+    assert scoring_options("cleaneval") == {"include_title": True, "include_captions": True}
+    assert scoring_options("wcxb-dev") == {}
+
+
+def _rows(pairs, dataset="s"):
+    return [{"set": dataset, "id": str(k), "page_type": None, "p": p, "r": r,
+             "f1": None if p is None and r is None else cv.f1_from(p or 0.0, r)} for k, (p, r) in enumerate(pairs)]
+
+
+def test_summary_and_paired_bootstrap():
+    a = _rows([(1.0, 1.0), (0.5, 0.5), (None, 0.0), (1.0, 0.8)])
+    s = cv.summary(a)
+    assert s["pages"] == 4 and s["catastrophic"] == 1
+    p, r = (1.0 + 0.5 + 1.0) / 3, (1.0 + 0.5 + 0.0 + 0.8) / 4
+    assert abs(s["f1"] - 2 * p * r / (p + r)) < 1e-12
+    same = cv.paired_bootstrap(a, a)
+    assert same["diff"] == 0 and same["se"] == 0
+    better = _rows([(1.0, 1.0), (0.9, 0.9), (0.9, 0.9), (1.0, 0.9)])
+    b = cv.paired_bootstrap(a, better)
+    assert b["diff"] > 0 and b["low"] > 0 and b["pages"] == 4
