@@ -254,7 +254,7 @@ def report(folds: int, cache: str | None, reference: str, names: list[str] | Non
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folds", type=int, default=3)
-    parser.add_argument("--run", nargs="*", default=[], help=f"recipes {sorted(RECIPES)} or {FIXED}")
+    parser.add_argument("--run", nargs="*", default=[], help=f"recipes {sorted(RECIPES)} or {FIXED}".replace("%", "%%"))
     parser.add_argument("--untouched", action="store_true",
                         help="train the --run recipes on all CV sites, score the untouched ones (once)")
     parser.add_argument("--report", action="store_true", help=f"write {OUT.name} from the stored runs")
