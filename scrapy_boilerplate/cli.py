@@ -19,14 +19,19 @@ FORMATS = ("text", "markdown", "html", "json")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
-    from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
-
     parser = argparse.ArgumentParser(
         prog="scrapy-boilerplate",
         description="Main-content extraction: extract and explain pages, evaluate and train models.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_page_commands(sub)
+    _add_dataset_commands(sub)
+    return parser
+
+
+def _add_page_commands(sub: Any) -> None:
+    """extract, explain, overview: commands on pages."""
+    from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
 
     p = sub.add_parser("extract", help="print the main content of a file, a URL or stdin (-)")
     p.add_argument("source", help="an HTML file, an http(s) URL, or - for standard input")
@@ -62,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cutoff", type=float, help="score at or above which a page is an overview "
                                                 "(default: the model's own)")
     p.add_argument("--json", action="store_true", help="one JSON object per file and line")
+
+
+def _add_dataset_commands(sub: Any) -> None:
+    """evaluate, bench, duplicates, train: commands on sets of pages."""
+    from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
 
     p = sub.add_parser("evaluate", help="score the extractor on datasets (shingle precision, recall "
                                         "and F1 per page type; docs/training.md)")
@@ -113,7 +123,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="block model: train on the pages of every site (by default about 20%% of the "
                         "sites are held out for 'evaluate --split validation'); the overview model "
                         "always uses every labelled page")
-    return parser
 
 
 def _count(value: str) -> int:

@@ -175,8 +175,30 @@ def _block_values(page: Page) -> SimpleNamespace:
     long_blocks = depth[chars >= 200]
     modal = np.bincount(long_blocks.astype(int)).argmax() if len(long_blocks) else np.median(depth)
 
-    # Containers: the Readability-style top candidate and TextSweeper's region.
+    in_top, top_share, anc_score, parent_share, in_region, dist_top = _containers(
+        page, nodes, owners, chars, link_chars, commas)
+
+    return SimpleNamespace(
+        n=n, chars=chars, words=words, links=links, ld=ld, lwords=lwords, td=td, some_chars=some_chars,
+        sentences=sentences, commas=commas, punct=punct, digits=digits, upper=upper, head_len=head_len,
+        stop=stop, cue_start=cue_start, end_marker=end_marker, ends_colon=ends_colon, has_date=has_date,
+        dup=dup, is_title=is_title, title_sim=title_sim, desc_sim=desc_sim, body_overlap=body_overlap,
+        has_body=has_body, lttr_raw=lttr_raw, lttr_s=lttr_s, lttr_d=lttr_d, rel_pos=rel_pos,
+        rel_char=rel_char, depth=depth, modal=modal, in_top=in_top, top_share=top_share,
+        anc_score=anc_score, in_region=in_region, parent_share=parent_share, dist_top=dist_top,
+        tag_index=np.array([_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]),
+        # the four little-endian bytes of each block's flags, unpacked low bit first
+        flag_bits=np.unpackbits(np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4),
+                                axis=1, bitorder="little")[:, :len(FLAG_NAMES)],
+    )
+
+
+def _containers(page: Page, nodes: NodeArrays, owners: np.ndarray, chars: np.ndarray,
+                link_chars: np.ndarray, commas: np.ndarray) -> tuple:
+    """The block's place in the page's containers: the Readability-style top candidate and
+    TextSweeper's region (in_top, top_share, anc_score, parent_share, in_region, dist_top)."""
     node_score = region_scores(nodes, chars, owners, commas)
+    n, total_chars = len(page), chars.sum()
     idx = np.arange(n)
     in_top: float | np.ndarray
     top_share: float
@@ -205,20 +227,7 @@ def _block_values(page: Page) -> SimpleNamespace:
         region, _ = ttr.best_region(page)
         if region >= 0:
             in_region = ((idx >= first[region]) & (idx < last[region])).astype(float)
-
-    return SimpleNamespace(
-        n=n, chars=chars, words=words, links=links, ld=ld, lwords=lwords, td=td, some_chars=some_chars,
-        sentences=sentences, commas=commas, punct=punct, digits=digits, upper=upper, head_len=head_len,
-        stop=stop, cue_start=cue_start, end_marker=end_marker, ends_colon=ends_colon, has_date=has_date,
-        dup=dup, is_title=is_title, title_sim=title_sim, desc_sim=desc_sim, body_overlap=body_overlap,
-        has_body=has_body, lttr_raw=lttr_raw, lttr_s=lttr_s, lttr_d=lttr_d, rel_pos=rel_pos,
-        rel_char=rel_char, depth=depth, modal=modal, in_top=in_top, top_share=top_share,
-        anc_score=anc_score, in_region=in_region, parent_share=parent_share, dist_top=dist_top,
-        tag_index=np.array([_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]),
-        # the four little-endian bytes of each block's flags, unpacked low bit first
-        flag_bits=np.unpackbits(np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4),
-                                axis=1, bitorder="little")[:, :len(FLAG_NAMES)],
-    )
+    return in_top, top_share, anc_score, parent_share, in_region, dist_top
 
 
 def _shifted_column(key: str, offset: int) -> Callable[[SimpleNamespace], np.ndarray]:
