@@ -21,8 +21,13 @@ def compiled_modules() -> tuple[tuple, tuple]:
     """The one list of compiled modules (COMPILED and NEEDS_LXML in scrapy_boilerplate/core/speedups.py),
     read without importing the package (its dependencies are not installed at build time)."""
     tree = ast.parse(Path(__file__).with_name("scrapy_boilerplate").joinpath("core", "speedups.py").read_text())
-    values = {target.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-              for target in node.targets if isinstance(target, ast.Name) and target.id in ("COMPILED", "NEEDS_LXML")}
+    values = {
+        target.id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id in ("COMPILED", "NEEDS_LXML")
+    }
     return values["COMPILED"], values["NEEDS_LXML"]
 
 
@@ -30,16 +35,22 @@ try:
     import lxml
     from Cython.Build import cythonize
     from setuptools import Extension
-except ImportError:   # no build tools: a pure-Python install
+except ImportError:  # no build tools: a pure-Python install
     ext_modules = []
 else:
     COMPILED, NEEDS_LXML = compiled_modules()
     ext_modules = cythonize(
-        [Extension(f"scrapy_boilerplate.core.{name}", [f"scrapy_boilerplate/core/{name.replace('.', '/')}.pyx"],
-                   # reads lxml's C nodes: needs lxml's headers (lxml ships them)
-                   include_dirs=lxml.get_include() if name in NEEDS_LXML else [],
-                   extra_link_args=LINK_ARGS, optional=True)
-         for name in COMPILED],
+        [
+            Extension(
+                f"scrapy_boilerplate.core.{name}",
+                [f"scrapy_boilerplate/core/{name.replace('.', '/')}.pyx"],
+                # reads lxml's C nodes: needs lxml's headers (lxml ships them)
+                include_dirs=lxml.get_include() if name in NEEDS_LXML else [],
+                extra_link_args=LINK_ARGS,
+                optional=True,
+            )
+            for name in COMPILED
+        ],
         compiler_directives={"language_level": "3"},
         quiet=True,
     )

@@ -28,7 +28,7 @@ import numpy as np
 
 # Let the script run from a checkout without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # extractors.py, machine.py
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # extractors.py, machine.py
 
 from extractors import html_to_text
 from machine import cpu_name, version_of
@@ -54,6 +54,7 @@ BASELINE = "lxml"  # parse only; the unit of the "x lxml" speed column
 
 # --- tools ------------------------------------------------------------------
 
+
 def make_ours(spec: str | None = None) -> ExtractFn:
     """Our extractor, or a stand-in "module:function" with the same interface."""
     if spec:
@@ -74,9 +75,9 @@ def make_trafilatura() -> ExtractFn:
     import trafilatura
 
     def run(html: bytes, url: str | None) -> str:
-        return trafilatura.extract(
-            html, url=url, output_format="txt", include_comments=False, include_tables=True
-        ) or ""
+        return (
+            trafilatura.extract(html, url=url, output_format="txt", include_comments=False, include_tables=True) or ""
+        )
 
     return run
 
@@ -115,6 +116,7 @@ def make_tools(names: list[str], ours_spec: str | None) -> dict[str, ExtractFn]:
 
 # --- running ----------------------------------------------------------------
 
+
 @dataclass
 class ToolRun:
     texts: list[str] = field(default_factory=list)
@@ -123,8 +125,7 @@ class ToolRun:
     peak_bytes: int | None = None
 
 
-def run_tool(name: str, fn: ExtractFn, pages: list[DatasetPage], htmls: list[bytes],
-             label: str) -> ToolRun:
+def run_tool(name: str, fn: ExtractFn, pages: list[DatasetPage], htmls: list[bytes], label: str) -> ToolRun:
     run = ToolRun()
     call_safely(fn, htmls[0], pages[0].url)  # warm-up: imports, caches, models
     gc.collect()
@@ -147,7 +148,7 @@ def call_safely(fn: ExtractFn, html: bytes, url: str | None) -> tuple[str, bool]
     """An exception counts as an error and an empty output."""
     try:
         return fn(html, url), False
-    except Exception:   # noqa: BLE001 - any extractor's failure is an error, counted
+    except Exception:  # noqa: BLE001 - any extractor's failure is an error, counted
         return "", True
 
 
@@ -171,8 +172,9 @@ def peak_memory(fn: ExtractFn, pages: list[DatasetPage], htmls: list[bytes]) -> 
         tracemalloc.stop()
 
 
-def select_pages(pages: list[DatasetPage], split: str, dataset: str,
-                 limit: int | None, page_type: str | None = None) -> list[DatasetPage]:
+def select_pages(
+    pages: list[DatasetPage], split: str, dataset: str, limit: int | None, page_type: str | None = None
+) -> list[DatasetPage]:
     if page_type:
         pages = [p for p in pages if p.page_type == page_type]
     if split == "auto":
@@ -187,8 +189,7 @@ def select_pages(pages: list[DatasetPage], split: str, dataset: str,
 # --- reporting --------------------------------------------------------------
 
 QUALITY_COLUMNS = ["pages", "P", "R", "F1 ±", "BoW F1", "LCS F1", "with", "without", "errors"]
-SPEED_COLUMNS = ["total s", "median ms", "p90 ms", "pages/s", "x lxml", "peak MB", "page KB",
-                 "errors"]
+SPEED_COLUMNS = ["total s", "median ms", "p90 ms", "pages/s", "x lxml", "peak MB", "page KB", "errors"]
 
 
 def quality_row(summary: dict, errors: int) -> dict:
@@ -196,9 +197,15 @@ def quality_row(summary: dict, errors: int) -> dict:
     ci = summary["f1_ci"]
     f1_text = "-" if f1 is None else f"{f1:.3f}" + ("" if ci is None else f" ± {ci:.3f}")
     return {
-        "pages": summary["pages"], "P": summary["precision"], "R": summary["recall"],
-        "F1 ±": f1_text, "BoW F1": summary["bow_f1"], "LCS F1": summary["lcs_f1"],
-        "with": summary["with_share"], "without": summary["without_share"], "errors": errors,
+        "pages": summary["pages"],
+        "P": summary["precision"],
+        "R": summary["recall"],
+        "F1 ±": f1_text,
+        "BoW F1": summary["bow_f1"],
+        "LCS F1": summary["lcs_f1"],
+        "with": summary["with_share"],
+        "without": summary["without_share"],
+        "errors": errors,
     }
 
 
@@ -222,10 +229,14 @@ def speed_row(stats: dict) -> dict:
         return "-" if value is None else format(value, spec)
 
     return {
-        "total s": fmt(stats["total_s"], ".2f"), "median ms": fmt(stats["median_ms"], ".1f"),
-        "p90 ms": fmt(stats["p90_ms"], ".1f"), "pages/s": fmt(stats["pages_per_s"], ".1f"),
-        "x lxml": fmt(stats["x_lxml"], ".1f"), "peak MB": fmt(stats["peak_mb"], ".1f"),
-        "page KB": fmt(stats["page_kb"], ".0f"), "errors": stats["errors"],
+        "total s": fmt(stats["total_s"], ".2f"),
+        "median ms": fmt(stats["median_ms"], ".1f"),
+        "p90 ms": fmt(stats["p90_ms"], ".1f"),
+        "pages/s": fmt(stats["pages_per_s"], ".1f"),
+        "x lxml": fmt(stats["x_lxml"], ".1f"),
+        "peak MB": fmt(stats["peak_mb"], ".1f"),
+        "page KB": fmt(stats["page_kb"], ".0f"),
+        "errors": stats["errors"],
     }
 
 
@@ -234,8 +245,9 @@ def print_quality(quality: dict[str, dict], errors: dict[str, int]) -> None:
     # Per page_type tables only when the set has page types.
     has_types = any(g not in ("all", "(none)") for g in groups)
     for group in ["all", *([g for g in groups if g != "all"] if has_types else [])]:
-        rows = {tool: quality_row(by_group[group], errors[tool])
-                for tool, by_group in quality.items() if group in by_group}
+        rows = {
+            tool: quality_row(by_group[group], errors[tool]) for tool, by_group in quality.items() if group in by_group
+        }
         title = "quality" if group == "all" else f"quality, page_type={group}"
         print(format_table(rows, QUALITY_COLUMNS, name=title))
         print()
@@ -262,17 +274,19 @@ def evaluate_dataset(folder: Path, args, tools: dict[str, ExtractFn]) -> dict | 
     baseline_total = sum(runs[BASELINE].seconds)
     speed = {name: speed_stats(run, baseline_total, big) for name, run in runs.items()}
 
-    print(f"== {folder.name}: {len(pages)} pages (split {args.split}"
-          f"{f', limit {args.limit}' if args.limit else ''})\n")
+    print(f"== {folder.name}: {len(pages)} pages (split {args.split}{f', limit {args.limit}' if args.limit else ''})\n")
     if quality:
         print_quality(quality, errors)
     print(format_table({n: speed_row(s) for n, s in speed.items()}, SPEED_COLUMNS, name="speed"))
-    print("(one core; time of the extraction call only; peak MB = tracemalloc peak, Python heap"
-          " only, extracting the largest page)\n")
+    print(
+        "(one core; time of the extraction call only; peak MB = tracemalloc peak, Python heap"
+        " only, extracting the largest page)\n"
+    )
     return {"pages": len(pages), "quality": quality, "speed": speed, "per_page": per_page}
 
 
 # --- machine ----------------------------------------------------------------
+
 
 def machine_info() -> dict:
     return {
@@ -289,16 +303,22 @@ def machine_info() -> dict:
 
 # --- main -------------------------------------------------------------------
 
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("datasets", nargs="+", type=Path, metavar="DATASET_DIR")
-    parser.add_argument("--split", choices=["auto", "all", "validation", "train"], default="auto",
-                        help="auto: the validation sites for wcxb-dev, all pages otherwise")
+    parser.add_argument(
+        "--split",
+        choices=["auto", "all", "validation", "train"],
+        default="auto",
+        help="auto: the validation sites for wcxb-dev, all pages otherwise",
+    )
     parser.add_argument("--limit", type=int, help="use the first N selected pages")
     parser.add_argument("--page-type", help="only pages of this page_type (e.g. article)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write results as JSON")
-    parser.add_argument("--tools", default=DEFAULT_TOOLS,
-                        help=f"comma-separated (default {DEFAULT_TOOLS}); lxml is always timed")
+    parser.add_argument(
+        "--tools", default=DEFAULT_TOOLS, help=f"comma-separated (default {DEFAULT_TOOLS}); lxml is always timed"
+    )
     parser.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for F1 ±")
     # Hidden: --only is an alias of --tools; --ours MODULE:FUNC replaces our
     # extractor by a stand-in with the same interface (for testing this script).

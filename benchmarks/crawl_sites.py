@@ -25,10 +25,10 @@ CACHE = Path(os.environ.get("SITES_CACHE", "/tmp/scrapy_boilerplate_sites"))
 @dataclass
 class Site:
     name: str
-    root: Path                 # the unpacked files
-    origin: str                # scheme://host of the live site, as its pages link to it
-    own_hosts: set            # hosts (with port) whose links point into the site
-    labels: dict               # file path -> "article" | "overview" | "other"
+    root: Path  # the unpacked files
+    origin: str  # scheme://host of the live site, as its pages link to it
+    own_hosts: set  # hosts (with port) whose links point into the site
+    labels: dict  # file path -> "article" | "overview" | "other"
     meta: dict = field(repr=False, default_factory=dict)
 
     def is_own(self, url: str) -> bool:

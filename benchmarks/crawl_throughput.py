@@ -60,19 +60,20 @@ def serve(datasets: list[str], limit: int, ready, delay: float = 0.0) -> None:
     pages = load_pages(datasets, limit)
     routes = {f"/p/{i}.html": body for i, body in enumerate(pages)}
     paths = list(routes)
-    chunks = [paths[i:i + PER_LISTING] for i in range(0, len(paths), PER_LISTING)]
+    chunks = [paths[i : i + PER_LISTING] for i in range(0, len(paths), PER_LISTING)]
     for n, chunk in enumerate(chunks):
         links = "".join(f'<li><a class="page" href="{p}">Page {p}</a></li>' for p in chunk)
         more = f'<a class="next" href="/list/{n + 1}">Next</a>' if n + 1 < len(chunks) else ""
-        routes[f"/list/{n}"] = (f"<html><head><title>Listing {n}</title></head><body>"
-                                f"<ul>{links}</ul>{more}</body></html>").encode()
+        routes[f"/list/{n}"] = (
+            f"<html><head><title>Listing {n}</title></head><body><ul>{links}</ul>{more}</body></html>"
+        ).encode()
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def do_GET(self):
             if delay:
-                time.sleep(delay)   # a network round trip and a server's own work
+                time.sleep(delay)  # a network round trip and a server's own work
             body = routes.get(self.path)
             self.send_response(200 if body is not None else 404)
             body = body if body is not None else b"not found"
@@ -85,7 +86,7 @@ def serve(datasets: list[str], limit: int, ready, delay: float = 0.0) -> None:
             pass
 
     class Server(ThreadingHTTPServer):
-        request_queue_size = 128   # the default 5 drops connections under load
+        request_queue_size = 128  # the default 5 drops connections under load
 
     httpd = Server(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
@@ -120,8 +121,7 @@ class ReactorLag:
 
     def summary(self) -> dict:
         late = sorted(self.late) or [0.0]
-        return {"p50": 1000 * late[len(late) // 2], "p99": 1000 * late[int(len(late) * 0.99)],
-                "max": 1000 * late[-1]}
+        return {"p50": 1000 * late[len(late) // 2], "p99": 1000 * late[int(len(late) * 0.99)], "max": 1000 * late[-1]}
 
 
 def run_crawl(base: str, settings: dict, spider: str) -> dict:
@@ -137,8 +137,7 @@ def run_crawl(base: str, settings: dict, spider: str) -> dict:
         name = "throughput"
         # The site's own URL patterns, as a real CrawlSpider has them (the stored
         # pages' relative links would otherwise lead to 404s on this server).
-        rules = (Rule(LinkExtractor(allow=[re.escape(base) + r"/(?:p|list)/"]),
-                      callback="parse_page", follow=True),)
+        rules = (Rule(LinkExtractor(allow=[re.escape(base) + r"/(?:p|list)/"]), callback="parse_page", follow=True),)
 
         async def start(self):
             yield scrapy.Request(base + "/list/0")
@@ -167,10 +166,10 @@ def run_crawl(base: str, settings: dict, spider: str) -> dict:
             items.append(bool(item.get("main_text")))
             return item
 
-    process = CrawlerProcess({"LOG_LEVEL": "WARNING", "ITEM_PIPELINES": {Count: 999},
-                              "TELNETCONSOLE_ENABLED": False, **settings})
-    crawler = process.create_crawler(
-        ThroughputCrawlSpider if spider == "crawl" else ThroughputMinimalSpider)
+    process = CrawlerProcess(
+        {"LOG_LEVEL": "WARNING", "ITEM_PIPELINES": {Count: 999}, "TELNETCONSOLE_ENABLED": False, **settings}
+    )
+    crawler = process.create_crawler(ThroughputCrawlSpider if spider == "crawl" else ThroughputMinimalSpider)
     lag = ReactorLag()
     crawler.signals.connect(lag.start, signal=signals.spider_opened)
     crawler.signals.connect(lag.stop, signal=signals.spider_closed)
@@ -179,10 +178,15 @@ def run_crawl(base: str, settings: dict, spider: str) -> dict:
     stats = crawler.stats.get_stats()
     pages = stats.get("downloader/response_status_count/200", 0)
     elapsed = stats["elapsed_time_seconds"]
-    return {"pages": pages, "items": len(items), "items_with_text": sum(items),
-            "seconds": elapsed, "pages_per_second": pages / elapsed,
-            "reactor_lag_ms": lag.summary(),
-            "boilerplate": {k: v for k, v in stats.items() if k.startswith("boilerplate/")}}
+    return {
+        "pages": pages,
+        "items": len(items),
+        "items_with_text": sum(items),
+        "seconds": elapsed,
+        "pages_per_second": pages / elapsed,
+        "reactor_lag_ms": lag.summary(),
+        "boilerplate": {k: v for k, v in stats.items() if k.startswith("boilerplate/")},
+    }
 
 
 def cpu_seconds() -> tuple[float | None, float]:
@@ -191,18 +195,23 @@ def cpu_seconds() -> tuple[float | None, float]:
     try:
         with open("/proc/stat") as stat:
             ticks = [int(n) for n in stat.readline().split()[1:9]]
-        busy = (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")   # not idle, iowait
+        busy = (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # not idle, iowait
     except OSError:
         busy = None
-    own = sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
-                                                  resource.getrusage(resource.RUSAGE_CHILDREN)))
+    own = sum(
+        r.ru_utime + r.ru_stime
+        for r in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
+    )
     return busy, own
 
 
 def crawl_in_subprocess(base: str, settings: dict, spider: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--run-crawl", base, "--spider", spider,
-                          "--settings", json.dumps(settings)],
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, __file__, "--run-crawl", base, "--spider", spider, "--settings", json.dumps(settings)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if out.returncode:
         sys.stderr.write(out.stderr)
         raise SystemExit(f"crawl failed with status {out.returncode}")
@@ -214,14 +223,25 @@ def main() -> None:
     parser.add_argument("datasets", nargs="*", default=[str(d) for d in DEFAULT_DATASETS])
     parser.add_argument("--pages", type=int, default=600)
     parser.add_argument("--executor", default="inline", choices=("inline", "thread", "process"))
-    parser.add_argument("--workers", type=int, default=None,
-                        help="BOILERPLATE_EXECUTOR_WORKERS (default: None, the number of CPUs, at most 4)")
-    parser.add_argument("--spider", default="crawl", choices=("crawl", "minimal"),
-                        help="crawl: a CrawlSpider following every link (default); minimal: "
-                             "listing links only, one CSS query per page")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="BOILERPLATE_EXECUTOR_WORKERS (default: None, the number of CPUs, at most 4)",
+    )
+    parser.add_argument(
+        "--spider",
+        default="crawl",
+        choices=("crawl", "minimal"),
+        help="crawl: a CrawlSpider following every link (default); minimal: listing links only, one CSS query per page",
+    )
     parser.add_argument("--concurrency", type=int, default=16, help="CONCURRENT_REQUESTS")
-    parser.add_argument("--server-delay-ms", type=float, default=0.0,
-                        help="answer each request after this delay (a slow network; default 0)")
+    parser.add_argument(
+        "--server-delay-ms",
+        type=float,
+        default=0.0,
+        help="answer each request after this delay (a slow network; default 0)",
+    )
     parser.add_argument("--settings", default="{}", help="extra Scrapy settings (JSON) for both crawls")
     parser.add_argument("--run-crawl", metavar="BASE_URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -233,22 +253,28 @@ def main() -> None:
     for folder in args.datasets:
         if not (Path(folder) / "pages.jsonl").is_file():
             raise SystemExit(f"no dataset at {folder} (expected pages.jsonl); pass DATASET_DIR")
-    load_before = os.getloadavg()[0]   # the machine may be shared: say how busy it was
+    load_before = os.getloadavg()[0]  # the machine may be shared: say how busy it was
     busy_before, own_before = cpu_seconds()
     receive, send = multiprocessing.Pipe(duplex=False)
-    server = multiprocessing.Process(target=serve, daemon=True,
-                                     args=(args.datasets, args.pages, send, args.server_delay_ms / 1000))
+    server = multiprocessing.Process(
+        target=serve, daemon=True, args=(args.datasets, args.pages, send, args.server_delay_ms / 1000)
+    )
     server.start()
     port, served = receive.recv()
     base = f"http://127.0.0.1:{port}"
-    common = {"CONCURRENT_REQUESTS": args.concurrency,
-              "CONCURRENT_REQUESTS_PER_DOMAIN": args.concurrency, **extra}
+    common = {"CONCURRENT_REQUESTS": args.concurrency, "CONCURRENT_REQUESTS_PER_DOMAIN": args.concurrency, **extra}
     try:
         without = crawl_in_subprocess(base, common, args.spider)
-        with_addon = crawl_in_subprocess(base, {**common, "ADDONS": {"scrapy_boilerplate.Addon": 0},
-                                                "BOILERPLATE_EXECUTOR": args.executor,
-                                                "BOILERPLATE_EXECUTOR_WORKERS": args.workers},
-                                         args.spider)
+        with_addon = crawl_in_subprocess(
+            base,
+            {
+                **common,
+                "ADDONS": {"scrapy_boilerplate.Addon": 0},
+                "BOILERPLATE_EXECUTOR": args.executor,
+                "BOILERPLATE_EXECUTOR_WORKERS": args.workers,
+            },
+            args.spider,
+        )
     finally:
         server.terminate()
         server.join()
@@ -258,36 +284,48 @@ def main() -> None:
         if crawl["pages"] < served:
             raise SystemExit(f"a crawl saw {crawl['pages']} pages of {served}: {crawl}")
     ratio = with_addon["pages_per_second"] / without["pages_per_second"]
-    print(f"{time.strftime('%Y-%m-%d %H:%M')}, Python {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs, {served} real pages + listings from {', '.join(args.datasets)}, "
-          f"spider={args.spider}, CONCURRENT_REQUESTS={args.concurrency}, executor={args.executor}, "
-          f"workers={args.workers or f'default ({max(1, min(4, os.cpu_count() or 1))})'}, "
-          f"server delay {args.server_delay_ms:g} ms, "
-          f"load average before {load_before:.2f}")
-    print(f"without the add-on: {without['pages']} pages in {without['seconds']:.2f} s = "
-          f"{without['pages_per_second']:.1f} pages/s ({without['items']} items); "
-          f"reactor lag p99 {without['reactor_lag_ms']['p99']:.0f} ms, "
-          f"max {without['reactor_lag_ms']['max']:.0f} ms")
-    print(f"with the add-on:    {with_addon['pages']} pages in {with_addon['seconds']:.2f} s = "
-          f"{with_addon['pages_per_second']:.1f} pages/s ({with_addon['items']} items, "
-          f"{with_addon['items_with_text']} with main_text); "
-          f"reactor lag p99 {with_addon['reactor_lag_ms']['p99']:.0f} ms, "
-          f"max {with_addon['reactor_lag_ms']['max']:.0f} ms")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M')}, Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, {served} real pages + listings from {', '.join(args.datasets)}, "
+        f"spider={args.spider}, CONCURRENT_REQUESTS={args.concurrency}, executor={args.executor}, "
+        f"workers={args.workers or f'default ({max(1, min(4, os.cpu_count() or 1))})'}, "
+        f"server delay {args.server_delay_ms:g} ms, "
+        f"load average before {load_before:.2f}"
+    )
+    print(
+        f"without the add-on: {without['pages']} pages in {without['seconds']:.2f} s = "
+        f"{without['pages_per_second']:.1f} pages/s ({without['items']} items); "
+        f"reactor lag p99 {without['reactor_lag_ms']['p99']:.0f} ms, "
+        f"max {without['reactor_lag_ms']['max']:.0f} ms"
+    )
+    print(
+        f"with the add-on:    {with_addon['pages']} pages in {with_addon['seconds']:.2f} s = "
+        f"{with_addon['pages_per_second']:.1f} pages/s ({with_addon['items']} items, "
+        f"{with_addon['items_with_text']} with main_text); "
+        f"reactor lag p99 {with_addon['reactor_lag_ms']['p99']:.0f} ms, "
+        f"max {with_addon['reactor_lag_ms']['max']:.0f} ms"
+    )
     print(f"ratio: {ratio:.0%} (target: at least 70%)")
     if busy_before is not None:
         others = (busy_after - busy_before) - (own_after - own_before)
-        print(f"CPU: this benchmark {own_after - own_before:.1f} s, other processes {max(0.0, others):.1f} s "
-              f"meanwhile (more than about 1 s: the figures above are disturbed)")
+        print(
+            f"CPU: this benchmark {own_after - own_before:.1f} s, other processes {max(0.0, others):.1f} s "
+            f"meanwhile (more than about 1 s: the figures above are disturbed)"
+        )
     bp = with_addon["boilerplate"]
     where = " (in the workers)" if args.executor == "process" else ""
     if bp.get("boilerplate/overview/checked"):
-        print(f"overview detection{where}: {bp['boilerplate/overview/checked']} pages, "
-              f"{bp['boilerplate/overview/seconds_total']:.2f} s in total, "
-              f"max {bp['boilerplate/overview/seconds_max'] * 1000:.0f} ms")
+        print(
+            f"overview detection{where}: {bp['boilerplate/overview/checked']} pages, "
+            f"{bp['boilerplate/overview/seconds_total']:.2f} s in total, "
+            f"max {bp['boilerplate/overview/seconds_max'] * 1000:.0f} ms"
+        )
     if bp.get("boilerplate/pages_extracted"):
-        print(f"extraction{where}: {bp['boilerplate/pages_extracted']} pages, "
-              f"{bp['boilerplate/extract_seconds_total']:.2f} s in total, "
-              f"max {bp['boilerplate/extract_seconds_max'] * 1000:.0f} ms")
+        print(
+            f"extraction{where}: {bp['boilerplate/pages_extracted']} pages, "
+            f"{bp['boilerplate/extract_seconds_total']:.2f} s in total, "
+            f"max {bp['boilerplate/extract_seconds_max'] * 1000:.0f} ms"
+        )
     print(json.dumps({"without": without, "with": with_addon, "ratio": ratio}), file=sys.stderr)
 
 

@@ -30,8 +30,14 @@ from scrapy_boilerplate.training.datasets import is_validation_site
 DATASETS = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
 OUT = Path(__file__).resolve().parent / "CV.md"
 
-SHIPPED_DECODER = {"threshold": 0.65, "switch_penalty": 0.5, "size_weight": 0.5, "min_segment_share": 0.05,
-                   "max_gap": 12, "min_probability": 0.3}
+SHIPPED_DECODER = {
+    "threshold": 0.65,
+    "switch_penalty": 0.5,
+    "size_weight": 0.5,
+    "min_segment_share": 0.05,
+    "max_gap": 12,
+    "min_probability": 0.3,
+}
 #: The recipes (training/cv.py Recipe): what each makes from a fold's training sites.
 RECIPES = {
     # today's `train wcxb-dev trafilatura-eval`: the decoder tuned on select_blocks
@@ -70,8 +76,9 @@ def _trafilatura():
 
     def run(html, url):
         # As benchmarks/extractors.py: plain text, tables kept, comments left out.
-        return trafilatura.extract(html, url=url, output_format="txt", include_comments=False,
-                                   include_tables=True) or ""
+        return (
+            trafilatura.extract(html, url=url, output_format="txt", include_comments=False, include_tables=True) or ""
+        )
 
     return run
 
@@ -85,8 +92,7 @@ def results_dir(cache: str | None) -> Path:
 def run(names: list[str], folds: int, cache: str | None, processes: int, untouched: bool) -> None:
     items = cv.corpus([DATASETS / name for name in LABELLED], folds, cache, processes, log=_log)
     counted = {k: sum(1 for it in items if it.fold == k) for k in range(-1, folds)}
-    _log(f"{len(items)} pages, {len({it.group for it in items})} site groups, pages per fold "
-         f"(-1: untouched) {counted}")
+    _log(f"{len(items)} pages, {len({it.group for it in items})} site groups, pages per fold (-1: untouched) {counted}")
     out = results_dir(cache)
     cv_items = [it for it in items if it.fold != -1]
     learned = [name for name in names if name not in FIXED]
@@ -96,8 +102,18 @@ def run(names: list[str], folds: int, cache: str | None, processes: int, untouch
         seconds = round(time.time() - start)
         for name, (rows, decoders) in results.items():
             file = out / f"{name}-{folds}f.json"
-            file.write_text(json.dumps({"name": name, "folds": folds, "rows": rows, "decoders": decoders,
-                                        "seconds": seconds, "together": learned}))
+            file.write_text(
+                json.dumps(
+                    {
+                        "name": name,
+                        "folds": folds,
+                        "rows": rows,
+                        "decoders": decoders,
+                        "seconds": seconds,
+                        "together": learned,
+                    }
+                )
+            )
             _log(f"{name} -> {file}")
     for name in names:
         start = time.time()
@@ -156,9 +172,13 @@ def _tables(runs: dict[str, list[dict]], reference: str, outside: set) -> list[s
     all_rows = [row for rows in runs.values() for row in rows]
     for slice_name in cv.slices(all_rows):
         narrow = slice_name.split("/")[0] in NARROW and bool(outside)
-        lines += [f"### {slice_name}", "", "| extractor | pages | P | R | F1 | cat | Δ F1 [95 %] |"
-                  + (" Δ F1 out of sample [95 %] (pages) |" if narrow else ""),
-                  "|---|---:|---:|---:|---:|---:|---|" + ("---|" if narrow else "")]
+        lines += [
+            f"### {slice_name}",
+            "",
+            "| extractor | pages | P | R | F1 | cat | Δ F1 [95 %] |"
+            + (" Δ F1 out of sample [95 %] (pages) |" if narrow else ""),
+            "|---|---:|---:|---:|---:|---:|---|" + ("---|" if narrow else ""),
+        ]
         for name, rows in runs.items():
             part = cv.slices(rows).get(slice_name)
             if not part or (name == "shipped (out of sample)" and not narrow):
@@ -172,14 +192,19 @@ def _tables(runs: dict[str, list[dict]], reference: str, outside: set) -> list[s
                     delta = f"{b['diff']:+.3f} [{b['low']:+.3f}, {b['high']:+.3f}]"
                 if narrow:
                     # against the shipped model on the pages it was not trained on only
-                    b = cv.paired_bootstrap([r for r in ref_part if (r["set"], r["id"]) in outside],
-                                            [r for r in part if (r["set"], r["id"]) in outside])
-                    delta += " | " + (f"{b['diff']:+.3f} [{b['low']:+.3f}, {b['high']:+.3f}] ({b['pages']})"
-                                      if b.get("pages") else "")
+                    b = cv.paired_bootstrap(
+                        [r for r in ref_part if (r["set"], r["id"]) in outside],
+                        [r for r in part if (r["set"], r["id"]) in outside],
+                    )
+                    delta += " | " + (
+                        f"{b['diff']:+.3f} [{b['low']:+.3f}, {b['high']:+.3f}] ({b['pages']})" if b.get("pages") else ""
+                    )
             elif narrow:
                 delta += " | "
-            lines.append(f"| {name} | {s['pages']} | {_fmt(s['p'])} | {_fmt(s['r'])} | {_fmt(s['f1'])} | "
-                         f"{s['catastrophic']} | {delta} |")
+            lines.append(
+                f"| {name} | {s['pages']} | {_fmt(s['p'])} | {_fmt(s['r'])} | {_fmt(s['f1'])} | "
+                f"{s['catastrophic']} | {delta} |"
+            )
         lines.append("")
     return lines
 
@@ -210,43 +235,63 @@ def report(folds: int, cache: str | None, reference: str, names: list[str] | Non
     if "shipped" in runs:
         runs["shipped (out of sample)"] = [r for r in runs["shipped"] if not _in_sample(r, sites)]
     outside = {(r["set"], r["id"]) for r in runs.get("shipped (out of sample)", [])}
-    lines = [f"# Cross-validated figures ({folds} folds, grouped by site)", "",
-             f"Generated by `benchmarks/cv.py --folds {folds} --report` (do not edit by hand); "
-             "the protocol: docs/training.md, \"Cross-validation\"; the recipes: `RECIPES` in "
-             "benchmarks/cv.py.", "",
-             "Each page is scored by the model made without its fold (recipes) or by a fixed "
-             "extractor (`shipped`: the shipped model, trained on wcxb-dev and trafilatura-eval "
-             "outside their validation sites, so its figures on those two sets are mostly *in "
-             "sample*; `shipped (out of sample)` keeps only the pages it did not see; "
-             "`trafilatura`: trafilatura 2.3 with tables, without comments). dragnet, cleaneval "
-             "and googletrends-2017 are scored with include_title and include_captions (their "
-             "gold keeps them); trafilatura-eval's P and R are the shares of `without` snippets "
-             "left out and of `with` snippets found. cat = pages with F1 < 0.3. "
-             f"Δ = F1 minus `{reference}`'s on the same pages, with the paired bootstrap's "
-             "95 % interval (1,000 resamples of pages).", "",
-             "## F1 per set (catastrophic pages)", "", *_overview(runs)]
+    lines = [
+        f"# Cross-validated figures ({folds} folds, grouped by site)",
+        "",
+        f"Generated by `benchmarks/cv.py --folds {folds} --report` (do not edit by hand); "
+        'the protocol: docs/training.md, "Cross-validation"; the recipes: `RECIPES` in '
+        "benchmarks/cv.py.",
+        "",
+        "Each page is scored by the model made without its fold (recipes) or by a fixed "
+        "extractor (`shipped`: the shipped model, trained on wcxb-dev and trafilatura-eval "
+        "outside their validation sites, so its figures on those two sets are mostly *in "
+        "sample*; `shipped (out of sample)` keeps only the pages it did not see; "
+        "`trafilatura`: trafilatura 2.3 with tables, without comments). dragnet, cleaneval "
+        "and googletrends-2017 are scored with include_title and include_captions (their "
+        "gold keeps them); trafilatura-eval's P and R are the shares of `without` snippets "
+        "left out and of `with` snippets found. cat = pages with F1 < 0.3. "
+        f"Δ = F1 minus `{reference}`'s on the same pages, with the paired bootstrap's "
+        "95 % interval (1,000 resamples of pages).",
+        "",
+        "## F1 per set (catastrophic pages)",
+        "",
+        *_overview(runs),
+    ]
     curve = [name for name in ("all-masked-25%", "all-masked-50%", "all-masked") if name in runs]
     if len(curve) > 1:
-        lines += ["## Learning curve", "",
-                  "The `all-masked` recipe on a quarter, a half and all of each fold's training sites:", "",
-                  *_overview({name: runs[name] for name in curve})]
+        lines += [
+            "## Learning curve",
+            "",
+            "The `all-masked` recipe on a quarter, a half and all of each fold's training sites:",
+            "",
+            *_overview({name: runs[name] for name in curve}),
+        ]
     untouched_runs, _ = _load_runs(folds, cache, names, untouched=True)
     if "shipped" in untouched_runs:
-        untouched_runs["shipped (out of sample)"] = [r for r in untouched_runs["shipped"]
-                                                     if not _in_sample(r, sites)]
+        untouched_runs["shipped (out of sample)"] = [r for r in untouched_runs["shipped"] if not _in_sample(r, sites)]
     if any(name not in FIXED for name in untouched_runs):
-        lines += ["## Untouched sites", "",
-                  "The 15 % of site groups held out of every fold, scored once: the recipes trained on "
-                  "all the other sites. The shipped model was trained on most untouched sites of "
-                  "wcxb-dev and trafilatura-eval: `shipped (out of sample)` and the last column "
-                  "compare on the others only.", "", *_overview(untouched_runs),
-                  *_tables(untouched_runs, reference,
-                           {(r["set"], r["id"]) for r in untouched_runs.get("shipped (out of sample)", [])})]
+        lines += [
+            "## Untouched sites",
+            "",
+            "The 15 % of site groups held out of every fold, scored once: the recipes trained on "
+            "all the other sites. The shipped model was trained on most untouched sites of "
+            "wcxb-dev and trafilatura-eval: `shipped (out of sample)` and the last column "
+            "compare on the others only.",
+            "",
+            *_overview(untouched_runs),
+            *_tables(
+                untouched_runs,
+                reference,
+                {(r["set"], r["id"]) for r in untouched_runs.get("shipped (out of sample)", [])},
+            ),
+        ]
     lines += ["## Runs", ""]
     for name in runs:
         if name in meta and meta[name].get("decoders"):
-            lines.append(f"- `{name}`: decoder per fold: "
-                         + "; ".join(json.dumps(d, sort_keys=True) for d in meta[name]["decoders"]))
+            lines.append(
+                f"- `{name}`: decoder per fold: "
+                + "; ".join(json.dumps(d, sort_keys=True) for d in meta[name]["decoders"])
+            )
     lines += ["", "## Per set and page type", "", *_tables(runs, reference, outside)]
     return "\n".join(lines)
 
@@ -255,13 +300,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folds", type=int, default=3)
     parser.add_argument("--run", nargs="*", default=[], help=f"recipes {sorted(RECIPES)} or {FIXED}".replace("%", "%%"))
-    parser.add_argument("--untouched", action="store_true",
-                        help="train the --run recipes on all CV sites, score the untouched ones (once)")
+    parser.add_argument(
+        "--untouched",
+        action="store_true",
+        help="train the --run recipes on all CV sites, score the untouched ones (once)",
+    )
     parser.add_argument("--report", action="store_true", help=f"write {OUT.name} from the stored runs")
     parser.add_argument("--reference", default="shipped")
     parser.add_argument("--names", nargs="*", help="the recipes in the report (default: all stored)")
-    parser.add_argument("--output", type=Path, default=None,
-                        help=f"default: {OUT.name} for 5 folds, CV-3folds.md for 3 (screens)")
+    parser.add_argument(
+        "--output", type=Path, default=None, help=f"default: {OUT.name} for 5 folds, CV-3folds.md for 3 (screens)"
+    )
     parser.add_argument("--cache", default=None, help="cache folder (default ~/.cache/scrapy-boilerplate-cv)")
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()

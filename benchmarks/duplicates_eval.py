@@ -78,8 +78,7 @@ def extract_all(dataset_dirs: list[str], cache: Path | None) -> dict:
             for kind in KINDS:
                 html = make_copy(kind, raw, titles[page.id], lines, seed=hash(key) & 0xFFFF)
                 copy_text = extractor.extract(html, url=f"https://copy.example/{kind}/{page.id}").text
-                copies.append({"key": f"copy:{kind}:{key}", "original": key, "kind": kind,
-                               "text": copy_text})
+                copies.append({"key": f"copy:{kind}:{key}", "original": key, "kind": kind, "text": copy_text})
     data = {"pages": pages, "copies": copies}
     if cache is not None:
         cache.write_text(json.dumps(data))
@@ -102,25 +101,36 @@ def all_pairs(data: dict, min_words: int) -> dict:
     high = []
     best = np.zeros(len(pages))
     for i in range(len(pages)):
-        sims = (sigs[i + 1:] == sigs[i]).mean(axis=1)
+        sims = (sigs[i + 1 :] == sigs[i]).mean(axis=1)
         if len(sims):
             best[i] = max(best[i], sims.max())
-            best[i + 1:] = np.maximum(best[i + 1:], sims)
+            best[i + 1 :] = np.maximum(best[i + 1 :], sims)
         for j in np.nonzero(sims >= 0.15)[0]:
             other = pages[i + 1 + j]
-            high.append({"a": pages[i]["key"], "b": other["key"], "similarity": round(float(sims[j]), 3),
-                         "same_site": pages[i]["site"] == other["site"]})
+            high.append(
+                {
+                    "a": pages[i]["key"],
+                    "b": other["key"],
+                    "similarity": round(float(sims[j]), 3),
+                    "same_site": pages[i]["site"] == other["site"],
+                }
+            )
     site_count = Counter(p["site"] for p in pages)
     same_site_pairs = sum(n * (n - 1) // 2 for n in site_count.values())
-    return {"pages": len(pages), "pairs": len(pages) * (len(pages) - 1) // 2,
-            "same_site_pairs": same_site_pairs,
-            "max_similarity_per_page": {q: round(float(np.quantile(best, q)), 3) for q in (0.5, 0.9, 0.99, 1.0)},
-            "pairs_at_or_above": {t: sum(h["similarity"] >= t for h in high)
-                                  for t in (0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)},
-            "max_same_site_under_0.7": max((h["similarity"] for h in high if h["same_site"] and
-                                            h["similarity"] < 0.7), default=None),
-            # The pairs to read: above, the same text (pages twice in the sets, test pages of one text).
-            "pairs_0.15_to_0.8": sorted((h for h in high if h["similarity"] < 0.8), key=lambda h: -h["similarity"])}
+    return {
+        "pages": len(pages),
+        "pairs": len(pages) * (len(pages) - 1) // 2,
+        "same_site_pairs": same_site_pairs,
+        "max_similarity_per_page": {q: round(float(np.quantile(best, q)), 3) for q in (0.5, 0.9, 0.99, 1.0)},
+        "pairs_at_or_above": {
+            t: sum(h["similarity"] >= t for h in high) for t in (0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+        },
+        "max_same_site_under_0.7": max(
+            (h["similarity"] for h in high if h["same_site"] and h["similarity"] < 0.7), default=None
+        ),
+        # The pairs to read: above, the same text (pages twice in the sets, test pages of one text).
+        "pairs_0.15_to_0.8": sorted((h for h in high if h["similarity"] < 0.8), key=lambda h: -h["similarity"]),
+    }
 
 
 def copy_similarities(data: dict) -> dict:
@@ -136,15 +146,19 @@ def copy_similarities(data: dict) -> dict:
             sa, sb = set(_shingles(a)), set(_shingles(b))
             sims.append(len(sa & sb) / len(sa | sb))
         sims.sort()
-        result[kind] = {"copies": len(sims), "min": round(sims[0], 3),
-                        "p5": round(sims[len(sims) // 20], 3), "p10": round(sims[len(sims) // 10], 3),
-                        "median": round(statistics.median(sims), 3)}
+        result[kind] = {
+            "copies": len(sims),
+            "min": round(sims[0], 3),
+            "p5": round(sims[len(sims) // 20], 3),
+            "p10": round(sims[len(sims) // 10], 3),
+            "median": round(statistics.median(sims), 3),
+        }
     return result
 
 
 def _shingles(tokens: list[str]) -> list[tuple]:
     k = min(minhash.SHINGLE_WORDS, len(tokens))
-    return [tuple(tokens[i:i + k]) for i in range(len(tokens) - k + 1)]
+    return [tuple(tokens[i : i + k]) for i in range(len(tokens) - k + 1)]
 
 
 def judge_all(data: dict, threshold: float, min_words: int) -> dict:
@@ -181,15 +195,17 @@ def judge_all(data: dict, threshold: float, min_words: int) -> dict:
     found = sum(per_kind[k]["found"] for k in main)
     wrong = sum(per_kind[k]["wrong_first"] for k in KINDS)
     grouped = sum(per_kind[k]["found"] + per_kind[k]["found_another_copy"] for k in main)
-    return {"threshold": threshold, "min_words": min_words,
-            "recall_without_truncated": round(found / sum(per_kind[k]["copies"] for k in main), 4),
-            "recall": {k: round(per_kind[k]["found"] / per_kind[k]["copies"], 4) for k in KINDS},
-            "grouped_without_truncated": round(grouped / sum(per_kind[k]["copies"] for k in main), 4),
-            "copies_naming_another_story": wrong,
-            "originals_flagged": len(flagged_originals),
-            "originals_flagged_under_0.8": sorted((f for f in flagged_originals if f[2] < 0.8),
-                                                  key=lambda f: f[2]),
-            "per_kind": {k: dict(v) for k, v in per_kind.items()}}
+    return {
+        "threshold": threshold,
+        "min_words": min_words,
+        "recall_without_truncated": round(found / sum(per_kind[k]["copies"] for k in main), 4),
+        "recall": {k: round(per_kind[k]["found"] / per_kind[k]["copies"], 4) for k in KINDS},
+        "grouped_without_truncated": round(grouped / sum(per_kind[k]["copies"] for k in main), 4),
+        "copies_naming_another_story": wrong,
+        "originals_flagged": len(flagged_originals),
+        "originals_flagged_under_0.8": sorted((f for f in flagged_originals if f[2] < 0.8), key=lambda f: f[2]),
+        "per_kind": {k: dict(v) for k, v in per_kind.items()},
+    }
 
 
 def short_texts(data: dict, threshold: float, min_words: int) -> dict:
@@ -201,11 +217,12 @@ def short_texts(data: dict, threshold: float, min_words: int) -> dict:
         sigs = signatures([p["text"] for p in pages])
         pairs = []
         for i in range(len(pages)):
-            sims = (sigs[i + 1:] == sigs[i]).mean(axis=1)
-            pairs += [(pages[i]["key"], pages[i + 1 + j]["key"], round(float(sims[j]), 3))
-                      for j in np.nonzero(sims >= threshold)[0]]
-        out[f"{low}-{high - 1} words"] = {"pages": len(pages), "pairs_at_threshold": len(pairs),
-                                          "examples": pairs[:8]}
+            sims = (sigs[i + 1 :] == sigs[i]).mean(axis=1)
+            pairs += [
+                (pages[i]["key"], pages[i + 1 + j]["key"], round(float(sims[j]), 3))
+                for j in np.nonzero(sims >= threshold)[0]
+            ]
+        out[f"{low}-{high - 1} words"] = {"pages": len(pages), "pairs_at_threshold": len(pairs), "examples": pairs[:8]}
     return out
 
 
@@ -256,8 +273,12 @@ def cost_memory(texts: list[str], threshold: float) -> dict:
     at_cap = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     assert len(index.store) == cap
-    return {"items": len(texts), "cap": cap, "ms_per_item": round(seconds / len(texts) * 1000, 3),
-            "bytes_per_item_at_cap": round(at_cap / cap)}
+    return {
+        "items": len(texts),
+        "cap": cap,
+        "ms_per_item": round(seconds / len(texts) * 1000, 3),
+        "bytes_per_item_at_cap": round(at_cap / cap),
+    }
 
 
 def start_redis(binary: str | None) -> tuple[subprocess.Popen, str] | None:
@@ -267,8 +288,10 @@ def start_redis(binary: str | None) -> tuple[subprocess.Popen, str] | None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
     time.sleep(0.5)
     return proc, f"redis://127.0.0.1:{port}/0"
 
@@ -289,9 +312,11 @@ class RoundTrips:
                 def counted(command, *a, **k):
                     self.count += 1
                     return send(command, *a, **k)
+
                 conn.send_packed_command = counted
                 conn._counted = True
             return conn
+
         pool.get_connection = get_connection
 
 
@@ -304,7 +329,7 @@ def redis_cost(url: str, texts: list[str], threshold: float) -> dict:
     store.clear()
     trips = RoundTrips(store.client)
     index = DuplicateIndex(threshold, 0, store=store)
-    index.judge(texts[0], "warm")   # loads the script
+    index.judge(texts[0], "warm")  # loads the script
     client = redis.Redis.from_url(url)
     used = int(client.info("memory")["used_memory"])
     trips.count = 0
@@ -314,8 +339,13 @@ def redis_cost(url: str, texts: list[str], threshold: float) -> dict:
     seconds = time.perf_counter() - start
     grown = int(client.info("memory")["used_memory"]) - used
     n = len(texts) - 1
-    return {"items": n, "ms_per_item": round(seconds / n * 1000, 3), "round_trips_per_item": trips.count / n,
-            "redis_bytes_per_item": round(grown / n), "keys_per_item": round(client.dbsize() / len(texts), 2)}
+    return {
+        "items": n,
+        "ms_per_item": round(seconds / n * 1000, 3),
+        "round_trips_per_item": trips.count / n,
+        "redis_bytes_per_item": round(grown / n),
+        "keys_per_item": round(client.dbsize() / len(texts), 2),
+    }
 
 
 def datasketch_eval(data: dict, texts: list[str], threshold: float, url: str | None) -> dict | None:
@@ -341,10 +371,15 @@ def datasketch_eval(data: dict, texts: list[str], threshold: float, url: str | N
     seconds = time.perf_counter() - start
     grown = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    result.update({"bands_rows": [lsh.b, lsh.r], "ms_per_item": round(seconds / cap * 1000, 3),
-                   "bytes_per_item": round(grown / cap),
-                   "note": "the LSH keeps band hashes only; checking candidates needs the "
-                           "signatures kept beside it (+~1.1 KB as numpy MinHash objects)"})
+    result.update(
+        {
+            "bands_rows": [lsh.b, lsh.r],
+            "ms_per_item": round(seconds / cap * 1000, 3),
+            "bytes_per_item": round(grown / cap),
+            "note": "the LSH keeps band hashes only; checking candidates needs the "
+            "signatures kept beside it (+~1.1 KB as numpy MinHash objects)",
+        }
+    )
     # Correctness: the same protocol as judge_all (candidates checked on their MinHash).
     lsh = datasketch.MinHashLSH(threshold=threshold, num_perm=minhash.NUM_PERM)
     kept: dict = {}
@@ -378,8 +413,11 @@ def _datasketch_redis(datasketch, sketch, texts: list[str], threshold: float, ur
     client = redis.Redis.from_url(url)
     client.flushdb()
     host, port = client.connection_pool.connection_kwargs["host"], client.connection_pool.connection_kwargs["port"]
-    lsh = datasketch.MinHashLSH(threshold=threshold, num_perm=minhash.NUM_PERM, storage_config={
-        "type": "redis", "basename": b"bench-ds", "redis": {"host": host, "port": port}})
+    lsh = datasketch.MinHashLSH(
+        threshold=threshold,
+        num_perm=minhash.NUM_PERM,
+        storage_config={"type": "redis", "basename": b"bench-ds", "redis": {"host": host, "port": port}},
+    )
     inner = lsh.hashtables[0]._redis
     trips = RoundTrips(inner)
     used = int(client.info("memory")["used_memory"])
@@ -400,11 +438,16 @@ def _datasketch_redis(datasketch, sketch, texts: list[str], threshold: float, ur
     seconds = time.perf_counter() - start
     grown = int(client.info("memory")["used_memory"]) - used
     ttls = {client.ttl(k) for k in list(client.scan_iter(count=1000))[:50]}
-    return {"items": len(texts), "ms_per_item": round(seconds / len(texts) * 1000, 3),
-            "round_trips_per_query": q_trips / queries, "round_trips_per_insert": i_trips / max(inserts, 1),
-            "redis_bytes_per_item": round(grown / max(inserts, 1)), "keys": client.dbsize(),
-            "ttl_of_keys": sorted(ttls),
-            "example_keys": [k.decode("utf-8", "replace")[:60] for k in list(client.scan_iter(count=10))[:3]]}
+    return {
+        "items": len(texts),
+        "ms_per_item": round(seconds / len(texts) * 1000, 3),
+        "round_trips_per_query": q_trips / queries,
+        "round_trips_per_insert": i_trips / max(inserts, 1),
+        "redis_bytes_per_item": round(grown / max(inserts, 1)),
+        "keys": client.dbsize(),
+        "ttl_of_keys": sorted(ttls),
+        "example_keys": [k.decode("utf-8", "replace")[:60] for k in list(client.scan_iter(count=10))[:3]],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -420,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     data = extract_all(args.datasets, args.cache)
     report: dict = {"pages": len(data["pages"]), "copies": len(data["copies"])}
 
-    def done(name: str, value) -> None:   # each part as soon as it is measured
+    def done(name: str, value) -> None:  # each part as soon as it is measured
         report[name] = value
         print(json.dumps({name: value}, default=str), file=sys.stderr, flush=True)
 

@@ -56,22 +56,38 @@ def run_step(step: str, dataset: Path, limit: int, label: str) -> None:
     from scrapy_boilerplate import extract
 
     pages = read_pages(dataset, limit, label)
-    extract(b"<html><body><p>load the model</p></body></html>")   # in both steps: not counted
+    extract(b"<html><body><p>load the model</p></body></html>")  # in both steps: not counted
     if step == "extract":
         for html, url in pages:
-            extract(html, url=url).text   # noqa: B018 - reading .text is what is counted
+            extract(html, url=url).text  # noqa: B018 - reading .text is what is counted
 
 
 def count(step: str, args) -> int:
-    env = {**os.environ, "PYTHONHASHSEED": "0"}   # the same string hashes: the same counts
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same string hashes: the same counts
     if args.pure:
         env["SCRAPY_BOILERPLATE_PURE_PYTHON"] = "1"
     else:
         env.pop("SCRAPY_BOILERPLATE_PURE_PYTHON", None)
     result = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-         "--step", step, "--limit", str(args.limit), "--label", args.label, str(args.dataset)],
-        capture_output=True, text=True, check=True, env=env)
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--step",
+            step,
+            "--limit",
+            str(args.limit),
+            "--label",
+            args.label,
+            str(args.dataset),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
     return int(re.search(r"I\s+refs:\s+([\d,]+)", result.stderr).group(1).replace(",", ""))
 
 
@@ -81,7 +97,7 @@ def main(argv=None) -> int:
     parser.add_argument("--limit", type=int, default=120, help="count the first N pages (default 120)")
     parser.add_argument("--label", default="article", help='only pages with this label (default article; "" for all)')
     parser.add_argument("--pure", action="store_true", help="count the pure-Python twins of the compiled modules")
-    parser.add_argument("--step", choices=STEPS, help=argparse.SUPPRESS)   # the counted run itself
+    parser.add_argument("--step", choices=STEPS, help=argparse.SUPPRESS)  # the counted run itself
     args = parser.parse_args(argv)
     if args.step:
         run_step(args.step, args.dataset, args.limit, args.label)
@@ -91,10 +107,12 @@ def main(argv=None) -> int:
     total = {step: count(step, args) for step in STEPS}
     n = len(read_pages(args.dataset, args.limit, args.label))
     extraction = total["extract"] - total["read"]
-    print(f"{args.dataset.name}: {n} {args.label or 'all'} pages, "
-          f"{'pure Python' if args.pure else 'compiled modules'}, millions of instructions (callgrind)\n"
-          f"  import + reading {total['read'] / 1e6:.1f}, with extract() {total['extract'] / 1e6:.1f}\n"
-          f"  extract() {extraction / 1e6:.1f} in total, {extraction / n / 1e6:.2f} per page")
+    print(
+        f"{args.dataset.name}: {n} {args.label or 'all'} pages, "
+        f"{'pure Python' if args.pure else 'compiled modules'}, millions of instructions (callgrind)\n"
+        f"  import + reading {total['read'] / 1e6:.1f}, with extract() {total['extract'] / 1e6:.1f}\n"
+        f"  extract() {extraction / 1e6:.1f} in total, {extraction / n / 1e6:.2f} per page"
+    )
     return 0
 
 

@@ -30,10 +30,11 @@ Run = Callable[[bytes, "str | None"], object]
 class Adapter:
     factory: Callable[[], Run]
     distribution: str  # the PyPI name whose version the report gives
-    label: str         # the name shown in tables and the figure
+    label: str  # the name shown in tables and the figure
 
 
 # --- helpers ----------------------------------------------------------------
+
 
 def decode_html(html: bytes) -> str:
     """HTML bytes as text, as Scrapy's response.text decodes them (BOM, <meta charset>, guess)."""
@@ -45,10 +46,37 @@ def decode_html(html: bytes) -> str:
 # Elements after which an HTML output gets a line break, so its text has one
 # block a line like the gold; cells only get a space (compare.py uses it too).
 BLOCK_TAGS = {
-    "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt",
-    "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table",
-    "tr", "ul",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "br",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "table",
+    "tr",
+    "ul",
 }
 CELL_TAGS = {"td", "th"}
 
@@ -80,6 +108,7 @@ def offline_tldextract() -> None:
 
 
 # --- extractors -------------------------------------------------------------
+
 
 def ours():
     from scrapy_boilerplate import extract
@@ -119,7 +148,7 @@ def ours_pure_python():
     where they could not be built."""
     import os
 
-    os.environ["SCRAPY_BOILERPLATE_PURE_PYTHON"] = "1"   # read when the package is first imported
+    os.environ["SCRAPY_BOILERPLATE_PURE_PYTHON"] = "1"  # read when the package is first imported
     from scrapy_boilerplate import extract
     from scrapy_boilerplate.core import speedups
 
@@ -136,8 +165,9 @@ def trafilatura():
 
     def run(html, url):
         # As compare.py: plain text, tables kept, comments left out (the gold leaves them out).
-        return trafilatura.extract(html, url=url, output_format="txt",
-                                   include_comments=False, include_tables=True) or ""
+        return (
+            trafilatura.extract(html, url=url, output_format="txt", include_comments=False, include_tables=True) or ""
+        )
 
     return run
 
@@ -157,8 +187,7 @@ def justext():
     # The pages' languages are not given (many sets are multilingual), so, as
     # trafilatura does when it calls jusText without a known language, the
     # stop words of all of jusText's languages together.
-    stoplist = frozenset(word for language in justext.get_stoplists()
-                         for word in justext.get_stoplist(language))
+    stoplist = frozenset(word for language in justext.get_stoplists() for word in justext.get_stoplist(language))
 
     def run(html, url):
         paragraphs = justext.justext(html, stoplist)
@@ -243,10 +272,9 @@ def lxml_parse():
 
 EXTRACTORS: dict[str, Adapter] = {
     "ours": Adapter(ours, "scrapy-boilerplate-removal", "scrapy_boilerplate"),
-    "ours_recall": Adapter(ours_recall, "scrapy-boilerplate-removal", "scrapy_boilerplate, favor=\"recall\""),
+    "ours_recall": Adapter(ours_recall, "scrapy-boilerplate-removal", 'scrapy_boilerplate, favor="recall"'),
     "ours_no_model": Adapter(ours_no_model, "scrapy-boilerplate-removal", "scrapy_boilerplate, model-free"),
-    "ours_pure_python": Adapter(ours_pure_python, "scrapy-boilerplate-removal",
-                                "scrapy_boilerplate, pure Python"),
+    "ours_pure_python": Adapter(ours_pure_python, "scrapy-boilerplate-removal", "scrapy_boilerplate, pure Python"),
     "trafilatura": Adapter(trafilatura, "trafilatura", "trafilatura"),
     "readability": Adapter(readability, "readability-lxml", "readability-lxml"),
     "justext": Adapter(justext, "jusText", "jusText"),
@@ -262,6 +290,7 @@ BASELINE_ADAPTER = Adapter(lxml_parse, "lxml", "lxml parse only")
 
 
 # --- overview checks --------------------------------------------------------
+
 
 def ours_overview(model: str | None = None):
     """Our detector with the shipped model, or with a model file (the report trains one on
@@ -304,8 +333,9 @@ def newspaper4k_overview():
 
 OVERVIEW_CHECKS: dict[str, Adapter] = {
     "ours": Adapter(ours_overview, "scrapy-boilerplate-removal", "scrapy_boilerplate detect_overview"),
-    "readability": Adapter(readability_overview, "trafilatura",
-                           "not isProbablyReaderable (trafilatura.readability_lxml)"),
+    "readability": Adapter(
+        readability_overview, "trafilatura", "not isProbablyReaderable (trafilatura.readability_lxml)"
+    ),
     "newspaper4k": Adapter(newspaper4k_overview, "newspaper4k", "newspaper4k"),
 }
 

@@ -61,9 +61,15 @@ def crawl(name: str, mode: str) -> dict:
     fetched: list = []
     items: list = []
 
-    common = {"ADDONS": {"scrapy_boilerplate.Addon": 0}, "CONCURRENT_REQUESTS": 1,
-              "DOWNLOADER_MIDDLEWARES": {SiteFiles: 1}, "ROBOTSTXT_OBEY": False, "LOG_LEVEL": "ERROR",
-              "TELNETCONSOLE_ENABLED": False, "REMOTE_CONTROL_ENABLED": False}
+    common = {
+        "ADDONS": {"scrapy_boilerplate.Addon": 0},
+        "CONCURRENT_REQUESTS": 1,
+        "DOWNLOADER_MIDDLEWARES": {SiteFiles: 1},
+        "ROBOTSTXT_OBEY": False,
+        "LOG_LEVEL": "ERROR",
+        "TELNETCONSOLE_ENABLED": False,
+        "REMOTE_CONTROL_ENABLED": False,
+    }
 
     class FollowEverything(CrawlSpider):
         name = "site"
@@ -106,8 +112,12 @@ def crawl(name: str, mode: str) -> dict:
     start = time.perf_counter()
     process.start()
     seconds = time.perf_counter() - start
-    return {"fetched": fetched, "items": items, "seconds": seconds,
-            "stats": {k: v for k, v in crawler.stats.get_stats().items() if k.startswith("boilerplate/")}}
+    return {
+        "fetched": fetched,
+        "items": items,
+        "seconds": seconds,
+        "stats": {k: v for k, v in crawler.stats.get_stats().items() if k.startswith("boilerplate/")},
+    }
 
 
 def figures(name: str, run: dict) -> dict:
@@ -131,9 +141,12 @@ def figures(name: str, run: dict) -> dict:
     item_labels = [site.label(u) for u in run["items"]]
     return {
         "articles": len(articles),
-        "requests_to_90": until, "non_article_to_90": non_article_until if until else None,
-        "found": len(found), "requests": len(run["fetched"]),
-        "items": len(run["items"]), "items_not_article": sum(label != "article" for label in item_labels),
+        "requests_to_90": until,
+        "non_article_to_90": non_article_until if until else None,
+        "found": len(found),
+        "requests": len(run["fetched"]),
+        "items": len(run["items"]),
+        "items_not_article": sum(label != "article" for label in item_labels),
         "items_overview": sum(label == "overview" for label in item_labels),
         "pages_per_second": len(run["fetched"]) / max(run["seconds"], 1e-9),
         "seconds": run["seconds"],
@@ -148,11 +161,15 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sites", nargs="*", default=None)
-    parser.add_argument("--modes", nargs="*", default=["off", "prioritize", "focus", "articles", "articles-bare"],
-                        help="BOILERPLATE_LINKS values of the follow-everything crawl; articles: "
-                             "ArticleSpider, articles-bare: without feeds and sitemaps")
+    parser.add_argument(
+        "--modes",
+        nargs="*",
+        default=["off", "prioritize", "focus", "articles", "articles-bare"],
+        help="BOILERPLATE_LINKS values of the follow-everything crawl; articles: "
+        "ArticleSpider, articles-bare: without feeds and sitemaps",
+    )
     parser.add_argument("--json")
-    parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)   # SITE MODE: the child process
+    parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # SITE MODE: the child process
     args = parser.parse_args()
     if args.one:
         json.dump(crawl(*args.one), sys.stdout)
@@ -161,24 +178,32 @@ def main() -> None:
     results: dict = {}
     for name in names:
         for mode in args.modes:
-            out = subprocess.run([sys.executable, __file__, "--one", name, mode], capture_output=True,
-                                 text=True, check=True)
+            out = subprocess.run(
+                [sys.executable, __file__, "--one", name, mode], capture_output=True, text=True, check=True
+            )
             results[mode, name] = figures(name, json.loads(out.stdout))
             r = results[mode, name]
-            print(f"{mode:10} {name:20} 90%: {r['requests_to_90']} requests ({r['non_article_to_90']} not "
-                  f"articles); found {r['found']}/{r['articles']} in {r['requests']} requests; items not "
-                  f"article {r['items_not_article']} (overview {r['items_overview']}) of {r['items']}; "
-                  f"{r['pages_per_second']:.1f} pages/s", flush=True)
-    print("\nmode        requests to 90%  non-article among them  articles found  items not article  "
-          "(overview)  pages/s  roles s  overview s")
+            print(
+                f"{mode:10} {name:20} 90%: {r['requests_to_90']} requests ({r['non_article_to_90']} not "
+                f"articles); found {r['found']}/{r['articles']} in {r['requests']} requests; items not "
+                f"article {r['items_not_article']} (overview {r['items_overview']}) of {r['items']}; "
+                f"{r['pages_per_second']:.1f} pages/s",
+                flush=True,
+            )
+    print(
+        "\nmode        requests to 90%  non-article among them  articles found  items not article  "
+        "(overview)  pages/s  roles s  overview s"
+    )
     for mode in args.modes:
         rows = [results[mode, n] for n in names]
-        print(f"{mode:10}  {sum(r['requests_to_90'] or 0 for r in rows):15}  "
-              f"{sum(r['non_article_to_90'] or 0 for r in rows):22}  "
-              f"{sum(r['found'] for r in rows):7}/{sum(r['articles'] for r in rows):<6}  "
-              f"{sum(r['items_not_article'] for r in rows):17}  {sum(r['items_overview'] for r in rows):10}  "
-              f"{sum(r['requests'] for r in rows) / sum(r['seconds'] for r in rows):7.1f}  "
-              f"{sum(r['links_seconds'] for r in rows):7.2f}  {sum(r['overview_seconds'] for r in rows):10.2f}")
+        print(
+            f"{mode:10}  {sum(r['requests_to_90'] or 0 for r in rows):15}  "
+            f"{sum(r['non_article_to_90'] or 0 for r in rows):22}  "
+            f"{sum(r['found'] for r in rows):7}/{sum(r['articles'] for r in rows):<6}  "
+            f"{sum(r['items_not_article'] for r in rows):17}  {sum(r['items_overview'] for r in rows):10}  "
+            f"{sum(r['requests'] for r in rows) / sum(r['seconds'] for r in rows):7.1f}  "
+            f"{sum(r['links_seconds'] for r in rows):7.2f}  {sum(r['overview_seconds'] for r in rows):10.2f}"
+        )
     if args.json:
         Path(args.json).write_text(json.dumps({f"{m}/{n}": r for (m, n), r in results.items()}, indent=1))
 

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # A tiny page for the untimed first call: imports, caches and models load on it.
-WARM_UP_HTML = (b"<html><head><title>Warm-up</title></head><body><nav><a href='/'>Home</a></nav>"
-                b"<article><h1>Warm-up</h1>" + b"<p>" + b"A sentence of warm-up text. " * 30 + b"</p>"
-                b"</article><footer>Footer</footer></body></html>")
+WARM_UP_HTML = (
+    b"<html><head><title>Warm-up</title></head><body><nav><a href='/'>Home</a></nav>"
+    b"<article><h1>Warm-up</h1>" + b"<p>" + b"A sentence of warm-up text. " * 30 + b"</p>"
+    b"</article><footer>Footer</footer></body></html>"
+)
 WARM_UP_URL = "https://example.com/warm-up.html"
 START_TIMEOUT = 180.0  # importing and warming up a library, on a busy machine
 
@@ -35,6 +37,7 @@ def block_network() -> None:
     """No library may reach the network from a worker: the pages are given, and this
     machine may only talk to itself. An attempt fails (as an unreachable host would) and is
     counted."""
+
     def refuse(*args, **kwargs):
         global network_attempts
         network_attempts += 1
@@ -104,10 +107,10 @@ class NotInstalled(Exception):
 
 @dataclass
 class Call:
-    value: object            # what the adapter returned; None on a failure
-    seconds: float           # wall time of the call (the limit, on a timeout)
+    value: object  # what the adapter returned; None on a failure
+    seconds: float  # wall time of the call (the limit, on a timeout)
     cpu_seconds: float | None
-    error: str | None        # "timeout", or the exception's type and message
+    error: str | None  # "timeout", or the exception's type and message
 
 
 @dataclass
@@ -117,10 +120,10 @@ class IsolatedRunner:
     kind: str
     name: str
     timeout: float = 20.0
-    options: dict = field(default_factory=dict)   # keyword arguments of the adapter's factory
+    options: dict = field(default_factory=dict)  # keyword arguments of the adapter's factory
     restarts: int = 0
-    peak_rss: int | None = None      # the highest VmHWM of all this runner's workers
-    ready_rss: int | None = None     # VmHWM after import and warm-up, before any page
+    peak_rss: int | None = None  # the highest VmHWM of all this runner's workers
+    ready_rss: int | None = None  # VmHWM after import and warm-up, before any page
     network_attempts: int = 0
     _process: multiprocessing.Process | None = field(default=None, repr=False)
     _conn: object = field(default=None, repr=False)
@@ -129,8 +132,9 @@ class IsolatedRunner:
     def start(self) -> None:
         context = multiprocessing.get_context("spawn")  # a clean process: its memory is the library's
         parent_conn, child_conn = context.Pipe()
-        process = context.Process(target=worker_main, args=(child_conn, self.kind, self.name, self.options),
-                                  daemon=True)
+        process = context.Process(
+            target=worker_main, args=(child_conn, self.kind, self.name, self.options), daemon=True
+        )
         process.start()
         child_conn.close()
         self._process, self._conn, self._attempts_seen = process, parent_conn, 0

@@ -75,7 +75,7 @@ def evaluate_site(name: str, library: bool) -> dict:
             matrix[link.role, target_of(site, link.url, url)] += 1
         gold = gold_next(site, file) if label == "overview" else None
         if gold is None or all(site.file_for(link.url) != gold for link in links):
-            continue   # no next page, or one the page does not link to (a home page without pager)
+            continue  # no next page, or one the page does not link to (a home page without pager)
         nexts["lists"] += 1
         without = page_links(page, url, is_overview=verdict.is_overview, url_patterns=False)
         for suffix, found_links in (("", links), ("_no_patterns", without)):
@@ -85,8 +85,12 @@ def evaluate_site(name: str, library: bool) -> dict:
             nexts["wrong" + suffix] += bool(targets - {gold})
             if not found and not suffix:
                 misses.append(file)
-    return {"matrix": {f"{r}|{t}": n for (r, t), n in matrix.items()}, "next": nexts,
-            "next_misses": misses[:5], "seconds": seconds}
+    return {
+        "matrix": {f"{r}|{t}": n for (r, t), n in matrix.items()},
+        "next": nexts,
+        "next_misses": misses[:5],
+        "seconds": seconds,
+    }
 
 
 def print_matrix(title: str, matrix: dict) -> None:
@@ -108,25 +112,30 @@ def main() -> None:
     total: Counter = Counter()
     nexts: Counter = Counter()
     seconds: Counter = Counter()
-    print("site".ljust(22) + "lists  next found  wrong  found(no URL patterns)  wrong  ms roles/page  "
-          "ms detect/page")
+    print("site".ljust(22) + "lists  next found  wrong  found(no URL patterns)  wrong  ms roles/page  ms detect/page")
     for name, r in results.items():
         total.update(r["matrix"])
         nexts.update(r["next"])
         seconds.update(r["seconds"])
         n, s = r["next"], r["seconds"]
-        print(f"{name:22}{n['lists']:5}  {n['found']:10}  {n['wrong']:5}  {n['found_no_patterns']:22}  "
-              f"{n['wrong_no_patterns']:5}  {1000 * s['roles'] / s['pages']:13.2f}  "
-              f"{1000 * s['detect'] / s['pages']:14.2f}")
+        print(
+            f"{name:22}{n['lists']:5}  {n['found']:10}  {n['wrong']:5}  {n['found_no_patterns']:22}  "
+            f"{n['wrong_no_patterns']:5}  {1000 * s['roles'] / s['pages']:13.2f}  "
+            f"{1000 * s['detect'] / s['pages']:14.2f}"
+        )
         if r["next_misses"]:
             print("    missed:", ", ".join(r["next_misses"]))
     lists = max(nexts["lists"], 1)
-    print(f"{'all':22}{nexts['lists']:5}  {nexts['found']:10}  {nexts['wrong']:5}  "
-          f"{nexts['found_no_patterns']:22}  {nexts['wrong_no_patterns']:5}  "
-          f"{1000 * seconds['roles'] / seconds['pages']:13.2f}  {1000 * seconds['detect'] / seconds['pages']:14.2f}")
-    print(f"next found on {nexts['found'] / lists:.1%} of the paginated lists ({nexts['wrong'] / lists:.1%} "
-          f"with a wrong next); without URL patterns {nexts['found_no_patterns'] / lists:.1%} "
-          f"({nexts['wrong_no_patterns'] / lists:.1%} wrong)")
+    print(
+        f"{'all':22}{nexts['lists']:5}  {nexts['found']:10}  {nexts['wrong']:5}  "
+        f"{nexts['found_no_patterns']:22}  {nexts['wrong_no_patterns']:5}  "
+        f"{1000 * seconds['roles'] / seconds['pages']:13.2f}  {1000 * seconds['detect'] / seconds['pages']:14.2f}"
+    )
+    print(
+        f"next found on {nexts['found'] / lists:.1%} of the paginated lists ({nexts['wrong'] / lists:.1%} "
+        f"with a wrong next); without URL patterns {nexts['found_no_patterns'] / lists:.1%} "
+        f"({nexts['wrong_no_patterns'] / lists:.1%} wrong)"
+    )
     for name, r in results.items():
         print_matrix(name, r["matrix"])
     print_matrix("all sites", dict(total))

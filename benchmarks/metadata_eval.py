@@ -85,8 +85,20 @@ _CREDENTIAL = re.compile(r"^[A-Z][A-Z.]{0,4}®?$|^Ph\.?D\.?$|^M\.?D\.?$", re.I)
 #: Second-level labels under a two-letter country code ("bbc.co.uk", "abc.net.au").
 _SECOND_LEVEL = {"co", "com", "org", "net", "ac", "gov", "edu", "ne"}
 #: Hosting platforms whose subdomains are different publishers.
-_PLATFORMS = ("blogspot.com", "wordpress.com", "github.io", "tumblr.com", "substack.com", "medium.com",
-              "wixsite.com", "weebly.com", "typepad.com", "livejournal.com", "netlify.app", "blogger.com")
+_PLATFORMS = (
+    "blogspot.com",
+    "wordpress.com",
+    "github.io",
+    "tumblr.com",
+    "substack.com",
+    "medium.com",
+    "wixsite.com",
+    "weebly.com",
+    "typepad.com",
+    "livejournal.com",
+    "netlify.app",
+    "blogger.com",
+)
 
 
 def norm(text) -> str:
@@ -119,7 +131,7 @@ def registered_domain(host: str) -> str:
 
 
 def metadata_half(record: dict) -> str:
-    """"rules" (the half the metadata rules are written from) or "reported" (only scored), by a
+    """ "rules" (the half the metadata rules are written from) or "reported" (only scored), by a
     hash of the page's registered domain: every page of a site falls in the same half."""
     site = registered_domain(_hostname(record.get("url")) or record["id"])
     digest = hashlib.sha1(f"metadata-split:{site}".encode()).digest()
@@ -141,11 +153,17 @@ def same_day(found: str | None, gold: str, slack: int = 0) -> bool:
 
 # --- the tools: each returns {"title", "authors" (list), "date", "language"} -------------------
 
+
 def run_this(extractor):
     def run(html: bytes, url):
         result = extractor.extract(html, url)
-        return {"title": result.title, "authors": result.authors, "date": result.date_published,
-                "language": result.language}
+        return {
+            "title": result.title,
+            "authors": result.authors,
+            "date": result.date_published,
+            "language": result.language,
+        }
+
     return run
 
 
@@ -160,6 +178,7 @@ def run_trafilatura():
             return {"title": None, "authors": [], "date": None}
         authors = doc.author.split("; ") if doc.author else []
         return {"title": doc.title, "authors": authors, "date": doc.date}
+
     return run
 
 
@@ -168,9 +187,14 @@ def run_htmldate(extensive: bool):
         from htmldate import find_date
 
         def run(html: bytes, url):
-            return {"date": find_date(html.decode("utf-8", "replace"), url=url, extensive_search=extensive,
-                                      original_date=True)}
+            return {
+                "date": find_date(
+                    html.decode("utf-8", "replace"), url=url, extensive_search=extensive, original_date=True
+                )
+            }
+
         return run
+
     return make
 
 
@@ -183,15 +207,24 @@ def run_newspaper():
     def run(html: bytes, url):
         article = newspaper_article(newspaper, html, url or "http://example.com/")
         date = article.publish_date.date().isoformat() if article.publish_date else None
-        return {"title": article.title, "authors": list(article.authors), "date": date,
-                "language": article.meta_lang or None}
+        return {
+            "title": article.title,
+            "authors": list(article.authors),
+            "date": date,
+            "language": article.meta_lang or None,
+        }
+
     return run
 
 
 def load_tools(names):
-    makers = {"this": lambda: run_this(Extractor()), "trafilatura": run_trafilatura,
-              "htmldate": run_htmldate(True), "htmldate-fast": run_htmldate(False),
-              "newspaper4k": run_newspaper}
+    makers = {
+        "this": lambda: run_this(Extractor()),
+        "trafilatura": run_trafilatura,
+        "htmldate": run_htmldate(True),
+        "htmldate-fast": run_htmldate(False),
+        "newspaper4k": run_newspaper,
+    }
     tools = {}
     for name in names:
         try:
@@ -202,6 +235,7 @@ def load_tools(names):
 
 
 # --- scoring -----------------------------------------------------------------------------
+
 
 def language_reference(root: Path, record: dict):
     """py3langid on human-checked text (see the module docstring), or None."""
@@ -222,8 +256,14 @@ def language_reference(root: Path, record: dict):
 
 def score(records, outputs, slack: int = 0) -> dict:
     """Per measure: [hits, pages]; for invented authors: [pages with authors, unsigned pages]."""
-    rows = {"title": [0, 0], "authors": [0, 0], "invented": [0, 0], "date": [0, 0], "undated": [0, 0],
-            "language": [0, 0]}
+    rows = {
+        "title": [0, 0],
+        "authors": [0, 0],
+        "invented": [0, 0],
+        "date": [0, 0],
+        "undated": [0, 0],
+        "language": [0, 0],
+    }
     for record, out in zip(records, outputs):
         if out is None:
             continue
@@ -254,11 +294,21 @@ def dump_rows(set_name, parts, tool, outputs):
     for part, part_records in parts.items():
         for record in part_records:
             out = outputs[record["id"]] or {}
-            yield {"set": set_name, "part": part, "tool": tool, "id": record["id"],
-                   "url": record.get("url"), "page_type": record.get("page_type"),
-                   "gold": {"title": record.get("title"), "authors": record.get("author"),
-                            "date": record.get("publish_date"), "language": record.get("lang_ref")},
-                   "out": {key: out.get(key) for key in ("title", "authors", "date", "language") if key in out}}
+            yield {
+                "set": set_name,
+                "part": part,
+                "tool": tool,
+                "id": record["id"],
+                "url": record.get("url"),
+                "page_type": record.get("page_type"),
+                "gold": {
+                    "title": record.get("title"),
+                    "authors": record.get("author"),
+                    "date": record.get("publish_date"),
+                    "language": record.get("lang_ref"),
+                },
+                "out": {key: out.get(key) for key in ("title", "authors", "date", "language") if key in out},
+            }
 
 
 def load_parts(datasets: Path, set_name: str, limit=None, part=None) -> dict:
@@ -272,8 +322,9 @@ def load_parts(datasets: Path, set_name: str, limit=None, part=None) -> dict:
             parts[metadata_half(record)].append(record)
     else:
         parts = {"all": records}
-    parts = {name: part_records[:limit] for name, part_records in parts.items()
-             if part in (None, name) or name == "all"}
+    parts = {
+        name: part_records[:limit] for name, part_records in parts.items() if part in (None, name) or name == "all"
+    }
     for part_records in parts.values():
         for record in part_records:
             record["lang_ref"] = language_reference(root, record)
@@ -314,15 +365,20 @@ def evaluate(datasets: Path, names, limit=None, dump=None, sets=SETS, part=None,
                 html = gzip.decompress((root / record["html"]).read_bytes())
                 try:
                     outputs[record["id"]] = run(html, record.get("url"))
-                except Exception as exc:   # noqa: BLE001 - a tool's failure is a miss
+                except Exception as exc:  # noqa: BLE001 - a tool's failure is a miss
                     print(f"{tool} failed on {set_name}/{record['id']}: {exc!r}", file=sys.stderr)
-                    outputs[record["id"]] = ({"date": None} if tool.startswith("htmldate") else
-                                             {"title": None, "authors": [], "date": None} if tool == "trafilatura"
-                                             else {"title": None, "authors": [], "date": None, "language": None})
+                    outputs[record["id"]] = (
+                        {"date": None}
+                        if tool.startswith("htmldate")
+                        else {"title": None, "authors": [], "date": None}
+                        if tool == "trafilatura"
+                        else {"title": None, "authors": [], "date": None, "language": None}
+                    )
             seconds = time.perf_counter() - start if records_to_run else float("nan")
             for part_name, part_records in parts.items():
-                results[(set_name, part_name, tool)] = score(part_records, [outputs[r["id"]] for r in part_records],
-                                                             DATE_SLACK_SETS.get(set_name, 0))
+                results[(set_name, part_name, tool)] = score(
+                    part_records, [outputs[r["id"]] for r in part_records], DATE_SLACK_SETS.get(set_name, 0)
+                )
             results[(set_name, "seconds", tool)] = seconds
             if dump is not None:
                 for row in dump_rows(set_name, parts, tool, outputs):
@@ -334,10 +390,13 @@ def timing(datasets: Path, limit=None) -> dict:
     """extract() and the metadata step alone (the first read of .metadata) on wcxb-dev's article pages."""
     root = datasets / "wcxb-dev"
     records = [json.loads(line) for line in (root / "pages.jsonl").open(encoding="utf-8")]
-    pages = [(gzip.decompress((root / r["html"]).read_bytes()), r.get("url"))
-             for r in records if r.get("page_type") == "article"][:limit]
+    pages = [
+        (gzip.decompress((root / r["html"]).read_bytes()), r.get("url"))
+        for r in records
+        if r.get("page_type") == "article"
+    ][:limit]
     extractor = Extractor()
-    extractor.extract(*pages[0]).metadata   # noqa: B018 - loads the language model outside the timing
+    extractor.extract(*pages[0]).metadata  # noqa: B018 - loads the language model outside the timing
     extract_times, meta_times = [], []
     for html, url in pages:
         a, b = [], []
@@ -345,26 +404,35 @@ def timing(datasets: Path, limit=None) -> dict:
             start = time.perf_counter()
             result = extractor.extract(html, url)
             middle = time.perf_counter()
-            result.metadata   # noqa: B018 - made on first read: what is timed
+            result.metadata  # noqa: B018 - made on first read: what is timed
             b.append(time.perf_counter() - middle)
             a.append(middle - start)
         extract_times.append(min(a))
         meta_times.append(min(b))
-    return {"pages": len(pages), "median_ms_extract": statistics.median(extract_times) * 1e3,
-            "median_ms_metadata": statistics.median(meta_times) * 1e3,
-            "mean_ms_metadata": statistics.fmean(meta_times) * 1e3}
+    return {
+        "pages": len(pages),
+        "median_ms_extract": statistics.median(extract_times) * 1e3,
+        "median_ms_metadata": statistics.median(meta_times) * 1e3,
+        "mean_ms_metadata": statistics.fmean(meta_times) * 1e3,
+    }
 
 
 def print_table(results: dict, names) -> None:
     tools = [t for t in names if any(k[2] == t for k in results)]
-    measures = (("title", "title"), ("authors", "authors"),
-                ("invented", "authors invented (unsigned pages)"), ("date", "publication date"),
-                ("undated", "date given on undated pages"),
-                ("language", "language (py3langid on checked text)"))
+    measures = (
+        ("title", "title"),
+        ("authors", "authors"),
+        ("invented", "authors invented (unsigned pages)"),
+        ("date", "publication date"),
+        ("undated", "date given on undated pages"),
+        ("language", "language (py3langid on checked text)"),
+    )
     print("| set | measure | pages | " + " | ".join(tools) + " |")
     print("|---|---|---|" + "---|" * len(tools))
-    keys = sorted({(k[0], k[1]) for k in results if k[1] != "seconds"},
-                  key=lambda k: (SETS.index(k[0]), ["reported", "rules", "all"].index(k[1])))
+    keys = sorted(
+        {(k[0], k[1]) for k in results if k[1] != "seconds"},
+        key=lambda k: (SETS.index(k[0]), ["reported", "rules", "all"].index(k[1])),
+    )
     for set_name, part in keys:
         for key, label in measures:
             cells, pages = [], 0
@@ -374,13 +442,17 @@ def print_table(results: dict, names) -> None:
                     cells.append("—")
                     continue
                 pages = max(pages, n)
-                cells.append(f"{hits} ({hits / n:.0%})" if key in ("invented", "undated")
-                             else f"{hits / n:.3f} ({hits})")
+                cells.append(
+                    f"{hits} ({hits / n:.0%})" if key in ("invented", "undated") else f"{hits / n:.3f} ({hits})"
+                )
             if pages:
                 print(f"| {set_name} {part} | {label} | {pages} | " + " | ".join(cells) + " |")
     for tool in tools:
-        secs = [f"{k[0]} {v:.1f} s" if v == v else f"{k[0]} reused" for k, v in results.items()
-                if k[1] == "seconds" and k[2] == tool]
+        secs = [
+            f"{k[0]} {v:.1f} s" if v == v else f"{k[0]} reused"
+            for k, v in results.items()
+            if k[1] == "seconds" and k[2] == tool
+        ]
         print(f"time, {tool}: " + ", ".join(secs))
 
 
@@ -394,8 +466,12 @@ def main(argv=None) -> int:
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--dump", type=Path, help="write each page's gold and answers here (JSON lines)")
-    parser.add_argument("--reuse", type=Path, action="append",
-                        help="take the other tools' answers from this earlier --dump (repeatable)")
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        action="append",
+        help="take the other tools' answers from this earlier --dump (repeatable)",
+    )
     args = parser.parse_args(argv)
     names = [t.strip() for t in args.tools.split(",") if t.strip()]
     sets = [t.strip() for t in args.sets.split(",") if t.strip()]
@@ -412,9 +488,11 @@ def main(argv=None) -> int:
     timed = None
     if not args.no_timing and "this" in names:
         timed = timing(args.datasets, args.limit)
-        print(f"on {timed['pages']} wcxb-dev article pages: extract() median {timed['median_ms_extract']:.2f} ms; "
-              f"the metadata step alone median {timed['median_ms_metadata']:.3f} ms, "
-              f"mean {timed['mean_ms_metadata']:.3f} ms")
+        print(
+            f"on {timed['pages']} wcxb-dev article pages: extract() median {timed['median_ms_extract']:.2f} ms; "
+            f"the metadata step alone median {timed['median_ms_metadata']:.3f} ms, "
+            f"mean {timed['mean_ms_metadata']:.3f} ms"
+        )
     if args.json:
         flat = {" / ".join(k): v for k, v in results.items()}
         args.json.write_text(json.dumps({"results": flat, "timing": timed}, indent=2))

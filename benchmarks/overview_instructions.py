@@ -47,7 +47,7 @@ def run_step(step: str, dataset: Path, limit: int) -> None:
     for text, url in docs:
         if step == "decode":
             continue
-        selector = Selector(text=text)   # what response.selector builds
+        selector = Selector(text=text)  # what response.selector builds
         if step == "walk":
             build_page(to_element(selector), base_url=url)
         elif step == "detect":
@@ -56,10 +56,23 @@ def run_step(step: str, dataset: Path, limit: int) -> None:
 
 def count(step: str, dataset: Path, limit: int) -> int:
     result = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-         "--step", step, "--limit", str(limit), str(dataset)],
-        capture_output=True, text=True, check=True,
-        env={**os.environ, "PYTHONHASHSEED": "0"})   # the same string hashes: the same counts
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--step",
+            step,
+            "--limit",
+            str(limit),
+            str(dataset),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )  # the same string hashes: the same counts
     return int(re.search(r"I\s+refs:\s+([\d,]+)", result.stderr).group(1).replace(",", ""))
 
 
@@ -67,7 +80,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("datasets", nargs="*", type=Path, metavar="DATASET_DIR")
     parser.add_argument("--limit", type=int, default=200, help="count the first N pages (default 200)")
-    parser.add_argument("--step", choices=STEPS, help=argparse.SUPPRESS)   # the counted run itself
+    parser.add_argument("--step", choices=STEPS, help=argparse.SUPPRESS)  # the counted run itself
     args = parser.parse_args(argv)
     if args.step:
         run_step(args.step, args.datasets[0], args.limit)
@@ -79,14 +92,16 @@ def main(argv=None) -> int:
         parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
     for dataset in args.datasets or DEFAULT_SETS:
         total = {step: count(step, dataset, args.limit) for step in STEPS}
-        n = len(load_dataset(dataset)[:args.limit])
+        n = len(load_dataset(dataset)[: args.limit])
         parse = (total["parse"] - total["decode"]) / n
         walk = (total["walk"] - total["parse"]) / n
         detect = (total["detect"] - total["parse"]) / n
-        print(f"{dataset.name}: {n} pages, millions of instructions per page (callgrind)\n"
-              f"  parse (parsel Selector) {parse / 1e6:.2f}\n"
-              f"  detect on the parse {detect / 1e6:.2f} ({detect / parse:.2f}x the parse): "
-              f"the walk {walk / 1e6:.2f}, evidence and model {(detect - walk) / 1e6:.2f}")
+        print(
+            f"{dataset.name}: {n} pages, millions of instructions per page (callgrind)\n"
+            f"  parse (parsel Selector) {parse / 1e6:.2f}\n"
+            f"  detect on the parse {detect / 1e6:.2f} ({detect / parse:.2f}x the parse): "
+            f"the walk {walk / 1e6:.2f}, evidence and model {(detect - walk) / 1e6:.2f}"
+        )
     return 0
 
 

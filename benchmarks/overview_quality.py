@@ -50,10 +50,13 @@ from scrapy_boilerplate.training.overview import (
 )
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
-UNLIKELY = re.compile(r"-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|"
-                      r"footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|"
-                      r"skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|"
-                      r"yom-remote", re.I)
+UNLIKELY = re.compile(
+    r"-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|"
+    r"footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|"
+    r"skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|"
+    r"yom-remote",
+    re.I,
+)
 MAYBE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
 
 
@@ -95,11 +98,15 @@ def with_urls(ev, urls: list):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("datasets", nargs="*", type=Path,
-                        default=[SHARED / "overview-dev", SHARED / "wcxb-dev"])
-    parser.add_argument("--articles", nargs="*", type=Path, metavar="DATASET_DIR",
-                        default=[d for d in (SHARED / "trafilatura-eval", SHARED / "readability") if d.is_dir()],
-                        help="sets of pages with a main text (mostly articles) to count the flagged ones of")
+    parser.add_argument("datasets", nargs="*", type=Path, default=[SHARED / "overview-dev", SHARED / "wcxb-dev"])
+    parser.add_argument(
+        "--articles",
+        nargs="*",
+        type=Path,
+        metavar="DATASET_DIR",
+        default=[d for d in (SHARED / "trafilatura-eval", SHARED / "readability") if d.is_dir()],
+        help="sets of pages with a main text (mostly articles) to count the flagged ones of",
+    )
     args = parser.parse_args()
     pages = load_datasets(args.datasets)
     labelled = [p for p in pages if p.label in ("overview", "article", "other")]
@@ -127,10 +134,13 @@ def main() -> int:
     rows[f"TextSweeper net text < {best[1]} (best on these pages)"] = net < best[1]
     rows["page link density > 0.4"] = X[:, FEATURE_NAMES.index("ld_page")] > 0.4
     rows["not isProbablyReaderable (Readability.js)"] = np.array(
-        [not is_probably_readerable(by_id[i].read_html()) for i in ids])
+        [not is_probably_readerable(by_id[i].read_html()) for i in ids]
+    )
 
-    print(f"{len(y)} labelled pages ({int(y.sum())} overview, {int((labels == 'article').sum())} article, "
-          f"{int((labels == 'other').sum())} other) from {len(set(sites))} sites")
+    print(
+        f"{len(y)} labelled pages ({int(y.sum())} overview, {int((labels == 'article').sum())} article, "
+        f"{int((labels == 'other').sum())} other) from {len(set(sites))} sites"
+    )
     for name in [str(p.name) for p in args.datasets] + ["all"]:
         mask = np.ones(len(y), bool) if name == "all" else datasets == name
         print(f"\n== {name}: {int(mask.sum())} pages")
@@ -155,11 +165,17 @@ def print_flagged_articles(path: Path) -> None:
     """The pages of a set of mostly articles that the shipped model calls overviews."""
     detector = default_detector()
     pages = load_datasets([path])
-    flagged = [(p.id, verdict.score) for p in pages
-               for verdict in [detector.detect(p.read_html(), url=p.url)] if verdict.is_overview]
+    flagged = [
+        (p.id, verdict.score)
+        for p in pages
+        for verdict in [detector.detect(p.read_html(), url=p.url)]
+        if verdict.is_overview
+    ]
     with_url = sum(bool(p.url) for p in pages)
-    print(f"\n== {path.name}: the shipped model (cutoff {detector.cutoff:.2f}) on {len(pages)} pages "
-          f"({with_url} with a URL): {len(flagged)} flagged ({len(flagged) / max(len(pages), 1):.1%})")
+    print(
+        f"\n== {path.name}: the shipped model (cutoff {detector.cutoff:.2f}) on {len(pages)} pages "
+        f"({with_url} with a URL): {len(flagged)} flagged ({len(flagged) / max(len(pages), 1):.1%})"
+    )
     for page_id, score in flagged:
         print(f"  {page_id} {score:.2f}")
 

@@ -69,18 +69,25 @@ def host_signals(walks: list, scores: np.ndarray, gold: np.ndarray) -> list[dict
         known = store.exchange(site, fps[k][0])
         chars = np.asarray(page.chars, float)
         net = np.maximum(chars - np.asarray(page.link_chars, float), 0)
-        repeated = np.array([bool(fp) and known.counts.get(fp, 0) >= max(2, 0.5 * known.pages)
-                             for fp in fps[k][0]], bool)
-        sims = np.array([len(slot_sets[k] & slot_sets[j]) / max(len(slot_sets[k] | slot_sets[j]), 1)
-                         if j != k else 0.0 for j in range(len(walks))])
+        repeated = np.array(
+            [bool(fp) and known.counts.get(fp, 0) >= max(2, 0.5 * known.pages) for fp in fps[k][0]], bool
+        )
+        sims = np.array(
+            [
+                len(slot_sets[k] & slot_sets[j]) / max(len(slot_sets[k] | slot_sets[j]), 1) if j != k else 0.0
+                for j in range(len(walks))
+            ]
+        )
         weights = sims / sims.sum() if sims.sum() else np.full(len(walks), 1 / max(len(walks) - 1, 1))
         weights[k] = 0.0
-        out.append({
-            "repeated_share": float(chars[repeated].sum() / max(chars.sum(), 1)),
-            "own_net": math.log1p(net[~repeated].sum()),
-            "slot_vote": float(weights @ scores),
-            "slot_vote_gold": float(weights @ gold),
-        })
+        out.append(
+            {
+                "repeated_share": float(chars[repeated].sum() / max(chars.sum(), 1)),
+                "own_net": math.log1p(net[~repeated].sum()),
+                "slot_vote": float(weights @ scores),
+                "slot_vote_gold": float(weights @ gold),
+            }
+        )
     return out
 
 
@@ -108,8 +115,10 @@ def describe(name: str, scores: np.ndarray, cutoff: float, y, labels) -> str:
     from sklearn.metrics import log_loss, roc_auc_score
 
     report = classification_report(scores >= cutoff, y, labels)
-    return (f"{name:34s} AUC {roc_auc_score(y, scores):.3f} log loss {log_loss(y, np.clip(scores, 1e-4, 1 - 1e-4)):.3f}"
-            f" | cutoff {cutoff:.2f}: {fmt_report(report)}")
+    return (
+        f"{name:34s} AUC {roc_auc_score(y, scores):.3f} log loss {log_loss(y, np.clip(scores, 1e-4, 1 - 1e-4)):.3f}"
+        f" | cutoff {cutoff:.2f}: {fmt_report(report)}"
+    )
 
 
 def main() -> int:
@@ -132,16 +141,17 @@ def main() -> int:
     signals: dict = {}
     for host in sorted(hosts):
         members = hosts[host]
-        walks = [build_page(parse_html(by_id[ev.ids[r]].read_html()), base_url=by_id[ev.ids[r]].url)
-                 for r in members]
+        walks = [build_page(parse_html(by_id[ev.ids[r]].read_html()), base_url=by_id[ev.ids[r]].url) for r in members]
         for r, values in zip(members, host_signals(walks, oof[members], ev.y[members].astype(float))):
             signals[r] = values
     y, labels = ev.y[rows], ev.labels[rows]
     groups = np.array([site_key(by_id[ev.ids[r]].url) for r in rows])
     base = oof[rows]
-    print(f"{len(rows)} pages of {len(hosts)} hosts with {args.min_pages}+ labelled pages "
-          f"({int(y.sum())} overview, {int((labels == 'article').sum())} article, "
-          f"{int((labels == 'other').sum())} other); model cutoff {cv.cutoff:.2f}")
+    print(
+        f"{len(rows)} pages of {len(hosts)} hosts with {args.min_pages}+ labelled pages "
+        f"({int(y.sum())} overview, {int((labels == 'article').sum())} article, "
+        f"{int((labels == 'other').sum())} other); model cutoff {cv.cutoff:.2f}"
+    )
     print(describe("model (out-of-fold)", base, cv.cutoff, y, labels))
     print(describe("stacked: score alone", stacked([logit(base)], y, groups), 0.5, y, labels))
     for name in SIGNALS:

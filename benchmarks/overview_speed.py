@@ -59,7 +59,7 @@ def time_dataset(path: Path, detector: OverviewDetector, limit: int | None = Non
         detector.detect(selector, url=url)
         again_ms.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
-        page = build_page(to_element(selector), base_url=url)   # the walk alone
+        page = build_page(to_element(selector), base_url=url)  # the walk alone
         walk_ms.append((time.perf_counter() - start) * 1000)
         # The rest: evidence and model, what detection adds when MainContentPipeline uses the walk anyway.
         start = time.perf_counter()
@@ -88,16 +88,18 @@ def time_dataset(path: Path, detector: OverviewDetector, limit: int | None = Non
 
 
 def format_result(r: dict) -> str:
-    return (f"{r['dataset']}: {r['pages']} pages ({r['model']})\n"
-            f"  parse (parsel Selector): median {r['parse_median_ms']:.2f} ms, p90 {r['parse_p90_ms']:.2f} ms\n"
-            f"  detect on the parsed Selector, first sight: median {r['detect_median_ms']:.2f} ms, "
-            f"p90 {r['detect_p90_ms']:.2f} ms, max {r['detect_max_ms']:.1f} ms, "
-            f"{r['under_budget']:.0%} under {BUDGET_MS:g} ms, {r['detect_x_parse']:.2f}x the parse in total\n"
-            f"  detect again (warm caches, as templates repeat): median {r['warm_median_ms']:.2f} ms, "
-            f"p90 {r['warm_p90_ms']:.2f} ms, {r['warm_under_budget']:.0%} under {BUDGET_MS:g} ms; "
-            f"of which the page walk: median {r['walk_median_ms']:.2f} ms, p90 {r['walk_p90_ms']:.2f} ms\n"
-            f"  evidence and model on the walked page (the walk is shared with MainContentPipeline): "
-            f"median {r['evidence_median_ms']:.2f} ms, p90 {r['evidence_p90_ms']:.2f} ms")
+    return (
+        f"{r['dataset']}: {r['pages']} pages ({r['model']})\n"
+        f"  parse (parsel Selector): median {r['parse_median_ms']:.2f} ms, p90 {r['parse_p90_ms']:.2f} ms\n"
+        f"  detect on the parsed Selector, first sight: median {r['detect_median_ms']:.2f} ms, "
+        f"p90 {r['detect_p90_ms']:.2f} ms, max {r['detect_max_ms']:.1f} ms, "
+        f"{r['under_budget']:.0%} under {BUDGET_MS:g} ms, {r['detect_x_parse']:.2f}x the parse in total\n"
+        f"  detect again (warm caches, as templates repeat): median {r['warm_median_ms']:.2f} ms, "
+        f"p90 {r['warm_p90_ms']:.2f} ms, {r['warm_under_budget']:.0%} under {BUDGET_MS:g} ms; "
+        f"of which the page walk: median {r['walk_median_ms']:.2f} ms, p90 {r['walk_p90_ms']:.2f} ms\n"
+        f"  evidence and model on the walked page (the walk is shared with MainContentPipeline): "
+        f"median {r['evidence_median_ms']:.2f} ms, p90 {r['evidence_p90_ms']:.2f} ms"
+    )
 
 
 def main(argv=None) -> int:

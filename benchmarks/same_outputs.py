@@ -47,15 +47,29 @@ PURE_ENV = "SCRAPY_BOILERPLATE_PURE_PYTHON"
 FORMAT = 1
 PASSES = {
     "default": {},
-    "all_on": {"include_title": True, "include_captions": True, "include_comments": True,
-               "include_links": True, "include_images": True, "favor": "recall"},
+    "all_on": {
+        "include_title": True,
+        "include_captions": True,
+        "include_comments": True,
+        "include_links": True,
+        "include_images": True,
+        "favor": "recall",
+    },
     "precision": {"favor": "precision"},
 }
-METADATA_FIELDS = ("authors", "date_published", "date_modified", "language", "site_name",
-                   "canonical_url", "description", "image")
+METADATA_FIELDS = (
+    "authors",
+    "date_published",
+    "date_modified",
+    "language",
+    "site_name",
+    "canonical_url",
+    "description",
+    "image",
+)
 EXTRACTION_FIELDS = ("text", "markdown", "html", "title", "images", "blocks", *METADATA_FIELDS, "to_dict")
 SITE_MEMORY_FIELDS = ("text", "blocks")
-MAX_LISTED = 20   # differing (page, field) pairs listed per set and pass
+MAX_LISTED = 20  # differing (page, field) pairs listed per set and pass
 
 
 def plain(value):
@@ -63,14 +77,13 @@ def plain(value):
     if isinstance(value, (str, bool, int, float)) or value is None:
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if not f.name.startswith("_")}
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value) if not f.name.startswith("_")}
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if hasattr(value, "dtype") and hasattr(value, "item"):
-        return plain(value.item())   # a numpy scalar where a float or bool was
+        return plain(value.item())  # a numpy scalar where a float or bool was
     if hasattr(value, "_asdict"):
         return plain(value._asdict())
     names = getattr(value, "__slots__", None) or list(getattr(value, "__dict__", ()))
@@ -93,14 +106,14 @@ def field_hashes(make, fields) -> dict:
     """{field: hash} of the object `make()` returns; "EXC:<type>" where it, or a field, raised."""
     try:
         obj = make()
-    except Exception as exc:   # noqa: BLE001 - recorded, so that it shows in the comparison
+    except Exception as exc:  # noqa: BLE001 - recorded, so that it shows in the comparison
         return {name: failed(exc) for name in fields}
     out = {}
     for name in fields:
         try:
             value = getattr(obj, name)
             out[name] = digest(value() if name == "to_dict" else value)
-        except Exception as exc:   # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
             out[name] = failed(exc)
     return out
 
@@ -108,7 +121,7 @@ def field_hashes(make, fields) -> dict:
 def overview_hashes(detect_overview, html, url) -> dict:
     try:
         verdict = plain(detect_overview(html, url=url))
-    except Exception as exc:   # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001
         return {"overview": failed(exc)}
     return {f"overview.{k}": digest(v) for k, v in verdict.items()}
 
@@ -132,11 +145,15 @@ def snapshot_set(dataset: Path, limit: int | None) -> dict:
     store = MemoryTemplateStore()
     for page_id, html, url in read_pages(dataset, limit):
         for name, options in PASSES.items():
-            out[name][page_id] = field_hashes(lambda: extract(html, url=url, **options),  # noqa: B023 - called here
-                                              EXTRACTION_FIELDS)
+            out[name][page_id] = field_hashes(
+                lambda: extract(html, url=url, **options),  # noqa: B023 - called here
+                EXTRACTION_FIELDS,
+            )
         out["default"][page_id].update(overview_hashes(detect_overview, html, url))
-        out["site_memory"][page_id] = field_hashes(lambda: extract(html, url=url, templates=store),  # noqa: B023
-                                                   SITE_MEMORY_FIELDS)
+        out["site_memory"][page_id] = field_hashes(
+            lambda: extract(html, url=url, templates=store),  # noqa: B023
+            SITE_MEMORY_FIELDS,
+        )
     return out
 
 
@@ -144,17 +161,22 @@ def describe_code() -> dict:
     """Where the snapshot's code came from: the commit, the package file, the compiled modules."""
     import scrapy_boilerplate
 
-    info = {"package": scrapy_boilerplate.__file__, "pure_python": os.environ.get(PURE_ENV, ""),
-            "python": sys.version.split()[0]}
+    info = {
+        "package": scrapy_boilerplate.__file__,
+        "pure_python": os.environ.get(PURE_ENV, ""),
+        "python": sys.version.split()[0],
+    }
     try:
-        info["commit"] = subprocess.run(["git", "-C", str(CODE), "rev-parse", "HEAD"], capture_output=True,
-                                        text=True, check=True).stdout.strip()
+        info["commit"] = subprocess.run(
+            ["git", "-C", str(CODE), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         info["commit"] = None
-    try:   # not public API: only a note, never compared
+    try:  # not public API: only a note, never compared
         from scrapy_boilerplate.core import speedups
+
         info["compiled"] = speedups.available()
-    except Exception:   # noqa: BLE001
+    except Exception:  # noqa: BLE001
         info["compiled"] = None
     return info
 
@@ -162,8 +184,9 @@ def describe_code() -> dict:
 def snapshot(args, argv: list) -> int:
     if args.pure and os.environ.get(PURE_ENV) != "1":
         # The variable is read at import: set it in a fresh process, before anything is imported.
-        return subprocess.call([sys.executable, str(Path(__file__).resolve()), *argv],
-                               env={**os.environ, PURE_ENV: "1"})
+        return subprocess.call(
+            [sys.executable, str(Path(__file__).resolve()), *argv], env={**os.environ, PURE_ENV: "1"}
+        )
     sys.path.insert(0, str(CODE))
     sets = args.sets or [SHARED / name for name in DEFAULT_SETS]
     started = time.time()
@@ -195,8 +218,7 @@ def compare_pass(a: dict, b: dict) -> tuple[int, list]:
         if page_id not in a or page_id not in b:
             differing.append((page_id, "<page missing in %s>" % ("A" if page_id not in a else "B")))
             continue
-        fields = [f for f in sorted(a[page_id].keys() | b[page_id].keys())
-                  if a[page_id].get(f) != b[page_id].get(f)]
+        fields = [f for f in sorted(a[page_id].keys() | b[page_id].keys()) if a[page_id].get(f) != b[page_id].get(f)]
         differing.extend((page_id, f) for f in fields)
         same += not fields
     return same, differing

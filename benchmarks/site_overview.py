@@ -47,13 +47,17 @@ def main() -> None:
         for label, (hit, n) in counts.items():
             totals[label][0] += hit
             totals[label][1] += n
-        print(f"{name:22}{counts['overview'][0]:>9}/{counts['overview'][1]:<6}{counts['article'][0]:>12}/"
-              f"{counts['article'][1]:<6}{counts['other'][0]:>9}/{counts['other'][1]:<6}")
+        print(
+            f"{name:22}{counts['overview'][0]:>9}/{counts['overview'][1]:<6}{counts['article'][0]:>12}/"
+            f"{counts['article'][1]:<6}{counts['other'][0]:>9}/{counts['other'][1]:<6}"
+        )
         if args.examples:
-            print("    articles flagged:", ", ".join(wrong["article"][:args.examples]))
-            print("    lists missed:", ", ".join(wrong["overview"][:args.examples]))
-    print(f"{'all':22}{totals['overview'][0]:>9}/{totals['overview'][1]:<6}{totals['article'][0]:>12}/"
-          f"{totals['article'][1]:<6}{totals['other'][0]:>9}/{totals['other'][1]:<6}")
+            print("    articles flagged:", ", ".join(wrong["article"][: args.examples]))
+            print("    lists missed:", ", ".join(wrong["overview"][: args.examples]))
+    print(
+        f"{'all':22}{totals['overview'][0]:>9}/{totals['overview'][1]:<6}{totals['article'][0]:>12}/"
+        f"{totals['article'][1]:<6}{totals['other'][0]:>9}/{totals['other'][1]:<6}"
+    )
 
 
 if __name__ == "__main__":

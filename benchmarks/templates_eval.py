@@ -38,19 +38,28 @@ def mean(values):
 
 def summary(results: list) -> dict:
     """Averaged precision and recall, F1 of the averages (DESIGN.md), snippet shares."""
-    p = mean(r.precision for r in results if r.precision is not None and r.recall is not None
-             and r.precision == r.precision)
+    p = mean(
+        r.precision for r in results if r.precision is not None and r.recall is not None and r.precision == r.precision
+    )
     rec = mean(r.recall for r in results)
-    return {"pages": len(results), "precision": p, "recall": rec, "f1": f1_from(p, rec),
-            "with": mean(r.with_share for r in results),
-            "without": mean(r.without_share for r in results)}
+    return {
+        "pages": len(results),
+        "precision": p,
+        "recall": rec,
+        "f1": f1_from(p, rec),
+        "with": mean(r.with_share for r in results),
+        "without": mean(r.without_share for r in results),
+    }
 
 
 def fmt(d: dict) -> str:
     def f(v):
         return "  -   " if v is None else f"{v:.4f}"
-    return (f"n={d['pages']:3d} P={f(d['precision'])} R={f(d['recall'])} F1={f(d['f1'])} "
-            f"with={f(d['with'])} without={f(d['without'])}")
+
+    return (
+        f"n={d['pages']:3d} P={f(d['precision'])} R={f(d['recall'])} F1={f(d['f1'])} "
+        f"with={f(d['with'])} without={f(d['without'])}"
+    )
 
 
 def main(argv=None) -> int:
@@ -77,8 +86,11 @@ def main(argv=None) -> int:
         for page in load_dataset(path):
             site = tpl.site_key(page.url)
             by_site[(page.dataset, site) if site else (page.dataset, "#" + page.id)].append(page)
-    multi = {k: sorted(v, key=lambda p: p.id) for k, v in by_site.items()
-             if len(v) >= args.min_pages and not k[1].startswith("#")}
+    multi = {
+        k: sorted(v, key=lambda p: p.id)
+        for k, v in by_site.items()
+        if len(v) >= args.min_pages and not k[1].startswith("#")
+    }
     print(f"{len(multi)} sites with >= {args.min_pages} pages, {sum(map(len, multi.values()))} pages")
 
     base_all, seq_all, loo_all = [], [], []
@@ -110,23 +122,29 @@ def main(argv=None) -> int:
             for i, (p, h) in enumerate(zip(pages, htmls)):
                 store = tpl.MemoryTemplateStore(warmup=args.warmup)
                 for j, other in enumerate(walked):
-                    if j != i:   # recorded as a crawl records it: with the model's probabilities
+                    if j != i:  # recorded as a crawl records it: with the model's probabilities
                         extractor.extract_page(other, pages[j].url, templates=store)
                 loo.append(score_page(p, extractor.extract(h, url=p.url, templates=store).text))
         base_all += base
         seq_all += seq
         loo_all += loo
-        per_site[f"{dataset}/{site}"] = {"base": summary(base), "sequence": summary(seq),
-                                        "loo": summary(loo) if loo else None}
+        per_site[f"{dataset}/{site}"] = {
+            "base": summary(base),
+            "sequence": summary(seq),
+            "loo": summary(loo) if loo else None,
+        }
         print(f"{dataset}/{site} ({len(pages)} pages)")
         print(f"   without  {fmt(summary(base))}")
         print(f"   sequence {fmt(summary(seq))}")
         if loo:
             print(f"   loo      {fmt(summary(loo))}")
 
-    out = {"settings": vars(args), "all": {"base": summary(base_all), "sequence": summary(seq_all),
-                                           "loo": summary(loo_all) if loo_all else None},
-           "by_position": {}, "sites": per_site}
+    out = {
+        "settings": vars(args),
+        "all": {"base": summary(base_all), "sequence": summary(seq_all), "loo": summary(loo_all) if loo_all else None},
+        "by_position": {},
+        "sites": per_site,
+    }
     print("\nALL")
     print(f"   without  {fmt(summary(base_all))}")
     print(f"   sequence {fmt(summary(seq_all))}")
@@ -142,11 +160,15 @@ def main(argv=None) -> int:
     out["store_ms_per_page"] = 1000 * store_seconds / max(store_pages, 1)
     extra = sorted(b - a for a, b in zip(base_seconds, store_total))
     if extra:
-        out["extract_ms"] = {"without_mean": 1000 * sum(base_seconds) / len(base_seconds),
-                             "with_mean": 1000 * sum(store_total) / len(store_total),
-                             "extra_median": 1000 * extra[len(extra) // 2]}
-        print("extraction ms/page: without {without_mean:.2f}, with the store {with_mean:.2f} (mean); "
-              "extra per page, median {extra_median:.3f}".format(**out["extract_ms"]))
+        out["extract_ms"] = {
+            "without_mean": 1000 * sum(base_seconds) / len(base_seconds),
+            "with_mean": 1000 * sum(store_total) / len(store_total),
+            "extra_median": 1000 * extra[len(extra) // 2],
+        }
+        print(
+            "extraction ms/page: without {without_mean:.2f}, with the store {with_mean:.2f} (mean); "
+            "extra per page, median {extra_median:.3f}".format(**out["extract_ms"])
+        )
 
     if not args.no_singles:
         changed = checked = 0

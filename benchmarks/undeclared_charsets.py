@@ -36,14 +36,17 @@ sys.path.insert(0, str(ROOT))
 
 from scrapy_boilerplate.core.document import parse  # noqa: E402
 
-TARGETS = {"zh": ("gb18030", "big5"), "ja": ("shift_jis", "euc_jp"), "ko": ("euc_kr",),
-           "ru": ("cp1251", "koi8_r")}
-SCRIPTS = {"kana": re.compile("[\u3040-\u30ff]"), "han": re.compile("[\u4e00-\u9fff]"),
-           "hangul": re.compile("[\uac00-\ud7a3]"), "cyrillic": re.compile("[\u0400-\u04ff]")}
+TARGETS = {"zh": ("gb18030", "big5"), "ja": ("shift_jis", "euc_jp"), "ko": ("euc_kr",), "ru": ("cp1251", "koi8_r")}
+SCRIPTS = {
+    "kana": re.compile("[\u3040-\u30ff]"),
+    "han": re.compile("[\u4e00-\u9fff]"),
+    "hangul": re.compile("[\uac00-\ud7a3]"),
+    "cyrillic": re.compile("[\u0400-\u04ff]"),
+}
 TAGS_RE = re.compile(r"<script\b.*?</script\s*>|<style\b.*?</style\s*>|<[^>]*>", re.I | re.S)
 DECLARATION_RES = (
-    re.compile(rb"<meta[^>]*charset[^>]*>", re.I),                       # <meta charset>, http-equiv
-    re.compile(rb"(<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", re.I),   # the XML declaration's
+    re.compile(rb"<meta[^>]*charset[^>]*>", re.I),  # <meta charset>, http-equiv
+    re.compile(rb"(<\?xml[^>]*?)\s+encoding\s*=\s*[\"'][^\"']*[\"']", re.I),  # the XML declaration's
 )
 
 
@@ -97,7 +100,7 @@ def cases(datasets: Path):
             han = SCRIPTS["han"].findall(source)
             for encoding in TARGETS[lang]:
                 if encoding == "big5" and sum(_encodes(c, "big5") for c in han) < 0.9 * len(han):
-                    continue   # simplified Chinese: not what Big5 pages hold
+                    continue  # simplified Chinese: not what Big5 pages hold
                 body = source.encode(encoding, errors="xmlcharrefreplace")
                 if parse.META_CHARSET_RE.search(body[:4096]) or parse.XML_ENCODING_RE.search(body[:4096]):
                     continue
@@ -120,6 +123,7 @@ def read_parse(data: bytes) -> str:
 
 def read_cn_whole(data: bytes) -> str:
     from charset_normalizer import from_bytes
+
     best = from_bytes(data).best()
     return data.decode(best.encoding, errors="replace") if best else data.decode("cp1252", errors="replace")
 
@@ -149,6 +153,7 @@ def read_trial(data: bytes) -> str:
 
 def read_scrapy(data: bytes) -> str:
     from scrapy.http import HtmlResponse
+
     return HtmlResponse("http://example.com/", body=data, headers={"Content-Type": "text/html"}).text
 
 
@@ -182,13 +187,14 @@ def main() -> None:
     for key in keys:
         print(f"{key:<20} {total[key]:>5}  " + "  ".join(f"{right[(m, key)]:>10}" for m in methods))
     cases_n = sum(total.values())
-    print(f"{'all':<20} {cases_n:>5}  " + "  ".join(
-        f"{100 * sum(right[(m, k)] for k in keys) / max(cases_n, 1):>9.1f}%" for m in methods))
+    print(
+        f"{'all':<20} {cases_n:>5}  "
+        + "  ".join(f"{100 * sum(right[(m, k)] for k in keys) / max(cases_n, 1):>9.1f}%" for m in methods)
+    )
     for method in methods:
         times = sorted(seconds[method])
         if times:
-            print(f"{method}: median {1000 * times[len(times) // 2]:.1f} ms, "
-                  f"max {1000 * times[-1]:.1f} ms a page")
+            print(f"{method}: median {1000 * times[len(times) // 2]:.1f} ms, max {1000 * times[-1]:.1f} ms a page")
     if args.show_wrong:
         for method, name, key in wrong:
             print("wrong", method, name, key)

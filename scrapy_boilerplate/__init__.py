@@ -30,9 +30,21 @@ _SCRAPY_COMPONENTS = {
 }
 
 __all__ = [
-    "DuplicateIndex", "Extraction", "Extractor", "Judgement", "MemoryDuplicateStore", "MemoryTemplateStore",
-    "Model", "ModelError", "OverviewDetector", "OverviewVerdict",
-    "detect_overview", "extract", "load_model", "__version__", *_SCRAPY_COMPONENTS,
+    "DuplicateIndex",
+    "Extraction",
+    "Extractor",
+    "Judgement",
+    "MemoryDuplicateStore",
+    "MemoryTemplateStore",
+    "Model",
+    "ModelError",
+    "OverviewDetector",
+    "OverviewVerdict",
+    "detect_overview",
+    "extract",
+    "load_model",
+    "__version__",
+    *_SCRAPY_COMPONENTS,
 ]
 
 

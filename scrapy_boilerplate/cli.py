@@ -21,7 +21,8 @@ FORMATS = ("text", "markdown", "html", "json")
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scrapy-boilerplate",
-        description="Main-content extraction: extract and explain pages, evaluate and train models.")
+        description="Main-content extraction: extract and explain pages, evaluate and train models.",
+    )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_page_commands(sub)
@@ -41,31 +42,38 @@ def _add_page_commands(sub: Any) -> None:
     _add_selector_options(p)
     _add_model_options(p)
 
-    p = sub.add_parser("explain", help="write an HTML page showing every block of a page, kept or "
-                                       "dropped, and why (one self-contained file)",
-                       description="Write one self-contained HTML file (no script, nothing fetched when "
-                                   "it is opened) that shows the page as blocks in reading order: each "
-                                   "block kept or dropped, its content probability, the step that "
-                                   "decided, its tag path and class/id words, and its text; at the top "
-                                   "the overview verdict, the title and each metadata field with its "
-                                   "source.")
+    p = sub.add_parser(
+        "explain",
+        help="write an HTML page showing every block of a page, kept or dropped, and why (one self-contained file)",
+        description="Write one self-contained HTML file (no script, nothing fetched when "
+        "it is opened) that shows the page as blocks in reading order: each "
+        "block kept or dropped, its content probability, the step that "
+        "decided, its tag path and class/id words, and its text; at the top "
+        "the overview verdict, the title and each metadata field with its "
+        "source.",
+    )
     p.add_argument("source", help="an HTML file, an http(s) URL, or - for standard input")
     p.add_argument("--url", help="the page's URL, to resolve relative links and image URLs")
-    p.add_argument("--output", "-o", metavar="OUT.html",
-                   help="where to write the page (default: standard output)")
+    p.add_argument("--output", "-o", metavar="OUT.html", help="where to write the page (default: standard output)")
     _add_selector_options(p)
     _add_model_options(p)
 
     p = sub.add_parser("overview", help="is each page an overview page? verdict, score, reason per file")
-    p.add_argument("sources", nargs="+", metavar="FILE",
-                   help="HTML files (.gz too), http(s) URLs, or - for standard input")
+    p.add_argument(
+        "sources", nargs="+", metavar="FILE", help="HTML files (.gz too), http(s) URLs, or - for standard input"
+    )
     p.add_argument("--url", help="the page's URL (its shape is evidence); only with one FILE")
     p.add_argument("--model", help="an overview model JSON file (default: the shipped overview model)")
     p.add_argument("--no-model", action="store_true", help="the plain net-text rule (TextSweeper)")
-    p.add_argument("--threshold", type=int, default=DEFAULT_NET_TEXT_THRESHOLD,
-                   help="net-text threshold in characters (the whole rule with --no-model)")
-    p.add_argument("--cutoff", type=float, help="score at or above which a page is an overview "
-                                                "(default: the model's own)")
+    p.add_argument(
+        "--threshold",
+        type=int,
+        default=DEFAULT_NET_TEXT_THRESHOLD,
+        help="net-text threshold in characters (the whole rule with --no-model)",
+    )
+    p.add_argument(
+        "--cutoff", type=float, help="score at or above which a page is an overview (default: the model's own)"
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per file and line")
 
 
@@ -73,18 +81,29 @@ def _add_dataset_commands(sub: Any) -> None:
     """evaluate, bench, duplicates, train: commands on sets of pages."""
     from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
 
-    p = sub.add_parser("evaluate", help="score the extractor on datasets (shingle precision, recall "
-                                        "and F1 per page type; docs/training.md)")
+    p = sub.add_parser(
+        "evaluate",
+        help="score the extractor on datasets (shingle precision, recall and F1 per page type; docs/training.md)",
+    )
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
-    p.add_argument("--split", choices=("auto", "all", "validation", "train"), default="auto",
-                   help="pages to score: auto = the held-aside validation sites of a set the "
-                        "default model was trained on (wcxb-dev), all pages otherwise")
+    p.add_argument(
+        "--split",
+        choices=("auto", "all", "validation", "train"),
+        default="auto",
+        help="pages to score: auto = the held-aside validation sites of a set the "
+        "default model was trained on (wcxb-dev), all pages otherwise",
+    )
     p.add_argument("--limit", type=int, help="score at most N pages per dataset")
-    p.add_argument("--per-page", action="store_true",
-                   help="also list every page's own precision, recall, F1 and snippet shares")
-    p.add_argument("--worst", type=_count, default=0, metavar="N",
-                   help="also list the N pages with the lowest F1 (the lowest snippet share for "
-                        "pages without gold text)")
+    p.add_argument(
+        "--per-page", action="store_true", help="also list every page's own precision, recall, F1 and snippet shares"
+    )
+    p.add_argument(
+        "--worst",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="also list the N pages with the lowest F1 (the lowest snippet share for pages without gold text)",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     _add_model_options(p)
 
@@ -95,34 +114,53 @@ def _add_dataset_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     _add_model_options(p)
 
-    p = sub.add_parser("duplicates", help="list the items or pages whose main text repeats an "
-                                          "earlier one's, each with the first (docs/duplicates.md)",
-                       description="One line per copy: the copy, the first item or page it repeats, "
-                                   "their similarity and how it was found (exact or near); a summary "
-                                   "on standard error.")
-    p.add_argument("source", metavar="FOLDER|ITEMS.jsonl",
-                   help="a folder of HTML pages (.html, .htm, .gz; extracted, in name order) or a "
-                        "JSON-lines file of items")
-    p.add_argument("--field", default="main_text", help="JSONL: the item field holding the text "
-                                                        "(default: main_text)")
-    p.add_argument("--key-field", default="url", help="JSONL: the field naming the item (default: "
-                                                      "url; else the line number)")
-    p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
-                   help=f"similarity from which two texts are copies (default: {DEFAULT_THRESHOLD})")
-    p.add_argument("--min-words", type=int, default=DEFAULT_MIN_WORDS,
-                   help=f"shorter texts are not judged (default: {DEFAULT_MIN_WORDS})")
+    p = sub.add_parser(
+        "duplicates",
+        help="list the items or pages whose main text repeats an "
+        "earlier one's, each with the first (docs/duplicates.md)",
+        description="One line per copy: the copy, the first item or page it repeats, "
+        "their similarity and how it was found (exact or near); a summary "
+        "on standard error.",
+    )
+    p.add_argument(
+        "source",
+        metavar="FOLDER|ITEMS.jsonl",
+        help="a folder of HTML pages (.html, .htm, .gz; extracted, in name order) or a JSON-lines file of items",
+    )
+    p.add_argument("--field", default="main_text", help="JSONL: the item field holding the text (default: main_text)")
+    p.add_argument(
+        "--key-field", default="url", help="JSONL: the field naming the item (default: url; else the line number)"
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        help=f"similarity from which two texts are copies (default: {DEFAULT_THRESHOLD})",
+    )
+    p.add_argument(
+        "--min-words",
+        type=int,
+        default=DEFAULT_MIN_WORDS,
+        help=f"shorter texts are not judged (default: {DEFAULT_MIN_WORDS})",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per copy and line")
 
     p = sub.add_parser("train", help="train a block model on datasets with gold text or snippets")
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
     p.add_argument("--output", "-o", required=True, help="where to write the model (JSON)")
-    p.add_argument("--overview", action="store_true",
-                   help="train the overview-page model from the pages' labels (\"label\": \"overview\", "
-                        "\"article\" or \"other\" in pages.jsonl) instead of the block model")
-    p.add_argument("--all-sites", action="store_true",
-                   help="block model: train on the pages of every site (by default about 20%% of the "
-                        "sites are held out for 'evaluate --split validation'); the overview model "
-                        "always uses every labelled page")
+    p.add_argument(
+        "--overview",
+        action="store_true",
+        help='train the overview-page model from the pages\' labels ("label": "overview", '
+        '"article" or "other" in pages.jsonl) instead of the block model',
+    )
+    p.add_argument(
+        "--all-sites",
+        action="store_true",
+        help="block model: train on the pages of every site (by default about 20%% of the "
+        "sites are held out for 'evaluate --split validation'); the overview model "
+        "always uses every labelled page",
+    )
 
 
 def _count(value: str) -> int:
@@ -161,8 +199,13 @@ def _add_selector_options(p: argparse.ArgumentParser) -> None:
     from .core.options import OPTIONS
 
     p.add_argument("--content-selector", metavar="CSS", help=OPTIONS["content_selector"].metadata["doc"])
-    p.add_argument("--exclude-selector", metavar="CSS", action="append", dest="exclude_selectors",
-                   help=OPTIONS["exclude_selectors"].metadata["doc"][:-1] + "; repeat the option for several)")
+    p.add_argument(
+        "--exclude-selector",
+        metavar="CSS",
+        action="append",
+        dest="exclude_selectors",
+        help=OPTIONS["exclude_selectors"].metadata["doc"][:-1] + "; repeat the option for several)",
+    )
 
 
 def _extractor(args: argparse.Namespace) -> Extractor:
@@ -181,11 +224,11 @@ FETCH_TIMEOUT = 30.0
 def _read_source(source: str, url: str | None):
     """The bytes of a file, a URL or standard input (-), gunzipped when gzip-compressed."""
     data, url = _read_raw(source, url)
-    if data[:2] == b"\x1f\x8b":   # a .gz file (the datasets' .html.gz), whatever its name
+    if data[:2] == b"\x1f\x8b":  # a .gz file (the datasets' .html.gz), whatever its name
         from .fetch import gunzip_bounded
 
         try:
-            data = gunzip_bounded(data)   # no further than the parser reads
+            data = gunzip_bounded(data)  # no further than the parser reads
         except ValueError as exc:
             raise ValueError(f"{source}: {exc}") from None
     return data, url
@@ -212,8 +255,7 @@ def _binary_input(source: str, data: bytes) -> bool:
     if not looks_binary(data):
         return False
     name = "standard input" if source == "-" else source
-    print(f"scrapy-boilerplate: error: {name}: binary data, not an HTML page: nothing extracted",
-          file=sys.stderr)
+    print(f"scrapy-boilerplate: error: {name}: binary data, not an HTML page: nothing extracted", file=sys.stderr)
     return True
 
 
@@ -221,7 +263,7 @@ def cmd_extract(args) -> int:
     extractor = _extractor(args)
     data, url = _read_source(args.source, args.url)
     binary = _binary_input(args.source, data)
-    result = extractor.extract(data, url=url)   # empty for binary input
+    result = extractor.extract(data, url=url)  # empty for binary input
     if args.format == "json":
         out = json.dumps({"url": url, **result.to_dict()}, ensure_ascii=False, indent=2)
     else:
@@ -240,8 +282,9 @@ def cmd_explain(args) -> int:
     data, url = _read_source(args.source, args.url)
     if _binary_input(args.source, data):
         return 1
-    page = explain_html(data, url=url, extractor=extractor,
-                        source="standard input" if args.source == "-" else args.source)
+    page = explain_html(
+        data, url=url, extractor=extractor, source="standard input" if args.source == "-" else args.source
+    )
     if args.output:
         Path(args.output).write_text(page, encoding="utf-8")
         print(f"explain page written to {args.output}", file=sys.stderr)
@@ -256,8 +299,9 @@ def cmd_overview(args) -> int:
 
     if args.url and len(args.sources) > 1:
         raise ValueError("--url names one page: give a single FILE with it")
-    detector = OverviewDetector(threshold=args.threshold, model=False if args.no_model else args.model,
-                                cutoff=args.cutoff)
+    detector = OverviewDetector(
+        threshold=args.threshold, model=False if args.no_model else args.model, cutoff=args.cutoff
+    )
     status = 0
     for source in args.sources:
         try:
@@ -282,8 +326,14 @@ def cmd_evaluate(args) -> int:
     from .training.evaluate import evaluate_datasets
 
     extractor = _extractor(args)
-    report = evaluate_datasets([Path(d) for d in args.datasets], extractor, split=args.split,
-                               limit=args.limit, per_page=args.per_page, worst=args.worst)
+    report = evaluate_datasets(
+        [Path(d) for d in args.datasets],
+        extractor,
+        split=args.split,
+        limit=args.limit,
+        per_page=args.per_page,
+        worst=args.worst,
+    )
     if args.json:
         print(json.dumps(report["summaries"], indent=2, ensure_ascii=False))
     else:
@@ -314,13 +364,25 @@ def cmd_duplicates(args) -> int:
             continue
         counts["copies"] += 1
         if args.json:
-            print(json.dumps({"key": key, "first": verdict.first, "similarity": round(verdict.similarity, 4),
-                              "reason": verdict.reason}, ensure_ascii=False))
+            print(
+                json.dumps(
+                    {
+                        "key": key,
+                        "first": verdict.first,
+                        "similarity": round(verdict.similarity, 4),
+                        "reason": verdict.reason,
+                    },
+                    ensure_ascii=False,
+                )
+            )
         else:
             print(f"{key}\t{verdict.first}\t{verdict.similarity:.3f}\t{verdict.reason}")
         sys.stdout.flush()
-    print(f"{counts['items']} items, {counts['judged']} judged (at least {args.min_words} words), "
-          f"{counts['copies']} {'copy' if counts['copies'] == 1 else 'copies'}", file=sys.stderr)
+    print(
+        f"{counts['items']} items, {counts['judged']} judged (at least {args.min_words} words), "
+        f"{counts['copies']} {'copy' if counts['copies'] == 1 else 'copies'}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -329,8 +391,11 @@ def _duplicate_sources(args):
     source = Path(args.source)
     if source.is_dir():
         extractor = _extractor_default()
-        for path in sorted(p for p in source.rglob("*") if p.is_file()
-                           and p.name.lower().endswith((".html", ".htm", ".html.gz", ".htm.gz"))):
+        for path in sorted(
+            p
+            for p in source.rglob("*")
+            if p.is_file() and p.name.lower().endswith((".html", ".htm", ".html.gz", ".htm.gz"))
+        ):
             data, _ = _read_source(str(path), None)
             yield str(path), extractor.extract(data).text
         return
@@ -346,8 +411,7 @@ def _duplicate_sources(args):
                 raise ValueError(f"{source}:{number}: not a JSON object")
             text = item.get(args.field)
             key = item.get(args.key_field)
-            yield (key if isinstance(key, str) and key else f"{source}:{number}",
-                   text if isinstance(text, str) else "")
+            yield (key if isinstance(key, str) and key else f"{source}:{number}", text if isinstance(text, str) else "")
 
 
 def _extractor_default():
@@ -386,8 +450,15 @@ def main(argv=None) -> int:
         compiled = ", ".join(name for name, ok in built.items() if ok) or "none"
         print(f"{__version__} (compiled modules: {compiled}; Python {sys.version.split()[0]})")
         return 0
-    handlers = {"extract": cmd_extract, "explain": cmd_explain, "overview": cmd_overview, "evaluate": cmd_evaluate,
-                "bench": cmd_bench, "train": cmd_train, "duplicates": cmd_duplicates}
+    handlers = {
+        "extract": cmd_extract,
+        "explain": cmd_explain,
+        "overview": cmd_overview,
+        "evaluate": cmd_evaluate,
+        "bench": cmd_bench,
+        "train": cmd_train,
+        "duplicates": cmd_duplicates,
+    }
     if args.command not in handlers:
         parser.print_help()
         return 2

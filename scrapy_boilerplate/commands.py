@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 class Command(ScrapyCommand):
     requires_project = False
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
-    extractor: Extractor | None = None   # built by run() from the settings and options
+    extractor: Extractor | None = None  # built by run() from the settings and options
 
     def syntax(self) -> str:
         return "[options] <url|file>"
@@ -47,24 +47,29 @@ class Command(ScrapyCommand):
         return "Print the main content of a page and whether it is an overview page"
 
     def long_desc(self) -> str:
-        return ("Download a URL with Scrapy (or read a local HTML file) and print its main "
-                "content, as MainContentPipeline would write it into an item, and the verdict "
-                "of OverviewMiddleware. BOILERPLATE_* settings apply; the options override them. "
-                "--explain OUT.html writes the explain page instead: every block of the page, kept "
-                "or dropped, and why.")
+        return (
+            "Download a URL with Scrapy (or read a local HTML file) and print its main "
+            "content, as MainContentPipeline would write it into an item, and the verdict "
+            "of OverviewMiddleware. BOILERPLATE_* settings apply; the options override them. "
+            "--explain OUT.html writes the explain page instead: every block of the page, kept "
+            "or dropped, and why."
+        )
 
     def add_options(self, parser: ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--format", choices=FORMATS, default="text",
-                            help="what to print of the extraction (default: text)")
+        parser.add_argument(
+            "--format", choices=FORMATS, default="text", help="what to print of the extraction (default: text)"
+        )
         parser.add_argument("--url", help="the page's URL when reading a file (resolves image links)")
         # The extraction options that are settings too: given, they win over BOILERPLATE_*.
         add_option_arguments(parser, bp.EXTRACTION_OPTIONS, default=None)
-        parser.add_argument("--no-redirect", action="store_true",
-                            help="do not follow HTTP redirects")
-        parser.add_argument("--explain", metavar="OUT.html",
-                            help="write the explain page (every block, kept or dropped, and why; "
-                                 "one self-contained HTML file) there instead of printing")
+        parser.add_argument("--no-redirect", action="store_true", help="do not follow HTTP redirects")
+        parser.add_argument(
+            "--explain",
+            metavar="OUT.html",
+            help="write the explain page (every block, kept or dropped, and why; "
+            "one self-contained HTML file) there instead of printing",
+        )
 
     def run(self, args: list[str], opts: Namespace) -> None:
         if len(args) != 1:
@@ -73,7 +78,7 @@ class Command(ScrapyCommand):
         if opts.explain and Path(opts.explain).is_dir():
             raise UsageError(f"--explain {opts.explain}: is a folder; give the HTML file to write")
         settings = self.settings
-        assert settings is not None   # Scrapy sets it before running a command
+        assert settings is not None  # Scrapy sets it before running a command
         try:
             # Before any download: a bad BOILERPLATE_* value (a site rule's selector) is one line.
             self.extractor = extractor_from_settings(settings, opts)
@@ -106,13 +111,11 @@ class Command(ScrapyCommand):
             name = "boilerplate_command"
 
             async def start(self) -> AsyncIterator[Any]:
-                yield Request(url, meta=meta, dont_filter=True, callback=self.parse,
-                              errback=self.failed)
+                yield Request(url, meta=meta, dont_filter=True, callback=self.parse, errback=self.failed)
 
             def parse(self, response: Response) -> None:
                 if not isinstance(response, TextResponse):
-                    print(f"Not a text response ({type(response).__name__}): {response.url}",
-                          file=sys.stderr)
+                    print(f"Not a text response ({type(response).__name__}): {response.url}", file=sys.stderr)
                     command.exitcode = 1
                     return
                 if not 200 <= response.status < 300:
@@ -130,8 +133,9 @@ class Command(ScrapyCommand):
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
 
-    def report(self, page: Any, url: str | None, opts: Namespace, settings: BaseSettings,
-               source: str | None = None) -> None:
+    def report(
+        self, page: Any, url: str | None, opts: Namespace, settings: BaseSettings, source: str | None = None
+    ) -> None:
         from .middlewares import overview_detector
 
         extractor, detector = self.extractor or extractor_from_settings(settings, opts), overview_detector(settings)
@@ -139,8 +143,9 @@ class Command(ScrapyCommand):
             from .core.render.explain import explain_html
 
             try:
-                Path(opts.explain).write_text(explain_html(page, url, extractor, detector, source=source),
-                                              encoding="utf-8")
+                Path(opts.explain).write_text(
+                    explain_html(page, url, extractor, detector, source=source), encoding="utf-8"
+                )
             except OSError as exc:
                 print(f"Cannot write the explain page: {exc}", file=sys.stderr)
                 self.exitcode = 1
@@ -165,12 +170,21 @@ def extractor_from_settings(settings: BaseSettings, opts: Namespace | None = Non
 
 def render(extraction: Extraction, verdict: OverviewVerdict, url: str | None, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps({"url": url, "overview": verdict.to_dict(),
-                           "extraction": extraction.to_dict()}, ensure_ascii=False, indent=2) + "\n"
+        return (
+            json.dumps(
+                {"url": url, "overview": verdict.to_dict(), "extraction": extraction.to_dict()},
+                ensure_ascii=False,
+                indent=2,
+            )
+            + "\n"
+        )
     body = {"text": extraction.text, "markdown": extraction.markdown, "html": extraction.html}[fmt]
     kind = "yes" if verdict.is_overview else "no"
-    lines = [f"Overview page: {kind} (score {verdict.score:.2f}; {verdict.reason})",
-             f"Title: {extraction.title or ''}", ""]
+    lines = [
+        f"Overview page: {kind} (score {verdict.score:.2f}; {verdict.reason})",
+        f"Title: {extraction.title or ''}",
+        "",
+    ]
     if not body:
         lines.append("(no main content found)")
     return "\n".join(lines) + "\n" + (body + "\n" if body else "")

@@ -64,14 +64,14 @@ class Inflater:
             except zlib.error:
                 if not self._raw_fallback:
                     raise
-                self._raw_fallback = False   # raw deflate, without the zlib header
+                self._raw_fallback = False  # raw deflate, without the zlib header
                 self._z = zlib.decompressobj(-zlib.MAX_WBITS)
                 continue
             self._raw_fallback = False
             out.append(piece)
             self.left -= len(piece)
             data = self._z.unconsumed_tail
-            if self._z.eof:   # another gzip member may follow
+            if self._z.eof:  # another gzip member may follow
                 data = self._z.unused_data
                 if self.encoding != "gzip" or not data.startswith(_GZIP_MAGIC):
                     break
@@ -131,7 +131,7 @@ class _Deadline:
 
 
 def _connection_class(base: type[http.client.HTTPConnection], deadline: _Deadline) -> Any:
-    class Connection(base):   # type: ignore[valid-type,misc]
+    class Connection(base):  # type: ignore[valid-type,misc]
         def connect(self) -> None:
             self.timeout = max(deadline.left(), 0.001)
             super().connect()
@@ -147,8 +147,7 @@ class _HttpRedirects(urllib.request.HTTPRedirectHandler):
         location = headers.get("Location") or headers.get("URI") or ""
         newurl = urljoin(req.full_url, location.strip())
         if location and urlsplit(newurl).scheme.lower() not in ("http", "https"):
-            raise HTTPError(newurl, code, f"redirected to {newurl}, not followed: only http(s) is",
-                            headers, fp)
+            raise HTTPError(newurl, code, f"redirected to {newurl}, not followed: only http(s) is", headers, fp)
         return super().http_error_302(req, fp, code, msg, headers)
 
     http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
@@ -176,8 +175,9 @@ def fetch(url: str, timeout: float = DEFAULT_TIMEOUT, limit: int = MAX_INPUT_BYT
     if urlsplit(url).scheme.lower() not in ("http", "https"):
         raise FetchError(f"{url}: only http(s) URLs are fetched")
     deadline = _Deadline(timeout)
-    request = urllib.request.Request(url, headers={"User-Agent": "scrapy-boilerplate",
-                                                   "Accept-Encoding": "gzip, deflate"})
+    request = urllib.request.Request(
+        url, headers={"User-Agent": "scrapy-boilerplate", "Accept-Encoding": "gzip, deflate"}
+    )
     try:
         with _opener(deadline).open(request, timeout=timeout) as response:
             deadline.check(url)
@@ -196,8 +196,8 @@ def fetch(url: str, timeout: float = DEFAULT_TIMEOUT, limit: int = MAX_INPUT_BYT
                 size += len(chunk)
                 if inflater is not None and inflater.full:
                     break
-            return b"".join(body)[:limit + 1], response.geturl()
-    except URLError as exc:   # HTTPError too: "HTTP Error 404: Not Found"
+            return b"".join(body)[: limit + 1], response.geturl()
+    except URLError as exc:  # HTTPError too: "HTTP Error 404: Not Found"
         deadline.check(url)
         raise FetchError(f"{url}: cannot fetch it ({getattr(exc, 'reason', exc)})") from None
     except (OSError, http.client.HTTPException, zlib.error) as exc:

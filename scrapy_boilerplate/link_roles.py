@@ -46,7 +46,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         super().__init__(crawler)
         settings = crawl_settings(crawler)
         if not settings.enabled or settings.links == "off":
-            raise NotConfigured   # nothing computed, nothing changed
+            raise NotConfigured  # nothing computed, nothing changed
         self.action = settings.links
         # The overview verdict in response.flags, when OverviewMiddleware judges pages.
         self.verdicts = settings.overview_action != "off"
@@ -70,9 +70,11 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         # dupefilter does not record) would be fetched again as soon as a menu links to it.
         if self.action == "focus" and role in FOCUS_DROPS and url != response.url.split("#", 1)[0]:
             self.stats.inc_value("boilerplate/links/dropped")
-            logger.debug("Dropped a request for a %(role)s link of %(response)s: %(request)s",
-                         {"role": role, "response": response, "request": request},
-                         extra={"spider": self.crawler.spider})
+            logger.debug(
+                "Dropped a request for a %(role)s link of %(response)s: %(request)s",
+                {"role": role, "response": response, "request": request},
+                extra={"spider": self.crawler.spider},
+            )
             return None
         request.meta[bp.META_LINK_ROLE] = role
         request.priority += PRIORITY_OFFSETS[role]
@@ -90,8 +92,12 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         except Exception:
             # A bug or an unexpected page must not cost the page's requests.
             self.stats.inc_value("boilerplate/links/errors")
-            logger.warning("Link roles failed on %(response)s; its requests pass unchanged",
-                           {"response": response}, exc_info=True, extra={"spider": self.crawler.spider})
+            logger.warning(
+                "Link roles failed on %(response)s; its requests pass unchanged",
+                {"response": response},
+                exc_info=True,
+                extra={"spider": self.crawler.spider},
+            )
             roles = {}
         seconds = time.perf_counter() - start
         self.stats.inc_value("boilerplate/links/pages")

@@ -78,20 +78,23 @@ class CharsetMiddleware:
         return cls(crawler)
 
     def process_response(self, request: Request, response: Response, spider: Any = None) -> Response:
-        if not isinstance(response, HtmlResponse) or (self.max_body_size
-                                                      and len(response.body) > self.max_body_size):
+        if not isinstance(response, HtmlResponse) or (self.max_body_size and len(response.body) > self.max_body_size):
             return response
         try:
             encoding = better_encoding(response)
-        except Exception:   # a bad page never stops the crawl: Scrapy's reading stands
-            logger.warning("charset detection failed on %s", response.url, exc_info=True,
-                           extra={"spider": spider})
+        except Exception:  # a bad page never stops the crawl: Scrapy's reading stands
+            logger.warning("charset detection failed on %s", response.url, exc_info=True, extra={"spider": spider})
             self.stats.inc_value("boilerplate/charset/errors")
             return response
         if encoding is None:
             return response
-        logger.debug("%s declares no charset and is not UTF-8: read as %s, not %s", response.url,
-                     encoding, response.encoding, extra={"spider": spider})
+        logger.debug(
+            "%s declares no charset and is not UTF-8: read as %s, not %s",
+            response.url,
+            encoding,
+            response.encoding,
+            extra={"spider": spider},
+        )
         self.stats.inc_value("boilerplate/charset/detected")
         self.stats.inc_value(f"boilerplate/charset/detected/{encoding}")
         return response.replace(encoding=encoding)
@@ -155,9 +158,12 @@ class OverviewMiddleware:
             self._skip("empty", response, "empty body")
             return response
         if self.max_body_size and len(response.body) > self.max_body_size:
-            self._skip("too_large", response,
-                       f"body of {len(response.body)} bytes is over {bp.MAX_BODY_SIZE}="
-                       f"{self.max_body_size}", level=logging.WARNING)
+            self._skip(
+                "too_large",
+                response,
+                f"body of {len(response.body)} bytes is over {bp.MAX_BODY_SIZE}={self.max_body_size}",
+                level=logging.WARNING,
+            )
             return response
         if self.workers is not None:
             # A coroutine, which Scrapy awaits: the reactor goes on meanwhile.
@@ -167,7 +173,7 @@ class OverviewMiddleware:
             if isinstance(response, HtmlResponse):
                 # response.selector is cached on the response: the spider reuses this
                 # parse, and the walk of it is kept for MainContentPipeline (crawl/response_pages.py).
-                response.selector   # noqa: B018 - parsed now (a cached property)
+                response.selector  # noqa: B018 - parsed now (a cached property)
                 start = time.perf_counter()
                 verdict = self.detector.detect_page(response_page(response), url=response.url)
             else:
@@ -175,7 +181,7 @@ class OverviewMiddleware:
                 start = time.perf_counter()
                 verdict = self.detector.detect(response.text, url=response.url)
             seconds = time.perf_counter() - start
-        except Exception:   # noqa: BLE001 - logged with its traceback by _failed
+        except Exception:  # noqa: BLE001 - logged with its traceback by _failed
             # A bug or an unexpected page must not cost the page or stop the crawl.
             self._failed(response)
             return response
@@ -183,12 +189,12 @@ class OverviewMiddleware:
 
     async def _judge_in_worker(self, request: Request, response: TextResponse, forced: bool | None) -> Response:
         workers = self.workers
-        assert workers is not None   # process_response comes here only with workers
+        assert workers is not None  # process_response comes here only with workers
         html = isinstance(response, HtmlResponse)
         if not (html and workers.extract_responses) or request.meta.get(bp.META_EXTRACT) is False:
             extract = "no"
         elif self.action in ("follow", "drop"):
-            extract = "articles"   # an overview page's items are dropped: no extraction for them
+            extract = "articles"  # an overview page's items are dropped: no extraction for them
         else:
             extract = "yes"
         try:
@@ -197,13 +203,14 @@ class OverviewMiddleware:
             # The page's worker died or hung (logged and counted in crawl/workers.py).
             self._failed(response, with_traceback=False)
             return response
-        except Exception:   # noqa: BLE001 - logged with its traceback by _failed
+        except Exception:  # noqa: BLE001 - logged with its traceback by _failed
             self._failed(response)
             return response
         return self._act(request, response, verdict, seconds, forced)
 
-    def _act(self, request: Request, response: Response, verdict: OverviewVerdict, seconds: float,
-             forced: bool | None) -> Response:
+    def _act(
+        self, request: Request, response: Response, verdict: OverviewVerdict, seconds: float, forced: bool | None
+    ) -> Response:
         # The role of the link the page was reached by (BOILERPLATE_LINKS, ArticleSpider) is evidence.
         verdict = reached_by(verdict, request.meta.get(bp.META_LINK_ROLE))
         self.stats.inc_value("boilerplate/overview/checked")
@@ -224,25 +231,36 @@ class OverviewMiddleware:
         if self.action == "drop" and (forced or self.drop_start or not request.meta.get("is_start_request")):
             self.stats.inc_value("boilerplate/overview/dropped")
             # Scrapy logs nothing for an IgnoreRequest without errback.
-            logger.debug("Dropped overview page %(response)s (score %(score).2f): %(reason)s",
-                         {"response": response, "score": verdict.score, "reason": verdict.reason},
-                         extra={"spider": self.crawler.spider})
+            logger.debug(
+                "Dropped overview page %(response)s (score %(score).2f): %(reason)s",
+                {"response": response, "score": verdict.score, "reason": verdict.reason},
+                extra={"spider": self.crawler.spider},
+            )
             raise IgnoreRequest(f"Overview page {response.url}: {verdict.reason}")
-        logger.debug("Overview page %(response)s (score %(score).2f): %(reason)s",
-                     {"response": response, "score": verdict.score, "reason": verdict.reason},
-                     extra={"spider": self.crawler.spider})
+        logger.debug(
+            "Overview page %(response)s (score %(score).2f): %(reason)s",
+            {"response": response, "score": verdict.score, "reason": verdict.reason},
+            extra={"spider": self.crawler.spider},
+        )
         return response
 
     def _failed(self, response: Response, with_traceback: bool = True) -> None:
         self.stats.inc_value("boilerplate/overview/errors")
-        logger.warning("Overview detection failed on %(response)s; passed on unchanged",
-                       {"response": response}, exc_info=with_traceback,
-                       extra={"spider": self.crawler.spider})
+        logger.warning(
+            "Overview detection failed on %(response)s; passed on unchanged",
+            {"response": response},
+            exc_info=with_traceback,
+            extra={"spider": self.crawler.spider},
+        )
 
     def _skip(self, why: str, response: Response, message: str, level: int = logging.DEBUG) -> None:
         self.stats.inc_value(f"boilerplate/overview/skipped/{why}")
-        logger.log(level, "Not checked for overview, %(message)s: %(response)s",
-                   {"message": message, "response": response}, extra={"spider": self.crawler.spider})
+        logger.log(
+            level,
+            "Not checked for overview, %(message)s: %(response)s",
+            {"message": message, "response": response},
+            extra={"spider": self.crawler.spider},
+        )
 
 
 class OverviewLinksOnlyMiddleware(BaseSpiderMiddleware):
@@ -266,8 +284,11 @@ class OverviewLinksOnlyMiddleware(BaseSpiderMiddleware):
         # response: None for items from start(), a Failure for errback output.
         if bp.OVERVIEW_FLAG in getattr(response, "flags", ()):
             self.stats.inc_value("boilerplate/overview/items_dropped")
-            logger.debug("Dropped an item from overview page %(response)s",
-                         {"response": response}, extra={"spider": self.crawler.spider})
+            logger.debug(
+                "Dropped an item from overview page %(response)s",
+                {"response": response},
+                extra={"spider": self.crawler.spider},
+            )
             return None
         return item
 

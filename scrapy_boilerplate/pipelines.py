@@ -63,6 +63,7 @@ OUTPUTS: tuple[tuple[str, str, Any], ...] = (
 
 # --- the pipeline -----------------------------------------------------------------------
 
+
 class MainContentPipeline:
     """Writes the main content of each item's page into the item.
 
@@ -81,8 +82,7 @@ class MainContentPipeline:
         self.stats = crawler.stats
         self.sources = item_sources(crawler)
         fields = settings.outputs
-        self.outputs = [(name, fields[attr], attr, empty) for name, attr, empty in OUTPUTS
-                        if attr in fields]
+        self.outputs = [(name, fields[attr], attr, empty) for name, attr, empty in OUTPUTS if attr in fields]
         self.html_field: str | None = settings.html_field
         self.html_field_remove = settings.html_field_remove
         self.max_body_size = settings.max_body_size
@@ -106,8 +106,8 @@ class MainContentPipeline:
             raise ModelError(f"{bp.MODEL} = {self.model!r}: {exc}") from None
         # Near-duplicate items (BOILERPLATE_DUPLICATES), judged here on the extracted text.
         self.duplicates = CrawlDuplicates(crawler, settings) if settings.duplicates != "off" else None
-        self.pool: ThreadPoolExecutor | None = None   # "thread"
-        self.workers: CrawlWorkers | None = None     # "process"
+        self.pool: ThreadPoolExecutor | None = None  # "thread"
+        self.workers: CrawlWorkers | None = None  # "process"
         if self.executor == "process":
             self.workers = crawl_workers(crawler)
             self.workers.extractor = (self.model, self.options)
@@ -138,12 +138,13 @@ class MainContentPipeline:
     async def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         try:
             return await self._process(item)
-        except DropItem:   # a later copy, with BOILERPLATE_DUPLICATES = "drop"
+        except DropItem:  # a later copy, with BOILERPLATE_DUPLICATES = "drop"
             raise
-        except Exception:   # a bug here must not cost the item
+        except Exception:  # a bug here must not cost the item
             self.stats.inc_value("boilerplate/errors")
-            logger.exception("MainContentPipeline failed on an item; it goes on unchanged",
-                             extra={"spider": self.crawler.spider})
+            logger.exception(
+                "MainContentPipeline failed on an item; it goes on unchanged", extra={"spider": self.crawler.spider}
+            )
             return item
 
     async def _process(self, item: Any) -> Any:
@@ -167,9 +168,11 @@ class MainContentPipeline:
             return self._write(adapter, outputs, None, overview)
         elif not isinstance(response, HtmlResponse):
             self.stats.inc_value("boilerplate/items_not_html")
-            logger.debug("Not extracted, not HTML (%(type)s): %(response)s",
-                         {"type": type(response).__name__, "response": response},
-                         extra={"spider": self.crawler.spider})
+            logger.debug(
+                "Not extracted, not HTML (%(type)s): %(response)s",
+                {"type": type(response).__name__, "response": response},
+                extra={"spider": self.crawler.spider},
+            )
             return self._write(adapter, outputs, None, overview)
         else:
             future, owner = self._submit_response(response)
@@ -178,7 +181,7 @@ class MainContentPipeline:
 
         try:
             extraction, seconds = await wait(future, self.thread_timeout)
-        except Exception as exc:   # noqa: BLE001 - the item must go on whatever failed
+        except Exception as exc:  # noqa: BLE001 - the item must go on whatever failed
             if owner:
                 self._failed(exc, url)
             # The future keeps the exception for the page's other items: without this,
@@ -193,8 +196,7 @@ class MainContentPipeline:
             self.stats.max_value("boilerplate/extract_seconds_max", seconds)
             if not extraction.text:
                 self.stats.inc_value("boilerplate/empty_extractions")
-                logger.debug("No main content found on %(url)s", {"url": url},
-                             extra={"spider": self.crawler.spider})
+                logger.debug("No main content found on %(url)s", {"url": url}, extra={"spider": self.crawler.spider})
         self.stats.inc_value("boilerplate/items_enriched")
         # Judged once extracted and written (a bug in the judging leaves the item enriched).
         self._write(adapter, outputs, extraction, overview)
@@ -214,8 +216,7 @@ class MainContentPipeline:
         html = adapter.get(self.html_field)
         if self.html_field_remove:
             # Mappings (dict, scrapy.Item) lose the key; a dataclass or attrs field is cleared.
-            if isinstance(adapter.item, dict | Item) or adapter.get_field_names_from_class(
-                    type(adapter.item)) is None:
+            if isinstance(adapter.item, dict | Item) or adapter.get_field_names_from_class(type(adapter.item)) is None:
                 del adapter[self.html_field]
             else:
                 adapter[self.html_field] = None
@@ -225,19 +226,27 @@ class MainContentPipeline:
             html = bytes(html)
         if not isinstance(html, str | bytes):
             self.stats.inc_value("boilerplate/html_field_invalid")
-            logger.warning("Item field %(field)s holds %(type)s, not HTML text; ignored",
-                           {"field": self.html_field, "type": type(html).__name__},
-                           extra={"spider": self.crawler.spider})
+            logger.warning(
+                "Item field %(field)s holds %(type)s, not HTML text; ignored",
+                {"field": self.html_field, "type": type(html).__name__},
+                extra={"spider": self.crawler.spider},
+            )
             return None
         return html
 
     def _too_large(self, size: int, url: str | None) -> bool:
         if self.max_body_size and size > self.max_body_size:
             self.stats.inc_value("boilerplate/body_too_large")
-            logger.warning("Not extracted, %(size)d bytes is over %(setting)s=%(limit)d: %(url)s",
-                           {"size": size, "setting": bp.MAX_BODY_SIZE, "limit": self.max_body_size,
-                            "url": url or "an item's HTML field"},
-                           extra={"spider": self.crawler.spider})
+            logger.warning(
+                "Not extracted, %(size)d bytes is over %(setting)s=%(limit)d: %(url)s",
+                {
+                    "size": size,
+                    "setting": bp.MAX_BODY_SIZE,
+                    "limit": self.max_body_size,
+                    "url": url or "an item's HTML field",
+                },
+                extra={"spider": self.crawler.spider},
+            )
             return True
         return False
 
@@ -246,7 +255,7 @@ class MainContentPipeline:
         if response in self._by_response:
             return self._by_response[response], False
         if self._too_large(len(response.body), response.url):
-            self._by_response[response] = None   # logged and counted once per response
+            self._by_response[response] = None  # logged and counted once per response
             return None, False
         if self.workers is not None:
             # Extracted already, in OverviewMiddleware's task for this response; or that
@@ -292,7 +301,7 @@ class MainContentPipeline:
             if self.pool is None:
                 self.pool = ThreadPoolExecutor(self.thread_count, thread_name_prefix="boilerplate")
             return self.pool.submit(func, self.extractor, *args)
-        except Exception as exc:   # noqa: BLE001 - reported by the waiting item
+        except Exception as exc:  # noqa: BLE001 - reported by the waiting item
             return failed_future(exc)
 
     def _failed(self, error: Exception, url: str | None) -> None:
@@ -301,24 +310,30 @@ class MainContentPipeline:
             if self.workers is not None:
                 self.workers.lost(error, url)
             else:
-                count_lost(self.crawler, error, url)   # a thread that did not come back in time
+                count_lost(self.crawler, error, url)  # a thread that did not come back in time
         self.stats.inc_value("boilerplate/errors")
-        logger.warning("Main-content extraction failed for %(url)s: %(error)r; the item goes on "
-                       "with an empty %(field)s",
-                       {"url": url or "an item's HTML field", "error": error,
-                        "field": self.outputs[0][1] if self.outputs else "field"},
-                       exc_info=logger.isEnabledFor(logging.DEBUG) and not isinstance(error, WorkerLost),
-                       extra={"spider": self.crawler.spider})
+        logger.warning(
+            "Main-content extraction failed for %(url)s: %(error)r; the item goes on with an empty %(field)s",
+            {
+                "url": url or "an item's HTML field",
+                "error": error,
+                "field": self.outputs[0][1] if self.outputs else "field",
+            },
+            exc_info=logger.isEnabledFor(logging.DEBUG) and not isinstance(error, WorkerLost),
+            extra={"spider": self.crawler.spider},
+        )
 
     def _no_source(self, item: Any) -> None:
         self.stats.inc_value("boilerplate/items_without_response")
         if not self.sources.middleware_enabled and not self._warned_no_source:
             self._warned_no_source = True
-            logger.warning("%(cls)s items reach MainContentPipeline without their response: "
-                           "enable scrapy_boilerplate.middlewares.ItemResponseMiddleware in "
-                           "SPIDER_MIDDLEWARES (the add-on does), or set %(setting)s",
-                           {"cls": type(item).__name__, "setting": bp.HTML_FIELD},
-                           extra={"spider": self.crawler.spider})
+            logger.warning(
+                "%(cls)s items reach MainContentPipeline without their response: "
+                "enable scrapy_boilerplate.middlewares.ItemResponseMiddleware in "
+                "SPIDER_MIDDLEWARES (the add-on does), or set %(setting)s",
+                {"cls": type(item).__name__, "setting": bp.HTML_FIELD},
+                extra={"spider": self.crawler.spider},
+            )
 
     # -- writing the item --
 
@@ -331,19 +346,27 @@ class MainContentPipeline:
             outputs = [o for o in self.outputs if names is None or o[1] in names]
             for setting, field, _, _ in self.outputs:
                 if names is not None and field not in names:
-                    logger.error("%(cls)s has no field %(field)r, which %(setting)s names: add "
-                                 "the field to the item class or change the setting; %(cls)s "
-                                 "items go on without it",
-                                 {"cls": cls.__qualname__, "field": field, "setting": setting},
-                                 extra={"spider": self.crawler.spider})
+                    logger.error(
+                        "%(cls)s has no field %(field)r, which %(setting)s names: add "
+                        "the field to the item class or change the setting; %(cls)s "
+                        "items go on without it",
+                        {"cls": cls.__qualname__, "field": field, "setting": setting},
+                        extra={"spider": self.crawler.spider},
+                    )
             known = self._outputs_by_class[cls] = (outputs, len(outputs) < len(self.outputs))
         outputs, missing = known
         if missing:
             self.stats.inc_value("boilerplate/field_missing")
         return outputs
 
-    def _write(self, adapter: ItemAdapter, outputs: list, extraction: Extraction | None,
-               overview: dict | None = None, duplicate_of: str | None = None) -> Any:
+    def _write(
+        self,
+        adapter: ItemAdapter,
+        outputs: list,
+        extraction: Extraction | None,
+        overview: dict | None = None,
+        duplicate_of: str | None = None,
+    ) -> Any:
         for setting, field, attr, empty in outputs:
             value: Any
             if attr == "overview":
@@ -354,14 +377,15 @@ class MainContentPipeline:
                 value = getattr(extraction, attr) if extraction is not None else empty
             try:
                 adapter[field] = list(value) if isinstance(value, list) else value
-            except Exception as exc:   # noqa: BLE001 - e.g. a frozen dataclass; keep the item
+            except Exception as exc:  # noqa: BLE001 - e.g. a frozen dataclass; keep the item
                 cls = type(adapter.item)
                 if cls not in self._unwritable:
                     self._unwritable.add(cls)
-                    logger.error("Cannot write %(field)r (%(setting)s) into %(cls)s items: "
-                                 "%(error)r; they go on unchanged",
-                                 {"field": field, "setting": setting, "cls": cls.__qualname__,
-                                  "error": exc}, extra={"spider": self.crawler.spider})
+                    logger.error(
+                        "Cannot write %(field)r (%(setting)s) into %(cls)s items: %(error)r; they go on unchanged",
+                        {"field": field, "setting": setting, "cls": cls.__qualname__, "error": exc},
+                        extra={"spider": self.crawler.spider},
+                    )
                 self.stats.inc_value("boilerplate/field_missing")
                 break
         return adapter.item
@@ -372,7 +396,7 @@ def _extract_response(extractor: Extractor, response: HtmlResponse) -> tuple[Ext
     start = time.perf_counter()
     try:
         page = response_page(response)
-    except Exception:   # noqa: BLE001 - extract() turns bad input into an empty result
+    except Exception:  # noqa: BLE001 - extract() turns bad input into an empty result
         return extract_timed(extractor, response.selector, response.url)
     result = extractor.extract_page(page, url=response.url)
     return result, time.perf_counter() - start

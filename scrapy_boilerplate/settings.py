@@ -170,7 +170,7 @@ def _model_path(name: str, value: Any, allowed: str) -> Any:
         if not os.path.isfile(path):
             raise SettingError(name, value, f"{allowed}; there is no file {path!r}")
         return path
-    if hasattr(value, "feature_names"):   # a loaded Model, as a Python setting
+    if hasattr(value, "feature_names"):  # a loaded Model, as a Python setting
         return value
     raise SettingError(name, value, allowed)
 
@@ -181,6 +181,7 @@ def default_workers() -> int:
 
 
 # The parsers of the settings that need more than one of the above.
+
 
 def _workers(name: str, value: Any) -> int:
     if _is_blank(value) or value == 0:
@@ -197,8 +198,11 @@ def _timeout(name: str, value: Any) -> float | None:
 def _model(name: str, value: Any) -> Any:
     if _is_blank(value):
         return None
-    return _model_path(name, value, "the path of a model JSON file (written by `scrapy-boilerplate "
-                                    "train`), or None for the shipped model")
+    return _model_path(
+        name,
+        value,
+        "the path of a model JSON file (written by `scrapy-boilerplate train`), or None for the shipped model",
+    )
 
 
 def _max_body_size(name: str, value: Any) -> int:
@@ -214,23 +218,32 @@ def _overview_model(name: str, value: Any) -> Any:
         return None
     if value is False or (isinstance(value, str) and value.strip().lower() in ("false", "0", "rule")):
         return False
-    return _model_path(name, value, "the path of an overview model JSON file (written by "
-                                    "`scrapy-boilerplate train --overview`), None for the shipped "
-                                    "model, or False for the net-text rule alone")
+    return _model_path(
+        name,
+        value,
+        "the path of an overview model JSON file (written by "
+        "`scrapy-boilerplate train --overview`), None for the shipped "
+        "model, or False for the net-text rule alone",
+    )
 
 
 def _overview_cutoff(name: str, value: Any) -> float | None:
     if _is_blank(value):
         return None
-    return _number(name, value, "a score from 0 to 1 (above 1: nothing is an overview), or None "
-                                "for the model's own cutoff")
+    return _number(
+        name, value, "a score from 0 to 1 (above 1: nothing is an overview), or None for the model's own cutoff"
+    )
 
 
 def _judged_pages(name: str, value: Any, field_name: str | None, earlier: dict[str, Any]) -> None:
     """BOILERPLATE_OVERVIEW_FIELD: the verdict comes from OverviewMiddleware, which "off" disables."""
     if field_name is not None and earlier["overview_action"] == "off":
-        raise SettingError(name, value, f'None while {PREFIX}OVERVIEW_ACTION is "off" (no page '
-                           "is judged then): set the action to \"flag\", \"follow\" or \"drop\"")
+        raise SettingError(
+            name,
+            value,
+            f'None while {PREFIX}OVERVIEW_ACTION is "off" (no page '
+            'is judged then): set the action to "flag", "follow" or "drop"',
+        )
 
 
 def _site_rules(name: str, value: Any) -> dict | None:
@@ -257,8 +270,9 @@ def _site_rules(name: str, value: Any) -> dict | None:
 def _judged_items(name: str, value: Any, field_name: str | None, earlier: dict[str, Any]) -> None:
     """BOILERPLATE_DUPLICATE_OF_FIELD: nothing is judged while BOILERPLATE_DUPLICATES is "off"."""
     if field_name is not None and earlier["duplicates"] == "off":
-        raise SettingError(name, value, f'None while {PREFIX}DUPLICATES is "off" (no item is judged '
-                           'then): set it to "flag"')
+        raise SettingError(
+            name, value, f'None while {PREFIX}DUPLICATES is "off" (no item is judged then): set it to "flag"'
+        )
 
 
 def _template_store(name: str, value: Any) -> str | None:
@@ -269,7 +283,7 @@ def _template_store(name: str, value: Any) -> str | None:
         text = value.strip()
         if text.lower() == "memory" or text.lower().startswith(("redis://", "rediss://", "unix://")):
             return text
-        value = redacted(value)   # a mistyped URL may hold a password
+        value = redacted(value)  # a mistyped URL may hold a password
     raise SettingError(name, value, allowed)
 
 
@@ -303,9 +317,13 @@ def _duplicates_prefix(name: str, value: Any) -> str | None:
         return None
     if isinstance(value, str) and value.strip():
         return value
-    raise SettingError(name, value, "None (the project's own prefix, from BOT_NAME) or a string that is "
-                       "not empty (an empty prefix puts the keys at the top level of the database, and "
-                       "two projects sharing a prefix flag each other's items)")
+    raise SettingError(
+        name,
+        value,
+        "None (the project's own prefix, from BOT_NAME) or a string that is "
+        "not empty (an empty prefix puts the keys at the top level of the database, and "
+        "two projects sharing a prefix flag each other's items)",
+    )
 
 
 def duplicates_prefix(settings: BoilerplateSettings, bot_name: str | None) -> str:
@@ -325,6 +343,7 @@ def _number_of(allowed: str) -> Parser:
 
 
 # --- the settings: one declaration each ----------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -364,211 +383,330 @@ class BoilerplateSettings:
     """
 
     enabled: bool = setting(
-        "BOILERPLATE_ENABLED", True, _boolean,
-        "master switch of every component (they raise `NotConfigured` when `False`; the add-on "
-        "then adds nothing)")
+        "BOILERPLATE_ENABLED",
+        True,
+        _boolean,
+        "master switch of every component (they raise `NotConfigured` when `False`; the add-on then adds nothing)",
+    )
     # Item fields the pipeline writes. None (or "") means "do not write".
     text_field: str | None = setting(
-        "BOILERPLATE_TEXT_FIELD", "main_text", _field_name,
-        'item field for the main text (one block per line; `""` when nothing was found); `None`: '
-        "not written")
+        "BOILERPLATE_TEXT_FIELD",
+        "main_text",
+        _field_name,
+        'item field for the main text (one block per line; `""` when nothing was found); `None`: not written',
+    )
     title_field: str | None = setting(
-        "BOILERPLATE_TITLE_FIELD", None, _field_name,
-        "item field for the headline; `None`: not written")
+        "BOILERPLATE_TITLE_FIELD", None, _field_name, "item field for the headline; `None`: not written"
+    )
     markdown_field: str | None = setting(
-        "BOILERPLATE_MARKDOWN_FIELD", None, _field_name,
-        "item field for the content as Markdown")
+        "BOILERPLATE_MARKDOWN_FIELD", None, _field_name, "item field for the content as Markdown"
+    )
     clean_html_field: str | None = setting(
-        "BOILERPLATE_CLEAN_HTML_FIELD", None, _field_name,
-        "item field for the content as clean HTML")
+        "BOILERPLATE_CLEAN_HTML_FIELD", None, _field_name, "item field for the content as clean HTML"
+    )
     images_field: str | None = setting(
-        "BOILERPLATE_IMAGES_FIELD", None, _field_name,
-        "item field for the absolute URLs of the content's images (a list)")
+        "BOILERPLATE_IMAGES_FIELD",
+        None,
+        _field_name,
+        "item field for the absolute URLs of the content's images (a list)",
+    )
     # Article metadata (core/metadata/article.py): one field setting per value, and a switch that
     # writes all of them under their own names unless named one by one.
     metadata_fields: bool = setting(
-        "BOILERPLATE_METADATA_FIELDS", False, _boolean,
+        "BOILERPLATE_METADATA_FIELDS",
+        False,
+        _boolean,
         "`True`: write the article metadata under its own names (`authors`, `date_published`, "
         "`date_modified`, `language`, `site_name`, `canonical_url`, `description`, `image`), "
-        "except those named by the settings below")
+        "except those named by the settings below",
+    )
     authors_field: str | None = setting(
-        "BOILERPLATE_AUTHORS_FIELD", None, _field_name,
-        "item field for the authors (a list of names, a forum thread's starter on a thread; `[]` when unknown)")
+        "BOILERPLATE_AUTHORS_FIELD",
+        None,
+        _field_name,
+        "item field for the authors (a list of names, a forum thread's starter on a thread; `[]` when unknown)",
+    )
     date_published_field: str | None = setting(
-        "BOILERPLATE_DATE_PUBLISHED_FIELD", None, _field_name,
-        "item field for the publication date (ISO 8601; `None` when unknown)")
+        "BOILERPLATE_DATE_PUBLISHED_FIELD",
+        None,
+        _field_name,
+        "item field for the publication date (ISO 8601; `None` when unknown)",
+    )
     date_modified_field: str | None = setting(
-        "BOILERPLATE_DATE_MODIFIED_FIELD", None, _field_name,
-        "item field for the date of the last update (ISO 8601)")
+        "BOILERPLATE_DATE_MODIFIED_FIELD", None, _field_name, "item field for the date of the last update (ISO 8601)"
+    )
     language_field: str | None = setting(
-        "BOILERPLATE_LANGUAGE_FIELD", None, _field_name,
-        "item field for the language (ISO 639-1, lower case)")
+        "BOILERPLATE_LANGUAGE_FIELD", None, _field_name, "item field for the language (ISO 639-1, lower case)"
+    )
     site_name_field: str | None = setting(
-        "BOILERPLATE_SITE_NAME_FIELD", None, _field_name,
-        "item field for the site's name")
+        "BOILERPLATE_SITE_NAME_FIELD", None, _field_name, "item field for the site's name"
+    )
     canonical_url_field: str | None = setting(
-        "BOILERPLATE_CANONICAL_URL_FIELD", None, _field_name,
-        "item field for the canonical URL (absolute http(s))")
+        "BOILERPLATE_CANONICAL_URL_FIELD", None, _field_name, "item field for the canonical URL (absolute http(s))"
+    )
     description_field: str | None = setting(
-        "BOILERPLATE_DESCRIPTION_FIELD", None, _field_name,
-        "item field for the page's description (og:description, meta description)")
+        "BOILERPLATE_DESCRIPTION_FIELD",
+        None,
+        _field_name,
+        "item field for the page's description (og:description, meta description)",
+    )
     image_field: str | None = setting(
-        "BOILERPLATE_IMAGE_FIELD", None, _field_name,
-        "item field for the lead image (absolute http(s))")
+        "BOILERPLATE_IMAGE_FIELD", None, _field_name, "item field for the lead image (absolute http(s))"
+    )
     html_field: str | None = setting(
-        "BOILERPLATE_HTML_FIELD", None, _field_name,
-        "item field holding page HTML (str or bytes) stored by the spider, used instead of the "
-        "response when not empty")
+        "BOILERPLATE_HTML_FIELD",
+        None,
+        _field_name,
+        "item field holding page HTML (str or bytes) stored by the spider, used instead of the response when not empty",
+    )
     html_field_remove: bool = setting(
-        "BOILERPLATE_HTML_FIELD_REMOVE", False, _boolean,
-        "remove that field from the item once used")
+        "BOILERPLATE_HTML_FIELD_REMOVE", False, _boolean, "remove that field from the item once used"
+    )
     executor: str = setting(
-        "BOILERPLATE_EXECUTOR", "inline", functools.partial(_choice, choices=EXECUTORS),
-        'where the work runs: `"inline"`, `"thread"` or `"process"` (below)')
+        "BOILERPLATE_EXECUTOR",
+        "inline",
+        functools.partial(_choice, choices=EXECUTORS),
+        'where the work runs: `"inline"`, `"thread"` or `"process"` (below)',
+    )
     executor_workers: int = setting(
-        "BOILERPLATE_EXECUTOR_WORKERS", None, _workers,
-        "threads or worker processes; `None` or `0`: the number of CPUs, at most 4")
+        "BOILERPLATE_EXECUTOR_WORKERS",
+        None,
+        _workers,
+        "threads or worker processes; `None` or `0`: the number of CPUs, at most 4",
+    )
     executor_timeout: float | None = setting(
-        "BOILERPLATE_EXECUTOR_TIMEOUT", 30, _timeout,
+        "BOILERPLATE_EXECUTOR_TIMEOUT",
+        30,
+        _timeout,
         "seconds a page may take in a worker before it is given up (its items go on with empty "
-        "fields); `0` or `None`: no bound")
+        "fields); `0` or `None`: no bound",
+    )
     # Extraction options passed to Extractor().
     include_title: bool = setting(
-        "BOILERPLATE_INCLUDE_TITLE", False, _boolean,
-        "put the headline first in the text, Markdown and HTML")
+        "BOILERPLATE_INCLUDE_TITLE", False, _boolean, "put the headline first in the text, Markdown and HTML"
+    )
     include_captions: bool = setting(
-        "BOILERPLATE_INCLUDE_CAPTIONS", False, _boolean,
-        "keep figure captions (a code listing's or table's own caption is kept either way)")
-    include_comments: bool = setting(
-        "BOILERPLATE_INCLUDE_COMMENTS", False, _boolean,
-        "keep comment sections")
+        "BOILERPLATE_INCLUDE_CAPTIONS",
+        False,
+        _boolean,
+        "keep figure captions (a code listing's or table's own caption is kept either way)",
+    )
+    include_comments: bool = setting("BOILERPLATE_INCLUDE_COMMENTS", False, _boolean, "keep comment sections")
     include_links: bool = setting(
-        "BOILERPLATE_INCLUDE_LINKS", False, _boolean,
-        "keep links in the Markdown and HTML fields (absolute http(s) URLs only)")
+        "BOILERPLATE_INCLUDE_LINKS",
+        False,
+        _boolean,
+        "keep links in the Markdown and HTML fields (absolute http(s) URLs only)",
+    )
     include_images: bool = setting(
-        "BOILERPLATE_INCLUDE_IMAGES", False, _boolean,
-        "keep the content's images in place in the Markdown and HTML fields")
+        "BOILERPLATE_INCLUDE_IMAGES",
+        False,
+        _boolean,
+        "keep the content's images in place in the Markdown and HTML fields",
+    )
     favor: str = setting(
-        "BOILERPLATE_FAVOR", "balanced", functools.partial(_choice, choices=FAVORS),
-        '`"precision"` keeps less, `"recall"` keeps more')
+        "BOILERPLATE_FAVOR",
+        "balanced",
+        functools.partial(_choice, choices=FAVORS),
+        '`"precision"` keeps less, `"recall"` keeps more',
+    )
     model: Any = setting(
-        "BOILERPLATE_MODEL", None, _model,
-        "path to a block model JSON file (docs/training.md); `None`: the shipped model")
+        "BOILERPLATE_MODEL",
+        None,
+        _model,
+        "path to a block model JSON file (docs/training.md); `None`: the shipped model",
+    )
     site_rules: dict | None = setting(
-        "BOILERPLATE_SITE_RULES", None, _site_rules,
+        "BOILERPLATE_SITE_RULES",
+        None,
+        _site_rules,
         'per-site CSS selectors for the sites where the model is wrong: `{"example.com": {"content": '
         '"article .body", "exclude": [".promo"]}}` (a host serves its subdomains; the longest match '
         "wins; hosts lowercased, in IDNA, without ports or wildcards); checked at start-up "
-        "(docs/extraction.md)")
+        "(docs/extraction.md)",
+    )
     max_body_size: int = setting(
-        "BOILERPLATE_MAX_BODY_SIZE", 8 * 1024 * 1024, _max_body_size,
+        "BOILERPLATE_MAX_BODY_SIZE",
+        8 * 1024 * 1024,
+        _max_body_size,
         "larger bodies (and HTML fields) are neither judged nor extracted: WARNING with the URL, "
-        "a stat, empty fields; `0`: no limit")
+        "a stat, empty fields; `0`: no limit",
+    )
     detect_charset: bool = setting(
-        "BOILERPLATE_DETECT_CHARSET", False, _boolean,
+        "BOILERPLATE_DETECT_CHARSET",
+        False,
+        _boolean,
         "`CharsetMiddleware` re-decodes an HTML response whose charset is declared nowhere (no "
         "BOM, none in `Content-Type` or `<meta>`) and whose bytes are not UTF-8 in the encoding "
         "its bytes tell (GB18030, Shift_JIS, windows-1251...), as `extract(bytes)` does, so the "
-        "spider reads it right too")
+        "spider reads it right too",
+    )
     overview_action: str = setting(
-        "BOILERPLATE_OVERVIEW_ACTION", "follow", _overview_action,
+        "BOILERPLATE_OVERVIEW_ACTION",
+        "follow",
+        _overview_action,
         'overview pages: `"follow"` (drop their items, follow their links), `"drop"` (ignore '
-        'them), `"flag"` (only flag them), `"off"`')
+        'them), `"flag"` (only flag them), `"off"`',
+    )
     overview_threshold: int = setting(
-        "BOILERPLATE_OVERVIEW_THRESHOLD", DEFAULT_NET_TEXT_THRESHOLD,
+        "BOILERPLATE_OVERVIEW_THRESHOLD",
+        DEFAULT_NET_TEXT_THRESHOLD,
         _integer_of("a number of characters (1 or more)", 1),
-        "TextSweeper's net-text threshold (characters)")
+        "TextSweeper's net-text threshold (characters)",
+    )
     overview_model: Any = setting(
-        "BOILERPLATE_OVERVIEW_MODEL", None, _overview_model,
-        "overview model JSON file; `None`: the shipped one; `False`: the net-text rule alone")
+        "BOILERPLATE_OVERVIEW_MODEL",
+        None,
+        _overview_model,
+        "overview model JSON file; `None`: the shipped one; `False`: the net-text rule alone",
+    )
     overview_cutoff: float | None = setting(
-        "BOILERPLATE_OVERVIEW_CUTOFF", None, _overview_cutoff,
-        "score (0..1) from which a page is an overview; `None`: the model's own cutoff")
+        "BOILERPLATE_OVERVIEW_CUTOFF",
+        None,
+        _overview_cutoff,
+        "score (0..1) from which a page is an overview; `None`: the model's own cutoff",
+    )
     overview_drop_start: bool = setting(
-        "BOILERPLATE_OVERVIEW_DROP_START", False, _boolean,
-        'with `"drop"`, drop start pages that are overviews too')
+        "BOILERPLATE_OVERVIEW_DROP_START", False, _boolean, 'with `"drop"`, drop start pages that are overviews too'
+    )
     overview_field: str | None = setting(
-        "BOILERPLATE_OVERVIEW_FIELD", None, _field_name,
+        "BOILERPLATE_OVERVIEW_FIELD",
+        None,
+        _field_name,
         'item field for the overview verdict on the item\'s page: `{"is_overview", "score", '
         '"net_text_length", "threshold", "reason"}` (as `detect_overview(...).to_dict()`), `None` '
         'where the page was not judged; needs an action other than `"off"` (docs/overview.md)',
-        check=_judged_pages)
+        check=_judged_pages,
+    )
     # Link roles in a crawl (core/links/roles.py, link_roles.py; docs/links.md).
     links: str = setting(
-        "BOILERPLATE_LINKS", "off", _links_action,
+        "BOILERPLATE_LINKS",
+        "off",
+        _links_action,
         'requests by the role of the link they were made from: `"prioritize"` (next and content '
         'first, boilerplate last: a priority offset), `"focus"` (also drop boilerplate and related '
-        'links), `"off"` (docs/links.md)')
+        'links), `"off"` (docs/links.md)',
+    )
     # Site memory (core/site_memory/templates.py, core/site_memory/redis_store.py).
     template_store: str | None = setting(
-        "BOILERPLATE_TEMPLATE_STORE", None, _template_store,
+        "BOILERPLATE_TEMPLATE_STORE",
+        None,
+        _template_store,
         'site memory: `"memory"` or `"redis://host:port/db"` learns each site\'s template during '
         "the crawl (blocks repeated across its pages lean to boilerplate); its settings, API, "
-        "stats and measured effect: docs/site-memory.md")
+        "stats and measured effect: docs/site-memory.md",
+    )
     template_warmup: int = setting(
-        "BOILERPLATE_TEMPLATE_WARMUP", DEFAULT_WARMUP, _integer_of("a number of pages (0 or more)", 0),
-        "site memory: pages of a site recorded before its evidence is used")
+        "BOILERPLATE_TEMPLATE_WARMUP",
+        DEFAULT_WARMUP,
+        _integer_of("a number of pages (0 or more)", 0),
+        "site memory: pages of a site recorded before its evidence is used",
+    )
     template_max_fingerprints: int = setting(
-        "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS", DEFAULT_MAX_FINGERPRINTS,
+        "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS",
+        DEFAULT_MAX_FINGERPRINTS,
         _integer_of("a number of fingerprints (1 or more)", 1),
-        "site memory: block fingerprints kept per site")
+        "site memory: block fingerprints kept per site",
+    )
     template_max_sites: int = setting(
-        "BOILERPLATE_TEMPLATE_MAX_SITES", DEFAULT_MAX_SITES,
+        "BOILERPLATE_TEMPLATE_MAX_SITES",
+        DEFAULT_MAX_SITES,
         _integer_of("a number of sites (1 or more)", 1),
-        '`"memory"` store: sites kept, least recently crawled forgotten first')
+        '`"memory"` store: sites kept, least recently crawled forgotten first',
+    )
     template_prefix: str = setting(
-        "BOILERPLATE_TEMPLATE_PREFIX", DEFAULT_PREFIX, _template_prefix,
-        "Redis store: key prefix of the per-site hashes")
+        "BOILERPLATE_TEMPLATE_PREFIX",
+        DEFAULT_PREFIX,
+        _template_prefix,
+        "Redis store: key prefix of the per-site hashes",
+    )
     template_ttl: int = setting(
-        "BOILERPLATE_TEMPLATE_TTL", DEFAULT_TTL, _integer_of("a number of seconds (0: no expiry)", 0),
-        "Redis store: seconds a site's hash lives after its last page; `0`: forever")
+        "BOILERPLATE_TEMPLATE_TTL",
+        DEFAULT_TTL,
+        _integer_of("a number of seconds (0: no expiry)", 0),
+        "Redis store: seconds a site's hash lives after its last page; `0`: forever",
+    )
     template_timeout: float = setting(
-        "BOILERPLATE_TEMPLATE_TIMEOUT", DEFAULT_TIMEOUT,
+        "BOILERPLATE_TEMPLATE_TIMEOUT",
+        DEFAULT_TIMEOUT,
         functools.partial(_positive, allowed="a number of seconds (more than 0)"),
         "Redis stores (site memory, duplicates): seconds to wait for it on a page (then the page "
-        "goes on without evidence, the item without a verdict)")
+        "goes on without evidence, the item without a verdict)",
+    )
     template_retry_after: float = setting(
-        "BOILERPLATE_TEMPLATE_RETRY_AFTER", DEFAULT_RETRY_AFTER,
+        "BOILERPLATE_TEMPLATE_RETRY_AFTER",
+        DEFAULT_RETRY_AFTER,
         _number_of("a number of seconds (0 or more)"),
-        "Redis stores (site memory, duplicates): seconds without it after a failure")
+        "Redis stores (site memory, duplicates): seconds without it after a failure",
+    )
     # Near-duplicate items (core/duplicates/, crawl/duplicates.py; docs/duplicates.md).
     duplicates: str = setting(
-        "BOILERPLATE_DUPLICATES", "off", _duplicates_action,
-        'items whose main text repeats an earlier item\'s: `"flag"` (write the first item\'s URL in '
+        "BOILERPLATE_DUPLICATES",
+        "off",
+        _duplicates_action,
+        "items whose main text repeats an earlier item's: `\"flag\"` (write the first item's URL in "
         '`BOILERPLATE_DUPLICATE_OF_FIELD`), `"drop"` (drop them, `DropItem` naming the first), '
-        '`"off"` (docs/duplicates.md)')
+        '`"off"` (docs/duplicates.md)',
+    )
     duplicate_of_field: str | None = setting(
-        "BOILERPLATE_DUPLICATE_OF_FIELD", None, _field_name,
+        "BOILERPLATE_DUPLICATE_OF_FIELD",
+        None,
+        _field_name,
         "item field for the URL of the first item whose text this one repeats (`None` for the "
-        "first, or when not judged); `None`: not written", check=_judged_items)
+        "first, or when not judged); `None`: not written",
+        check=_judged_items,
+    )
     duplicates_threshold: float = setting(
-        "BOILERPLATE_DUPLICATES_THRESHOLD", DEFAULT_THRESHOLD, _similarity,
-        "similarity (estimated Jaccard of 5-word shingles, 0..1) from which two texts are copies")
+        "BOILERPLATE_DUPLICATES_THRESHOLD",
+        DEFAULT_THRESHOLD,
+        _similarity,
+        "similarity (estimated Jaccard of 5-word shingles, 0..1) from which two texts are copies",
+    )
     duplicates_min_words: int = setting(
-        "BOILERPLATE_DUPLICATES_MIN_WORDS", DEFAULT_MIN_WORDS, _integer_of("a number of words (0 or more)", 0),
-        "texts with fewer words are not judged")
+        "BOILERPLATE_DUPLICATES_MIN_WORDS",
+        DEFAULT_MIN_WORDS,
+        _integer_of("a number of words (0 or more)", 0),
+        "texts with fewer words are not judged",
+    )
     duplicates_store: str = setting(
-        "BOILERPLATE_DUPLICATES_STORE", "memory", _duplicates_store,
+        "BOILERPLATE_DUPLICATES_STORE",
+        "memory",
+        _duplicates_store,
         'where the texts seen are remembered: `"memory"` (this process) or `"redis://host:port/db"` '
-        "(shared by every process of a distributed crawl)")
+        "(shared by every process of a distributed crawl)",
+    )
     duplicates_max_items: int = setting(
-        "BOILERPLATE_DUPLICATES_MAX_ITEMS", DEFAULT_MAX_ITEMS, _integer_of("a number of items (1 or more)", 1),
-        '`"memory"` store: items remembered, the oldest forgotten first (about 4.5 KB each)')
+        "BOILERPLATE_DUPLICATES_MAX_ITEMS",
+        DEFAULT_MAX_ITEMS,
+        _integer_of("a number of items (1 or more)", 1),
+        '`"memory"` store: items remembered, the oldest forgotten first (about 4.5 KB each)',
+    )
     duplicates_prefix: str | None = setting(
-        "BOILERPLATE_DUPLICATES_PREFIX", None, _duplicates_prefix,
-        'Redis store: key prefix of the duplicates keys (not empty); `None`: '
-        '`"<BOT_NAME>:boilerplate:duplicates:"`, one per project')
+        "BOILERPLATE_DUPLICATES_PREFIX",
+        None,
+        _duplicates_prefix,
+        "Redis store: key prefix of the duplicates keys (not empty); `None`: "
+        '`"<BOT_NAME>:boilerplate:duplicates:"`, one per project',
+    )
     duplicates_ttl: int = setting(
-        "BOILERPLATE_DUPLICATES_TTL", duplicates_redis.DEFAULT_TTL,
+        "BOILERPLATE_DUPLICATES_TTL",
+        duplicates_redis.DEFAULT_TTL,
         _integer_of("a number of seconds (0: no expiry)", 0),
-        "Redis store: seconds a remembered text lives; `0`: forever")
+        "Redis store: seconds a remembered text lives; `0`: forever",
+    )
 
     @property
     def outputs(self) -> dict[str, str]:
         """Extraction attribute -> item field, for the fields to write."""
-        named = {"text": self.text_field, "title": self.title_field, "markdown": self.markdown_field,
-                  "html": self.clean_html_field, "images": self.images_field,
-                  "overview": self.overview_field, "duplicate_of": self.duplicate_of_field}
+        named = {
+            "text": self.text_field,
+            "title": self.title_field,
+            "markdown": self.markdown_field,
+            "html": self.clean_html_field,
+            "images": self.images_field,
+            "overview": self.overview_field,
+            "duplicate_of": self.duplicate_of_field,
+        }
         for attr in METADATA_SETTINGS:
             # BOILERPLATE_METADATA_FIELDS: the metadata not named one by one, under its own name.
             named[attr] = getattr(self, f"{attr}_field") or (attr if self.metadata_fields else None)
@@ -583,8 +721,7 @@ class BoilerplateSettings:
 
     def detector_options(self) -> dict:
         """OverviewDetector keyword arguments (plain data, so worker processes can build the same)."""
-        return {"threshold": self.overview_threshold, "model": self.overview_model,
-                "cutoff": self.overview_cutoff}
+        return {"threshold": self.overview_threshold, "model": self.overview_model, "cutoff": self.overview_cutoff}
 
 
 def _declared() -> dict[str, Setting]:
@@ -666,6 +803,7 @@ METADATA_SETTINGS = {item.name: f"{PREFIX}{item.name.upper()}_FIELD" for item in
 
 # --- reading --------------------------------------------------------------------------------
 
+
 class _ReportedMisconfiguration(logging.Filter):
     """Drops asyncio's "Task exception was never retrieved" record of a misconfiguration that
     stops_crawl() has already logged as one line (Scrapy re-raises a failed start so that asyncio
@@ -736,7 +874,7 @@ def warn_unknown(settings: Any) -> list[str]:
     be ignored silently), with the closest known name; returns the unknown names."""
     try:
         names = [name for name in settings if isinstance(name, str) and name.startswith(PREFIX)]
-    except TypeError:   # an object that cannot list its names
+    except TypeError:  # an object that cannot list its names
         return []
     unknown = [name for name in names if name not in SETTINGS]
     for name in unknown:
@@ -744,6 +882,9 @@ def warn_unknown(settings: Any) -> list[str]:
             continue
         _warned_unknown.add(name)
         close = difflib.get_close_matches(name, SETTINGS, n=1)
-        logger.warning("%s is not a scrapy_boilerplate setting%s; it is ignored", name,
-                       f" (did you mean {close[0]}?)" if close else "")
+        logger.warning(
+            "%s is not a scrapy_boilerplate setting%s; it is ignored",
+            name,
+            f" (did you mean {close[0]}?)" if close else "",
+        )
     return unknown

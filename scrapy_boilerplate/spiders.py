@@ -54,8 +54,16 @@ MIN_ARTICLE_CHARS = 300
 MIN_TEASED_CHARS = 100
 #: A page with a next page and this many content links is a listing.
 MIN_LISTING_TEASERS = 3
-ITEM_FIELDS = ("authors", "date_published", "date_modified", "language", "site_name", "canonical_url",
-               "description", "image")
+ITEM_FIELDS = (
+    "authors",
+    "date_published",
+    "date_modified",
+    "language",
+    "site_name",
+    "canonical_url",
+    "description",
+    "image",
+)
 
 
 class ArticleSpider(Spider):
@@ -76,8 +84,16 @@ class ArticleSpider(Spider):
     #: The file of article URLs yielded in earlier runs (None: every article is yielded).
     seen_file: str | None = None
 
-    def __init__(self, *args: Any, url: str | None = None, max_navigation_depth: Any = None,
-                 feeds: Any = None, sitemaps: Any = None, seen: str | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        url: str | None = None,
+        max_navigation_depth: Any = None,
+        feeds: Any = None,
+        sitemaps: Any = None,
+        seen: str | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         if seen:
             self.seen_file = seen
@@ -87,7 +103,7 @@ class ArticleSpider(Spider):
                 with open(self.seen_file, encoding="utf-8") as handle:
                     self.seen = {line.strip() for line in handle if line.strip()}
             except FileNotFoundError:
-                pass   # the first run
+                pass  # the first run
         if url:
             self.start_urls = [u.strip() for u in url.split(",") if u.strip()]
         if max_navigation_depth is not None:
@@ -100,7 +116,7 @@ class ArticleSpider(Spider):
         if not getattr(self, "allowed_domains", None):
             self.allowed_domains = sorted({urlsplit(u).hostname or "" for u in self.start_urls} - {""})
         self._extractor: Extractor | None = None
-        self._texts: set[bytes] = set()   # hashes of the texts yielded
+        self._texts: set[bytes] = set()  # hashes of the texts yielded
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
@@ -135,8 +151,13 @@ class ArticleSpider(Spider):
                 origins.append(origin)
         if self.use_sitemaps:
             for origin in origins:
-                yield Request(origin + "/robots.txt", self.parse_robots, priority=SITEMAP_PRIORITY,
-                              meta={"origin": origin}, errback=self.no_robots)
+                yield Request(
+                    origin + "/robots.txt",
+                    self.parse_robots,
+                    priority=SITEMAP_PRIORITY,
+                    meta={"origin": origin},
+                    errback=self.no_robots,
+                )
 
     # --- pages ---------------------------------------------------------------------------------
 
@@ -169,12 +190,17 @@ class ArticleSpider(Spider):
             followed_depth = depth + (role == NAVIGATION)
             if followed_depth > self.max_navigation_depth:
                 continue
-            yield Request(url, self.parse, priority=PRIORITY_OFFSETS[role],
-                          meta={bp.META_LINK_ROLE: role, META_NAVIGATION_DEPTH: followed_depth})
+            yield Request(
+                url,
+                self.parse,
+                priority=PRIORITY_OFFSETS[role],
+                meta={bp.META_LINK_ROLE: role, META_NAVIGATION_DEPTH: followed_depth},
+            )
         if self.use_feeds:
             for url in feed_urls(page, page_base(response.url, page.base_href)):
-                yield Request(url, self.parse_feed, priority=PRIORITY_OFFSETS[CONTENT],
-                              meta={META_NAVIGATION_DEPTH: depth})
+                yield Request(
+                    url, self.parse_feed, priority=PRIORITY_OFFSETS[CONTENT], meta={META_NAVIGATION_DEPTH: depth}
+                )
 
     def _remember(self, url: str) -> None:
         if self.seen_file and url not in self.seen:
@@ -214,8 +240,12 @@ class ArticleSpider(Spider):
         for url in feed_entry_urls(response.body, response.url):
             if url in self.seen:
                 continue
-            yield Request(url, self.parse, priority=PRIORITY_OFFSETS[CONTENT],
-                          meta={bp.META_LINK_ROLE: CONTENT, META_NAVIGATION_DEPTH: depth})
+            yield Request(
+                url,
+                self.parse,
+                priority=PRIORITY_OFFSETS[CONTENT],
+                meta={bp.META_LINK_ROLE: CONTENT, META_NAVIGATION_DEPTH: depth},
+            )
 
     def parse_robots(self, response: Response) -> Iterator[Request]:
         sitemaps = list(sitemap_urls_from_robots(response.body, base_url=response.url))
@@ -232,7 +262,7 @@ class ArticleSpider(Spider):
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
         try:
             sitemap = Sitemap(response.body)
-        except Exception:   # noqa: BLE001 - not a sitemap (an HTML 404 page, a broken file)
+        except Exception:  # noqa: BLE001 - not a sitemap (an HTML 404 page, a broken file)
             logger.debug("Not a sitemap: %(response)s", {"response": response})
             return
         for entry in sitemap:
@@ -244,8 +274,9 @@ class ArticleSpider(Spider):
                 yield Request(loc, self.parse_sitemap, priority=SITEMAP_PRIORITY)
             else:
                 # Listed pages come after the links of the pages: a sitemap lists every tag page too.
-                yield Request(loc, self.parse, priority=SITEMAP_PRIORITY,
-                              meta={META_NAVIGATION_DEPTH: self.max_navigation_depth})
+                yield Request(
+                    loc, self.parse, priority=SITEMAP_PRIORITY, meta={META_NAVIGATION_DEPTH: self.max_navigation_depth}
+                )
 
 
 def _same_component(key: Any, component: type) -> bool:

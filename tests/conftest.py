@@ -34,8 +34,10 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 FIXTURE_NAMES = ["article_en", "article_de", "article_jsonld"]
 
 
-SHARED_MISSING = (f"needs the development datasets: {SHARED} not found (they live in ../shared/datasets "
-                  "next to the repository checkout)")
+SHARED_MISSING = (
+    f"needs the development datasets: {SHARED} not found (they live in ../shared/datasets "
+    "next to the repository checkout)"
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -64,8 +66,10 @@ def load_shared_pages(name: str, n: int | None = None, where=None) -> list:
     """
     folder = SHARED / name
     if not (folder / "pages.jsonl").is_file():
-        pytest.skip(f"../shared/datasets/{name} not found: expected {folder / 'pages.jsonl'} "
-                    "(the development datasets live next to the repository checkout)")
+        pytest.skip(
+            f"../shared/datasets/{name} not found: expected {folder / 'pages.jsonl'} "
+            "(the development datasets live next to the repository checkout)"
+        )
     pages = [p for p in load_dataset(folder) if where is None or where(p)]
     if not pages:
         pytest.skip(f"../shared/datasets/{name} has no page matching the test's selection")

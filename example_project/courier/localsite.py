@@ -12,15 +12,14 @@ SITE = Path(__file__).resolve().parent.parent / "site"
 
 class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:
-        pass   # Scrapy's log already shows every request
+        pass  # Scrapy's log already shows every request
 
 
 class LocalSite:
     """The bundled site on a free port of 127.0.0.1, in a daemon thread."""
 
     def __init__(self, directory: Path = SITE):
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0),
-                                         partial(QuietHandler, directory=str(directory)))
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(directory)))
         self.httpd.daemon_threads = True
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 

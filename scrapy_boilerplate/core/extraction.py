@@ -31,7 +31,7 @@ class MarkupSource(NamedTuple):
 
     page: Page
     units: list[tuple]
-    lead: str | None              # the title when it goes first
+    lead: str | None  # the title when it goes first
     options: MarkupOptions
 
 
@@ -186,7 +186,7 @@ class Extraction:
         if not metadata:
             self._meta_source = None
         if self._links is None:
-            self._link_source, self._links = None, []   # a crawl reads the roles from the response
+            self._link_source, self._links = None, []  # a crawl reads the roles from the response
         return self
 
     def __getstate__(self) -> dict:
@@ -207,12 +207,13 @@ class Extraction:
             self._blocks = []
             if self._block_source is not None:
                 texts, tags, mask, proba, history, shift = self._block_source
-                reasons = (step_reasons(history, shift) if history is not None
-                           else [STATED_BODY] * len(texts))
+                reasons = step_reasons(history, shift) if history is not None else [STATED_BODY] * len(texts)
                 if self._site_rule is not None and history is not None:
                     _mark_site_rule(reasons, self._site_rule)
-                self._blocks = [Block(t, g, m, round(p, 4), r) for t, g, m, p, r in
-                                zip(texts, tags, mask.tolist(), proba.tolist(), reasons)]
+                self._blocks = [
+                    Block(t, g, m, round(p, 4), r)
+                    for t, g, m, p, r in zip(texts, tags, mask.tolist(), proba.tolist(), reasons)
+                ]
                 self._block_source = None
         return self._blocks
 
@@ -230,8 +231,14 @@ class Extraction:
         return bool(self.text)
 
     def to_dict(self, include_blocks: bool = False) -> dict:
-        out = {"title": self.title, "text": self.text, "markdown": self.markdown,
-               "html": self.html, "images": list(self.images), **self.metadata.to_dict()}
+        out = {
+            "title": self.title,
+            "text": self.text,
+            "markdown": self.markdown,
+            "html": self.html,
+            "images": list(self.images),
+            **self.metadata.to_dict(),
+        }
         if include_blocks:
             out["blocks"] = [b.__dict__.copy() for b in self.blocks]
         return out
@@ -243,7 +250,7 @@ def _metadata_of(source: MetaSource | None) -> ArticleMetadata:
         return ArticleMetadata()
     try:
         return article_metadata(*source)
-    except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
+    except Exception as exc:  # noqa: BLE001 - the contract: bad input never raises
         logger.warning("metadata extraction failed for %s: %r", source.url or "page", exc)
         return ArticleMetadata()
 
@@ -259,7 +266,7 @@ def _links_of(source: tuple | None) -> list:
     try:
         verdict = default_detector().detect_page(page, url)
         return page_links(page, url, mask=mask, is_overview=verdict.is_overview)
-    except Exception as exc:   # noqa: BLE001 - the contract: bad input never raises
+    except Exception as exc:  # noqa: BLE001 - the contract: bad input never raises
         logger.warning("link roles failed for %s: %r", url or "page", exc)
         return []
 
@@ -269,7 +276,7 @@ def build_extraction(kept: Kept, url: str | None, options: Options) -> Extractio
     page, mask, title = kept.page, kept.mask, kept.title
     lead = title if options.include_title and title else None
     if lead and mask.any() and page.texts[int(np.flatnonzero(mask)[0])] == title:
-        lead = None   # the title is the first kept block already
+        lead = None  # the title is the first kept block already
     base = page_base(url or page.base_url, page.base_href)
     images = content_images(page, mask, base)
     units = content_units(page, mask, kept.tables, images, kept.code_blocks)

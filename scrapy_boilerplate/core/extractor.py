@@ -56,18 +56,31 @@ class Extractor:
     A bad selector raises ValueError naming it.
     """
 
-    def __init__(self, model: Model | str | os.PathLike[str] | Literal[False] | None = None, *,
-                 include_title: bool = False, include_captions: bool = False,
-                 include_comments: bool = False, include_links: bool = False,
-                 include_images: bool = False, favor: str = "balanced",
-                 templates: TemplateStore | None = None, content_selector: str | None = None,
-                 exclude_selectors: Iterable[str] | None = None,
-                 site_rules: Mapping[str, Any] | None = None) -> None:
-        self.options = Options(include_title=include_title, include_captions=include_captions,
-                               include_comments=include_comments, include_links=include_links,
-                               include_images=include_images, favor=favor,
-                               content_selector=content_selector,
-                               exclude_selectors=selector_tuple(exclude_selectors))
+    def __init__(
+        self,
+        model: Model | str | os.PathLike[str] | Literal[False] | None = None,
+        *,
+        include_title: bool = False,
+        include_captions: bool = False,
+        include_comments: bool = False,
+        include_links: bool = False,
+        include_images: bool = False,
+        favor: str = "balanced",
+        templates: TemplateStore | None = None,
+        content_selector: str | None = None,
+        exclude_selectors: Iterable[str] | None = None,
+        site_rules: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.options = Options(
+            include_title=include_title,
+            include_captions=include_captions,
+            include_comments=include_comments,
+            include_links=include_links,
+            include_images=include_images,
+            favor=favor,
+            content_selector=content_selector,
+            exclude_selectors=selector_tuple(exclude_selectors),
+        )
         # Checked now: a bad selector is the caller's mistake, not a page's.
         self.rule = make_rule(self.options.content_selector, self.options.exclude_selectors)
         self.site_rules = SiteRules(site_rules) if site_rules else None
@@ -89,19 +102,23 @@ class Extractor:
                 logger.warning("cannot load the default model (%s); using model-free extraction", exc)
                 return None
         dense = dense_feature_names()
-        if loaded.feature_names[:len(dense)] != dense:
+        if loaded.feature_names[: len(dense)] != dense:
             from .overview.detector import is_overview_model
 
             if is_overview_model(loaded):
-                raise ModelError("this is an overview model (for 'overview --model' and "
-                                 "BOILERPLATE_OVERVIEW_MODEL), not a block model: give a block model "
-                                 "made by 'scrapy-boilerplate train', or none for the shipped one")
-            raise ModelError("the model was trained with another feature set; retrain it with "
-                             "'scrapy-boilerplate train'")
+                raise ModelError(
+                    "this is an overview model (for 'overview --model' and "
+                    "BOILERPLATE_OVERVIEW_MODEL), not a block model: give a block model "
+                    "made by 'scrapy-boilerplate train', or none for the shipped one"
+                )
+            raise ModelError(
+                "the model was trained with another feature set; retrain it with 'scrapy-boilerplate train'"
+            )
         return loaded
 
-    def extract(self, html: Any, url: str | None = None, *, templates: TemplateStore | None = None,
-                **options: Any) -> Extraction:
+    def extract(
+        self, html: Any, url: str | None = None, *, templates: TemplateStore | None = None, **options: Any
+    ) -> Extraction:
         """Main content of `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes.
 
         `templates`: a site-memory store (`MemoryTemplateStore`, `RedisTemplateStore`): its
@@ -111,23 +128,26 @@ class Extractor:
         opts = self.options.replace(options)
         rule = self._rule(opts, url)
         if not isinstance(html, str | bytes | bytearray | memoryview) and to_element_type_error(html):
-            raise TypeError(f"extract() takes str, bytes, a parsel Selector or an lxml element, "
-                            f"not {type(html).__name__}")
+            raise TypeError(
+                f"extract() takes str, bytes, a parsel Selector or an lxml element, not {type(html).__name__}"
+            )
         try:
             root = to_element(html)
-        except Exception:   # bad input must give an empty result, not a crash
+        except Exception:  # bad input must give an empty result, not a crash
             logger.debug("cannot parse input for %s", url, exc_info=True)
             return Extraction()
         try:
             page = build_page(root, include_comments=opts.include_comments, base_url=url)
             return self._extract_page(page, url, opts, templates, rule)
-        except Exception as exc:   # the contract: bad input never raises
-            logger.warning("extraction failed for %s: %r", url or "page", exc,
-                           exc_info=logger.isEnabledFor(logging.DEBUG))
+        except Exception as exc:  # the contract: bad input never raises
+            logger.warning(
+                "extraction failed for %s: %r", url or "page", exc, exc_info=logger.isEnabledFor(logging.DEBUG)
+            )
             return Extraction()
 
-    def extract_page(self, page: Page, url: str | None = None, *, templates: TemplateStore | None = None,
-                     **options: Any) -> Extraction:
+    def extract_page(
+        self, page: Page, url: str | None = None, *, templates: TemplateStore | None = None, **options: Any
+    ) -> Extraction:
         """Main content of an already walked page (`core.document.page.build_page`).
 
         Lets a caller that walked the tree once for overview detection reuse
@@ -138,7 +158,7 @@ class Extractor:
         rule = self._rule(opts, url)
         try:
             return self._extract_page(page, url, opts, templates, rule)
-        except Exception as exc:   # noqa: BLE001 - same contract as extract()
+        except Exception as exc:  # noqa: BLE001 - same contract as extract()
             logger.warning("extraction failed for %s: %r", url or "page", exc)
             return Extraction()
 
@@ -159,8 +179,14 @@ class Extractor:
         X = feature_matrix(page, self.model.token_index)
         return self.model.predict_proba(X)
 
-    def _extract_page(self, page: Page, url: str | None, opts: Options,
-                      templates: TemplateStore | None = None, rule: SiteRule | None = None) -> Extraction:
+    def _extract_page(
+        self,
+        page: Page,
+        url: str | None,
+        opts: Options,
+        templates: TemplateStore | None = None,
+        rule: SiteRule | None = None,
+    ) -> Extraction:
         store = self.templates if templates is None else templates
         run = _Run(self, page, url, opts, rule)
         if store is None or not len(page):
@@ -212,12 +238,13 @@ class _Run:
         return result
 
 
-def _template_evidence(templates: TemplateStore, page: Page, url: str | None,
-                       proba: np.ndarray) -> TemplateEvidence | None:
+def _template_evidence(
+    templates: TemplateStore, page: Page, url: str | None, proba: np.ndarray
+) -> TemplateEvidence | None:
     """The site memory's evidence for `page` (recording it), or None: no store, or it failed."""
     try:
         return templates.evidence(page, url, proba)
-    except Exception as exc:   # noqa: BLE001 - a store's failure must not cost the page
+    except Exception as exc:  # noqa: BLE001 - a store's failure must not cost the page
         logger.warning("template store failed for %s: %r", url or "page", exc)
         from .site_memory.templates import TemplateEvidence, site_key
 
@@ -238,7 +265,6 @@ def default_extractor() -> Extractor:
     return _default
 
 
-def extract(html: Any, url: str | None = None, *, templates: TemplateStore | None = None,
-            **options: Any) -> Extraction:
+def extract(html: Any, url: str | None = None, *, templates: TemplateStore | None = None, **options: Any) -> Extraction:
     """Main content of a page with the shared default extractor (see `Extractor`)."""
     return default_extractor().extract(html, url=url, templates=templates, **options)

@@ -32,16 +32,17 @@ class Options:
 
     include_title: bool = _option(False, "put the headline first in the text, Markdown and HTML")
     include_captions: bool = _option(
-        False, "keep figure captions (a code listing's or table's own caption is kept either way)")
+        False, "keep figure captions (a code listing's or table's own caption is kept either way)"
+    )
     include_comments: bool = _option(False, "keep comment sections")
     include_links: bool = _option(False, "keep links in the Markdown and HTML (absolute http(s) URLs only)")
     include_images: bool = _option(False, "keep the content's images in place in the Markdown and HTML")
     favor: str = _option("balanced", '"precision" keeps less, "recall" keeps more', flag=False)
     #: CSS selectors of where the content is and of what is never content (selection/site_rules.py).
     content_selector: str | None = _option(
-        None, "where the content is (a CSS selector): the rest of the page is not content", flag=False)
-    exclude_selectors: tuple[str, ...] | None = _option(
-        None, "what is never content (a CSS selector)", flag=False)
+        None, "where the content is (a CSS selector): the rest of the page is not content", flag=False
+    )
+    exclude_selectors: tuple[str, ...] | None = _option(None, "what is never content (a CSS selector)", flag=False)
 
     def __post_init__(self) -> None:
         if self.favor not in FAVOR_SHIFT:

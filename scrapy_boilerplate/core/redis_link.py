@@ -25,8 +25,10 @@ def import_redis(needed_by: str) -> Any:
     try:
         import redis
     except ImportError as exc:
-        raise ImportError(f'{needed_by} needs the "redis" package: pip install '
-                          '"scrapy-boilerplate-removal[redis]" (or pip install redis)') from exc
+        raise ImportError(
+            f'{needed_by} needs the "redis" package: pip install '
+            '"scrapy-boilerplate-removal[redis]" (or pip install redis)'
+        ) from exc
     return redis
 
 
@@ -37,8 +39,9 @@ def client_from_url(url: str, timeout: float, needed_by: str) -> Any:
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
-                                retry=Retry(NoBackoff(), 0))
+    return redis.Redis.from_url(
+        url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
+    )
 
 
 #: Query parameters whose value is a credential (redis-py reads ``?password=``).
@@ -59,7 +62,7 @@ def redacted(url: str | None) -> str:
         return f"{MASK}@{url.rsplit('@', 1)[1]}" if "@" in url else url
     try:
         parts = urlsplit(url)
-        parts.port   # noqa: B018 - raises ValueError on a port that is no number
+        parts.port  # noqa: B018 - raises ValueError on a port that is no number
     except ValueError:
         scheme, _, rest = url.partition("://")
         return f"{scheme}://{MASK}@{rest.rsplit('@', 1)[1]}" if "@" in rest else f"{scheme}://{MASK}"
@@ -127,11 +130,13 @@ class RedisLink:
     #: Who needs the `redis` package, for the ImportError without it.
     NEEDED_BY: ClassVar[str]
 
-    if TYPE_CHECKING:   # each store has its own (its arguments and their checks)
+    if TYPE_CHECKING:  # each store has its own (its arguments and their checks)
+
         def __init__(self, *args: Any, **kwargs: Any) -> None: ...
 
-    def _link(self, client: Any, prefix: str, ttl: int, retry_after: float, url: str | None,
-              timeout: float, quiet: bool) -> None:
+    def _link(
+        self, client: Any, prefix: str, ttl: int, retry_after: float, url: str | None, timeout: float, quiet: bool
+    ) -> None:
         self.client = client
         self.prefix = prefix
         self.ttl = int(ttl)

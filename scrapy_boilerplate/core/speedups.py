@@ -35,10 +35,10 @@ COMPILED = (
     "overview._evidence",
 )
 #: The compiled modules that read lxml's C nodes: built with lxml's headers (lxml ships them).
-NEEDS_LXML = ("document._walk",)   # (it cimports document/_cues.pxd: build _cues first)
+NEEDS_LXML = ("document._walk",)  # (it cimports document/_cues.pxd: build _cues first)
 
 PURE_PYTHON_ENV = "SCRAPY_BOILERPLATE_PURE_PYTHON"
-_missing: set[str] = set()   # modules already reported as not built
+_missing: set[str] = set()  # modules already reported as not built
 
 
 def load(name: str) -> ModuleType | None:
@@ -51,12 +51,14 @@ def load(name: str) -> ModuleType | None:
         # Not built (no C compiler at install time): say so once, since it costs about 2x.
         if name not in _missing:
             _missing.add(name)
-            logger.warning("compiled module %s is not built; using its pure-Python twin (about 2x "
-                           "slower; a C compiler at install time builds it)", name)
+            logger.warning(
+                "compiled module %s is not built; using its pure-Python twin (about 2x "
+                "slower; a C compiler at install time builds it)",
+                name,
+            )
         return None
-    except Exception:   # a broken build must not break the package
-        logger.warning("compiled module %s failed to load; using its pure-Python twin", name,
-                       exc_info=True)
+    except Exception:  # a broken build must not break the package
+        logger.warning("compiled module %s failed to load; using its pure-Python twin", name, exc_info=True)
         return None
 
 
@@ -67,7 +69,7 @@ def twin(module: str) -> ModuleType | None:
     prefix = __package__ + "."
     if not package.startswith(__package__) or name.startswith("_"):
         raise ValueError(f"{module} is not a Python module of {__package__}")
-    twin_name = f"{package[len(prefix):]}._{name}" if package != __package__ else f"_{name}"
+    twin_name = f"{package[len(prefix) :]}._{name}" if package != __package__ else f"_{name}"
     if twin_name not in COMPILED:
         raise ValueError(f"{module} has no compiled twin in COMPILED")
     return load(twin_name)

@@ -22,8 +22,11 @@ def declared(response: TextResponse) -> bool:
     http-equiv, or the XML declaration (w3lib's reading, as Scrapy's own)."""
     content_type = response.headers.get(b"Content-Type") or b""
     body = response.body
-    return bool(read_bom(body)[0] or http_content_type_encoding(content_type.decode("latin-1"))
-                or html_body_declared_encoding(body))
+    return bool(
+        read_bom(body)[0]
+        or http_content_type_encoding(content_type.decode("latin-1"))
+        or html_body_declared_encoding(body)
+    )
 
 
 def better_encoding(response: TextResponse) -> str | None:

@@ -48,12 +48,20 @@ def store_from_settings(settings: bp.BoilerplateSettings, bot_name: str | None =
         from ..core.duplicates.redis_store import RedisDuplicateStore
 
         return RedisDuplicateStore.from_url(
-            url, timeout=settings.template_timeout, prefix=bp.duplicates_prefix(settings, bot_name),
-            ttl=settings.duplicates_ttl, retry_after=settings.template_retry_after, quiet=True)
+            url,
+            timeout=settings.template_timeout,
+            prefix=bp.duplicates_prefix(settings, bot_name),
+            ttl=settings.duplicates_ttl,
+            retry_after=settings.template_retry_after,
+            quiet=True,
+        )
     except ImportError:
-        raise bp.SettingError(bp.DUPLICATES_STORE, redacted(url), '"memory", or a Redis URL once the redis '
-                              'package is installed (pip install "scrapy-boilerplate-removal[redis]")'
-                              ) from None
+        raise bp.SettingError(
+            bp.DUPLICATES_STORE,
+            redacted(url),
+            '"memory", or a Redis URL once the redis '
+            'package is installed (pip install "scrapy-boilerplate-removal[redis]")',
+        ) from None
 
 
 class CrawlDuplicates:
@@ -71,8 +79,11 @@ class CrawlDuplicates:
     def __init__(self, crawler: Crawler, settings: bp.BoilerplateSettings) -> None:
         self._crawler = weakref.ref(crawler)
         self.action = settings.duplicates
-        self.index = DuplicateIndex(settings.duplicates_threshold, settings.duplicates_min_words,
-                                    store_from_settings(settings, crawler.settings.get("BOT_NAME")))
+        self.index = DuplicateIndex(
+            settings.duplicates_threshold,
+            settings.duplicates_min_words,
+            store_from_settings(settings, crawler.settings.get("BOT_NAME")),
+        )
         where = getattr(self.index.store, "where", None)
         self.where = where() if where is not None else "(memory)"
         self._threads: ThreadPoolExecutor | None = None
@@ -98,10 +109,11 @@ class CrawlDuplicates:
                 verdict = self.index.judge(text, url)
             else:
                 verdict = await wait(self._threads.submit(self.index.judge, text, url))
-        except Exception as exc:   # noqa: BLE001 - a failing store must not cost the item
+        except Exception as exc:  # noqa: BLE001 - a failing store must not cost the item
             verdict = Judgement(None, 0.0, "unavailable")
-            logger.debug("Duplicates: judging %(url)s failed: %(error)r", {"url": url, "error": exc},
-                         extra={"spider": spider})
+            logger.debug(
+                "Duplicates: judging %(url)s failed: %(error)r", {"url": url, "error": exc}, extra={"spider": spider}
+            )
         if verdict.reason == "short":
             stats.inc_value(STAT_PREFIX + "too_short")
             return None
@@ -109,15 +121,20 @@ class CrawlDuplicates:
             stats.inc_value(STAT_PREFIX + "unavailable")
             if not self._failing:
                 self._failing = True
-                logger.warning("Duplicates: the store %(store)s did not answer on %(url)s; items are "
-                               "not judged until it answers again (%(stat)s counts them)",
-                               {"store": self.where, "url": url, "stat": STAT_PREFIX + "unavailable"},
-                               extra={"spider": spider})
+                logger.warning(
+                    "Duplicates: the store %(store)s did not answer on %(url)s; items are "
+                    "not judged until it answers again (%(stat)s counts them)",
+                    {"store": self.where, "url": url, "stat": STAT_PREFIX + "unavailable"},
+                    extra={"spider": spider},
+                )
             return None
         if self._failing:
             self._failing = False
-            logger.info("Duplicates: the store %(store)s answers again (%(url)s)",
-                        {"store": self.where, "url": url}, extra={"spider": spider})
+            logger.info(
+                "Duplicates: the store %(store)s answers again (%(url)s)",
+                {"store": self.where, "url": url},
+                extra={"spider": spider},
+            )
         stats.inc_value(STAT_PREFIX + "judged")
         if not verdict.is_copy:
             return None
@@ -126,9 +143,12 @@ class CrawlDuplicates:
         if self.action == "drop":
             stats.inc_value(STAT_PREFIX + "dropped")
             # INFO, not the WARNING of other drops: dropping copies is what was asked for.
-            raise DropItem(f"Duplicate of {verdict.first} (similarity {verdict.similarity:.2f}): {url}",
-                           log_level="INFO")
-        logger.debug("Duplicate of %(first)s (similarity %(similarity).2f): %(url)s",
-                     {"first": verdict.first, "similarity": verdict.similarity, "url": url},
-                     extra={"spider": spider})
+            raise DropItem(
+                f"Duplicate of {verdict.first} (similarity {verdict.similarity:.2f}): {url}", log_level="INFO"
+            )
+        logger.debug(
+            "Duplicate of %(first)s (similarity %(similarity).2f): %(url)s",
+            {"first": verdict.first, "similarity": verdict.similarity, "url": url},
+            extra={"spider": spider},
+        )
         return verdict.first

@@ -72,4 +72,3 @@ class ItemSources:
 
 #: item_sources(crawler): the crawler's ItemSources, shared by the middleware and the pipeline.
 item_sources = WeakCache(ItemSources)
-

@@ -40,21 +40,28 @@ def store_from_settings(settings: BaseSettings | bp.BoilerplateSettings) -> Temp
     """The template store BOILERPLATE_TEMPLATE_STORE names (None when off), from Scrapy settings
     or the BoilerplateSettings that settings.read() made of them (SettingError on a bad value);
     ImportError when a Redis URL is named without the redis package."""
-    if not isinstance(settings, bp.BoilerplateSettings):   # not from a crawler (the command, tests)
+    if not isinstance(settings, bp.BoilerplateSettings):  # not from a crawler (the command, tests)
         settings = bp.read(settings)
     url = settings.template_store
     if url is None:
         return None
     if url.lower() == "memory":
-        return MemoryTemplateStore(max_sites=settings.template_max_sites,
-                                   max_fingerprints=settings.template_max_fingerprints,
-                                   warmup=settings.template_warmup)
+        return MemoryTemplateStore(
+            max_sites=settings.template_max_sites,
+            max_fingerprints=settings.template_max_fingerprints,
+            warmup=settings.template_warmup,
+        )
     from ..core.site_memory.redis_store import RedisTemplateStore
 
     return RedisTemplateStore.from_url(
-        url, timeout=settings.template_timeout, prefix=settings.template_prefix,
-        ttl=settings.template_ttl, retry_after=settings.template_retry_after,
-        max_fingerprints=settings.template_max_fingerprints, warmup=settings.template_warmup)
+        url,
+        timeout=settings.template_timeout,
+        prefix=settings.template_prefix,
+        ttl=settings.template_ttl,
+        retry_after=settings.template_retry_after,
+        max_fingerprints=settings.template_max_fingerprints,
+        warmup=settings.template_warmup,
+    )
 
 
 class CrawlSiteMemory:
@@ -109,15 +116,20 @@ class CrawlSiteMemory:
             stats.inc_value(STAT_PREFIX + "errors")
             if not self._failing:
                 self._failing = True
-                logger.warning("Site memory: the template store %(store)s failed on %(url)s; pages "
-                               "are extracted without it until it answers again (%(stat)s counts them)",
-                               {"store": self.where, "url": url or "a page", "stat": STAT_PREFIX + "errors"},
-                               extra={"spider": crawler.spider})
+                logger.warning(
+                    "Site memory: the template store %(store)s failed on %(url)s; pages "
+                    "are extracted without it until it answers again (%(stat)s counts them)",
+                    {"store": self.where, "url": url or "a page", "stat": STAT_PREFIX + "errors"},
+                    extra={"spider": crawler.spider},
+                )
             return
         if self._failing:
             self._failing = False
-            logger.info("Site memory: the template store %(store)s answers again (%(url)s)",
-                        {"store": self.where, "url": url or "a page"}, extra={"spider": crawler.spider})
+            logger.info(
+                "Site memory: the template store %(store)s answers again (%(url)s)",
+                {"store": self.where, "url": url or "a page"},
+                extra={"spider": crawler.spider},
+            )
         if info.get("recorded"):
             stats.inc_value(STAT_PREFIX + "pages_recorded")
         if info.get("new_site"):

@@ -49,11 +49,18 @@ class SiteRuleStats:
         if site in self._warned:
             return
         self._warned.add(site)
-        selectors = [info["content"]["selector"]] if info.get("content") else [
-            e["selector"] for e in info.get("exclude", ())]
-        logger.warning("Site rule for %(site)s: %(selectors)s matched nothing on %(url)s; such pages "
-                       "are extracted without the rule (has the site's template changed? %(stat)s "
-                       "counts them; this is logged once per site)",
-                       {"site": site, "selectors": ", ".join(repr(s) for s in selectors),
-                        "url": url or "a page", "stat": STAT_PREFIX + "no_match"},
-                       extra={"spider": self.crawler.spider})
+        selectors = (
+            [info["content"]["selector"]] if info.get("content") else [e["selector"] for e in info.get("exclude", ())]
+        )
+        logger.warning(
+            "Site rule for %(site)s: %(selectors)s matched nothing on %(url)s; such pages "
+            "are extracted without the rule (has the site's template changed? %(stat)s "
+            "counts them; this is logged once per site)",
+            {
+                "site": site,
+                "selectors": ", ".join(repr(s) for s in selectors),
+                "url": url or "a page",
+                "stat": STAT_PREFIX + "no_match",
+            },
+            extra={"spider": self.crawler.spider},
+        )

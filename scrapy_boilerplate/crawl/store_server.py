@@ -46,42 +46,41 @@ class StoreServer:
 
     def client(self, timeout: float = DEFAULT_TIMEOUT) -> RemoteTemplateStore:
         remote = RemoteTemplateStore(self.address, self.authkey, self.store.warmup, timeout)
-        remote.quiet = True   # the crawl logs failures itself (site_memory.py)
+        remote.quiet = True  # the crawl logs failures itself (site_memory.py)
         return remote
 
     def _accept(self) -> None:
         while not self._closed:
             try:
                 conn = self._listener.accept()
-            except Exception:   # noqa: BLE001 - a bad handshake, or closed
+            except Exception:  # noqa: BLE001 - a bad handshake, or closed
                 if self._closed:
                     return
                 continue
-            threading.Thread(target=self._serve, args=(conn,), name="boilerplate-templates-conn",
-                             daemon=True).start()
+            threading.Thread(target=self._serve, args=(conn,), name="boilerplate-templates-conn", daemon=True).start()
 
     def _serve(self, conn: Connection) -> None:
         with conn:
             while not self._closed:
                 try:
                     site, fingerprints = conn.recv()
-                except Exception:   # noqa: BLE001 - the worker went away
+                except Exception:  # noqa: BLE001 - the worker went away
                     return
                 try:
                     reply = self.store.exchange(site, fingerprints)
-                except Exception as exc:   # noqa: BLE001
+                except Exception as exc:  # noqa: BLE001
                     logger.warning("template store failed: %r", exc)
                     reply = None
                 try:
                     conn.send(reply)
-                except Exception:   # noqa: BLE001
+                except Exception:  # noqa: BLE001
                     return
 
     def close(self) -> None:
         self._closed = True
         try:
             self._listener.close()
-        except Exception:   # noqa: BLE001
+        except Exception:  # noqa: BLE001
             pass
 
 
@@ -108,19 +107,21 @@ class RemoteTemplateStore(TemplateStore):
                 if not self._conn.poll(self.timeout):
                     raise TimeoutError(f"no answer within {self.timeout:g} s")
                 return self._conn.recv()
-            except Exception as exc:   # noqa: BLE001 - go on without site memory
+            except Exception as exc:  # noqa: BLE001 - go on without site memory
                 self._count("errors")
                 if self._conn is not None:
                     try:
                         self._conn.close()
-                    except Exception:   # noqa: BLE001
+                    except Exception:  # noqa: BLE001
                         pass
                     self._conn = None
                 if not self._warned:
                     self._warned = True
-                    logger.log(logging.DEBUG if self.quiet else logging.WARNING,
-                               "the crawl's template store cannot be reached (%r): pages are "
-                               "extracted without site memory", exc)
+                    logger.log(
+                        logging.DEBUG if self.quiet else logging.WARNING,
+                        "the crawl's template store cannot be reached (%r): pages are extracted without site memory",
+                        exc,
+                    )
                 return None
 
 

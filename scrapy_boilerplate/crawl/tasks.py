@@ -36,8 +36,9 @@ def extract_page_timed(extractor: Extractor, page: Page, url: str | None) -> tup
     return result, time.perf_counter() - start
 
 
-def extract_text_timed(extractor: Extractor, text: str, url: str | None,
-                       base_url: str | None) -> tuple[Extraction, float]:
+def extract_text_timed(
+    extractor: Extractor, text: str, url: str | None, base_url: str | None
+) -> tuple[Extraction, float]:
     """Parse `text` exactly as Scrapy's ``response.selector`` does, then extract.
 
     Same parse, same result: the output does not depend on the executor.
@@ -58,8 +59,14 @@ _markup = True
 _metadata = True
 
 
-def init_worker(model: Any, options: dict | None, detector: dict | None = None, markup: bool = True,
-                templates: TemplateStore | None = None, metadata: bool = True) -> None:
+def init_worker(
+    model: Any,
+    options: dict | None,
+    detector: dict | None = None,
+    markup: bool = True,
+    templates: TemplateStore | None = None,
+    metadata: bool = True,
+) -> None:
     """Build the worker's Extractor(model, **options) and OverviewDetector(**detector);
     None for either: this crawl has no use for it (its component is not enabled).
     `markup` False: the crawl stores neither Markdown nor HTML, which are not sent back.
@@ -83,8 +90,9 @@ def in_worker(func: Callable[..., tuple[Extraction, float]], *args: Any) -> tupl
     return _to_send(result), seconds
 
 
-def judge_page(text: str, url: str, base_url: str, html: bool,
-               extract: str) -> tuple[OverviewVerdict, Extraction | None, float, float]:
+def judge_page(
+    text: str, url: str, base_url: str, html: bool, extract: str
+) -> tuple[OverviewVerdict, Extraction | None, float, float]:
     """OverviewMiddleware's and MainContentPipeline's work on one page, in one worker task.
 
     `text` is parsed once, exactly as Scrapy's ``response.selector`` parses it,
@@ -100,7 +108,7 @@ def judge_page(text: str, url: str, base_url: str, html: bool,
     from parsel import Selector
 
     detector = _detector
-    assert detector is not None   # init_worker built it: the crawl judges pages in workers
+    assert detector is not None  # init_worker built it: the crawl judges pages in workers
     if not html:
         start = time.perf_counter()
         verdict = detector.detect(text, url=url)

@@ -119,7 +119,7 @@ class _Reply:
                 (size,) = struct.unpack("!Q", self.header[4:12])
             self.body = bytearray(size)
         else:
-            count = os.readv(fd, [memoryview(self.body)[self.got:]])
+            count = os.readv(fd, [memoryview(self.body)[self.got :]])
             if not count:
                 raise EOFError
             self.got += count
@@ -139,9 +139,9 @@ class _Worker:
         self.pid: int = process.pid
         self.state = _STARTING
         self.task: _Task | None = None
-        self.deadline: float | None = deadline   # of the start, then of the task held
-        self.exitcode: int | None = None          # once retired
-        self.reply: _Reply | None = None          # the task's reply, while it comes in
+        self.deadline: float | None = deadline  # of the start, then of the task held
+        self.exitcode: int | None = None  # once retired
+        self.reply: _Reply | None = None  # the task's reply, while it comes in
 
 
 class WorkerPool:
@@ -153,32 +153,37 @@ class WorkerPool:
     a worker not ready within it is killed (a failed start). Thread-safe.
     """
 
-    def __init__(self, workers: int, initializer: Callable | None = None, initargs: tuple = (),
-                 task_timeout: float | None = None,
-                 start_timeout: float = START_TIMEOUT_SECONDS):
+    def __init__(
+        self,
+        workers: int,
+        initializer: Callable | None = None,
+        initargs: tuple = (),
+        task_timeout: float | None = None,
+        start_timeout: float = START_TIMEOUT_SECONDS,
+    ):
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
         self.workers = workers
         self.task_timeout = task_timeout
         self.start_timeout = start_timeout
         self._initializer, self._initargs = initializer, initargs
-        self._context = multiprocessing.get_context("spawn")   # forking a crawl with threads is unsafe
+        self._context = multiprocessing.get_context("spawn")  # forking a crawl with threads is unsafe
         # Shared with the callers, under the lock: the queue, the flags, the wake-up pipe.
         self._lock = threading.Lock()
         self._queue: deque[_Task] = deque()
         self._closed = False
         self._broken: BaseException | None = None
         self._wakeup_reader, self._wakeup_writer = self._context.Pipe(duplex=False)
-        self._wakeup_sent = False   # one wake-up message at a time: the pipe never fills
+        self._wakeup_sent = False  # one wake-up message at a time: the pipe never fills
         self._pipes_closed = False
         self._supervisor: threading.Thread | None = None
         # The supervisor's own.
         self._pool: list[_Worker] = []
-        self._failed_starts = 0     # in a row, since a worker last became ready
-        self._next_start = 0.0      # monotonic time before which no worker is started
-        self.deaths = 0             # workers that died holding a task, or could not start
-        self.deaths_in_a_row = 0    # ... since a task last came back
-        self.timeouts = 0           # tasks given up after task_timeout
+        self._failed_starts = 0  # in a row, since a worker last became ready
+        self._next_start = 0.0  # monotonic time before which no worker is started
+        self.deaths = 0  # workers that died holding a task, or could not start
+        self.deaths_in_a_row = 0  # ... since a task last came back
+        self.timeouts = 0  # tasks given up after task_timeout
 
     # -- the caller's side --
 
@@ -196,8 +201,7 @@ class WorkerPool:
             if self._closed:
                 raise RuntimeError("the worker pool is shut down")
             if self._supervisor is None:
-                supervisor = threading.Thread(target=self._supervise, daemon=True,
-                                              name="boilerplate-worker-pool")
+                supervisor = threading.Thread(target=self._supervise, daemon=True, name="boilerplate-worker-pool")
                 supervisor.start()
                 self._supervisor = supervisor
             self._queue.append((future, func, args))
@@ -217,7 +221,7 @@ class WorkerPool:
             self._closed = True
             supervisor = self._supervisor
             if supervisor is None:
-                self._close_pipes_locked()   # never started: nothing else to stop
+                self._close_pipes_locked()  # never started: nothing else to stop
             else:
                 self._wake_locked()
         if wait and supervisor is not None and supervisor is not threading.current_thread():
@@ -246,7 +250,7 @@ class WorkerPool:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             self._run()
-        except BaseException as exc:   # noqa: BLE001 - never die silently: fail what is pending
+        except BaseException as exc:  # noqa: BLE001 - never die silently: fail what is pending
             with self._lock:
                 self._broken = exc
                 self._closed = True
@@ -276,7 +280,7 @@ class WorkerPool:
         times = [w.deadline for w in self._pool if w.deadline is not None]
         with self._lock:
             queued = len(self._queue)
-        if self._wanted(queued) > 0:   # a start is due (at once, or after a failed one)
+        if self._wanted(queued) > 0:  # a start is due (at once, or after a failed one)
             times.append(self._next_start)
         return max(0.0, min(times) - time.monotonic()) if times else None
 
@@ -288,7 +292,7 @@ class WorkerPool:
         for _ in range(wanted):
             try:
                 self._pool.append(self._start_worker())
-            except Exception as exc:   # noqa: BLE001 - out of descriptors, fork failing, pickling
+            except Exception as exc:  # noqa: BLE001 - out of descriptors, fork failing, pickling
                 self._start_failed(_describe(exc))
                 return
 
@@ -301,8 +305,11 @@ class WorkerPool:
         parent_conn, child_conn = self._context.Pipe()
         try:
             process = self._context.Process(
-                target=_worker_main, name="boilerplate-worker", daemon=True,
-                args=(child_conn, self._initializer, self._initargs))
+                target=_worker_main,
+                name="boilerplate-worker",
+                daemon=True,
+                args=(child_conn, self._initializer, self._initargs),
+            )
             process.start()
         except BaseException:
             parent_conn.close()
@@ -339,7 +346,7 @@ class WorkerPool:
                     return
                 if self._send(worker, task):
                     break
-                if worker.state == _GONE:   # it died idle: the task goes back first in line
+                if worker.state == _GONE:  # it died idle: the task goes back first in line
                     with self._lock:
                         self._queue.appendleft(task)
                     break
@@ -352,7 +359,7 @@ class WorkerPool:
             return False
         try:
             data = ForkingPickler.dumps((func, args))
-        except Exception as exc:   # noqa: BLE001 - the task cannot be sent (pickling)
+        except Exception as exc:  # noqa: BLE001 - the task cannot be sent (pickling)
             _settle(future, False, exc)
             return False
         try:
@@ -378,7 +385,7 @@ class WorkerPool:
                     self._start_failed(f"not ready within {self.start_timeout:g} s")
             elif worker.state == _IDLE:
                 if signalled:
-                    self._retire(worker)   # an idle worker killed from outside: no task lost
+                    self._retire(worker)  # an idle worker killed from outside: no task lost
             else:
                 if signalled:
                     self._finished(worker)
@@ -386,8 +393,10 @@ class WorkerPool:
                 if worker.state == _BUSY and worker.deadline is not None and worker.deadline <= now:
                     self._retire(worker)
                     self.timeouts += 1
-                    self._fail_held(worker, TaskTimeout(
-                        f"no result within {self.task_timeout:g} s; worker process {worker.pid} killed"))
+                    self._fail_held(
+                        worker,
+                        TaskTimeout(f"no result within {self.task_timeout:g} s; worker process {worker.pid} killed"),
+                    )
 
     def _started(self, worker: _Worker) -> None:
         message = _receive(worker.conn)
@@ -399,8 +408,7 @@ class WorkerPool:
         if message is not None and message[0] == _FAILED:
             self._start_failed(f"its initializer raised {message[1]}")
         else:
-            self._start_failed(f"worker process {worker.pid} exited with code "
-                               f"{worker.exitcode} while starting")
+            self._start_failed(f"worker process {worker.pid} exited with code {worker.exitcode} while starting")
 
     def _finished(self, worker: _Worker) -> None:
         """A busy worker's pipe or sentinel is ready: read a piece of its reply (POSIX), and
@@ -413,23 +421,22 @@ class WorkerPool:
                     worker.reply = _Reply()
                 message = worker.reply.read(worker.conn.fileno())
                 if message is None:
-                    return   # more to come: wait for the pipe again, with the others
+                    return  # more to come: wait for the pipe again, with the others
                 worker.reply = None
                 reply = ForkingPickler.loads(message)
             else:
                 reply = worker.conn.recv() if worker.conn.poll() else None
         except (OSError, EOFError):
             reply = None
-        except Exception as exc:   # noqa: BLE001 - a result that cannot be unpickled
+        except Exception as exc:  # noqa: BLE001 - a result that cannot be unpickled
             worker.state, worker.task, worker.deadline = _IDLE, None, None
             _settle(future, False, exc)
             return
-        if reply is None:   # died holding the task
+        if reply is None:  # died holding the task
             self._retire(worker)
             self.deaths += 1
             self.deaths_in_a_row += 1
-            self._fail_held(worker, WorkerDied(
-                f"worker process {worker.pid} died (exit code {worker.exitcode})"))
+            self._fail_held(worker, WorkerDied(f"worker process {worker.pid} died (exit code {worker.exitcode})"))
             return
         worker.state, worker.task, worker.deadline = _IDLE, None, None
         self.deaths_in_a_row = 0
@@ -495,7 +502,7 @@ def _receive(conn: Any) -> Any:
     """The next message on `conn`, or None when it is closed or unreadable."""
     try:
         return conn.recv() if conn.poll() else None
-    except Exception:   # noqa: BLE001 - closed, or a message that cannot be unpickled
+    except Exception:  # noqa: BLE001 - closed, or a message that cannot be unpickled
         return None
 
 
@@ -505,7 +512,7 @@ def _describe(exc: BaseException) -> str:
 
 def _stop_workers(workers: list[_Worker]) -> None:
     for worker in workers:
-        worker.conn.close()   # an idle worker reads end-of-file and exits
+        worker.conn.close()  # an idle worker reads end-of-file and exits
     deadline = time.monotonic() + EXIT_GRACE_SECONDS
     for worker in workers:
         worker.process.join(max(0.0, deadline - time.monotonic()))
@@ -524,6 +531,7 @@ def _release(worker: _Worker) -> None:
 
 # -- the worker's side --
 
+
 def _worker_main(conn: Any, initializer: Callable | None, initargs: tuple) -> None:
     # Ctrl-C reaches the whole process group: stopping is the crawl's decision, and it
     # stops its workers itself. It arrives blocked (the supervisor's mask) until now.
@@ -534,7 +542,7 @@ def _worker_main(conn: Any, initializer: Callable | None, initargs: tuple) -> No
     try:
         if initializer is not None:
             initializer(*initargs)
-    except BaseException as exc:   # noqa: BLE001 - a failed start, reported as such
+    except BaseException as exc:  # noqa: BLE001 - a failed start, reported as such
         _send_quietly(conn, (_FAILED, _describe(exc), traceback.format_exc()))
         return
     _send_quietly(conn, (_READY, os.getpid(), None))
@@ -542,25 +550,24 @@ def _worker_main(conn: Any, initializer: Callable | None, initargs: tuple) -> No
         try:
             data = conn.recv_bytes()
         except (EOFError, OSError):
-            return   # the pool closed the pipe, or its process is gone
+            return  # the pool closed the pipe, or its process is gone
         try:
-            func, args = pickle.loads(data)   # a task that cannot be loaded fails alone
+            func, args = pickle.loads(data)  # a task that cannot be loaded fails alone
             reply: tuple[bool, Any, str | None] = (True, func(*args), None)
-        except BaseException as exc:   # noqa: BLE001 - every failure goes back to the caller
+        except BaseException as exc:  # noqa: BLE001 - every failure goes back to the caller
             reply = (False, exc, traceback.format_exc())
         try:
             conn.send(reply)
         except (OSError, EOFError):
             return
-        except Exception as exc:   # noqa: BLE001 - a result or exception that cannot be pickled
-            conn.send((False, RuntimeError(f"the worker's reply cannot be pickled: {exc!r}"),
-                       reply[2]))
+        except Exception as exc:  # noqa: BLE001 - a result or exception that cannot be pickled
+            conn.send((False, RuntimeError(f"the worker's reply cannot be pickled: {exc!r}"), reply[2]))
 
 
 def _send_quietly(conn: Any, message: tuple) -> None:
     try:
         conn.send(message)
-    except Exception:   # noqa: BLE001 - the pool is gone: nothing to tell
+    except Exception:  # noqa: BLE001 - the pool is gone: nothing to tell
         pass
 
 

@@ -93,14 +93,18 @@ def count_lost(crawler: Crawler, error: WorkerLost, url: str | None) -> None:
     spider = crawler.spider
     if isinstance(error, TaskTimeout):
         crawler.stats.inc_value("boilerplate/workers/timeouts")
-        logger.warning("%(url)s was given up after %(setting)s: %(error)s",
-                       {"url": url, "setting": bp.EXECUTOR_TIMEOUT, "error": error},
-                       extra={"spider": spider})
+        logger.warning(
+            "%(url)s was given up after %(setting)s: %(error)s",
+            {"url": url, "setting": bp.EXECUTOR_TIMEOUT, "error": error},
+            extra={"spider": spider},
+        )
     elif isinstance(error, WorkerDied):
         crawler.stats.inc_value("boilerplate/workers/died")
-        logger.warning("A scrapy_boilerplate worker process died on %(url)s (%(error)s); a new "
-                       "worker takes its place", {"url": url, "error": error},
-                       extra={"spider": spider})
+        logger.warning(
+            "A scrapy_boilerplate worker process died on %(url)s (%(error)s); a new worker takes its place",
+            {"url": url, "error": error},
+            extra={"spider": spider},
+        )
 
 
 class CrawlWorkers:
@@ -112,8 +116,10 @@ class CrawlWorkers:
         if getattr(multiprocessing.current_process(), "_inheriting", False):
             # "spawn" starts workers by importing the __main__ module again: a script
             # that starts its crawl unguarded would crawl again in every worker.
-            raise RuntimeError(f'{bp.EXECUTOR}="process": a worker process is running the crawl '
-                               'script again; start the crawl under if __name__ == "__main__":')
+            raise RuntimeError(
+                f'{bp.EXECUTOR}="process": a worker process is running the crawl '
+                'script again; start the crawl under if __name__ == "__main__":'
+            )
         # Weakly: this object lives in _workers, keyed by the crawler.
         self._crawler = weakref.ref(crawler)
         self.workers = crawl_settings(crawler).executor_workers
@@ -124,15 +130,15 @@ class CrawlWorkers:
         self.extractor: tuple | None = None
         self.extract_responses = False
         self.markup = True
-        self.metadata = True   # whether the crawl stores article metadata (made in the worker)
+        self.metadata = True  # whether the crawl stores article metadata (made in the worker)
         # Set by MainContentPipeline: the crawl's site memory (site_memory.py), or None.
         self.site_memory = None
         # Set by OverviewMiddleware: OverviewDetector keyword arguments.
         self.detector: dict | None = None
         self.pool: WorkerPool | None = None
         self.given_up = False
-        self.broken_pools = 0   # pools whose supervisor failed
-        self.inline = False     # after MAX_BROKEN_POOLS of them: tasks run in this process
+        self.broken_pools = 0  # pools whose supervisor failed
+        self.inline = False  # after MAX_BROKEN_POOLS of them: tasks run in this process
         self._inline_ready = False
         # response -> (Extraction, seconds) made by the middleware's task.
         self._extractions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -150,10 +156,9 @@ class CrawlWorkers:
             if self.pool is None:
                 # The crawl's template store, as the workers reach it (site_memory.py).
                 shared = self.site_memory.for_workers() if self.site_memory else None
-                self.pool = WorkerPool(self.workers, init_worker, self._worker_args(shared),
-                                       task_timeout=self.timeout)
+                self.pool = WorkerPool(self.workers, init_worker, self._worker_args(shared), task_timeout=self.timeout)
             return self.pool.submit(func, *args)
-        except Exception as exc:   # noqa: BLE001 - reported by whoever waits
+        except Exception as exc:  # noqa: BLE001 - reported by whoever waits
             return failed_future(exc)
 
     def _worker_args(self, templates: TemplateStore | None) -> tuple:
@@ -170,7 +175,7 @@ class CrawlWorkers:
         future: Future = Future()
         try:
             future.set_result(func(*args))
-        except Exception as exc:   # noqa: BLE001 - reported by whoever waits, as from a worker
+        except Exception as exc:  # noqa: BLE001 - reported by whoever waits, as from a worker
             future.set_exception(exc)
         return future
 
@@ -182,14 +187,12 @@ class CrawlWorkers:
             self.lost(exc, url)
             raise
 
-    async def judge(self, response: TextResponse, html: bool,
-                    extract: str) -> tuple[OverviewVerdict, float]:
+    async def judge(self, response: TextResponse, html: bool, extract: str) -> tuple[OverviewVerdict, float]:
         """The overview verdict of `response` and the seconds detection took, from
         ``tasks.judge_page``; its extraction, if any, is kept for the pipeline."""
         args = (response.text, response.url, get_base_url(response), html, extract)
         try:
-            verdict, extraction, detect_seconds, extract_seconds = await self.run(
-                response.url, judge_page, *args)
+            verdict, extraction, detect_seconds, extract_seconds = await self.run(response.url, judge_page, *args)
         except WorkerLost as exc:
             # The page killed or hung its worker: it is not sent to another one. A copy
             # without the traceback, whose frames would keep the response (the weak key) alive.
@@ -223,16 +226,19 @@ class CrawlWorkers:
         # Never fall back to the reactor thread: what kills a worker would kill the crawl.
         pool.shutdown(wait=False)
         self.pool, self.given_up = None, True
-        logger.error("scrapy_boilerplate worker processes died %(n)d times in a row; no more "
-                     "overview detection or extraction in this crawl (responses pass on "
-                     "unjudged, items go on with empty fields)",
-                     {"n": pool.deaths_in_a_row}, extra={"spider": self._spider()})
+        logger.error(
+            "scrapy_boilerplate worker processes died %(n)d times in a row; no more "
+            "overview detection or extraction in this crawl (responses pass on "
+            "unjudged, items go on with empty fields)",
+            {"n": pool.deaths_in_a_row},
+            extra={"spider": self._spider()},
+        )
 
     def _replace_broken(self, pool: WorkerPool | None, error: PoolBroken) -> None:
         """A pool whose supervisor failed: the next task starts a new pool; after
         MAX_BROKEN_POOLS, tasks run in this process. One ERROR each time."""
         if pool is None or not pool.broken:
-            return   # replaced already (the other tasks of the broken pool report late)
+            return  # replaced already (the other tasks of the broken pool report late)
         pool.shutdown(wait=False)
         self.pool = None
         self.broken_pools += 1
@@ -245,10 +251,13 @@ class CrawlWorkers:
             then = "pages are judged and extracted in the crawl process from now on"
         else:
             then = "a new pool of worker processes takes its place"
-        logger.error("The scrapy_boilerplate worker pool failed (%(error)s); its pending pages "
-                     "go on unjudged, with empty fields; %(then)s",
-                     {"error": error, "then": then}, extra={"spider": self._spider()},
-                     exc_info=(type(cause), cause, cause.__traceback__) if cause else None)
+        logger.error(
+            "The scrapy_boilerplate worker pool failed (%(error)s); its pending pages "
+            "go on unjudged, with empty fields; %(then)s",
+            {"error": error, "then": then},
+            extra={"spider": self._spider()},
+            exc_info=(type(cause), cause, cause.__traceback__) if cause else None,
+        )
 
     def _spider(self) -> Spider | None:
         crawler = self._crawler()

@@ -27,7 +27,7 @@ def block_coverage(block_texts: list[str], gold: str) -> np.ndarray:
     gold_tokens = _tokens(gold)
     positions: dict = {}
     for i in range(len(gold_tokens) - N + 1):
-        positions.setdefault(tuple(gold_tokens[i:i + N]), i)
+        positions.setdefault(tuple(gold_tokens[i : i + N]), i)
     gold_joined = " " + " ".join(gold_tokens) + " "
     cover = np.zeros(len(block_texts))
     for b, text in enumerate(block_texts):
@@ -35,7 +35,7 @@ def block_coverage(block_texts: list[str], gold: str) -> np.ndarray:
         if not toks:
             continue
         if len(toks) >= N + 1:
-            grams = [tuple(toks[i:i + N]) for i in range(len(toks) - N + 1)]
+            grams = [tuple(toks[i : i + N]) for i in range(len(toks) - N + 1)]
             cover[b] = sum(g in positions for g in grams) / len(grams)
         else:
             cover[b] = float(" " + " ".join(toks) + " " in gold_joined)

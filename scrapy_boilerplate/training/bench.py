@@ -27,7 +27,7 @@ def bench_dataset(path, extractor, limit: int | None = None, page_type: str | No
         raise ValueError(f"{path}: no pages to time")
     docs = [p.read_html() for p in pages]
     parser = etree.HTMLParser()
-    extractor.extract(docs[0])   # warm-up: model loaded, caches filled
+    extractor.extract(docs[0])  # warm-up: model loaded, caches filled
     parse_ms, extract_ms = [], []
     for n, data in enumerate(docs, 1):
         progress(f"timing {n}/{len(docs)}")
@@ -60,8 +60,10 @@ def bench_dataset(path, extractor, limit: int | None = None, page_type: str | No
 
 
 def format_bench(name: str, r: dict) -> str:
-    return (f"{name}: {r['pages']} pages, median {r['median_ms']:.2f} ms, p90 {r['p90_ms']:.2f} ms, "
-            f"{r['pages_per_s']:.0f} pages/s, total {r['total_s']:.2f} s = {r['x_lxml']:.1f}x lxml's parse "
-            f"(lxml median {r['lxml_median_ms']:.2f} ms); peak Python heap {r['peak_python_mb']:.1f} MB "
-            f"on the largest page ({r['largest_page_kb']:.0f} KB); compiled modules: "
-            f"{', '.join(r['compiled']) or 'none (pure Python)'}")
+    return (
+        f"{name}: {r['pages']} pages, median {r['median_ms']:.2f} ms, p90 {r['p90_ms']:.2f} ms, "
+        f"{r['pages_per_s']:.0f} pages/s, total {r['total_s']:.2f} s = {r['x_lxml']:.1f}x lxml's parse "
+        f"(lxml median {r['lxml_median_ms']:.2f} ms); peak Python heap {r['peak_python_mb']:.1f} MB "
+        f"on the largest page ({r['largest_page_kb']:.0f} KB); compiled modules: "
+        f"{', '.join(r['compiled']) or 'none (pure Python)'}"
+    )

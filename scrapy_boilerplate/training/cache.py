@@ -27,8 +27,14 @@ from .datasets import DatasetPage
 DEFAULT_CACHE = Path.home() / ".cache" / "scrapy-boilerplate-cv"
 _PACKAGE = Path(__file__).resolve().parent.parent
 #: The sources whose change changes blocks or features (compiled twins: the same values).
-_VERSIONED = ("core/document", "core/scoring/features.py", "core/scoring/ttr.py",
-              "core/scoring/stopwords.py", "training/align.py", "training/cache.py")
+_VERSIONED = (
+    "core/document",
+    "core/scoring/features.py",
+    "core/scoring/ttr.py",
+    "core/scoring/stopwords.py",
+    "training/align.py",
+    "training/cache.py",
+)
 
 
 def feature_version() -> str:
@@ -48,10 +54,10 @@ class CachedPage:
 
     dataset: str
     id: str
-    digest: str               # sha1 of the raw bytes (pages in two sets)
+    digest: str  # sha1 of the raw bytes (pages in two sets)
     has_gold: bool
-    dense: np.ndarray         # dense_features
-    labels: np.ndarray        # 1 content, 0 boilerplate, -1 unknown (align.py)
+    dense: np.ndarray  # dense_features
+    labels: np.ndarray  # 1 content, 0 boilerplate, -1 unknown (align.py)
     texts: list[str]
     tags: list[str]
     tokens: list[tuple]
@@ -63,7 +69,7 @@ class CachedPage:
     without: tuple = ()
     gold: str | None = None
 
-    def __len__(self) -> int:   # as a Page: training reads tokens, chars and words by block
+    def __len__(self) -> int:  # as a Page: training reads tokens, chars and words by block
         return len(self.texts)
 
 
@@ -75,18 +81,46 @@ def walk_page(dp: DatasetPage) -> CachedPage | None:
     has_gold = bool(gold and gold.strip())
     page = build_page(parse_html(raw), base_url=dp.url)
     if not len(page):
-        return CachedPage(dp.dataset, dp.id, digest, has_gold, np.zeros((0, len(dense_feature_names()))),
-                          np.zeros(0, np.int8), [], [], [], np.zeros(0), np.zeros(0), np.zeros(0),
-                          np.zeros(0, np.int64), tuple(dp.with_), tuple(dp.without), gold)
+        return CachedPage(
+            dp.dataset,
+            dp.id,
+            digest,
+            has_gold,
+            np.zeros((0, len(dense_feature_names()))),
+            np.zeros(0, np.int8),
+            [],
+            [],
+            [],
+            np.zeros(0),
+            np.zeros(0),
+            np.zeros(0),
+            np.zeros(0, np.int64),
+            tuple(dp.with_),
+            tuple(dp.without),
+            gold,
+        )
     if has_gold:
         labels = block_labels(page.texts, gold or "")
     else:
         labels = snippet_labels(page.texts, dp.with_, dp.without)
-    return CachedPage(dp.dataset, dp.id, digest, has_gold, dense_features(page), labels,
-                      list(page.texts), list(page.tags), list(page.tokens), page.array("chars").copy(),
-                      page.array("words").copy(), page.array("link_chars").copy(),
-                      np.asarray(page.flags, np.int64), tuple(dp.with_), tuple(dp.without),
-                      gold if has_gold else None)
+    return CachedPage(
+        dp.dataset,
+        dp.id,
+        digest,
+        has_gold,
+        dense_features(page),
+        labels,
+        list(page.texts),
+        list(page.tags),
+        list(page.tokens),
+        page.array("chars").copy(),
+        page.array("words").copy(),
+        page.array("link_chars").copy(),
+        np.asarray(page.flags, np.int64),
+        tuple(dp.with_),
+        tuple(dp.without),
+        gold if has_gold else None,
+    )
 
 
 def cache_dir(folder: str | os.PathLike[str] | None = None) -> Path:
@@ -94,8 +128,9 @@ def cache_dir(folder: str | os.PathLike[str] | None = None) -> Path:
     return base / feature_version()
 
 
-def load_or_walk(pages: list[DatasetPage], folder: str | os.PathLike[str] | None = None,
-                 processes: int = 2, log=print) -> dict[tuple[str, str], CachedPage]:
+def load_or_walk(
+    pages: list[DatasetPage], folder: str | os.PathLike[str] | None = None, processes: int = 2, log=print
+) -> dict[tuple[str, str], CachedPage]:
     """(dataset, id) -> CachedPage for `pages`, from the cache where it has them, walked
     (with `processes` processes) and cached otherwise; one file per dataset."""
     root = cache_dir(folder)

@@ -38,16 +38,25 @@ def scoring_options(dataset: str) -> dict:
     return dict(WIDE_OPTIONS) if dataset in WIDE else {}
 
 
-def training_labels(dataset: str, labels: np.ndarray, tags: list[str], words: np.ndarray,
-                    chars: np.ndarray, link_chars: np.ndarray, flags: np.ndarray) -> np.ndarray:
+def training_labels(
+    dataset: str,
+    labels: np.ndarray,
+    tags: list[str],
+    words: np.ndarray,
+    chars: np.ndarray,
+    link_chars: np.ndarray,
+    flags: np.ndarray,
+) -> np.ndarray:
     """The labels a page of `dataset` teaches: a wide gold's positives masked (-1) unless they
     are long body paragraphs; a narrow gold's as they are."""
     if dataset not in WIDE or not len(labels):
         return labels
-    body = ((np.asarray(words) >= BODY_MIN_WORDS)
-            & (np.asarray(link_chars) <= BODY_MAX_LINK_SHARE * np.asarray(chars))
-            & ((np.asarray(flags) & _NOT_BODY) == 0)
-            & np.array([t not in _NOT_BODY_TAGS for t in tags], bool))
+    body = (
+        (np.asarray(words) >= BODY_MIN_WORDS)
+        & (np.asarray(link_chars) <= BODY_MAX_LINK_SHARE * np.asarray(chars))
+        & ((np.asarray(flags) & _NOT_BODY) == 0)
+        & np.array([t not in _NOT_BODY_TAGS for t in tags], bool)
+    )
     out = labels.copy()
     out[(labels == 1) & ~body] = -1
     return out

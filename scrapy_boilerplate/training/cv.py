@@ -50,15 +50,16 @@ class Item:
     dp: DatasetPage
     cp: CachedPage
     group: str
-    fold: int = 0         # -1: untouched
+    fold: int = 0  # -1: untouched
 
     @property
     def dataset(self) -> str:
         return self.dp.dataset
 
 
-def corpus(dataset_dirs: Sequence, folds: int, cache: str | None = None, processes: int = 2,
-           log: Callable = print) -> list[Item]:
+def corpus(
+    dataset_dirs: Sequence, folds: int, cache: str | None = None, processes: int = 2, log: Callable = print
+) -> list[Item]:
     """The pages of `dataset_dirs` with gold text or snippets, walked (cache.py), grouped and
     dealt to `folds` folds (fold -1: the untouched groups)."""
     pages = [p for d in dataset_dirs for p in load_dataset(d) if p.gold_path or p.with_ or p.without]
@@ -67,8 +68,7 @@ def corpus(dataset_dirs: Sequence, folds: int, cache: str | None = None, process
     twice = pages_in_two_sets(pages, [cached[(p.dataset, p.id)].digest for p in pages])
     if twice:
         log(f"dropped {len(twice)} pages that are in two sets")
-    items = [Item(p, cached[(p.dataset, p.id)], page_group(p))
-             for i, p in enumerate(pages) if i not in twice]
+    items = [Item(p, cached[(p.dataset, p.id)], page_group(p)) for i, p in enumerate(pages) if i not in twice]
     fold_of = assign_folds([it.group for it in items], folds)
     for it in items:
         it.fold = fold_of[it.group]
@@ -80,17 +80,17 @@ class Recipe:
     """How a model is made from training pages."""
 
     name: str
-    sets: tuple[str, ...] = LABELLED          # the sets trained on
-    mask_wide: bool = True                    # conventions.training_labels on the wide sets
-    wide_weight: float = 1.0                  # a wide set's page weighs this much
-    tune: str = "selection"                   # "selection": the decoder tuned on the rendered text
-                                              # of select() (all STEPS); "short": as train.py
-                                              # (select()'s mask, block texts joined; before the
-                                              # unified selection, the first five steps only);
-                                              # "fixed": `decoder` as given, not tuned
+    sets: tuple[str, ...] = LABELLED  # the sets trained on
+    mask_wide: bool = True  # conventions.training_labels on the wide sets
+    wide_weight: float = 1.0  # a wide set's page weighs this much
+    tune: str = "selection"  # "selection": the decoder tuned on the rendered text
+    # of select() (all STEPS); "short": as train.py
+    # (select()'s mask, block texts joined; before the
+    # unified selection, the first five steps only);
+    # "fixed": `decoder` as given, not tuned
     decoder: dict | None = None
     tune_sets: tuple[str, ...] | None = None  # the sets the decoder is tuned on (None: `sets`)
-    train_share: float = 1.0                  # learning curve: this share of the training sites
+    train_share: float = 1.0  # learning curve: this share of the training sites
     hgb: dict = field(default_factory=lambda: dict(training.HGB_PARAMS))
 
 
@@ -102,8 +102,17 @@ def _page_data(item: Item, recipe: Recipe) -> training.PageData | None:
     if not len(labels) or not (labels >= 0).any():
         return None
     weight = recipe.wide_weight if item.dataset in WIDE else 1.0
-    return training.PageData(item.dp.id, item.group, cp, cp.gold, cp.dense, labels,  # type: ignore[arg-type]
-                             cp.with_, cp.without, weight=weight)
+    return training.PageData(
+        item.dp.id,
+        item.group,
+        cp,  # type: ignore[arg-type]
+        cp.gold,
+        cp.dense,
+        labels,
+        cp.with_,
+        cp.without,
+        weight=weight,
+    )
 
 
 def _fit(data: list[training.PageData], recipe: Recipe):
@@ -118,8 +127,12 @@ def _fit(data: list[training.PageData], recipe: Recipe):
 
 def _probas(clf, vocabulary: list[str], items: list[Item]) -> list[np.ndarray]:
     index = {t: i for i, t in enumerate(vocabulary)}
-    return [clf.predict_proba(np.hstack([it.cp.dense, token_features(it.cp, index)]))[:, 1]  # type: ignore[arg-type]
-            if len(it.cp) else np.zeros(0) for it in items]
+    return [
+        clf.predict_proba(np.hstack([it.cp.dense, token_features(it.cp, index)]))[:, 1]  # type: ignore[arg-type]
+        if len(it.cp)
+        else np.zeros(0)
+        for it in items
+    ]
 
 
 # --- the decoder, tuned on the real selection ---------------------------------------------------
@@ -159,8 +172,7 @@ def set_f1(pairs: list[tuple[float | None, float | None]]) -> float:
     return f1 or 0.0
 
 
-def tune_on_selection(pages: list, items: list[Item], probas: list[np.ndarray],
-                      log: Callable = print) -> dict:
+def tune_on_selection(pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print) -> dict:
     """Coordinate search over train.DECODE_GRID (train.tune_decoder's), scoring the text of the
     real selection: the mean over sets of each set's F1 (its convention's options)."""
     opts = [options_for(it.dataset) for it in items]
@@ -210,8 +222,13 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Mode
     start = time.time()
     if recipe.tune == "fixed":
         clf, vocabulary, X = _fit(data, recipe)
-        model = training.to_model(clf, vocabulary, X, dict(recipe.decoder or DEFAULT_PARAMS),
-                                  {"recipe": recipe.name, "training_pages": len(data)})
+        model = training.to_model(
+            clf,
+            vocabulary,
+            X,
+            dict(recipe.decoder or DEFAULT_PARAMS),
+            {"recipe": recipe.name, "training_pages": len(data)},
+        )
         log(f"{recipe.name}: {len(data)} pages, decoder as given, {time.time() - start:.0f}s")
         return model
     clf, vocabulary, _ = _fit(fit_part, recipe)
@@ -220,9 +237,12 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Mode
     pages = [_walk(it) for it in tune_items]
     log(f"{recipe.name}: {len(pages)} tuning pages walked, {time.time() - start:.0f}s")
     if recipe.tune == "short":
-        tune_data = [training.PageData(it.dp.id, it.group, page, it.cp.gold, it.cp.dense, it.cp.labels,
-                                       it.cp.with_, it.cp.without)
-                     for it, page in zip(tune_items, pages)]
+        tune_data = [
+            training.PageData(
+                it.dp.id, it.group, page, it.cp.gold, it.cp.dense, it.cp.labels, it.cp.with_, it.cp.without
+            )
+            for it, page in zip(tune_items, pages)
+        ]
         params = training.tune_decoder(tune_data, probas, log=lambda *_: None)
     else:
         params = tune_on_selection(pages, tune_items, probas, log=lambda *_: None)
@@ -237,13 +257,20 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Mode
 
 # --- scoring ---------------------------------------------------------------------------------
 
+
 def page_row(item: Item, text: str) -> dict:
     """One page's scores (the unified precision-like / recall-like pair and its F1)."""
     p, r = page_pr(item.dp, item.cp.gold, text)
-    row = {"set": item.dataset, "id": item.dp.id, "group": item.group, "fold": item.fold,
-           "page_type": item.dp.page_type, "p": p, "r": r,
-           "f1": None if r is None and p is None else f1_from(p if p is not None else 0.0,
-                                                              r if r is not None else 1.0)}
+    row = {
+        "set": item.dataset,
+        "id": item.dp.id,
+        "group": item.group,
+        "fold": item.fold,
+        "page_type": item.dp.page_type,
+        "p": p,
+        "r": r,
+        "f1": None if r is None and p is None else f1_from(p if p is not None else 0.0, r if r is not None else 1.0),
+    }
     if item.cp.gold is not None:
         full = score_page(item.dp, text)
         row["bow_f1"] = full.bow_f1
@@ -293,8 +320,9 @@ def _stderr(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def cross_validate(recipes: Sequence[Recipe], items: list[Item], folds: int, processes: int = 2,
-                   log: Callable = print) -> dict[str, tuple[list[dict], list[dict]]]:
+def cross_validate(
+    recipes: Sequence[Recipe], items: list[Item], folds: int, processes: int = 2, log: Callable = print
+) -> dict[str, tuple[list[dict], list[dict]]]:
     """Per recipe: the rows of every non-untouched page, each scored by the recipe's model made
     without its fold, and each fold's decoder parameters. All (recipe, fold) tasks share one
     pool of `processes` workers, so that no core waits for another recipe's last fold."""
@@ -308,7 +336,7 @@ def cross_validate(recipes: Sequence[Recipe], items: list[Item], folds: int, pro
         results = [_fold_task(t) for t in tasks]
     out = {}
     for n, recipe in enumerate(recipes):
-        mine = results[n * folds:(n + 1) * folds]
+        mine = results[n * folds : (n + 1) * folds]
         out[recipe.name] = ([row for _, fold_rows, _ in mine for row in fold_rows], [d for _, _, d in mine])
     log(f"{', '.join(r.name for r in recipes)}: {folds}-fold CV in {time.time() - start:.0f}s")
     return out
@@ -342,6 +370,7 @@ def with_recipe(recipe: Recipe, **changes) -> Recipe:
 
 # --- figures ---------------------------------------------------------------------------------
 
+
 def _arrays(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     p = np.array([np.nan if r["p"] is None else r["p"] for r in rows], float)
     r = np.array([np.nan if r["r"] is None else r["r"] for r in rows], float)
@@ -350,6 +379,7 @@ def _arrays(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
 
 def _macro_f1(p: np.ndarray, r: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """Set F1 (from the mean precision-like and recall-like values) of each resample (rows of idx)."""
+
     def mean(values: np.ndarray) -> np.ndarray:
         ok = ~np.isnan(values)
         v = np.where(ok, values, 0.0)[idx]
@@ -366,9 +396,13 @@ def summary(rows: list[dict]) -> dict:
         return {"pages": 0}
     p, r = _arrays(rows)
     f1 = float(_macro_f1(p, r, np.arange(len(rows))[None, :])[0])
-    return {"pages": len(rows), "p": float(np.nanmean(p)) if (~np.isnan(p)).any() else None,
-            "r": float(np.nanmean(r)) if (~np.isnan(r)).any() else None, "f1": f1,
-            "catastrophic": sum(1 for row in rows if row["f1"] is not None and row["f1"] < CATASTROPHIC)}
+    return {
+        "pages": len(rows),
+        "p": float(np.nanmean(p)) if (~np.isnan(p)).any() else None,
+        "r": float(np.nanmean(r)) if (~np.isnan(r)).any() else None,
+        "f1": f1,
+        "catastrophic": sum(1 for row in rows if row["f1"] is not None and row["f1"] < CATASTROPHIC),
+    }
 
 
 def paired_bootstrap(rows_a: list[dict], rows_b: list[dict], n: int = 1000, seed: int = 0) -> dict:

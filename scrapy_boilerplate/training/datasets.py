@@ -73,8 +73,10 @@ def load_dataset(path: str | Path) -> list[DatasetPage]:
     if not root.is_dir():
         raise ValueError(f"{root}: no such folder (a dataset is a folder holding pages.jsonl)")
     if not jsonl.is_file():
-        raise ValueError(f"{root} is not a dataset: it has no pages.jsonl (one JSON object a line: "
-                         f"id, html, gold, url, label...; the format: docs/training.md)")
+        raise ValueError(
+            f"{root} is not a dataset: it has no pages.jsonl (one JSON object a line: "
+            f"id, html, gold, url, label...; the format: docs/training.md)"
+        )
     pages = []
     with jsonl.open(encoding="utf-8") as f:
         for line_no, line in enumerate(f, start=1):
@@ -101,9 +103,7 @@ def _parse_line(line: str, jsonl: Path, line_no: int) -> dict:
         raise ValueError(f"{jsonl}, line {line_no}: expected a JSON object")
     missing = [key for key in REQUIRED_KEYS if not record.get(key)]
     if missing:
-        raise ValueError(
-            f"{jsonl}, line {line_no}: missing required key(s) {', '.join(missing)}"
-        )
+        raise ValueError(f"{jsonl}, line {line_no}: missing required key(s) {', '.join(missing)}")
     return record
 
 
@@ -134,9 +134,7 @@ def is_validation_site(site: str, fraction: float = 0.2) -> bool:
     return bucket < fraction
 
 
-def split_by_site(
-    pages: Iterable[DatasetPage], fraction: float = 0.2
-) -> tuple[list[DatasetPage], list[DatasetPage]]:
+def split_by_site(pages: Iterable[DatasetPage], fraction: float = 0.2) -> tuple[list[DatasetPage], list[DatasetPage]]:
     """Split into (train, validation), keeping all pages of a site together."""
     train, validation = [], []
     for page in pages:

@@ -25,8 +25,9 @@ def select(pages, dataset_name: str, split: str):
     return list(pages), split
 
 
-def evaluate_datasets(paths: list[Path], extractor, split: str = "auto", limit: int | None = None,
-                      per_page: bool = False, worst: int = 0) -> dict:
+def evaluate_datasets(
+    paths: list[Path], extractor, split: str = "auto", limit: int | None = None, per_page: bool = False, worst: int = 0
+) -> dict:
     """Scores per dataset and page type; with `per_page` every page's own scores, with `worst`
     the `worst` pages of lowest F1 (or snippet share, for pages without gold).
 
@@ -59,8 +60,10 @@ def evaluate_datasets(paths: list[Path], extractor, split: str = "auto", limit: 
             lines.append("")
         if worst:
             entry["worst"] = [{**page_row(r), "url": urls[r.id]} for r in worst_pages(results, worst)]
-            lines.append(f"-- {path.name}: the {len(entry['worst'])} worst pages (lowest F1; "
-                         "snippet share where a page has no gold)")
+            lines.append(
+                f"-- {path.name}: the {len(entry['worst'])} worst pages (lowest F1; "
+                "snippet share where a page has no gold)"
+            )
             lines.append(_page_table(entry["worst"]))
             lines.append("")
     return {"summaries": summaries, "text": "\n".join(lines)}
@@ -68,6 +71,5 @@ def evaluate_datasets(paths: list[Path], extractor, split: str = "auto", limit: 
 
 def _page_table(rows: list[dict]) -> str:
     """One line per page, named by its id, its URL last."""
-    table = {row["id"]: {**row, "page_type": row["page_type"] or "-", "url": row["url"] or "-"}
-             for row in rows}
+    table = {row["id"]: {**row, "page_type": row["page_type"] or "-", "url": row["url"] or "-"} for row in rows}
     return format_table(table, (*PAGE_COLUMNS, "url"), name="id")

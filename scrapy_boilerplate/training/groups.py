@@ -21,9 +21,24 @@ from .datasets import DatasetPage
 #: Second-level labels under which a country's registered domains sit ("bbc.co.uk").
 COUNTRY_SECOND_LEVEL = frozenset(("co", "com", "org", "net", "ac", "gov", "edu", "ne"))
 #: Hosting platforms whose subdomains are different publishers: the full host is the site.
-PLATFORMS = frozenset(("blogspot", "wordpress.com", "tumblr.com", "typepad.com", "livejournal.com",
-                       "github.io", "substack.com", "wixsite.com", "weebly.com", "medium.com",
-                       "blogger.com", "over-blog.com", "canalblog.com", "hatenablog.com"))
+PLATFORMS = frozenset(
+    (
+        "blogspot",
+        "wordpress.com",
+        "tumblr.com",
+        "typepad.com",
+        "livejournal.com",
+        "github.io",
+        "substack.com",
+        "wixsite.com",
+        "weebly.com",
+        "medium.com",
+        "blogger.com",
+        "over-blog.com",
+        "canalblog.com",
+        "hatenablog.com",
+    )
+)
 #: Readability's test ids: a site's pages are "name-1", "name-2"...
 _STEM_RE = re.compile(r"-\d+$")
 _IP_RE = re.compile(r"^\d+(?:\.\d+){3}$")
@@ -36,8 +51,9 @@ def registered_domain(host: str) -> str:
     if _IP_RE.match(host):
         return host
     labels = host.split(".")
-    if len(labels) >= 3 and (labels[-2] == "blogspot" or labels[-3] == "blogspot"
-                             or ".".join(labels[-2:]) in PLATFORMS):
+    if len(labels) >= 3 and (
+        labels[-2] == "blogspot" or labels[-3] == "blogspot" or ".".join(labels[-2:]) in PLATFORMS
+    ):
         return host[4:] if host.startswith("www.") else host
     if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in COUNTRY_SECOND_LEVEL:
         return ".".join(labels[-3:])
@@ -85,8 +101,7 @@ def _unit(key: str) -> float:
     return int.from_bytes(hashlib.sha1(key.encode("utf-8")).digest()[:8], "big") / 2**64
 
 
-def assign_folds(groups: Iterable[str], folds: int, untouched: float = 0.15,
-                 salt: str = "cv") -> dict[str, int]:
+def assign_folds(groups: Iterable[str], folds: int, untouched: float = 0.15, salt: str = "cv") -> dict[str, int]:
     """Group -> fold (0..folds-1), or -1 for the untouched groups (`untouched` of the groups,
     by a hash of the name: the same groups whatever the number of folds).
 

@@ -134,9 +134,7 @@ def normalize_space(text: str) -> str:
     return _SPACE_RE.sub(" ", normalize_unicode(text)).strip()
 
 
-def snippet_scores(
-    text: str, with_: Iterable[str], without: Iterable[str]
-) -> tuple[float | None, float | None]:
+def snippet_scores(text: str, with_: Iterable[str], without: Iterable[str]) -> tuple[float | None, float | None]:
     """(share of `with` snippets found, share of `without` snippets absent).
 
     Plain substring tests after whitespace normalisation on both sides (as
@@ -147,9 +145,7 @@ def snippet_scores(
     with_ = [normalize_space(s) for s in with_]
     without = [normalize_space(s) for s in without]
     with_share = sum(s in text for s in with_) / len(with_) if with_ else None
-    without_share = (
-        sum(s not in text for s in without) / len(without) if without else None
-    )
+    without_share = sum(s not in text for s in without) / len(without) if without else None
     return with_share, without_share
 
 
@@ -198,10 +194,17 @@ def page_f1(result: PageResult) -> float | None:
 
 def page_row(result: PageResult) -> dict:
     """One page's scores, for per-page listings (`evaluate --per-page`, `--worst`)."""
-    return {"id": result.id, "page_type": result.page_type, "precision": result.precision,
-            "recall": result.recall, "f1": page_f1(result), "bow_f1": result.bow_f1,
-            "lcs_f1": result.lcs_f1, "with_share": result.with_share,
-            "without_share": result.without_share}
+    return {
+        "id": result.id,
+        "page_type": result.page_type,
+        "precision": result.precision,
+        "recall": result.recall,
+        "f1": page_f1(result),
+        "bow_f1": result.bow_f1,
+        "lcs_f1": result.lcs_f1,
+        "with_share": result.with_share,
+        "without_share": result.without_share,
+    }
 
 
 def page_rank_score(result: PageResult) -> float | None:
@@ -242,9 +245,7 @@ def _nanmean(values: np.ndarray) -> float:
     return float(kept.mean()) if kept.size else float("nan")
 
 
-def bootstrap_f1_ci(
-    results: Sequence[PageResult], bootstrap: int = 1000, seed: int = 0
-) -> float | None:
+def bootstrap_f1_ci(results: Sequence[PageResult], bootstrap: int = 1000, seed: int = 0) -> float | None:
     """Half-width of the 95% percentile bootstrap interval of the macro F1.
 
     Pages are resampled with replacement (only pages with a gold-based
@@ -268,9 +269,7 @@ def bootstrap_f1_ci(
     return float(high - low) / 2
 
 
-def summarize(
-    results: Sequence[PageResult], bootstrap: int = 1000, seed: int = 0
-) -> dict:
+def summarize(results: Sequence[PageResult], bootstrap: int = 1000, seed: int = 0) -> dict:
     """Macro averages over pages (docs/training.md, `scrapy-boilerplate evaluate`)."""
     precision = _mean(r.precision for r in results)
     recall = _mean(r.recall for r in results)

@@ -31,8 +31,14 @@ from .datasets import DatasetPage
 from .train import export_trees, progress
 
 SEED = 20261122
-HGB_PARAMS = {"max_iter": 500, "learning_rate": 0.08, "max_leaf_nodes": 8, "max_depth": 4,
-              "min_samples_leaf": 20, "l2_regularization": 5.0}
+HGB_PARAMS = {
+    "max_iter": 500,
+    "learning_rate": 0.08,
+    "max_leaf_nodes": 8,
+    "max_depth": 4,
+    "min_samples_leaf": 20,
+    "l2_regularization": 5.0,
+}
 # A token becomes a feature when this share of the training sites has it (and at least MIN_SITES):
 # common enough to be a convention across sites rather than one template's CSS name.
 NODE_TOKEN_SITE_SHARE = 0.05
@@ -59,12 +65,18 @@ class Evidence:
     labels: np.ndarray
     sites: np.ndarray
     ids: list
-    tokens: list   # per page: the set of prefixed token names it holds (NODE_TOKEN..., LINK_WORD...)
+    tokens: list  # per page: the set of prefixed token names it holds (NODE_TOKEN..., LINK_WORD...)
 
     def subset(self, mask: np.ndarray) -> Evidence:
         index = np.flatnonzero(mask)
-        return Evidence(self.X[index], self.y[index], self.labels[index], self.sites[index],
-                        [self.ids[i] for i in index], [self.tokens[i] for i in index])
+        return Evidence(
+            self.X[index],
+            self.y[index],
+            self.labels[index],
+            self.sites[index],
+            [self.ids[i] for i in index],
+            [self.tokens[i] for i in index],
+        )
 
 
 def collect_evidence(pages: list[DatasetPage]) -> Evidence:
@@ -86,8 +98,14 @@ def collect_evidence(pages: list[DatasetPage]) -> Evidence:
         sites.append(dp.site)
         ids.append(f"{dp.dataset}/{dp.id}")
     progress("")
-    return Evidence(np.array(rows, float).reshape(-1, len(FEATURE_NAMES)), np.array(y, int),
-                    np.array(labels), np.array(sites), ids, tokens)
+    return Evidence(
+        np.array(rows, float).reshape(-1, len(FEATURE_NAMES)),
+        np.array(y, int),
+        np.array(labels),
+        np.array(sites),
+        ids,
+        tokens,
+    )
 
 
 def choose_tokens(ev: Evidence) -> list[str]:
@@ -105,7 +123,7 @@ def choose_tokens(ev: Evidence) -> list[str]:
     chosen = []
     for t, n in counts.items():
         if t.startswith(NODE_TOKEN):
-            name = t[len(NODE_TOKEN):]
+            name = t[len(NODE_TOKEN) :]
             if n >= node_min and len(name) > 2 and name.isalpha():
                 chosen.append(t)
         elif n >= link_min:
@@ -137,8 +155,9 @@ class Blend:
         self.trees, self.scaler, self.linear = trees, scaler, linear
 
     def predict_proba(self, X):
-        p = ((1 - LINEAR_WEIGHT) * self.trees.predict_proba(X)[:, 1]
-             + LINEAR_WEIGHT * self.linear.predict_proba(self.scaler.transform(X))[:, 1])
+        p = (1 - LINEAR_WEIGHT) * self.trees.predict_proba(X)[:, 1] + LINEAR_WEIGHT * self.linear.predict_proba(
+            self.scaler.transform(X)
+        )[:, 1]
         return np.column_stack([1 - p, p])
 
     def linear_part(self) -> LinearPart:
@@ -189,8 +208,11 @@ def classification_report(pred: np.ndarray, y: np.ndarray, labels: np.ndarray) -
     articles = labels == "article"
     others = labels == "other"
     return {
-        "pages": len(y), "overviews": int(y.sum()),
-        "precision": precision, "recall": recall, "f1": f1,
+        "pages": len(y),
+        "overviews": int(y.sum()),
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
         "accuracy": float((pred == (y == 1)).mean()),
         "articles_flagged": float(pred[articles].mean()) if articles.any() else 0.0,
         "others_flagged": float(pred[others].mean()) if others.any() else 0.0,
@@ -209,10 +231,10 @@ def choose_cutoff(scores, y, labels, max_article_rate: float = MAX_ARTICLE_FLAG_
 
 @dataclass
 class CrossValidation:
-    cutoff: float     # one cutoff for all splits, chosen on their pooled out-of-fold scores
-    report: dict      # the splits pooled, at the cutoff
-    per_split: list   # a report per split, at the cutoff
-    scores: list      # per split: the out-of-fold scores of the evidence, then of each variant
+    cutoff: float  # one cutoff for all splits, chosen on their pooled out-of-fold scores
+    report: dict  # the splits pooled, at the cutoff
+    per_split: list  # a report per split, at the cutoff
+    scores: list  # per split: the out-of-fold scores of the evidence, then of each variant
 
     def pooled(self, variant: int = 0) -> np.ndarray:
         """The out-of-fold scores of all splits end to end (0: the evidence; 1...: the variants)."""
@@ -248,13 +270,17 @@ def check_labels(pages: list[DatasetPage], datasets: list[str]) -> None:
     if not any(counts.values()):
         others = sorted({str(p.label) for p in pages if p.label is not None})
         found = f" (labels found: {', '.join(others[:5])})" if others else ""
-        raise ValueError(f"no page of {named} has a label{found}: overview training needs pages "
-                         f"labelled \"overview\", \"article\" or \"other\" in pages.jsonl "
-                         f"(docs/training.md)")
+        raise ValueError(
+            f"no page of {named} has a label{found}: overview training needs pages "
+            f'labelled "overview", "article" or "other" in pages.jsonl '
+            f"(docs/training.md)"
+        )
     if not counts["overview"] or not (counts["article"] + counts["other"]):
-        missing = "\"overview\"" if not counts["overview"] else "\"article\" or \"other\""
-        raise ValueError(f"the labelled pages of {named} have no {missing} page: overview training "
-                         f"needs both overview pages and others (docs/training.md)")
+        missing = '"overview"' if not counts["overview"] else '"article" or "other"'
+        raise ValueError(
+            f"the labelled pages of {named} have no {missing} page: overview training "
+            f"needs both overview pages and others (docs/training.md)"
+        )
 
 
 def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], log=print):
@@ -263,10 +289,12 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
     ev = collect_evidence(pages)
     y = ev.y
     if len(set(ev.sites)) < FOLDS or y.sum() < FOLDS or (len(y) - y.sum()) < FOLDS:
-        raise ValueError(f"too few labelled pages that could be read ({len(y)}, {int(y.sum())} "
-                         f"overview, from {len(set(ev.sites))} sites): overview training needs at "
-                         f"least {FOLDS} sites and {FOLDS} pages of each kind for its "
-                         f"{FOLDS}-fold cross-validation")
+        raise ValueError(
+            f"too few labelled pages that could be read ({len(y)}, {int(y.sum())} "
+            f"overview, from {len(set(ev.sites))} sites): overview training needs at "
+            f"least {FOLDS} sites and {FOLDS} pages of each kind for its "
+            f"{FOLDS}-fold cross-validation"
+        )
     log(f"labelled pages: {len(y)} ({int(y.sum())} overview) from {len(set(ev.sites))} sites")
     log(f"site-grouped {FOLDS}-fold CV on {len(SPLITS)} site-to-fold splits:")
     cv = cross_validate(ev, log=log)
@@ -280,16 +308,31 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
     def rounded(r: dict) -> dict:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
 
-    model = Model(feature_names=list(FEATURE_NAMES) + token_names, vocabulary=[],
-                  trees=export_trees(clf.trees), linear=clf.linear_part(), decode={"cutoff": cutoff},
-                  meta={"datasets": datasets, "command": command, "sklearn_version": sklearn.__version__,
-                        "pages": len(y), "overviews": int(y.sum()), "seed": SEED,
-                        "hgb_params": HGB_PARAMS, "linear": {"C": LINEAR_C, "weight": LINEAR_WEIGHT},
-                        "token_site_share": {"node": NODE_TOKEN_SITE_SHARE, "link": LINK_WORD_SITE_SHARE,
-                                             "min_sites": MIN_SITES},
-                        "cv": {**rounded(cv.report), "folds": FOLDS, "splits": list(SPLITS),
-                               "f1_per_split": [round(r["f1"], 4) for r in cv.per_split]},
-                        "trained_at": time.strftime("%Y-%m-%d")})
+    model = Model(
+        feature_names=list(FEATURE_NAMES) + token_names,
+        vocabulary=[],
+        trees=export_trees(clf.trees),
+        linear=clf.linear_part(),
+        decode={"cutoff": cutoff},
+        meta={
+            "datasets": datasets,
+            "command": command,
+            "sklearn_version": sklearn.__version__,
+            "pages": len(y),
+            "overviews": int(y.sum()),
+            "seed": SEED,
+            "hgb_params": HGB_PARAMS,
+            "linear": {"C": LINEAR_C, "weight": LINEAR_WEIGHT},
+            "token_site_share": {"node": NODE_TOKEN_SITE_SHARE, "link": LINK_WORD_SITE_SHARE, "min_sites": MIN_SITES},
+            "cv": {
+                **rounded(cv.report),
+                "folds": FOLDS,
+                "splits": list(SPLITS),
+                "f1_per_split": [round(r["f1"], 4) for r in cv.per_split],
+            },
+            "trained_at": time.strftime("%Y-%m-%d"),
+        },
+    )
     expected = clf.predict_proba(X)[:, 1]
     if not np.allclose(expected, model.predict_proba(X), atol=1e-9):
         raise AssertionError("exported overview model differs from scikit-learn")
@@ -298,5 +341,7 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
 
 
 def fmt_report(r: dict) -> str:
-    return (f"P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.3f} acc {r['accuracy']:.3f}, "
-            f"articles flagged {r['articles_flagged']:.3f}, others flagged {r['others_flagged']:.3f}")
+    return (
+        f"P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.3f} acc {r['accuracy']:.3f}, "
+        f"articles flagged {r['articles_flagged']:.3f}, others flagged {r['others_flagged']:.3f}"
+    )

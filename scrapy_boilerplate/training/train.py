@@ -32,8 +32,14 @@ from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from, shingle_scores, snippet_scores
 
 SEED = 20261121
-HGB_PARAMS = {"max_iter": 150, "learning_rate": 0.1, "max_leaf_nodes": 24, "max_depth": 6,
-              "min_samples_leaf": 40, "l2_regularization": 1.0}
+HGB_PARAMS = {
+    "max_iter": 150,
+    "learning_rate": 0.1,
+    "max_leaf_nodes": 24,
+    "max_depth": 6,
+    "min_samples_leaf": 40,
+    "l2_regularization": 1.0,
+}
 TOKEN_MIN_SITES = 8
 SNIPPET_PAGE_WEIGHT = 0.5
 VOCABULARY_SIZE = 200
@@ -52,13 +58,13 @@ class PageData:
     page_id: str
     site: str
     page: Page
-    gold: str | None      # None for snippet-labelled pages
+    gold: str | None  # None for snippet-labelled pages
 
     dense: np.ndarray
-    labels: np.ndarray    # 1 content, 0 boilerplate, -1 unknown (snippet-labelled pages)
-    with_: tuple = ()     # snippets that must / must not be in the output
+    labels: np.ndarray  # 1 content, 0 boilerplate, -1 unknown (snippet-labelled pages)
+    with_: tuple = ()  # snippets that must / must not be in the output
     without: tuple = ()
-    weight: float = 1.0   # the page's weight against a gold page of a narrow set (training/cv.py)
+    weight: float = 1.0  # the page's weight against a gold page of a narrow set (training/cv.py)
 
 
 def progress(message: str) -> None:
@@ -85,14 +91,14 @@ def collect(pages: list[DatasetPage]) -> list[PageData]:
             if not (labels >= 0).any():
                 continue
             gold = None
-        out.append(PageData(dp.id, dp.site, page, gold, feature_matrix(page), labels,
-                            tuple(dp.with_), tuple(dp.without)))
+        out.append(
+            PageData(dp.id, dp.site, page, gold, feature_matrix(page), labels, tuple(dp.with_), tuple(dp.without))
+        )
     progress("")
     return out
 
 
-def choose_vocabulary(data: list[PageData], size: int = VOCABULARY_SIZE,
-                      min_sites: int = TOKEN_MIN_SITES) -> list[str]:
+def choose_vocabulary(data: list[PageData], size: int = VOCABULARY_SIZE, min_sites: int = TOKEN_MIN_SITES) -> list[str]:
     """Top id/class tokens by Naive-Bayes log-odds of content vs boilerplate (Yao & Zuo)."""
     pos: defaultdict[str, float] = defaultdict(float)
     neg: defaultdict[str, float] = defaultdict(float)
@@ -159,7 +165,7 @@ def export_trees(clf) -> TreeEnsemble:
     roots: list[int] = []
     depth = 0
     for stage in clf._predictors:
-        (predictor,) = stage           # binary classification: one tree per iteration
+        (predictor,) = stage  # binary classification: one tree per iteration
         nodes = predictor.nodes
         if nodes["is_categorical"].any():
             raise ValueError("categorical splits are not supported by the exporter")
@@ -174,18 +180,26 @@ def export_trees(clf) -> TreeEnsemble:
         value.extend(np.where(leaf, nodes["value"], 0.0).tolist())
         depth = max(depth, int(nodes["depth"].max()))
     return TreeEnsemble(
-        feature=np.asarray(feature, np.int64), threshold=np.asarray(threshold, float),
-        missing_left=np.asarray(missing_left, bool), left=np.asarray(left, np.int64),
-        right=np.asarray(right, np.int64), value=np.asarray(value, float),
-        roots=np.asarray(roots, np.int64), baseline=float(np.ravel(clf._baseline_prediction)[0]),
+        feature=np.asarray(feature, np.int64),
+        threshold=np.asarray(threshold, float),
+        missing_left=np.asarray(missing_left, bool),
+        left=np.asarray(left, np.int64),
+        right=np.asarray(right, np.int64),
+        value=np.asarray(value, float),
+        roots=np.asarray(roots, np.int64),
+        baseline=float(np.ravel(clf._baseline_prediction)[0]),
         depth=depth,
     )
 
 
 def to_model(clf, vocabulary, X_check, decode_params, meta) -> Model:
-    model = Model(feature_names=dense_feature_names() + [f"tok={t}" for t in vocabulary],
-                  vocabulary=list(vocabulary), trees=export_trees(clf),
-                  decode=dict(decode_params), meta=dict(meta))
+    model = Model(
+        feature_names=dense_feature_names() + [f"tok={t}" for t in vocabulary],
+        vocabulary=list(vocabulary),
+        trees=export_trees(clf),
+        decode=dict(decode_params),
+        meta=dict(meta),
+    )
     # The exported trees must reproduce scikit-learn exactly, or the export is wrong.
     sample = X_check[:: max(1, len(X_check) // 5000)]
     expected = clf.predict_proba(sample)[:, 1]
@@ -217,11 +231,11 @@ def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict) -
             if left_out is not None:
                 without_shares.append(left_out)
     n_gold, n_snippet = len(recalls), max(len(with_shares), len(without_shares))
-    gold_f1 = f1_from(float(np.mean(precisions)) if precisions else 0.0,
-                      float(np.mean(recalls)) if recalls else 0.0)
-    snippet_f1 = f1_from(float(np.mean(with_shares)) if with_shares else 1.0,
-                         float(np.mean(without_shares)) if without_shares else 1.0)
-    assert gold_f1 is not None and snippet_f1 is not None   # f1_from of two numbers
+    gold_f1 = f1_from(float(np.mean(precisions)) if precisions else 0.0, float(np.mean(recalls)) if recalls else 0.0)
+    snippet_f1 = f1_from(
+        float(np.mean(with_shares)) if with_shares else 1.0, float(np.mean(without_shares)) if without_shares else 1.0
+    )
+    assert gold_f1 is not None and snippet_f1 is not None  # f1_from of two numbers
     return (n_gold * gold_f1 + n_snippet * snippet_f1) / max(n_gold + n_snippet, 1)
 
 
@@ -241,25 +255,29 @@ def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> d
     return params
 
 
-def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print,
-          all_sites: bool = False) -> Model:
+def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False) -> Model:
     """The block model. `all_sites`: train on every site (no validation sites held out)."""
     start = time.time()
     usable = [p for p in pages if p.gold_path or p.with_ or p.without]
     if not usable:
-        raise ValueError(f"no page of {', '.join(datasets)} has gold text or with/without snippets: "
-                         f"the block model trains on them (docs/training.md); for the overview "
-                         f"model from labels, add --overview")
+        raise ValueError(
+            f"no page of {', '.join(datasets)} has gold text or with/without snippets: "
+            f"the block model trains on them (docs/training.md); for the overview "
+            f"model from labels, add --overview"
+        )
     train_pages = usable if all_sites else [p for p in usable if not is_validation_site(p.site)]
     held = "all sites, none held out" if all_sites else "validation sites held out"
     log(f"training pages with gold or snippets ({held}): {len(train_pages)}")
     if not train_pages:
-        raise ValueError(f"all {len(usable)} pages with gold or snippets are on validation sites: "
-                         f"add --all-sites to train on them")
+        raise ValueError(
+            f"all {len(usable)} pages with gold or snippets are on validation sites: add --all-sites to train on them"
+        )
     data = collect(train_pages)
     labels = np.concatenate([d.labels for d in data])
-    log(f"pages read: {len(data)} ({sum(d.gold is not None for d in data)} with gold), "
-        f"labelled blocks: {int((labels >= 0).sum())}, content share: {labels[labels >= 0].mean():.3f}")
+    log(
+        f"pages read: {len(data)} ({sum(d.gold is not None for d in data)} with gold), "
+        f"labelled blocks: {int((labels >= 0).sum())}, content share: {labels[labels >= 0].mean():.3f}"
+    )
     # Tune the decoder on sites the tuning fit has not seen (a second site split).
     tune_part = [d for d in data if is_validation_site("tune:" + d.site, 0.25)]
     fit_part = [d for d in data if not is_validation_site("tune:" + d.site, 0.25)]
@@ -273,12 +291,23 @@ def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print
     clf, X = fit(data, vocabulary)
     import sklearn
 
-    meta = {"datasets": datasets, "command": command, "sklearn_version": sklearn.__version__,
-            "training_pages": len(data), "hgb_params": HGB_PARAMS, "seed": SEED,
-            "validation": ("none: trained on all sites (--all-sites)" if all_sites else
-                           "sites where is_validation_site(site) is true were held out"),
-            "trained_at": time.strftime("%Y-%m-%d")}
+    meta = {
+        "datasets": datasets,
+        "command": command,
+        "sklearn_version": sklearn.__version__,
+        "training_pages": len(data),
+        "hgb_params": HGB_PARAMS,
+        "seed": SEED,
+        "validation": (
+            "none: trained on all sites (--all-sites)"
+            if all_sites
+            else "sites where is_validation_site(site) is true were held out"
+        ),
+        "trained_at": time.strftime("%Y-%m-%d"),
+    }
     model = to_model(clf, vocabulary, X, params, meta)
-    log(f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, "
-        f"{len(vocabulary)} tokens, {len(model.feature_names)} features")
+    log(
+        f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, "
+        f"{len(vocabulary)} tokens, {len(model.feature_names)} features"
+    )
     return model

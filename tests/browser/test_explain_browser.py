@@ -22,14 +22,25 @@ from scrapy_boilerplate.core.render.explain import explain_html
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("EXPLAIN_ARTIFACTS") or ROOT / "test-artifacts" / "explain")
-CHROMIUM = next((p for p in (os.environ.get("CHROMIUM"), shutil.which("chromium"),
-                             shutil.which("chromium-browser"), "/usr/bin/chromium") if p and Path(p).is_file()), None)
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-dev-shm-usage"]
+CHROMIUM = next(
+    (
+        p
+        for p in (
+            os.environ.get("CHROMIUM"),
+            shutil.which("chromium"),
+            shutil.which("chromium-browser"),
+            "/usr/bin/chromium",
+        )
+        if p and Path(p).is_file()
+    ),
+    None,
+)
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
 WORDS = re.compile(r"\w+")
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install playwright; "
-                               "the [test] extra has it)")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="needs Playwright (pip install playwright; the [test] extra has it)"
+)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (Debian: apt-get install chromium)")
 
 
@@ -38,7 +49,7 @@ def browser():
     with sync_api.sync_playwright() as playwright:
         try:
             chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except Exception as exc:   # noqa: BLE001 - a browser that cannot start: skip with why
+        except Exception as exc:  # noqa: BLE001 - a browser that cannot start: skip with why
             pytest.skip(f"Chromium at {CHROMIUM} does not start: {exc}")
         yield chromium
         chromium.close()
@@ -91,7 +102,7 @@ def test_real_page_blocks_are_marked_and_visible(browser, tmp_path, dataset_page
 
 
 def test_hostile_page_never_runs_applies_or_fetches(browser, tmp_path):
-    with LoopbackServer({}) as server:   # every resource of the hostile page points here
+    with LoopbackServer({}) as server:  # every resource of the hostile page points here
         source = hostile_page(server.url("").rstrip("/"))
         page = open_explain(browser, tmp_path, source, "https://harbour.example/news/pier.html", "hostile")
         # Hover and click what were links and handlers in the page; focus the body.
@@ -102,7 +113,7 @@ def test_hostile_page_never_runs_applies_or_fetches(browser, tmp_path):
         ran = page.evaluate(f"() => {list(GLOBALS)!r}.filter(name => name in window)")
         assert ran == []
         assert server.requests == []
-        assert page.url.startswith("file:")   # no refresh, no javascript: navigation
+        assert page.url.startswith("file:")  # no refresh, no javascript: navigation
         # The page's styles never applied: the body is shown, the text is not red.
         assert page.evaluate("getComputedStyle(document.body).display") == "block"
         colour = page.locator('[data-decision="kept"] .t').first.evaluate("el => getComputedStyle(el).color")
@@ -126,5 +137,5 @@ def test_the_hostile_page_itself_does_run_in_this_browser(browser, tmp_path):
         ran = page.evaluate(f"() => {list(GLOBALS)!r}.filter(name => name in window)")
         assert "__hostile_script" in ran and "__hostile_onerror" in ran
         assert page.evaluate("getComputedStyle(document.body).display") == "none"
-        assert server.requests   # its stylesheet, script and images were asked for
+        assert server.requests  # its stylesheet, script and images were asked for
         page.close()

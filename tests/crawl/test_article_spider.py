@@ -23,13 +23,19 @@ LINKED = {f"/posts/story-number-{n}/" for n in range(1, 11)}
 
 
 def run(server, specs: dict) -> dict:
-    out = subprocess.run([sys.executable, str(SUPPORT / "articles_crawl.py"), server.url("/"), json.dumps(specs)],
-                         capture_output=True, text=True, timeout=300, cwd=SUPPORT, check=True)
+    out = subprocess.run(
+        [sys.executable, str(SUPPORT / "articles_crawl.py"), server.url("/"), json.dumps(specs)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=SUPPORT,
+        check=True,
+    )
     result = json.loads(out.stdout)
     base = server.url("")
     for crawl in result.values():
-        crawl["paths"] = [url[len(base):] for url in crawl["fetched"]]
-        crawl["item_paths"] = [item["url"][len(base):] for item in crawl["items"]]
+        crawl["paths"] = [url[len(base) :] for url in crawl["fetched"]]
+        crawl["item_paths"] = [item["url"][len(base) :] for item in crawl["items"]]
     return result
 
 
@@ -51,16 +57,24 @@ def crawls():
     site = routes()
     site["/"] = site["/"].replace(b"</main>", b'<a href="https://elsewhere.example/x">Elsewhere</a></main>')
     with LoopbackServer(site) as server:
-        specs = {"default": {}, "bare": {"feeds": "false", "sitemaps": "false"},
-                 "shallow": {"max_navigation_depth": "0", "feeds": "false", "sitemaps": "false"}}
-        out = subprocess.run([sys.executable, str(SUPPORT / "articles_crawl.py"), server.url("/"),
-                              json.dumps(specs)], capture_output=True, text=True, timeout=300, cwd=SUPPORT,
-                             check=True)
+        specs = {
+            "default": {},
+            "bare": {"feeds": "false", "sitemaps": "false"},
+            "shallow": {"max_navigation_depth": "0", "feeds": "false", "sitemaps": "false"},
+        }
+        out = subprocess.run(
+            [sys.executable, str(SUPPORT / "articles_crawl.py"), server.url("/"), json.dumps(specs)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=SUPPORT,
+            check=True,
+        )
         base = server.url("")
     result = json.loads(out.stdout)
     for crawl in result.values():
-        crawl["paths"] = [url[len(base):] for url in crawl["fetched"]]
-        crawl["item_paths"] = [item["url"][len(base):] for item in crawl["items"]]
+        crawl["paths"] = [url[len(base) :] for url in crawl["fetched"]]
+        crawl["item_paths"] = [item["url"][len(base) :] for item in crawl["items"]]
     return result
 
 
@@ -68,7 +82,7 @@ def test_one_item_per_article_and_none_for_other_pages(crawls):
     crawl = crawls["default"]
     assert sorted(crawl["item_paths"]) == sorted(LINKED | {"/posts/feed-only/", "/posts/sitemap-only/"})
     item = next(i for i in crawl["items"] if i["url"].endswith("/posts/story-number-3/"))
-    assert item["title"] in ("Story 3", "The story number 3 of this blog")   # best_title decides
+    assert item["title"] in ("Story 3", "The story number 3 of this blog")  # best_title decides
     assert "This is the text of the article" in item["text"]
     # The spider enables the add-on itself (update_settings): its OverviewMiddleware judged the pages.
     assert crawl["stats"]["boilerplate/overview/pages"] >= 2

@@ -25,8 +25,13 @@ SUPPORT = Path(__file__).resolve().parents[1] / "support"
 def crawl(tmp_path_factory):
     out = tmp_path_factory.mktemp("charsets")
     with LoopbackServer(routes()) as server:
-        done = subprocess.run([sys.executable, str(SUPPORT / "charset_crawl.py"), str(server.port), str(out)],
-                              capture_output=True, text=True, timeout=300, cwd=SUPPORT)
+        done = subprocess.run(
+            [sys.executable, str(SUPPORT / "charset_crawl.py"), str(server.port), str(out)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=SUPPORT,
+        )
     assert done.returncode == 0, done.stderr[-5000:]
     result = json.loads((out / "crawl.json").read_text(encoding="utf-8"))
     assert result["stats"].get("finish_reason") == "finished", done.stderr[-3000:]
@@ -47,7 +52,7 @@ def test_both_items_reach_the_json_lines_feed(crawl):
     assert surrogate["description"] == "The pier plan \ufffd"
     assert PARAGRAPH in surrogate["main_text"]
     russian = items["koi8.html"]
-    assert russian["spider_title"] == RU_TITLE        # the spider's own parse reads it right
+    assert russian["spider_title"] == RU_TITLE  # the spider's own parse reads it right
     assert RU_SENTENCE in russian["main_text"]
     assert result["stats"].get("boilerplate/charset/detected") == 1
     assert result["stats"].get("boilerplate/charset/detected/koi8_r") == 1

@@ -20,15 +20,17 @@ pytestmark = pytest.mark.slow
 PROJECT = Path(__file__).resolve().parents[2] / "example_project"
 # Boilerplate on every article page of the example site, that must not reach main_text.
 BOILERPLATE = [
-    "We use cookies",                        # cookie banner
-    "Subscribe", "What's on",                # navigation
-    "Related articles",                      # related links
-    "Log in to comment", "comments",         # comment section
-    "The morning briefing",                  # newsletter box
-    "Share this article",                    # share bar
-    "All rights reserved",                   # footer
-    "Most read",                             # sidebar
-    "Valley Garden Centre",                  # sidebar ad
+    "We use cookies",  # cookie banner
+    "Subscribe",
+    "What's on",  # navigation
+    "Related articles",  # related links
+    "Log in to comment",
+    "comments",  # comment section
+    "The morning briefing",  # newsletter box
+    "Share this article",  # share bar
+    "All rights reserved",  # footer
+    "Most read",  # sidebar
+    "Valley Garden Centre",  # sidebar ad
 ]
 
 
@@ -36,8 +38,9 @@ def crawl(tmp_path: Path, *args: str) -> list[dict]:
     exe = Path(sys.executable).with_name("scrapy")
     command = [str(exe)] if exe.exists() else [shutil.which("scrapy") or "scrapy"]
     out = tmp_path / "articles.jsonl"
-    done = subprocess.run([*command, "crawl", "articles", "-O", str(out), *args], cwd=PROJECT,
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [*command, "crawl", "articles", "-O", str(out), *args], cwd=PROJECT, capture_output=True, text=True, timeout=180
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "ERROR" not in done.stderr, done.stderr[-3000:]
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
@@ -93,21 +96,31 @@ def test_start_url_crawls_another_site(tmp_path):
         requested = set(server.requests)
     assert {path_of(item["url"]) for item in items} == set(ARTICLES)
     assert all(item["url"].startswith(server.url("/")) for item in items)
-    assert "/news/" in requested and "/" in requested   # reached through the site's own links
+    assert "/news/" in requested and "/" in requested  # reached through the site's own links
 
 
 def run_crawl(*args: str) -> subprocess.CompletedProcess:
     exe = Path(sys.executable).with_name("scrapy")
     command = [str(exe)] if exe.exists() else [shutil.which("scrapy") or "scrapy"]
-    return subprocess.run([*command, "crawl", "articles", "-s", "FEEDS={}", *args], cwd=PROJECT,
-                          capture_output=True, text=True, timeout=180)
+    return subprocess.run(
+        [*command, "crawl", "articles", "-s", "FEEDS={}", *args],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
-@pytest.mark.parametrize(("setting", "message"), [
-    ("BOILERPLATE_EXECUTOR=gpu", "BOILERPLATE_EXECUTOR must be one of inline, thread, process, not 'gpu'"),
-    ("BOILERPLATE_MODEL=" + str(PROJECT.parent / "scrapy_boilerplate" / "models" / "overview.json"),
-     "BOILERPLATE_MODEL = "),
-])
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("BOILERPLATE_EXECUTOR=gpu", "BOILERPLATE_EXECUTOR must be one of inline, thread, process, not 'gpu'"),
+        (
+            "BOILERPLATE_MODEL=" + str(PROJECT.parent / "scrapy_boilerplate" / "models" / "overview.json"),
+            "BOILERPLATE_MODEL = ",
+        ),
+    ],
+)
 def test_a_bad_setting_stops_the_crawl_with_the_message_alone(setting, message):
     # Issue 17: the message came at the end of a "Task exception was never retrieved" traceback.
     done = run_crawl("-s", setting)

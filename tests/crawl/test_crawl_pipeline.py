@@ -22,15 +22,21 @@ from scrapy_boilerplate import extract
 
 pytestmark = pytest.mark.slow
 
-TESTS = Path(__file__).resolve().parents[1] / "support"   # the scripts run in child processes
+TESTS = Path(__file__).resolve().parents[1] / "support"  # the scripts run in child processes
 
 ADDON = {"ADDONS": {"scrapy_boilerplate.Addon": 0}, "BOILERPLATE_MAX_BODY_SIZE": MAX_BODY_SIZE}
-ALL_FIELDS = {"BOILERPLATE_TITLE_FIELD": "headline", "BOILERPLATE_MARKDOWN_FIELD": "markdown",
-              "BOILERPLATE_CLEAN_HTML_FIELD": "clean_html", "BOILERPLATE_IMAGES_FIELD": "images"}
+ALL_FIELDS = {
+    "BOILERPLATE_TITLE_FIELD": "headline",
+    "BOILERPLATE_MARKDOWN_FIELD": "markdown",
+    "BOILERPLATE_CLEAN_HTML_FIELD": "clean_html",
+    "BOILERPLATE_IMAGES_FIELD": "images",
+}
 BY_HAND = {
     "DOWNLOADER_MIDDLEWARES": {"scrapy_boilerplate.OverviewMiddleware": 570},
-    "SPIDER_MIDDLEWARES": {"scrapy_boilerplate.OverviewLinksOnlyMiddleware": 100,
-                           "scrapy_boilerplate.ItemResponseMiddleware": 10},
+    "SPIDER_MIDDLEWARES": {
+        "scrapy_boilerplate.OverviewLinksOnlyMiddleware": 100,
+        "scrapy_boilerplate.ItemResponseMiddleware": 10,
+    },
     "ITEM_PIPELINES": {"scrapy_boilerplate.MainContentPipeline": 100},
     "BOILERPLATE_MAX_BODY_SIZE": MAX_BODY_SIZE,
 }
@@ -38,29 +44,40 @@ TYPED = ("dict", "item", "dataclass", "attrs")
 
 
 def crawl_specs(jobdir: Path) -> dict:
-    specs = {kind: {"settings": {**ADDON, **ALL_FIELDS}, "kwargs": {"item_type": kind}}
-             for kind in TYPED}
-    specs.update({
-        "inline": {"settings": ADDON},
-        "thread": {"settings": {**ADDON, "BOILERPLATE_EXECUTOR": "thread"}},
-        "process": {"settings": {**ADDON, "BOILERPLATE_EXECUTOR": "process",
-                                 "BOILERPLATE_EXECUTOR_WORKERS": 2}},
-        "by-hand": {"settings": BY_HAND},
-        "jobdir": {"settings": {**ADDON, "JOBDIR": str(jobdir)}},
-        "html-field": {"settings": {**ADDON, "BOILERPLATE_HTML_FIELD": "html",
-                                    "BOILERPLATE_HTML_FIELD_REMOVE": True},
-                       "kwargs": {"store_html": True}},
-        "drops": {"settings": {**ADDON, "ITEM_PIPELINES": {"pipeline_site.DropSecondPipeline": 50,
-                                                          "pipeline_site.FailThirdPipeline": 60}},
-                  "kwargs": {"per_page": 3}},
-        "bare": {"settings": ADDON, "kwargs": {"item_type": "bare"}},
-        "metadata": {"settings": {**ADDON, "BOILERPLATE_METADATA_FIELDS": True,
-                                  "BOILERPLATE_AUTHORS_FIELD": "byline"}},
-        "metadata-process": {"settings": {**ADDON, "BOILERPLATE_METADATA_FIELDS": True,
-                                          "BOILERPLATE_EXECUTOR": "process",
-                                          "BOILERPLATE_EXECUTOR_WORKERS": 1}},
-        "disabled": {"settings": {**ADDON, "BOILERPLATE_ENABLED": False}},
-    })
+    specs = {kind: {"settings": {**ADDON, **ALL_FIELDS}, "kwargs": {"item_type": kind}} for kind in TYPED}
+    specs.update(
+        {
+            "inline": {"settings": ADDON},
+            "thread": {"settings": {**ADDON, "BOILERPLATE_EXECUTOR": "thread"}},
+            "process": {"settings": {**ADDON, "BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}},
+            "by-hand": {"settings": BY_HAND},
+            "jobdir": {"settings": {**ADDON, "JOBDIR": str(jobdir)}},
+            "html-field": {
+                "settings": {**ADDON, "BOILERPLATE_HTML_FIELD": "html", "BOILERPLATE_HTML_FIELD_REMOVE": True},
+                "kwargs": {"store_html": True},
+            },
+            "drops": {
+                "settings": {
+                    **ADDON,
+                    "ITEM_PIPELINES": {"pipeline_site.DropSecondPipeline": 50, "pipeline_site.FailThirdPipeline": 60},
+                },
+                "kwargs": {"per_page": 3},
+            },
+            "bare": {"settings": ADDON, "kwargs": {"item_type": "bare"}},
+            "metadata": {
+                "settings": {**ADDON, "BOILERPLATE_METADATA_FIELDS": True, "BOILERPLATE_AUTHORS_FIELD": "byline"}
+            },
+            "metadata-process": {
+                "settings": {
+                    **ADDON,
+                    "BOILERPLATE_METADATA_FIELDS": True,
+                    "BOILERPLATE_EXECUTOR": "process",
+                    "BOILERPLATE_EXECUTOR_WORKERS": 1,
+                }
+            },
+            "disabled": {"settings": {**ADDON, "BOILERPLATE_ENABLED": False}},
+        }
+    )
     return specs
 
 
@@ -76,9 +93,13 @@ def crawls(site, tmp_path_factory):
     server, _ = site
     specs = crawl_specs(tmp_path_factory.mktemp("jobdir"))
     output = tmp_path_factory.mktemp("crawls") / "crawls.json"
-    done = subprocess.run([sys.executable, str(TESTS / "pipeline_crawl.py"), server.url(""),
-                           json.dumps(specs), str(output)],
-                          capture_output=True, text=True, timeout=300, cwd=TESTS)
+    done = subprocess.run(
+        [sys.executable, str(TESTS / "pipeline_crawl.py"), server.url(""), json.dumps(specs), str(output)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=TESTS,
+    )
     assert done.returncode == 0, done.stderr[-5000:]
     results = json.loads(output.read_text(encoding="utf-8"))
     assert set(results) == set(specs)
@@ -95,8 +116,11 @@ def expected(site):
     server, routes = site
     out = {}
     for path in ARTICLES + list(real_pages()) + [GZ]:
-        body, headers = (routes[path], {"Content-Type": "text/html; charset=utf-8"}) \
-            if isinstance(routes[path], bytes) else routes[path]
+        body, headers = (
+            (routes[path], {"Content-Type": "text/html; charset=utf-8"})
+            if isinstance(routes[path], bytes)
+            else routes[path]
+        )
         if headers.get("Content-Encoding") == "gzip":
             body, headers = gzip.decompress(body), {"Content-Type": headers["Content-Type"]}
         url = server.url(path)
@@ -106,7 +130,7 @@ def expected(site):
 
 
 def path_of(item: dict, server) -> str:
-    return item["url"][len(server.url("")):]
+    return item["url"][len(server.url("")) :]
 
 
 def items_by_path(result: dict, server) -> dict:
@@ -136,8 +160,7 @@ def test_main_text_is_what_extract_gives(crawls, site, expected, name):
     assert all(p in by_path for p in ARTICLES + [GZ]), name
 
 
-METADATA = ("date_published", "date_modified", "language", "site_name", "canonical_url",
-            "description", "image")
+METADATA = ("date_published", "date_modified", "language", "site_name", "canonical_url", "description", "image")
 
 
 @pytest.mark.parametrize("name", ["metadata", "metadata-process"])
@@ -167,8 +190,10 @@ def test_every_configured_field_is_written(crawls, site, expected, name):
     for path in ARTICLES:
         from_parse, _ = expected[path]
         for item in by_path[path]:
-            assert item["class"] == {"dict": "dict", "item": "PageItem", "dataclass": "PageData",
-                                     "attrs": "PageAttrs"}[name]
+            assert (
+                item["class"]
+                == {"dict": "dict", "item": "PageItem", "dataclass": "PageData", "attrs": "PageAttrs"}[name]
+            )
             assert item["headline"] == from_parse.title
             assert item["markdown"] == from_parse.markdown
             assert item["clean_html"] == from_parse.html
@@ -220,8 +245,9 @@ def test_oversized_and_non_html_pages_pass_through(crawls, site, name):
     assert [item["main_text"] for item in by_path[FEED]] == ["", ""]
     assert result["stats"]["boilerplate/body_too_large"] == 1
     assert result["stats"]["boilerplate/items_not_html"] == 2
-    assert any(level == "WARNING" and "BOILERPLATE_MAX_BODY_SIZE" in m and server.url(BIG) in m
-               for level, m in result["log"])
+    assert any(
+        level == "WARNING" and "BOILERPLATE_MAX_BODY_SIZE" in m and server.url(BIG) in m for level, m in result["log"]
+    )
 
 
 def errors(result: dict) -> list:
@@ -242,8 +268,13 @@ def test_process_gives_what_inline_gives(crawls, site):
     # Not a trivially empty crawl: every page of our own site gave items (the real pages:
     # the next test).
     assert set(ARTICLES + [GZ]) <= {path for path, _, _ in texts(inline)}
-    same = ("boilerplate/overview/pages", "boilerplate/overview/items_dropped",
-            "boilerplate/pages_extracted", "boilerplate/items_enriched", "boilerplate/errors")
+    same = (
+        "boilerplate/overview/pages",
+        "boilerplate/overview/items_dropped",
+        "boilerplate/pages_extracted",
+        "boilerplate/items_enriched",
+        "boilerplate/errors",
+    )
     assert {k: process["stats"].get(k) for k in same} == {k: inline["stats"].get(k) for k in same}
     # But for FAIL, which kills its worker in "process" (the response is passed on unjudged,
     # its items go on with an empty text) and fails extraction only inline.
@@ -262,8 +293,9 @@ def test_real_pages_are_crawled_too(crawls, site):
     reals = set(real_pages())
     assert len(reals) == REAL_COUNT
     for name in ("inline", "process"):
-        texts = {path_of(item, server): item["main_text"] for item in crawls[name]["items"]
-                 if path_of(item, server) in reals}
+        texts = {
+            path_of(item, server): item["main_text"] for item in crawls[name]["items"] if path_of(item, server) in reals
+        }
         assert set(texts) == reals and sum(bool(text) for text in texts.values()) >= REAL_COUNT - 1
 
 

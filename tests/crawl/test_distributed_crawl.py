@@ -44,13 +44,24 @@ def test_two_processes_share_a_crawl_and_the_site_memory(tmp_path, executor):
             client.lpush("distributed:start_urls", site.url("/"))
             # A delay between requests, so that the crawl lasts until the later process has
             # started too (one process alone would take 11 s); both take requests from the shared queue.
-            extra = {"BOILERPLATE_EXECUTOR": executor, "BOILERPLATE_EXECUTOR_WORKERS": 1,
-                     "CONCURRENT_REQUESTS": 4, "DOWNLOAD_DELAY": 0.5, "RANDOMIZE_DOWNLOAD_DELAY": False}
+            extra = {
+                "BOILERPLATE_EXECUTOR": executor,
+                "BOILERPLATE_EXECUTOR_WORKERS": 1,
+                "CONCURRENT_REQUESTS": 4,
+                "DOWNLOAD_DELAY": 0.5,
+                "RANDOMIZE_DOWNLOAD_DELAY": False,
+            }
             outputs = [tmp_path / f"crawl{n}.json" for n in range(2)]
-            procs = [subprocess.Popen([sys.executable, str(SUPPORT / "distributed_crawl.py"), server.url,
-                                       str(out), json.dumps(extra)], cwd=SUPPORT,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                     for out in outputs]
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, str(SUPPORT / "distributed_crawl.py"), server.url, str(out), json.dumps(extra)],
+                    cwd=SUPPORT,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+                for out in outputs
+            ]
             errs = [p.communicate(timeout=240)[1] for p in procs]
             for p, err in zip(procs, errs):
                 assert p.returncode == 0, err[-3000:]

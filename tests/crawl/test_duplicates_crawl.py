@@ -38,9 +38,13 @@ def site():
 
 def run_crawls(server, specs: dict, tmp_path, timeout: int = 300) -> dict:
     output = tmp_path / "crawls.json"
-    done = subprocess.run([sys.executable, str(SUPPORT / "pipeline_crawl.py"), server.url(""),
-                           json.dumps(specs), str(output)],
-                          capture_output=True, text=True, timeout=timeout, cwd=SUPPORT)
+    done = subprocess.run(
+        [sys.executable, str(SUPPORT / "pipeline_crawl.py"), server.url(""), json.dumps(specs), str(output)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=SUPPORT,
+    )
     assert done.returncode == 0, done.stderr[-5000:]
     results = json.loads(output.read_text(encoding="utf-8"))
     for name, result in results.items():
@@ -53,8 +57,14 @@ def crawls(site, tmp_path_factory):
     specs = {}
     for executor in EXECUTORS:
         settings = {**BASE, "BOILERPLATE_EXECUTOR": executor, "BOILERPLATE_EXECUTOR_WORKERS": 2}
-        specs[f"flag-{executor}"] = {"spider": SPIDER, "settings": {
-            **settings, "BOILERPLATE_DUPLICATES": "flag", "BOILERPLATE_DUPLICATE_OF_FIELD": "duplicate_of"}}
+        specs[f"flag-{executor}"] = {
+            "spider": SPIDER,
+            "settings": {
+                **settings,
+                "BOILERPLATE_DUPLICATES": "flag",
+                "BOILERPLATE_DUPLICATE_OF_FIELD": "duplicate_of",
+            },
+        }
         specs[f"drop-{executor}"] = {"spider": SPIDER, "settings": {**settings, "BOILERPLATE_DUPLICATES": "drop"}}
     specs["off"] = {"spider": SPIDER, "settings": BASE}
     return run_crawls(site, specs, tmp_path_factory.mktemp("crawls"))
@@ -71,10 +81,10 @@ def by_story(items: list) -> dict:
 def test_flag_names_the_first_of_each_story(crawls, executor):
     result = crawls[f"flag-{executor}"]
     items = result["items"]
-    assert len(items) == 2 * PAGES   # nothing lost
+    assert len(items) == 2 * PAGES  # nothing lost
     for story, group in by_story(items).items():
         firsts = {item["url"] for item in group if item["duplicate_of"] is None}
-        assert len(firsts) == 1, (story, firsts)   # the two items of the first page
+        assert len(firsts) == 1, (story, firsts)  # the two items of the first page
         (first,) = firsts
         assert all(item["duplicate_of"] == first for item in group if item["url"] != first), group
         assert all(len(item["main_text"]) > 500 for item in group)
@@ -106,10 +116,17 @@ def test_off_judges_nothing(crawls):
 def test_redis_killed_mid_crawl_items_go_on_one_warning(site, tmp_path):
     redis_server = RedisServer().start()
     try:
-        settings = {**BASE, "BOILERPLATE_DUPLICATES": "flag", "BOILERPLATE_DUPLICATE_OF_FIELD": "duplicate_of",
-                    "BOILERPLATE_DUPLICATES_STORE": redis_server.url, "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2,
-                    "BOILERPLATE_TEMPLATE_RETRY_AFTER": 1, "CONCURRENT_REQUESTS": 1,
-                    "DOWNLOAD_DELAY": 0.2, "RANDOMIZE_DOWNLOAD_DELAY": False}
+        settings = {
+            **BASE,
+            "BOILERPLATE_DUPLICATES": "flag",
+            "BOILERPLATE_DUPLICATE_OF_FIELD": "duplicate_of",
+            "BOILERPLATE_DUPLICATES_STORE": redis_server.url,
+            "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2,
+            "BOILERPLATE_TEMPLATE_RETRY_AFTER": 1,
+            "CONCURRENT_REQUESTS": 1,
+            "DOWNLOAD_DELAY": 0.2,
+            "RANDOMIZE_DOWNLOAD_DELAY": False,
+        }
         site.requests.clear()
 
         def kill_after_a_few_stories():
@@ -125,7 +142,7 @@ def test_redis_killed_mid_crawl_items_go_on_one_warning(site, tmp_path):
     finally:
         redis_server.stop()
     stats, log = result["stats"], result["log"]
-    assert len(result["items"]) == 2 * PAGES   # nothing lost
+    assert len(result["items"]) == 2 * PAGES  # nothing lost
     assert stats["boilerplate/duplicates/judged"] >= 8 and stats["boilerplate/duplicates/unavailable"] > 0
     warnings = [r for r in log if r[0] == "WARNING"]
     assert len(warnings) == 1 and "Duplicates: the store redis://127.0.0.1" in warnings[0][1], log
@@ -142,18 +159,30 @@ def test_two_processes_one_redis_each_story_once(site, tmp_path, executor):
         client = redis.Redis.from_url(server.url)
         client.lpush("distributed:start_urls", site.url("/"))
         site.requests.clear()
-        extra = {"BOILERPLATE_EXECUTOR": executor, "BOILERPLATE_EXECUTOR_WORKERS": 1,
-                 "BOILERPLATE_DUPLICATES": "drop", "BOILERPLATE_DUPLICATES_STORE": server.url,
-                 # One request at a time and a delay, so that neither process takes every queued
-                 # request; and a longer idle time before closing than distributed_crawl.py's
-                 # 3 s, so that a process waiting for the first pages on a loaded machine stays.
-                 "CONCURRENT_REQUESTS": 1, "DOWNLOAD_DELAY": 0.4, "RANDOMIZE_DOWNLOAD_DELAY": False,
-                 "MAX_IDLE_TIME_BEFORE_CLOSE": 10}
+        extra = {
+            "BOILERPLATE_EXECUTOR": executor,
+            "BOILERPLATE_EXECUTOR_WORKERS": 1,
+            "BOILERPLATE_DUPLICATES": "drop",
+            "BOILERPLATE_DUPLICATES_STORE": server.url,
+            # One request at a time and a delay, so that neither process takes every queued
+            # request; and a longer idle time before closing than distributed_crawl.py's
+            # 3 s, so that a process waiting for the first pages on a loaded machine stays.
+            "CONCURRENT_REQUESTS": 1,
+            "DOWNLOAD_DELAY": 0.4,
+            "RANDOMIZE_DOWNLOAD_DELAY": False,
+            "MAX_IDLE_TIME_BEFORE_CLOSE": 10,
+        }
         outputs = [tmp_path / f"crawl{n}.json" for n in range(2)]
-        procs = [subprocess.Popen([sys.executable, str(SUPPORT / "distributed_crawl.py"), server.url,
-                                   str(out), json.dumps(extra)], cwd=SUPPORT,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for out in outputs]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, str(SUPPORT / "distributed_crawl.py"), server.url, str(out), json.dumps(extra)],
+                cwd=SUPPORT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for out in outputs
+        ]
         errs = [p.communicate(timeout=240)[1] for p in procs]
         for p, err in zip(procs, errs):
             assert p.returncode == 0, err[-3000:]
@@ -169,6 +198,6 @@ def test_two_processes_one_redis_each_story_once(site, tmp_path, executor):
     stats = [r["stats"] for r in results]
     assert all(s.get("boilerplate/pages_extracted", 0) > 0 for s in stats), stats
     assert sum(s.get("boilerplate/duplicates/dropped", 0) for s in stats) == STORIES * len(COPIES)
-    assert len(keys) == STORIES   # the first of each story, remembered once for both processes
+    assert len(keys) == STORIES  # the first of each story, remembered once for both processes
     for r in results:
         assert not [rec for rec in r["log"] if rec[0] in ("ERROR", "CRITICAL")], r["log"]

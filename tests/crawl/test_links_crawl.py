@@ -26,14 +26,24 @@ RELATED = {f"/extra/related-{n}/" for n in range(1, 11)}
 @pytest.fixture(scope="module")
 def crawls():
     with LoopbackServer(routes()) as server:
-        out = subprocess.run([sys.executable, str(SUPPORT / "links_crawl.py"), server.url("/"),
-                              json.dumps(["off", "prioritize", "focus"])],
-                             capture_output=True, text=True, timeout=300, cwd=SUPPORT, check=True)
+        out = subprocess.run(
+            [
+                sys.executable,
+                str(SUPPORT / "links_crawl.py"),
+                server.url("/"),
+                json.dumps(["off", "prioritize", "focus"]),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=SUPPORT,
+            check=True,
+        )
         base = server.url("")
     result = json.loads(out.stdout)
     for crawl in result.values():
-        crawl["paths"] = [url[len(base):] for url in crawl["fetched"]]
-        crawl["roles"] = {url[len(base):]: role for url, role in crawl["roles"].items()}
+        crawl["paths"] = [url[len(base) :] for url in crawl["fetched"]]
+        crawl["roles"] = {url[len(base) :]: role for url, role in crawl["roles"].items()}
     return result
 
 
@@ -68,8 +78,13 @@ def test_focus_drops_boilerplate_and_related(crawls):
     assert not paths & (JUNK | RELATED)
     stats = crawl["stats"]
     # Every boilerplate and related request is dropped but the links of a page to itself (kept, last).
-    assert 0 < stats["boilerplate/links/boilerplate"] + stats["boilerplate/links/related"] - stats[
-        "boilerplate/links/dropped"] <= len(crawl["paths"])
+    assert (
+        0
+        < stats["boilerplate/links/boilerplate"]
+        + stats["boilerplate/links/related"]
+        - stats["boilerplate/links/dropped"]
+        <= len(crawl["paths"])
+    )
     assert stats["boilerplate/links/related"] >= 10
     # The start request is made by the spider: no role.
     assert crawl["roles"]["/"] is None

@@ -21,10 +21,14 @@ from scrapy_boilerplate import detect_overview
 
 pytestmark = [pytest.mark.slow, pytest.mark.needs_shared]
 
-TESTS = Path(__file__).resolve().parents[1] / "support"   # the scripts run in child processes
+TESTS = Path(__file__).resolve().parents[1] / "support"  # the scripts run in child processes
 
-ARTICLES = {"/2020/01/first-article.html", "/2020/01/second-article.html",
-            "/2020/01/third-article.html", "/2020/02/fourth-article.html"}
+ARTICLES = {
+    "/2020/01/first-article.html",
+    "/2020/01/second-article.html",
+    "/2020/01/third-article.html",
+    "/2020/02/fourth-article.html",
+}
 OVERVIEWS = {"/", "/news/", "/news/archive/"}
 # Not judged (JSON, empty, over BOILERPLATE_MAX_BODY_SIZE): pass through, items kept.
 PASSED_ON = {"/feed", "/empty.html", "/big.html"}
@@ -33,37 +37,61 @@ ONLY_VIA_NEWS = "/2020/02/fourth-article.html"
 
 SPIDERS = ("plain", "crawl")
 CRAWLS = {
-    **{f"{action}-{spider}": {"spider": spider, "settings": {"BOILERPLATE_OVERVIEW_ACTION": action}}
-       for action in ("follow", "drop", "flag", "off") for spider in SPIDERS},
-    "drop-start-setting": {"spider": "plain", "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop",
-                                                           "BOILERPLATE_OVERVIEW_DROP_START": True}},
-    "drop-start-meta": {"spider": "plain", "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop"},
-                        "kwargs": {"link_meta": json.dumps({"/": {"boilerplate_overview": True}})}},
-    "drop-news-skipped": {"spider": "plain", "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop"},
-                          "kwargs": {"link_meta": json.dumps({"/news/": {"boilerplate_overview": False}})}},
+    **{
+        f"{action}-{spider}": {"spider": spider, "settings": {"BOILERPLATE_OVERVIEW_ACTION": action}}
+        for action in ("follow", "drop", "flag", "off")
+        for spider in SPIDERS
+    },
+    "drop-start-setting": {
+        "spider": "plain",
+        "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop", "BOILERPLATE_OVERVIEW_DROP_START": True},
+    },
+    "drop-start-meta": {
+        "spider": "plain",
+        "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop"},
+        "kwargs": {"link_meta": json.dumps({"/": {"boilerplate_overview": True}})},
+    },
+    "drop-news-skipped": {
+        "spider": "plain",
+        "settings": {"BOILERPLATE_OVERVIEW_ACTION": "drop"},
+        "kwargs": {"link_meta": json.dumps({"/news/": {"boilerplate_overview": False}})},
+    },
     # The one-line activation instead of components listed by hand (the add-on also
     # brings MainContentPipeline).
-    "addon-crawl": {"spider": "crawl", "settings": {
-        "ADDONS": {"scrapy_boilerplate.Addon": 0},
-        "DOWNLOADER_MIDDLEWARES": {},
-        "SPIDER_MIDDLEWARES": {"overview_site.RecorderMiddleware": 5},
-    }},
+    "addon-crawl": {
+        "spider": "crawl",
+        "settings": {
+            "ADDONS": {"scrapy_boilerplate.Addon": 0},
+            "DOWNLOADER_MIDDLEWARES": {},
+            "SPIDER_MIDDLEWARES": {"overview_site.RecorderMiddleware": 5},
+        },
+    },
     # The verdict on each item's page in an item field (the add-on brings the pipeline that writes it).
-    "field-flag": {"spider": "plain", "settings": {
-        "ADDONS": {"scrapy_boilerplate.Addon": 0},
-        "BOILERPLATE_OVERVIEW_ACTION": "flag",
-        "BOILERPLATE_OVERVIEW_FIELD": "overview",
-    }},
-    "field-follow": {"spider": "crawl", "settings": {
-        "ADDONS": {"scrapy_boilerplate.Addon": 0},
-        "BOILERPLATE_OVERVIEW_FIELD": "overview",
-    }},
+    "field-flag": {
+        "spider": "plain",
+        "settings": {
+            "ADDONS": {"scrapy_boilerplate.Addon": 0},
+            "BOILERPLATE_OVERVIEW_ACTION": "flag",
+            "BOILERPLATE_OVERVIEW_FIELD": "overview",
+        },
+    },
+    "field-follow": {
+        "spider": "crawl",
+        "settings": {
+            "ADDONS": {"scrapy_boilerplate.Addon": 0},
+            "BOILERPLATE_OVERVIEW_FIELD": "overview",
+        },
+    },
 }
 # The same crawls judged (and with the add-on extracted) in worker processes.
 PROCESS = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}
 PROCESS_CRAWLS = ("follow-crawl", "drop-plain", "flag-plain", "addon-crawl", "field-flag")
-CRAWLS.update({f"{name}-process": {**CRAWLS[name], "settings": {**CRAWLS[name]["settings"], **PROCESS}}
-               for name in PROCESS_CRAWLS})
+CRAWLS.update(
+    {
+        f"{name}-process": {**CRAWLS[name], "settings": {**CRAWLS[name]["settings"], **PROCESS}}
+        for name in PROCESS_CRAWLS
+    }
+)
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +99,13 @@ def crawls():
     if reason := shared_pages_missing():
         pytest.skip(reason)
     with serve_site() as base_url:
-        done = subprocess.run([sys.executable, str(TESTS / "overview_crawl.py"), base_url, json.dumps(CRAWLS)],
-                              capture_output=True, text=True, timeout=300, cwd=TESTS)
+        done = subprocess.run(
+            [sys.executable, str(TESTS / "overview_crawl.py"), base_url, json.dumps(CRAWLS)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=TESTS,
+        )
     assert done.returncode == 0, done.stderr[-5000:]
     results = json.loads(done.stdout)
     for name, result in results.items():
@@ -91,8 +124,7 @@ class Outcome:
         self.items = sorted(item["url"][cut:] for item in result["items"])
         self.responses = {r["url"][cut:]: r for r in result["responses"]}
         # The boilerplate/ counters; the timings are checked on their own.
-        self.stats = {k: v for k, v in result["stats"].items()
-                      if k.startswith("boilerplate/") and "/seconds_" not in k}
+        self.stats = {k: v for k, v in result["stats"].items() if k.startswith("boilerplate/") and "/seconds_" not in k}
         self.all_stats = result["stats"]
         self.log = result["log"]
         self.cut = cut
@@ -101,18 +133,21 @@ class Outcome:
         return {path for path, r in self.responses.items() if "overview" in r["flags"]}
 
     def requests_from(self, path: str) -> list:
-        return [url[self.cut:] for url in self.responses[path]["requests"]]
+        return [url[self.cut :] for url in self.responses[path]["requests"]]
 
     def items_from(self, path: str) -> list:
-        return [url[self.cut:] for url in self.responses[path]["items"]]
+        return [url[self.cut :] for url in self.responses[path]["items"]]
 
 
 def outcome(crawls, name) -> Outcome:
     return Outcome(crawls[name])
 
 
-SKIPPED = {"boilerplate/overview/skipped/non_html": 1, "boilerplate/overview/skipped/empty": 1,
-           "boilerplate/overview/skipped/too_large": 1}
+SKIPPED = {
+    "boilerplate/overview/skipped/non_html": 1,
+    "boilerplate/overview/skipped/empty": 1,
+    "boilerplate/overview/skipped/too_large": 1,
+}
 
 
 def test_site_pages_are_clear_cut():
@@ -139,9 +174,12 @@ def test_follow_keeps_links_drops_items_of_overview_pages(crawls, spider):
     assert len(o.requests_from("/")) == HOME_LINKS
     assert o.requests_from("/news/") == [ONLY_VIA_NEWS]
     assert ONLY_VIA_NEWS in o.responses
-    assert o.stats == {"boilerplate/overview/checked": len(OVERVIEWS | ARTICLES),
-                       "boilerplate/overview/pages": len(OVERVIEWS),
-                       "boilerplate/overview/items_dropped": len(OVERVIEWS), **SKIPPED}
+    assert o.stats == {
+        "boilerplate/overview/checked": len(OVERVIEWS | ARTICLES),
+        "boilerplate/overview/pages": len(OVERVIEWS),
+        "boilerplate/overview/items_dropped": len(OVERVIEWS),
+        **SKIPPED,
+    }
 
 
 @pytest.mark.parametrize("spider", SPIDERS)
@@ -154,10 +192,13 @@ def test_drop_ignores_overview_pages_but_the_start_page(crawls, spider):
     # The start page is kept for its links, its items dropped as with "follow".
     assert o.flagged() == {"/"}
     assert o.items_from("/") == [] and len(o.requests_from("/")) == HOME_LINKS
-    assert o.stats == {"boilerplate/overview/checked": 3 + 3,
-                       "boilerplate/overview/pages": 3,
-                       "boilerplate/overview/dropped": 2,
-                       "boilerplate/overview/items_dropped": 1, **SKIPPED}
+    assert o.stats == {
+        "boilerplate/overview/checked": 3 + 3,
+        "boilerplate/overview/pages": 3,
+        "boilerplate/overview/dropped": 2,
+        "boilerplate/overview/items_dropped": 1,
+        **SKIPPED,
+    }
     dropped = sorted(msg for level, msg in o.log if msg.startswith("Dropped overview page"))
     assert len(dropped) == 2 and "/news/>" in dropped[0] and "/news/archive/>" in dropped[1]
     assert all(level == "DEBUG" for level, msg in o.log if msg.startswith("Dropped overview page"))
@@ -196,16 +237,17 @@ def test_addon_enables_follow(crawls):
     assert {k: v for k, v in o.stats.items() if k.startswith("boilerplate/overview/")} == follow.stats
     # The pipeline enriched the articles the overview middlewares let through.
     cut = len(crawls["addon-crawl"]["base_url"])
-    assert all(item.get("main_text") for item in crawls["addon-crawl"]["items"]
-               if item["url"][cut:] in ARTICLES)
+    assert all(item.get("main_text") for item in crawls["addon-crawl"]["items"] if item["url"][cut:] in ARTICLES)
 
 
 @pytest.mark.parametrize("name", PROCESS_CRAWLS)
 def test_process_executor_gives_the_inline_outcome(crawls, name):
     inline, process = outcome(crawls, name), outcome(crawls, f"{name}-process")
     assert process.items == inline.items and process.flagged() == inline.flagged()
-    assert {path: r["items"] for path, r in process.responses.items()} == \
-        {path: r["items"] for path, r in inline.responses.items()}
+    assert {path: r["items"] for path, r in process.responses.items()} == {
+        path: r["items"] for path, r in inline.responses.items()
+    }
+
     def counters(o):
         return {k: v for k, v in o.stats.items() if "seconds" not in k}
 
@@ -216,8 +258,10 @@ def test_process_executor_gives_the_inline_outcome(crawls, name):
 
     def items(name):
         # The workers parsed the pages: the spider's parse is its own.
-        return sorted([{k: v for k, v in item.items() if k != "parse_reused"}
-                       for item in crawls[name]["items"]], key=lambda item: item["url"])
+        return sorted(
+            [{k: v for k, v in item.items() if k != "parse_reused"} for item in crawls[name]["items"]],
+            key=lambda item: item["url"],
+        )
 
     assert items(f"{name}-process") == items(name)
     assert not any(item["parse_reused"] for item in crawls[f"{name}-process"]["items"])
@@ -253,8 +297,11 @@ def test_too_large_page_is_logged(crawls):
 def test_start_page_dropped_when_asked(crawls, name):
     o = outcome(crawls, name)
     assert o.items == [] and o.responses == {}
-    assert o.stats == {"boilerplate/overview/checked": 1, "boilerplate/overview/pages": 1,
-                       "boilerplate/overview/dropped": 1}
+    assert o.stats == {
+        "boilerplate/overview/checked": 1,
+        "boilerplate/overview/pages": 1,
+        "boilerplate/overview/dropped": 1,
+    }
     assert o.all_stats["downloader/request_count"] == 1
 
 
@@ -265,7 +312,7 @@ def test_meta_false_skips_one_page(crawls):
     assert "/news/" in o.items and ONLY_VIA_NEWS in o.items
     assert "/news/" not in o.flagged()
     assert o.stats["boilerplate/overview/skipped/meta"] == 1
-    assert o.stats["boilerplate/overview/dropped"] == 1   # the blog front page still is
+    assert o.stats["boilerplate/overview/dropped"] == 1  # the blog front page still is
 
 
 VERDICT_KEYS = {"is_overview", "net_text_length", "threshold", "score", "reason"}
@@ -299,5 +346,4 @@ def test_overview_field_with_follow_scores_the_items_that_remain(crawls):
     assert o.items == sorted(ARTICLES | PASSED_ON)
     cut = len(crawls["field-follow"]["base_url"])
     fields = {item["url"][cut:]: item["overview"] for item in crawls["field-follow"]["items"]}
-    assert all(fields[path]["is_overview"] is False and 0 <= fields[path]["score"] <= 1
-               for path in ARTICLES)
+    assert all(fields[path]["is_overview"] is False and 0 <= fields[path]["score"] <= 1 for path in ARTICLES)

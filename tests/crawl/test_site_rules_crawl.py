@@ -44,9 +44,13 @@ SPECS["none"] = {"ADDONS": {"scrapy_boilerplate.Addon": 0}}
 def crawls(tmp_path_factory):
     output = tmp_path_factory.mktemp("site-rules") / "crawls.json"
     with LoopbackServer(routes()) as server:
-        done = subprocess.run([sys.executable, str(SUPPORT / "site_rules_crawl.py"), str(server.port),
-                               json.dumps(SPECS), str(output)],
-                              capture_output=True, text=True, timeout=300, cwd=SUPPORT)
+        done = subprocess.run(
+            [sys.executable, str(SUPPORT / "site_rules_crawl.py"), str(server.port), json.dumps(SPECS), str(output)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=SUPPORT,
+        )
     assert done.returncode == 0, done.stderr[-5000:]
     results = json.loads(output.read_text(encoding="utf-8"))
     for name, result in results.items():
@@ -58,7 +62,7 @@ def crawls(tmp_path_factory):
 def expected_text(url: str) -> str:
     path = "/" + url.split("/", 3)[3]
     page = HtmlResponse(url, body=routes()[path], encoding="utf-8")
-    if url.startswith("http://127.0.0.1:"):   # the new template too: .promo still matches there
+    if url.startswith("http://127.0.0.1:"):  # the new template too: .promo still matches there
         return extract(page.selector, url=url, content_selector=".story", exclude_selectors=[".promo"]).text
     return extract(page.selector, url=url).text
 
@@ -100,15 +104,25 @@ def test_a_crawl_without_rules_counts_nothing(crawls):
 def run_example_crawl(*args: str) -> subprocess.CompletedProcess:
     exe = Path(sys.executable).with_name("scrapy")
     command = [str(exe)] if exe.exists() else [shutil.which("scrapy") or "scrapy"]
-    return subprocess.run([*command, "crawl", "articles", "-s", "FEEDS={}", *args], cwd=PROJECT,
-                          capture_output=True, text=True, timeout=180)
+    return subprocess.run(
+        [*command, "crawl", "articles", "-s", "FEEDS={}", *args],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
-@pytest.mark.parametrize(("rules", "message"), [
-    ('{"news.example": {"content": "article", "exclude": [".ok", "div[["]}}',
-     "the site rule for 'news.example': invalid CSS selector 'div[['"),
-    ('{"news.example": {"contnet": "article"}}', "the site rule for 'news.example' must be a dict"),
-])
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        (
+            '{"news.example": {"content": "article", "exclude": [".ok", "div[["]}}',
+            "the site rule for 'news.example': invalid CSS selector 'div[['",
+        ),
+        ('{"news.example": {"contnet": "article"}}', "the site rule for 'news.example' must be a dict"),
+    ],
+)
 def test_a_bad_site_rule_stops_the_crawl_with_one_error_line(rules, message):
     done = run_example_crawl("-s", f"BOILERPLATE_SITE_RULES={rules}")
     assert done.returncode == 1

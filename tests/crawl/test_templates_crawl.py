@@ -38,8 +38,19 @@ def site():
 
 def run_crawls(server, specs: dict, tmp_path) -> dict:
     output = tmp_path / "crawls.json"
-    done = subprocess.run([sys.executable, str(SUPPORT / "templates_crawl.py"), server.url("/news/story-0.html"),
-                           json.dumps(specs), str(output)], capture_output=True, text=True, timeout=300, cwd=SUPPORT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SUPPORT / "templates_crawl.py"),
+            server.url("/news/story-0.html"),
+            json.dumps(specs),
+            str(output),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=SUPPORT,
+    )
     assert done.returncode == 0, done.stderr[-5000:]
     results = json.loads(output.read_text(encoding="utf-8"))
     for name, result in results.items():
@@ -52,8 +63,9 @@ def expected_texts(server, store) -> dict:
     out = {}
     for i in range(PAGES):
         url = server.url(f"/news/story-{i}.html")
-        out[url] = extractor.extract(page_html(i, [f"/news/story-{i + 1}.html"] if i + 1 < PAGES else []),
-                                     url=url, templates=store).text
+        out[url] = extractor.extract(
+            page_html(i, [f"/news/story-{i + 1}.html"] if i + 1 < PAGES else []), url=url, templates=store
+        ).text
     return out
 
 
@@ -77,16 +89,33 @@ def test_crawls_with_site_memory(site, tmp_path):
         common = {"BOILERPLATE_TEMPLATE_WARMUP": WARMUP}
         specs = {
             "memory_inline": {**common, "BOILERPLATE_TEMPLATE_STORE": "memory"},
-            "memory_process": {**common, "BOILERPLATE_TEMPLATE_STORE": "memory", "BOILERPLATE_EXECUTOR": "process",
-                               "BOILERPLATE_EXECUTOR_WORKERS": 1},
+            "memory_process": {
+                **common,
+                "BOILERPLATE_TEMPLATE_STORE": "memory",
+                "BOILERPLATE_EXECUTOR": "process",
+                "BOILERPLATE_EXECUTOR_WORKERS": 1,
+            },
             "redis_inline": {**common, "BOILERPLATE_TEMPLATE_STORE": server.url, "BOILERPLATE_TEMPLATE_PREFIX": "a:"},
-            "redis_process": {**common, "BOILERPLATE_TEMPLATE_STORE": server.url, "BOILERPLATE_TEMPLATE_PREFIX": "b:",
-                              "BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 1},
+            "redis_process": {
+                **common,
+                "BOILERPLATE_TEMPLATE_STORE": server.url,
+                "BOILERPLATE_TEMPLATE_PREFIX": "b:",
+                "BOILERPLATE_EXECUTOR": "process",
+                "BOILERPLATE_EXECUTOR_WORKERS": 1,
+            },
             # Two workers: pages in flight together reach the store in either order.
-            "memory_process_2": {**common, "BOILERPLATE_TEMPLATE_STORE": "memory", "BOILERPLATE_EXECUTOR": "process",
-                                 "BOILERPLATE_EXECUTOR_WORKERS": 2},
-            "memory_thread": {**common, "BOILERPLATE_TEMPLATE_STORE": "memory", "BOILERPLATE_EXECUTOR": "thread",
-                              "BOILERPLATE_EXECUTOR_WORKERS": 2},
+            "memory_process_2": {
+                **common,
+                "BOILERPLATE_TEMPLATE_STORE": "memory",
+                "BOILERPLATE_EXECUTOR": "process",
+                "BOILERPLATE_EXECUTOR_WORKERS": 2,
+            },
+            "memory_thread": {
+                **common,
+                "BOILERPLATE_TEMPLATE_STORE": "memory",
+                "BOILERPLATE_EXECUTOR": "thread",
+                "BOILERPLATE_EXECUTOR_WORKERS": 2,
+            },
             "off": {},
         }
         results = run_crawls(site, specs, tmp_path)
@@ -104,8 +133,9 @@ def test_crawls_with_site_memory(site, tmp_path):
         plain = expected_texts(site, None)
         assert {i["url"]: i["main_text"] for i in results["off"]["items"]} == plain
         # Site memory made a difference: the template's print note is gone after the warm-up.
-        assert [PRINT_NOTE in with_memory[site.url(f"/news/story-{i}.html")] for i in range(PAGES)] == \
-            [True] * WARMUP + [False] * (PAGES - WARMUP)
+        assert [PRINT_NOTE in with_memory[site.url(f"/news/story-{i}.html")] for i in range(PAGES)] == [
+            True
+        ] * WARMUP + [False] * (PAGES - WARMUP)
         assert all(PRINT_NOTE in text for text in plain.values())
         assert not any(k.startswith("boilerplate/templates/") for k in results["off"]["stats"])
         # Both Redis crawls wrote their own hash, with every page.
@@ -120,11 +150,17 @@ def test_crawls_with_site_memory(site, tmp_path):
 
 
 def test_crawl_without_redis_goes_on(site, tmp_path):
-    RedisServer()   # skips without redis-server or the redis package
+    RedisServer()  # skips without redis-server or the redis package
     url = f"redis://127.0.0.1:{free_port()}/0"
-    specs = {"inline": {"BOILERPLATE_TEMPLATE_STORE": url, "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2},
-             "process": {"BOILERPLATE_TEMPLATE_STORE": url, "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2,
-                         "BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 1}}
+    specs = {
+        "inline": {"BOILERPLATE_TEMPLATE_STORE": url, "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2},
+        "process": {
+            "BOILERPLATE_TEMPLATE_STORE": url,
+            "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2,
+            "BOILERPLATE_EXECUTOR": "process",
+            "BOILERPLATE_EXECUTOR_WORKERS": 1,
+        },
+    }
     results = run_crawls(site, specs, tmp_path)
     plain = expected_texts(site, None)
     for name, result in results.items():
@@ -135,9 +171,19 @@ def test_crawl_without_redis_goes_on(site, tmp_path):
 
 def test_bad_setting_stops_the_crawl(site, tmp_path):
     output = tmp_path / "out.json"
-    done = subprocess.run([sys.executable, str(SUPPORT / "templates_crawl.py"), site.url("/news/story-0.html"),
-                           json.dumps({"bad": {"BOILERPLATE_TEMPLATE_STORE": "memcached://x"}}), str(output)],
-                          capture_output=True, text=True, timeout=120, cwd=SUPPORT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SUPPORT / "templates_crawl.py"),
+            site.url("/news/story-0.html"),
+            json.dumps({"bad": {"BOILERPLATE_TEMPLATE_STORE": "memcached://x"}}),
+            str(output),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=SUPPORT,
+    )
     assert "BOILERPLATE_TEMPLATE_STORE must be" in done.stderr
 
 
@@ -146,8 +192,14 @@ def test_redis_killed_mid_crawl(site, tmp_path):
     would get without a store, one WARNING, the errors counted; the first pages kept theirs."""
     server = RedisServer().start()
     try:
-        specs = {"killed": {"BOILERPLATE_TEMPLATE_STORE": server.url, "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2,
-                            "BOILERPLATE_TEMPLATE_WARMUP": WARMUP, "TEST_REDIS_SHUTDOWN_AT": [server.url, 5]}}
+        specs = {
+            "killed": {
+                "BOILERPLATE_TEMPLATE_STORE": server.url,
+                "BOILERPLATE_TEMPLATE_TIMEOUT": 0.2,
+                "BOILERPLATE_TEMPLATE_WARMUP": WARMUP,
+                "TEST_REDIS_SHUTDOWN_AT": [server.url, 5],
+            }
+        }
         result = run_crawls(site, specs, tmp_path)["killed"]
     finally:
         server.stop()

@@ -26,9 +26,9 @@ from scrapy_boilerplate import extract
 
 pytestmark = pytest.mark.slow
 
-TESTS = Path(__file__).resolve().parents[1] / "support"   # the scripts run in child processes
+TESTS = Path(__file__).resolve().parents[1] / "support"  # the scripts run in child processes
 KILL, HANG = "/kill/page.html", "/hang/page.html"
-CRAWL_TIMEOUT = 240   # seconds: far beyond what any of these crawls needs
+CRAWL_TIMEOUT = 240  # seconds: far beyond what any of these crawls needs
 
 
 @pytest.fixture(scope="module")
@@ -74,16 +74,29 @@ class Crawl:
         self.mark = f"WORKER_CRAWL_MARK={uuid.uuid4().hex}"
         self.hang_mark = tmp_path / "hanging"
         self.output = tmp_path / "crawl.json"
-        env = {**os.environ, "WORKER_CRAWL_MARK": self.mark.split("=", 1)[1],
-               "WORKER_CRAWL_HANG_MARK": str(self.hang_mark)}
+        env = {
+            **os.environ,
+            "WORKER_CRAWL_MARK": self.mark.split("=", 1)[1],
+            "WORKER_CRAWL_HANG_MARK": str(self.hang_mark),
+        }
         settings = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2, **settings}
         # The log goes to a file: a pipe nobody reads while the crawl runs would fill and stop it.
         self.log = tmp_path / "crawl.log"
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, str(TESTS / "worker_crawl.py"), server.url("").rstrip("/"),
-                 json.dumps(settings), str(self.output)],
-                cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+                [
+                    sys.executable,
+                    str(TESTS / "worker_crawl.py"),
+                    server.url("").rstrip("/"),
+                    json.dumps(settings),
+                    str(self.output),
+                ],
+                cwd=TESTS,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+            )
 
     def wait(self, timeout: float = CRAWL_TIMEOUT) -> tuple[int, str]:
         try:
@@ -230,7 +243,7 @@ def test_ctrl_c_twice_ends_the_crawl_and_its_workers_at_once(site, tmp_path):
         crawl.wait_for_hang()
         crawl.signal_group(signal.SIGINT)
         time.sleep(1.0)
-        assert crawl.process.poll() is None   # the first one: a graceful stop, waiting
+        assert crawl.process.poll() is None  # the first one: a graceful stop, waiting
         start = time.monotonic()
         crawl.signal_group(signal.SIGINT)
         crawl.wait(timeout=60)

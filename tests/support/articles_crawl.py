@@ -40,8 +40,7 @@ class BlogArticles(ArticleSpider):
 
 
 def main(base_url: str, specs: dict) -> dict:
-    process = CrawlerProcess({"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False,
-                              "REMOTE_CONTROL_ENABLED": False})
+    process = CrawlerProcess({"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "REMOTE_CONTROL_ENABLED": False})
     crawlers = {}
 
     def fetched(response, request, spider):
@@ -52,9 +51,10 @@ def main(base_url: str, specs: dict) -> dict:
         crawler.signals.connect(fetched, signal=signals.response_received)
         process.crawl(crawler, url=base_url, **kwargs)
     process.start()
-    return {name: {"items": c.spider.collected, "fetched": c.spider.fetched,
-                   "stats": c.stats.get_stats()}
-            for name, c in crawlers.items()}
+    return {
+        name: {"items": c.spider.collected, "fetched": c.spider.fetched, "stats": c.stats.get_stats()}
+        for name, c in crawlers.items()
+    }
 
 
 if __name__ == "__main__":

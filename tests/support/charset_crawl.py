@@ -21,8 +21,10 @@ PATHS = ("/surrogate.html", "/koi8.html")
 
 
 def routes() -> dict:
-    return {"/surrogate.html": surrogate_page().encode("utf-8"),
-            "/koi8.html": (russian_page().encode("koi8_r"), {"Content-Type": "text/html"})}
+    return {
+        "/surrogate.html": surrogate_page().encode("utf-8"),
+        "/koi8.html": (russian_page().encode("koi8_r"), {"Content-Type": "text/html"}),
+    }
 
 
 class PagesSpider(scrapy.Spider):
@@ -47,10 +49,16 @@ def main(port: str, out: Path) -> dict:
     process = CrawlerProcess(BASE_SETTINGS)
     logging.getLogger("scrapy_boilerplate").setLevel(logging.DEBUG)
     logging.getLogger().addHandler(SpiderLogHandler(logging.DEBUG))
-    settings = {"ADDONS": {"scrapy_boilerplate.Addon": 0}, "BOILERPLATE_DETECT_CHARSET": True,
-                "BOILERPLATE_METADATA_FIELDS": True, "BOILERPLATE_OVERVIEW_ACTION": "off",
-                "FEEDS": {str(out / "items.jsonl"): {"format": "jsonlines", "encoding": "utf-8"},
-                          str(out / "items.csv"): {"format": "csv", "encoding": "utf-8"}}}
+    settings = {
+        "ADDONS": {"scrapy_boilerplate.Addon": 0},
+        "BOILERPLATE_DETECT_CHARSET": True,
+        "BOILERPLATE_METADATA_FIELDS": True,
+        "BOILERPLATE_OVERVIEW_ACTION": "off",
+        "FEEDS": {
+            str(out / "items.jsonl"): {"format": "jsonlines", "encoding": "utf-8"},
+            str(out / "items.csv"): {"format": "csv", "encoding": "utf-8"},
+        },
+    }
     crawler = process.create_crawler(type("charsets_spider", (PagesSpider,), {"custom_settings": settings}))
     process.crawl(crawler, port=port)
     process.start()

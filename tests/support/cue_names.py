@@ -6,6 +6,14 @@ from scrapy_boilerplate.core.document import cues
 
 #: Names of comment sections, as themes write them.
 COMMENT_NAMES = sorted(cues.COMMENT_SECTION_NAMES) + [
-    "comment", "comments", "comment-list", "comment-respond",
-    *(f"{stem}{sep}{part}" for stem in ("comment", "comments") for sep in "-_"
-      for part in ("area", "section", "wrapper", "container", "list", "block", "thread", "form"))]
+    "comment",
+    "comments",
+    "comment-list",
+    "comment-respond",
+    *(
+        f"{stem}{sep}{part}"
+        for stem in ("comment", "comments")
+        for sep in "-_"
+        for part in ("area", "section", "wrapper", "container", "list", "block", "thread", "form")
+    ),
+]

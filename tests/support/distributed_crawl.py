@@ -77,8 +77,11 @@ def main(redis_url: str, output: str, extra: dict) -> None:
     process.crawl(crawler)
     process.start()
     with open(output, "w", encoding="utf-8") as out:
-        json.dump({"items": getattr(crawler, "collected", []), "stats": crawler.stats.get_stats(),
-                   "log": Log.records}, out, default=str)
+        json.dump(
+            {"items": getattr(crawler, "collected", []), "stats": crawler.stats.get_stats(), "log": Log.records},
+            out,
+            default=str,
+        )
 
 
 if __name__ == "__main__":

@@ -34,20 +34,21 @@ def _esc(text: str) -> str:
 
 
 def _links(rng: random.Random, heading: str) -> str:
-    items = "".join(f'<li><a href="/story/{rng.randrange(10**6)}">{_esc(t)}</a></li>'
-                    for t in rng.sample(_RELATED, 4))
+    items = "".join(f'<li><a href="/story/{rng.randrange(10**6)}">{_esc(t)}</a></li>' for t in rng.sample(_RELATED, 4))
     return f'<aside class="related"><h3>{heading}</h3><ul>{items}</ul></aside>'
 
 
 def _template(title: str, body: str, rng: random.Random, *, amp: bool = False, site: str = "Print") -> str:
     nav = "".join(f'<a href="/{n.lower()}">{n}</a> ' for n in rng.sample(_NAV, 6))
     head = '<html amp lang="en">' if amp else '<html lang="en">'
-    return (f'<!doctype html>{head}<head><meta charset="utf-8"><title>{_esc(title)} | {site}</title>'
-            f'</head><body><header><div class="logo">{site}</div><nav>{nav}</nav></header>'
-            f'<main><article><h1>{_esc(title)}</h1><p class="byline">By Staff Reporter</p>{body}'
-            f'</article>{_links(rng, "More from " + site)}</main>'
-            f'<footer><p>Copyright {site} Media. All rights reserved.</p>'
-            f'<a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>')
+    return (
+        f'<!doctype html>{head}<head><meta charset="utf-8"><title>{_esc(title)} | {site}</title>'
+        f'</head><body><header><div class="logo">{site}</div><nav>{nav}</nav></header>'
+        f'<main><article><h1>{_esc(title)}</h1><p class="byline">By Staff Reporter</p>{body}'
+        f"</article>{_links(rng, 'More from ' + site)}</main>"
+        f"<footer><p>Copyright {site} Media. All rights reserved.</p>"
+        f'<a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>'
+    )
 
 
 def _paragraphs(lines: list[str]) -> str:
@@ -62,11 +63,13 @@ def make_copy(kind: str, raw: bytes, title: str, gold_lines: list[str], seed: in
     if kind == "amp":
         return _template(title, _paragraphs(gold_lines), rng, amp=True, site="News AMP")
     if kind == "wire":
-        intro = ("A regional wire service distributed this report to member newspapers; "
-                 "our local desk added context for readers in the valley this morning.")
+        intro = (
+            "A regional wire service distributed this report to member newspapers; "
+            "our local desk added context for readers in the valley this morning."
+        )
         return _template(title, _paragraphs([intro, *gold_lines[1:]]), rng, site="Valley Herald")
     if kind == "truncated":
-        half = gold_lines[:max(1, len(gold_lines) // 2)]
+        half = gold_lines[: max(1, len(gold_lines) // 2)]
         more = '<p><a href="/full">Read the full story on the original site</a></p>'
         return _template(title, _paragraphs(half) + more, rng, site="Digest")
     if kind == "repost":
@@ -78,8 +81,7 @@ def _repost(raw: bytes, gold_lines: list[str], rng: random.Random) -> str:
     """The page itself with an update line before its first paragraph and a related-links box
     after its last (or at the start and end of the body when they are not found)."""
     doc = lxml.html.document_fromstring(raw)
-    for meta in doc.xpath("//meta[@charset or translate(@http-equiv, 'CONTENT-TYP', 'content-typ')"
-                          "='content-type']"):
+    for meta in doc.xpath("//meta[@charset or translate(@http-equiv, 'CONTENT-TYP', 'content-typ')='content-type']"):
         meta.getparent().remove(meta)
     head = doc.find("head")
     if head is None:
@@ -91,8 +93,9 @@ def _repost(raw: bytes, gold_lines: list[str], rng: random.Random) -> str:
     body = doc.find("body")
     if body is None:
         body = doc
-    update = lxml.html.fromstring("<p><em>Update: this story was updated with a statement from "
-                                  "the city council after publication.</em></p>")
+    update = lxml.html.fromstring(
+        "<p><em>Update: this story was updated with a statement from the city council after publication.</em></p>"
+    )
     if first is not None and first.getparent() is not None:
         first.addprevious(update)
     else:

@@ -45,8 +45,7 @@ def stories(n: int = 4) -> list[dict]:
         if _overlap(extract(raw, url=record["url"]).text, gold) < 0.8:
             continue
         sites.add(site)
-        out.append({"raw": raw, "title": record["title"],
-                    "lines": [g.strip() for g in gold.splitlines() if g.strip()]})
+        out.append({"raw": raw, "title": record["title"], "lines": [g.strip() for g in gold.splitlines() if g.strip()]})
         if len(out) == n:
             break
     return out
@@ -70,12 +69,14 @@ def build_routes(items: list[dict]) -> dict:
     for i, story in enumerate(items):
         routes[story_path(i, "original")] = (story["raw"], {"Content-Type": "text/html"})
         for kind in COPIES:
-            routes[story_path(i, kind)] = (make_copy(kind, story["raw"], story["title"], story["lines"],
-                                                     seed=i).encode("utf-8"), html)
+            routes[story_path(i, kind)] = (
+                make_copy(kind, story["raw"], story["title"], story["lines"], seed=i).encode("utf-8"),
+                html,
+            )
         paths += [story_path(i, kind) for kind in KINDS]
     sections = []
     for s in range(0, len(paths), PER_SECTION):
-        links = "".join(f'<li><a href="{p}">{p}</a></li>' for p in paths[s:s + PER_SECTION])
+        links = "".join(f'<li><a href="{p}">{p}</a></li>' for p in paths[s : s + PER_SECTION])
         routes[f"/section/{s}.html"] = (f"<html><body><ul>{links}</ul></body></html>".encode(), html)
         sections.append(f'<li><a href="/section/{s}.html">Section {s}</a></li>')
     routes["/"] = (f"<html><body><ul>{''.join(sections)}</ul></body></html>".encode(), html)
@@ -93,7 +94,7 @@ class StoriesSpider(scrapy.Spider):
     def __init__(self, base_url: str, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.base_url = base_url
-        self.logged: list = []   # log records (tests/crawl/test_duplicates_crawl.py)
+        self.logged: list = []  # log records (tests/crawl/test_duplicates_crawl.py)
 
     async def start(self):
         yield scrapy.Request(self.base_url + "/")

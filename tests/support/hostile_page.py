@@ -5,8 +5,15 @@ leave a trace (a window global, a hidden body, a request to `origin`) if it ever
 from __future__ import annotations
 
 #: The window globals the page's scripts and handlers would set.
-GLOBALS = ("__hostile_script", "__hostile_onload", "__hostile_onerror", "__hostile_js",
-           "__hostile_svg", "__hostile_src", "__hostile_text")
+GLOBALS = (
+    "__hostile_script",
+    "__hostile_onload",
+    "__hostile_onerror",
+    "__hostile_js",
+    "__hostile_svg",
+    "__hostile_src",
+    "__hostile_text",
+)
 
 PARAGRAPHS = (
     "The harbour authority said on Tuesday that the old ferry pier will close for repairs in May, "
@@ -39,7 +46,7 @@ def hostile_page(origin: str) -> str:
 {body}
 <p>Read the <a href="javascript:window.__hostile_js=1" onmouseover="window.__hostile_js=1">full notice</a>
 <svg onload="window.__hostile_svg = 1"><circle r="4"/></svg> on the authority's site.</p>
-<p>{PARAGRAPHS[3].replace('<', '&lt;')}</p>
+<p>{PARAGRAPHS[3].replace("<", "&lt;")}</p>
 <iframe src="javascript:parent.__hostile_src = 1"></iframe>
 <object data="{origin}/evil.swf"></object>
 </article>

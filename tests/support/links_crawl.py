@@ -22,20 +22,26 @@ FEED_LINK = '<link rel="alternate" type="application/rss+xml" href="/feed.xml">'
 
 
 def page(title: str, body: str, head: str = "") -> bytes:
-    return (f"<!DOCTYPE html><html><head><title>{title}</title>{FEED_LINK}{head}</head><body>{body}</body>"
-            "</html>").encode()
+    return (
+        f"<!DOCTYPE html><html><head><title>{title}</title>{FEED_LINK}{head}</head><body>{body}</body></html>"
+    ).encode()
 
 
-MENU = ('<header><nav><a href="/">Home</a> <a href="/about/">About</a></nav></header>')
-FOOTER = ('<footer><a href="/privacy/">Privacy policy</a> <a href="/login/">Log in</a> '
-          '<a href="/feed.xml">RSS</a></footer>')
-TEXT = ("This is the text of the article, long enough to be a paragraph of its own, with a few "
-        "sentences that say something about the subject of the post and then some more. ") * 4
+MENU = '<header><nav><a href="/">Home</a> <a href="/about/">About</a></nav></header>'
+FOOTER = (
+    '<footer><a href="/privacy/">Privacy policy</a> <a href="/login/">Log in</a> <a href="/feed.xml">RSS</a></footer>'
+)
+TEXT = (
+    "This is the text of the article, long enough to be a paragraph of its own, with a few "
+    "sentences that say something about the subject of the post and then some more. "
+) * 4
 
 
 def card(n: int) -> str:
-    return (f'<article class="post"><h2><a href="/posts/story-number-{n}/">The story number {n} of this blog</a>'
-            f'</h2><p>The teaser of story {n}.</p><a href="/tags/t{n}/">tag {n}</a></article>')
+    return (
+        f'<article class="post"><h2><a href="/posts/story-number-{n}/">The story number {n} of this blog</a>'
+        f'</h2><p>The teaser of story {n}.</p><a href="/tags/t{n}/">tag {n}</a></article>'
+    )
 
 
 def listing(numbers: range, next_page: str | None) -> str:
@@ -44,10 +50,12 @@ def listing(numbers: range, next_page: str | None) -> str:
 
 
 def article(n: int) -> str:
-    return (MENU + f"<article><h1>The story number {n} of this blog</h1><p>{TEXT}</p>"
-            f'<div class="share"><a href="/share?story={n}">Share</a></div></article>'
-            f'<div class="related-posts"><h3>Related</h3><a href="/extra/related-{n}/">A related story {n}'
-            "</a></div>" + FOOTER)
+    return (
+        MENU + f"<article><h1>The story number {n} of this blog</h1><p>{TEXT}</p>"
+        f'<div class="share"><a href="/share?story={n}">Share</a></div></article>'
+        f'<div class="related-posts"><h3>Related</h3><a href="/extra/related-{n}/">A related story {n}'
+        "</a></div>" + FOOTER
+    )
 
 
 def routes() -> dict:
@@ -62,14 +70,18 @@ def routes() -> dict:
     site["/posts/feed-only/"] = page("Feed only", article(11))
     # (It says it is an article: ArticleSpider wants that of a page no content link led to.)
     site["/posts/sitemap-only/"] = page("Sitemap only", article(12), '<meta property="og:type" content="article">')
-    site["/feed.xml"] = (b'<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title>'
-                         b"<item><title>Feed only</title><link>/posts/feed-only/</link></item>"
-                         b"<item><title>1</title><link>/posts/story-number-1/</link></item></channel></rss>",
-                         {"Content-Type": "application/rss+xml"})
+    site["/feed.xml"] = (
+        b'<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title>'
+        b"<item><title>Feed only</title><link>/posts/feed-only/</link></item>"
+        b"<item><title>1</title><link>/posts/story-number-1/</link></item></channel></rss>",
+        {"Content-Type": "application/rss+xml"},
+    )
     site["/robots.txt"] = (b"User-agent: *\nSitemap: /sitemap.xml\n", {"Content-Type": "text/plain"})
-    site["/sitemap.xml"] = (b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
-                            b"<url><loc>/posts/sitemap-only/</loc></url><url><loc>/about/</loc></url></urlset>",
-                            {"Content-Type": "application/xml"})
+    site["/sitemap.xml"] = (
+        b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<url><loc>/posts/sitemap-only/</loc></url><url><loc>/about/</loc></url></urlset>",
+        {"Content-Type": "application/xml"},
+    )
     for n in range(1, 11):
         site[f"/posts/story-number-{n}/"] = page(f"Story {n}", article(n))
         site[f"/tags/t{n}/"] = page(f"Tag {n}", listing(range(n, n + 1), None))
@@ -100,17 +112,27 @@ class BlogSpider(CrawlSpider):
 
 
 def main(base_url: str, modes: list) -> dict:
-    process = CrawlerProcess({"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False,
-                              "REMOTE_CONTROL_ENABLED": False})
+    process = CrawlerProcess({"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "REMOTE_CONTROL_ENABLED": False})
     crawlers = {}
     for mode in modes:
-        spidercls = type(f"{mode}_spider", (BlogSpider,), {"custom_settings": {
-            "ADDONS": {"scrapy_boilerplate.Addon": 0}, "BOILERPLATE_LINKS": mode, "CONCURRENT_REQUESTS": 1}})
+        spidercls = type(
+            f"{mode}_spider",
+            (BlogSpider,),
+            {
+                "custom_settings": {
+                    "ADDONS": {"scrapy_boilerplate.Addon": 0},
+                    "BOILERPLATE_LINKS": mode,
+                    "CONCURRENT_REQUESTS": 1,
+                }
+            },
+        )
         crawlers[mode] = crawler = process.create_crawler(spidercls)
         process.crawl(crawler, base_url=base_url)
     process.start()
-    return {mode: {"fetched": c.spider.fetched, "roles": c.spider.roles, "stats": c.stats.get_stats()}
-            for mode, c in crawlers.items()}
+    return {
+        mode: {"fetched": c.spider.fetched, "roles": c.spider.roles, "stats": c.stats.get_stats()}
+        for mode, c in crawlers.items()
+    }
 
 
 if __name__ == "__main__":

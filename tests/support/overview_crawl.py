@@ -51,8 +51,7 @@ def main(base_url: str, specs: dict) -> dict:
     crawlers = {}
     for name, spec in specs.items():
         # Per-crawl settings through custom_settings, as a project would set them per spider.
-        spidercls = type(f"{name}_spider", (SPIDERS[spec["spider"]],),
-                         {"custom_settings": spec.get("settings", {})})
+        spidercls = type(f"{name}_spider", (SPIDERS[spec["spider"]],), {"custom_settings": spec.get("settings", {})})
         crawler = process.create_crawler(spidercls)
         crawlers[name] = crawler
         process.crawl(crawler, base_url=base_url, **spec.get("kwargs", {}))

@@ -40,23 +40,32 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 
 # path -> (overview-dev id, is an overview page); ids picked for clear-cut verdicts.
 REAL_PAGES = {
-    "/": ("TeamHG-Mem-9a58301f64", True),                        # news home: 90 teaser cards
-    "/news/": ("TeamHG-Mem-d62d05c912", True),                   # news section listing
-    "/news/archive/": ("TeamHG-Mem-57dd2935a6", True),           # blog front page
+    "/": ("TeamHG-Mem-9a58301f64", True),  # news home: 90 teaser cards
+    "/news/": ("TeamHG-Mem-d62d05c912", True),  # news section listing
+    "/news/archive/": ("TeamHG-Mem-57dd2935a6", True),  # blog front page
     "/2020/01/first-article.html": ("codelucas-c9d119b159", False),
     "/2020/01/second-article.html": ("adbar-e513f56c3b", False),
     "/2020/01/third-article.html": ("adbar-e6f1dd65a1", False),
     "/2020/02/fourth-article.html": ("adbar-9da80068c2", False),
 }
-BIG_PAGE_ID = "TeamHG-Mem-9a90c725a3"   # another blog front page, padded to BIG_PAGE_SIZE
+BIG_PAGE_ID = "TeamHG-Mem-9a90c725a3"  # another blog front page, padded to BIG_PAGE_SIZE
 GZIPPED = {"/news/", "/2020/01/first-article.html"}
 
 # Crawls set BOILERPLATE_MAX_BODY_SIZE to MAX_BODY_SIZE; the real pages are all smaller.
 MAX_BODY_SIZE = 300_000
 BIG_PAGE_SIZE = 400_000
 
-HOME_LINKS = ["/news/", "/2020/01/first-article.html", "/2020/01/second-article.html", "/latest",
-              "/go/archive.html", "/feed", "/empty.html", "/big.html", "/missing.html"]
+HOME_LINKS = [
+    "/news/",
+    "/2020/01/first-article.html",
+    "/2020/01/second-article.html",
+    "/latest",
+    "/go/archive.html",
+    "/feed",
+    "/empty.html",
+    "/big.html",
+    "/missing.html",
+]
 SECTION_LINKS = ["/2020/02/fourth-article.html"]
 
 HTML = "text/html; charset=utf-8"
@@ -95,11 +104,19 @@ def build_site(base_url: str) -> dict[str, tuple[int, dict, bytes]]:
     status, headers, body = site["/news/"]
     site["/news/"] = (status, headers, add_nav(body, base_url, SECTION_LINKS))
     site["/latest"] = (301, {"Location": f"{base_url}/2020/01/third-article.html"}, b"")
-    site["/go/archive.html"] = (200, {"Content-Type": HTML}, (
-        b'<html><head><meta http-equiv="refresh" content="0; url=/news/archive/"></head>'
-        b'<body><p>The archive has moved.</p></body></html>'))
-    site["/feed"] = (200, {"Content-Type": "application/json"},
-                     json.dumps({"items": [{"title": "First", "url": "/2020/01/first-article.html"}]}).encode())
+    site["/go/archive.html"] = (
+        200,
+        {"Content-Type": HTML},
+        (
+            b'<html><head><meta http-equiv="refresh" content="0; url=/news/archive/"></head>'
+            b"<body><p>The archive has moved.</p></body></html>"
+        ),
+    )
+    site["/feed"] = (
+        200,
+        {"Content-Type": "application/json"},
+        json.dumps({"items": [{"title": "First", "url": "/2020/01/first-article.html"}]}).encode(),
+    )
     site["/empty.html"] = (200, {"Content-Type": HTML}, b"")
     big = real_page(BIG_PAGE_ID)
     big = big.replace(b"</body>", b"<!-- " + b"x" * (BIG_PAGE_SIZE - len(big)) + b" --></body>", 1)
@@ -117,8 +134,9 @@ def serve_site():
     with LoopbackServer() as server:
         base_url = server.url("")
         # The pages link to absolute URLs of the site: built once the port is known.
-        server.routes.update({path: (status, body, headers)
-                              for path, (status, headers, body) in build_site(base_url).items()})
+        server.routes.update(
+            {path: (status, body, headers) for path, (status, headers, body) in build_site(base_url).items()}
+        )
         yield base_url
 
 
@@ -133,7 +151,7 @@ class RecordingSpiderMixin:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.responses = []
         spider.scraped = []
-        spider.logged = []   # scrapy_boilerplate log records (overview_crawl.SpiderLogHandler)
+        spider.logged = []  # scrapy_boilerplate log records (overview_crawl.SpiderLogHandler)
         # A bound method, not a lambda: signal handlers are held by weak reference.
         crawler.signals.connect(spider.on_item_scraped, signals.item_scraped)
         return spider
@@ -172,7 +190,7 @@ class SitePlainSpider(RecordingSpiderMixin, scrapy.Spider):
         yield self.page_item(response)
         if isinstance(response, HtmlResponse):
             for href in response.css("nav.bp-site a::attr(href)").getall():
-                path = href[len(self.base_url):]
+                path = href[len(self.base_url) :]
                 yield response.follow(href, meta=self.meta_for(path))
 
 

@@ -39,6 +39,7 @@ def _failing(method):
                 os._exit(3)
             raise RuntimeError("extraction failed on purpose")
         return method(self, html, url=url, **options)
+
     return extract_or_fail
 
 
@@ -67,8 +68,7 @@ class Collector:
         self.crawler.spider.collected = []
 
     def process_item(self, item):
-        self.crawler.spider.collected.append({"class": type(item).__name__,
-                                              **ItemAdapter(item).asdict()})
+        self.crawler.spider.collected.append({"class": type(item).__name__, **ItemAdapter(item).asdict()})
         return item
 
     def close_spider(self):
@@ -100,8 +100,7 @@ def main(base_url: str, specs: dict) -> dict:
         if "spider" in spec:
             module, _, cls = spec["spider"].rpartition(".")
             base = getattr(importlib.import_module(module), cls)
-        spidercls = type(f"{name}_spider", (base,),
-                         {"custom_settings": {**settings, "ITEM_PIPELINES": pipelines}})
+        spidercls = type(f"{name}_spider", (base,), {"custom_settings": {**settings, "ITEM_PIPELINES": pipelines}})
         crawler = process.create_crawler(spidercls)
         crawlers[name] = crawler
         process.crawl(crawler, base_url=base_url, **spec.get("kwargs", {}))

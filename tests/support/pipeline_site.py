@@ -34,8 +34,7 @@ SITE = TESTS.parent / "example_project" / "site"
 SHARED = TESTS.parents[1] / "shared" / "datasets"
 
 OVERVIEWS = ["/", "/news/", "/science/"]
-ARTICLES = sorted("/" + p.relative_to(SITE).as_posix() for p in SITE.glob("*/*.html")
-                  if p.name != "index.html")
+ARTICLES = sorted("/" + p.relative_to(SITE).as_posix() for p in SITE.glob("*/*.html") if p.name != "index.html")
 FAIL = "/fail/page.html"
 BIG = "/big.html"
 FEED = "/feed.json"
@@ -52,10 +51,8 @@ def real_pages(n: int = REAL_COUNT) -> dict[str, bytes]:
         return {}
     from scrapy_boilerplate.training.datasets import load_dataset
 
-    pages = {f"/real/{p.id}.html": p.read_html() for p in load_dataset(folder)
-             if p.page_type == "article"}
-    return dict(list((path, body) for path, body in pages.items()
-                     if len(body) < MAX_BODY_SIZE // 2)[:n])
+    pages = {f"/real/{p.id}.html": p.read_html() for p in load_dataset(folder) if p.page_type == "article"}
+    return dict(list((path, body) for path, body in pages.items() if len(body) < MAX_BODY_SIZE // 2)[:n])
 
 
 def site_file(path: str) -> bytes:
@@ -79,6 +76,7 @@ def build_routes() -> dict:
 
 # -- items --
 
+
 class PageItem(scrapy.Item):
     url = scrapy.Field()
     n = scrapy.Field()
@@ -93,6 +91,7 @@ class PageItem(scrapy.Item):
 
 class BareItem(scrapy.Item):
     """No main_text field: the pipeline must say so once, not fail on every item."""
+
     url = scrapy.Field()
     n = scrapy.Field()
 
@@ -123,8 +122,7 @@ class PageAttrs:
     images: list = attrs.field(factory=list)
 
 
-ITEM_TYPES = {"dict": dict, "item": PageItem, "dataclass": PageData, "attrs": PageAttrs,
-              "bare": BareItem}
+ITEM_TYPES = {"dict": dict, "item": PageItem, "dataclass": PageData, "attrs": PageAttrs, "bare": BareItem}
 
 
 def make_item(kind: str, **values):
@@ -147,14 +145,15 @@ class PagesSpider(scrapy.Spider):
 
     name = "pages"
 
-    def __init__(self, base_url: str, item_type: str = "dict", per_page: int = 2,
-                 store_html: bool = False, *args, **kwargs):
+    def __init__(
+        self, base_url: str, item_type: str = "dict", per_page: int = 2, store_html: bool = False, *args, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.base_url = base_url
         self.item_type = item_type
         self.per_page = int(per_page)
         self.store_html = store_html
-        self.logged: list = []   # scrapy_boilerplate log records (tests/support/pipeline_crawl.py)
+        self.logged: list = []  # scrapy_boilerplate log records (tests/support/pipeline_crawl.py)
 
     async def start(self):
         for path in ("/", "/real/"):
@@ -172,11 +171,12 @@ class PagesSpider(scrapy.Spider):
             return
         for href in response.css("a::attr(href)").getall():
             url = response.urljoin(href)
-            if url.startswith(self.base_url) and FOLLOW.match(url[len(self.base_url):]):
+            if url.startswith(self.base_url) and FOLLOW.match(url[len(self.base_url) :]):
                 yield scrapy.Request(url)
 
 
 # -- pipelines placed before MainContentPipeline in some crawls --
+
 
 class DropSecondPipeline:
     """Drops every item with n == 1: they must leave nothing behind in ItemSources."""

@@ -34,7 +34,7 @@ def stop_mid_reply(size: int, sent: int) -> None:
     import sys
 
     frame = sys._getframe(1)
-    while frame.f_code.co_name != "_worker_main":   # the worker's end of its pipe
+    while frame.f_code.co_name != "_worker_main":  # the worker's end of its pipe
         frame = frame.f_back
     conn = frame.f_locals["conn"]
     conn._send(struct.pack("!i", size) + b"\0" * sent)

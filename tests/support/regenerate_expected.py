@@ -36,13 +36,11 @@ def fixture_predictions(name: str) -> dict:
 
     page = build_page(to_element((FIXTURES / f"{name}.html").read_bytes()))
     probabilities = Extractor().block_probabilities(page)
-    return {"texts": [text[:60] for text in page.texts],
-            "probabilities": [round(float(p), 6) for p in probabilities]}
+    return {"texts": [text[:60] for text in page.texts], "probabilities": [round(float(p), 6) for p in probabilities]}
 
 
 def main() -> int:
-    expected = {"model_sha256": model_sha256(),
-                "pages": {name: fixture_predictions(name) for name in FIXTURE_NAMES}}
+    expected = {"model_sha256": model_sha256(), "pages": {name: fixture_predictions(name) for name in FIXTURE_NAMES}}
     EXPECTED.write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {EXPECTED}", file=sys.stderr)
     return 0

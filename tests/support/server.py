@@ -24,7 +24,7 @@ DEFAULT_HEADERS = {"Content-Type": "text/html; charset=utf-8"}
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def do_GET(self) -> None:   # http.server's naming
+    def do_GET(self) -> None:  # http.server's naming
         server: LoopbackServer = self.server.owner
         server.requests.append(self.path)
         route = server.routes.get(self.path)
@@ -89,5 +89,6 @@ def gzipped(body: bytes, content_type: str = "text/html; charset=utf-8") -> tupl
 def index_page(links: list[str], title: str = "Index") -> bytes:
     """A bare listing page linking to `links` (paths)."""
     items = "".join(f'<li><a href="{escape(href)}">{escape(href)}</a></li>' for href in links)
-    return (f"<!DOCTYPE html><html><head><title>{escape(title)}</title></head>"
-            f"<body><ul>{items}</ul></body></html>").encode()
+    return (
+        f"<!DOCTYPE html><html><head><title>{escape(title)}</title></head><body><ul>{items}</ul></body></html>"
+    ).encode()

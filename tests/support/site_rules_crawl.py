@@ -32,8 +32,11 @@ def story_page(n: str, content_class: str = "story") -> bytes:
 
 
 def routes() -> dict:
-    return {"/story/1.html": story_page("1"), "/story/2.html": story_page("2"),
-            "/story/new.html": story_page("new", content_class="article-text")}
+    return {
+        "/story/1.html": story_page("1"),
+        "/story/2.html": story_page("2"),
+        "/story/new.html": story_page("new", content_class="article-text"),
+    }
 
 
 class HostsSpider(scrapy.Spider):
@@ -61,14 +64,20 @@ def main(port: str, specs: dict) -> dict:
     logging.getLogger().addHandler(SpiderLogHandler(logging.DEBUG))
     crawlers = {}
     for name, settings in specs.items():
-        spidercls = type(f"{name}_spider", (HostsSpider,),
-                         {"custom_settings": {**settings, "ITEM_PIPELINES": {Collector: 1000}}})
+        spidercls = type(
+            f"{name}_spider", (HostsSpider,), {"custom_settings": {**settings, "ITEM_PIPELINES": {Collector: 1000}}}
+        )
         crawlers[name] = crawler = process.create_crawler(spidercls)
         process.crawl(crawler, port=port)
     process.start()
-    return {name: {"items": getattr(crawler.spider, "collected", []),
-                   "stats": crawler.stats.get_stats(), "log": crawler.spider.logged}
-            for name, crawler in crawlers.items()}
+    return {
+        name: {
+            "items": getattr(crawler.spider, "collected", []),
+            "stats": crawler.stats.get_stats(),
+            "log": crawler.spider.logged,
+        }
+        for name, crawler in crawlers.items()
+    }
 
 
 if __name__ == "__main__":

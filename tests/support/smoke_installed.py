@@ -20,7 +20,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "article_en.html"
 FIRST_WORDS = "When the old parking lot on Fenwick Street closed three years ago"
 SOURCE_TREE = Path(__file__).resolve().parents[2]
 
-SPIDER = '''
+SPIDER = """
 import scrapy
 
 class OnePage(scrapy.Spider):
@@ -33,7 +33,7 @@ class OnePage(scrapy.Spider):
 
     def parse(self, response):
         yield {"url": response.url}
-'''
+"""
 
 
 def main() -> int:
@@ -64,16 +64,31 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         spider, items = Path(tmp, "one_page.py"), Path(tmp, "items.jsonl")
         spider.write_text(SPIDER, encoding="utf-8")
-        done = subprocess.run([sys.executable, "-m", "scrapy", "runspider", str(spider),
-                               "-a", f"page={FIXTURE.as_uri()}", "-o", f"{items}:jsonlines"],
-                              capture_output=True, timeout=300, cwd=tmp,
-                              env={**os.environ, "PYTHONPATH": ""})
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "scrapy",
+                "runspider",
+                str(spider),
+                "-a",
+                f"page={FIXTURE.as_uri()}",
+                "-o",
+                f"{items}:jsonlines",
+            ],
+            capture_output=True,
+            timeout=300,
+            cwd=tmp,
+            env={**os.environ, "PYTHONPATH": ""},
+        )
         assert done.returncode == 0, done.stderr.decode()
         rows = [json.loads(line) for line in items.read_text(encoding="utf-8").splitlines()]
         assert len(rows) == 1 and FIRST_WORDS in rows[0].get("main_text", ""), (rows, done.stderr.decode())
 
-    print(f"smoke test passed: scrapy_boilerplate {scrapy_boilerplate.__version__} from {where.parent}; "
-          f"compiled modules {sorted(built)}; extract, detect_overview, the console script, a one-page crawl")
+    print(
+        f"smoke test passed: scrapy_boilerplate {scrapy_boilerplate.__version__} from {where.parent}; "
+        f"compiled modules {sorted(built)}; extract, detect_overview, the console script, a one-page crawl"
+    )
     return 0
 
 

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import random
 
-WORDS = ("river council harbour budget school winter station market garden library bridge "
-         "museum festival rail energy water forest village doctor teacher farmer season "
-         "report plan vote city coast storm bakery mayor office program study island field "
-         "children evening morning history road project network").split()
+WORDS = (
+    "river council harbour budget school winter station market garden library bridge "
+    "museum festival rail energy water forest village doctor teacher farmer season "
+    "report plan vote city coast storm bakery mayor office program study island field "
+    "children evening morning history road project network"
+).split()
 
-APPEAL = ("Our reporting depends on readers like you: a monthly contribution keeps the "
-          "newsroom independent and every article free to read for everyone in the valley.")
+APPEAL = (
+    "Our reporting depends on readers like you: a monthly contribution keeps the "
+    "newsroom independent and every article free to read for everyone in the valley."
+)
 # At the end of the article body on every page, kept by the model on one page alone: site memory drops it.
 PRINT_NOTE = "Published in the print edition of the Valley Courier."
 MOST_READ = [

@@ -47,7 +47,7 @@ class ChainSpider(scrapy.Spider):
             try:
                 redis.Redis.from_url(shutdown[0]).shutdown(nosave=True)
             except redis.ConnectionError:
-                pass   # the server closes the connection as it goes
+                pass  # the server closes the connection as it goes
         yield {"url": response.url}
         for href in response.css("ul.next a::attr(href)").getall():
             yield response.follow(href)
@@ -67,14 +67,17 @@ def main(start_url: str, specs: dict) -> dict:
     logging.getLogger().addHandler(SpiderLogHandler(logging.DEBUG))
     crawlers = {}
     for name, settings in specs.items():
-        spidercls = type(f"{name}_spider", (ChainSpider,), {
-            "custom_settings": {**settings, "ITEM_PIPELINES": {Collector: 1000}}})
+        spidercls = type(
+            f"{name}_spider", (ChainSpider,), {"custom_settings": {**settings, "ITEM_PIPELINES": {Collector: 1000}}}
+        )
         crawler = process.create_crawler(spidercls)
         crawlers[name] = crawler
         process.crawl(crawler, start_url=start_url)
     process.start()
-    return {name: {"items": crawler.spider.collected, "stats": crawler.stats.get_stats(),
-                   "log": crawler.spider.logged} for name, crawler in crawlers.items()}
+    return {
+        name: {"items": crawler.spider.collected, "stats": crawler.stats.get_stats(), "log": crawler.spider.logged}
+        for name, crawler in crawlers.items()
+    }
 
 
 if __name__ == "__main__":

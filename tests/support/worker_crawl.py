@@ -37,6 +37,7 @@ def _lose_the_worker(method):
                 Path(os.environ["WORKER_CRAWL_HANG_MARK"]).touch()
                 time.sleep(3600)
         return method(self, html, url=url, **options)
+
     return extract
 
 
@@ -61,9 +62,15 @@ class PagesSpider(scrapy.Spider):
 
 
 def main(base_url: str, settings: dict) -> dict:
-    process = CrawlerProcess({"LOG_LEVEL": "INFO", "TELNETCONSOLE_ENABLED": False,
-                              "ADDONS": {"scrapy_boilerplate.Addon": 0},
-                              "ITEM_PIPELINES": {Collector: 1000}, **settings})
+    process = CrawlerProcess(
+        {
+            "LOG_LEVEL": "INFO",
+            "TELNETCONSOLE_ENABLED": False,
+            "ADDONS": {"scrapy_boilerplate.Addon": 0},
+            "ITEM_PIPELINES": {Collector: 1000},
+            **settings,
+        }
+    )
     crawler = process.create_crawler(PagesSpider)
     process.crawl(crawler, base_url=base_url)
     process.start()

@@ -28,11 +28,12 @@ from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.document.walk import MAX_BLOCKS, walk_blocks
 
 compiled = P._compiled
-compiled_cues = speedups.load("document._cues")   # the compiled twin of cues.py, which the compiled walk calls
+compiled_cues = speedups.load("document._cues")  # the compiled twin of cues.py, which the compiled walk calls
 needs_compiled = pytest.mark.skipif(
-    compiled is None, reason="the compiled walk is not built (no C compiler at install time, "
-                             "or SCRAPY_BOILERPLATE_PURE_PYTHON is set)")
-FIELDS = [f.name for f in dataclasses.fields(P.Page) if f.compare]   # not the walk's inputs
+    compiled is None,
+    reason="the compiled walk is not built (no C compiler at install time, or SCRAPY_BOILERPLATE_PURE_PYTHON is set)",
+)
+FIELDS = [f.name for f in dataclasses.fields(P.Page) if f.compare]  # not the walk's inputs
 
 
 def assert_same_walk(root, include_comments=False, skip_hidden=True):
@@ -72,7 +73,7 @@ def test_same_page_on_parsel_trees_with_comments():
     root = Selector(text=html).root
     assert root.xpath("count(//comment())") >= 5
     assert_same_walk(root)
-    assert_same_walk(root.xpath("//body")[0])   # a sub-element as root: its tail is read too
+    assert_same_walk(root.xpath("//body")[0])  # a sub-element as root: its tail is read too
 
 
 ODD_PAGES = [
@@ -85,7 +86,7 @@ ODD_PAGES = [
     b"<p style='display: none'>no</p><p role='dialog'>no</p><p role='main' itemprop='articleBody'>yes</p>",
     # links, images, line breaks, head metadata and JSON-LD
     b"<html><head><title>T</title><meta property='og:title' content='OG'>"
-    b"<script type='application/ld+json'>{\"@type\": \"NewsArticle\", \"headline\": \"H\"}</script>"
+    b'<script type=\'application/ld+json\'>{"@type": "NewsArticle", "headline": "H"}</script>'
     b"</head><body><p>x<br><br>y<br>z <a href='/a'>link <b>bold</b></a> tail"
     b"<img data-src='/i.png' alt='A' width='2'><a>no href</a></p></body></html>",
     # decomposed letters and soft hyphens (in a link, in <pre>, a block of nothing else): NFC,
@@ -105,17 +106,37 @@ def test_same_page_on_odd_markup(html):
 
 
 SPACES = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
-fragments = st.lists(st.one_of(
-    st.text(alphabet=SPACES + "ab é中ŉ\U0001f600\xadu\u0308", max_size=8),
-    st.sampled_from(["<a href='x'>", "</a>", "<p>", "</p>", "<br>", "<pre>", "</pre>", "<b>", "</b>",
-                     "<li>", "<div class='c'>", "</div>", "<!-- c -->", "<span>", "</span>"]),
-), max_size=25).map("".join)
+fragments = st.lists(
+    st.one_of(
+        st.text(alphabet=SPACES + "ab é中ŉ\U0001f600\xadu\u0308", max_size=8),
+        st.sampled_from(
+            [
+                "<a href='x'>",
+                "</a>",
+                "<p>",
+                "</p>",
+                "<br>",
+                "<pre>",
+                "</pre>",
+                "<b>",
+                "</b>",
+                "<li>",
+                "<div class='c'>",
+                "</div>",
+                "<!-- c -->",
+                "<span>",
+                "</span>",
+            ]
+        ),
+    ),
+    max_size=25,
+).map("".join)
 
 
 @needs_compiled
 @settings(max_examples=300, deadline=None)
 @given(body=fragments)
-@example(body="<pre>a<!-- c -->\x1f")   # a comment's whitespace tail inside <pre> is kept as it is
+@example(body="<pre>a<!-- c -->\x1f")  # a comment's whitespace tail inside <pre> is kept as it is
 def test_same_page_on_any_whitespace_and_markup(body):
     html = f"<html><body>{body}</body></html>"
     assert_same_walk(parse_html(html))
@@ -126,7 +147,7 @@ def test_same_page_on_any_whitespace_and_markup(body):
 def test_same_page_on_built_trees():
     root = etree.Element("div")
     br = etree.SubElement(root, "br")
-    etree.SubElement(br, "span").text = "inside a br"   # no parser makes this
+    etree.SubElement(br, "span").text = "inside a br"  # no parser makes this
     br.tail = "after"
     root.append(etree.Comment("c"))
     root[-1].tail = "comment tail"
@@ -136,11 +157,48 @@ def test_same_page_on_built_trees():
     assert_same_walk(root)
 
 
-style_pieces = st.sampled_from(["display", "DISPLAY", "Display", "visibility", "VisiBility", ":", " ", "\t",
-                                 "\n", "\xa0", "\u2003", "none", "NONE", "nOne", "hidden", "HIDDEN", "hıdden",
-                                 "diſplay", "block", "width: 10px", ";", "no", "ne", "hid", "den", "é",
-                                 "height", "max-height", "line-height", "0", "0px", "overflow", "OVERFLOW",
-                                 "opacity", "Opacity", "opacıty", "1", "!important"])
+style_pieces = st.sampled_from(
+    [
+        "display",
+        "DISPLAY",
+        "Display",
+        "visibility",
+        "VisiBility",
+        ":",
+        " ",
+        "\t",
+        "\n",
+        "\xa0",
+        "\u2003",
+        "none",
+        "NONE",
+        "nOne",
+        "hidden",
+        "HIDDEN",
+        "hıdden",
+        "diſplay",
+        "block",
+        "width: 10px",
+        ";",
+        "no",
+        "ne",
+        "hid",
+        "den",
+        "é",
+        "height",
+        "max-height",
+        "line-height",
+        "0",
+        "0px",
+        "overflow",
+        "OVERFLOW",
+        "opacity",
+        "Opacity",
+        "opacıty",
+        "1",
+        "!important",
+    ]
+)
 
 
 @needs_compiled
@@ -164,8 +222,8 @@ HIDDEN_CASES = [
     ("<div id='more' aria-hidden='true'><p>TEXT</p></div>", True),
     ("<div id='more' role='dialog' aria-modal='true' hidden><p>TEXT</p></div>", False),
     ("<div id='more' role='tooltip'><p>TEXT</p></div>", False),
-    ("<div popover><p>TEXT</p></div>", False),              # the popover API: shown over the page
-    ("<i-card popover='manual' id='more'><p>TEXT</p></i-card>", False),   # even when a control opens it
+    ("<div popover><p>TEXT</p></div>", False),  # the popover API: shown over the page
+    ("<i-card popover='manual' id='more'><p>TEXT</p></i-card>", False),  # even when a control opens it
     ("<div id='other' hidden><p>TEXT</p></div>", False),
     ("<div hidden><p>TEXT</p></div>", False),
     ("<div role='dialog' aria-modal='false'><p>TEXT</p></div>", True),
@@ -194,12 +252,12 @@ def walked_after_text(markup: str):
 
 ANCHOR_CASES = [
     # (markup, the link's text is read?)
-    ("<h2 id='q'>Quickstart<a class='headerlink' href='#q'>¶</a></h2>", False),   # Sphinx
-    ("<h2 id='e'><a href='#e' class='anchor'>§</a>Examples</h2>", False),         # rustdoc
+    ("<h2 id='q'>Quickstart<a class='headerlink' href='#q'>¶</a></h2>", False),  # Sphinx
+    ("<h2 id='e'><a href='#e' class='anchor'>§</a>Examples</h2>", False),  # rustdoc
     ("<h2 id='x'>Setup <a href='#x'> # </a></h2>", False),
-    ("<p>See <a href='#x'>the setup</a>.</p>", True),                        # a real in-page link
-    ("<p>Sources <a href='/notes'>¶</a></p>", True),                        # not to its own page
-    ("<h2 id='y'>Y<a href='#y'><b>¶</b></a></h2>", True),                   # markup inside: left alone
+    ("<p>See <a href='#x'>the setup</a>.</p>", True),  # a real in-page link
+    ("<p>Sources <a href='/notes'>¶</a></p>", True),  # not to its own page
+    ("<h2 id='y'>Y<a href='#y'><b>¶</b></a></h2>", True),  # markup inside: left alone
 ]
 
 
@@ -217,11 +275,11 @@ SEPARATE_CASES = [
     ("<p><span><code>U+00DF</code></span><span><code>0x C3 9F</code></span></p>", "U+00DF 0x C3 9F"),
     ("<p>Press <kbd>Ctrl</kbd><kbd>C</kbd></p>", "Press Ctrl C"),
     ("<p><code>a</code><a href='/b'><code>b</code></a></p>", "a b"),
-    ("<p><b>W</b>ord and <code>list</code>s</p>", "Word and lists"),      # glued on purpose
-    ("<p><em>re</em><code>set</code></p>", "reset"),                       # only two code values
-    ("<p><code>os.path.</code><code>join</code></p>", "os.path.join"),     # one name (old Sphinx)
+    ("<p><b>W</b>ord and <code>list</code>s</p>", "Word and lists"),  # glued on purpose
+    ("<p><em>re</em><code>set</code></p>", "reset"),  # only two code values
+    ("<p><code>os.path.</code><code>join</code></p>", "os.path.join"),  # one name (old Sphinx)
     ("<p><code>std::</code><code>vector</code></p>", "std::vector"),
-    ("<pre><code>a</code><code>b</code></pre>", "ab"),                     # preformatted: as written
+    ("<pre><code>a</code><code>b</code></pre>", "ab"),  # preformatted: as written
     ("<p><code>a</code><code hidden>x</code><code>b</code></p>", "a b"),
     ("<p><code>a</code><span hidden>x</span>b</p>", "ab"),
 ]
@@ -239,7 +297,7 @@ CODE_COMMENT_CASES = [
     ('<pre class="language-js"><span class="token comment">// NOTE</span> x = 1;</pre>', True),
     ('<pre><div class="line comment">NOTE</div><div class="line">x = 1</div></pre>', True),
     ('<div class="comments"><p>NOTE</p></div>', False),
-    ('<pre class="comment">NOTE</pre>', False),   # the <pre> itself is the comment box
+    ('<pre class="comment">NOTE</pre>', False),  # the <pre> itself is the comment box
 ]
 
 
@@ -252,11 +310,17 @@ def test_comment_classes_inside_code_are_code(markup, read):
 MATH_CASES = [
     # (markup, the block's text): a formula is part of the text, its TeX annotation is not
     ("<p>When <math><mi>a</mi><mo>≠</mo><mn>0</mn></math>, two roots.</p>", "When a≠0, two roots."),
-    ("<p>Area <math display='block'><semantics><mrow><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></mrow>"
-     "<annotation encoding='application/x-tex'>\\pi r^2</annotation></semantics></math></p>", "Area πr2"),
+    (
+        "<p>Area <math display='block'><semantics><mrow><mi>π</mi><msup><mi>r</mi><mn>2</mn></msup></mrow>"
+        "<annotation encoding='application/x-tex'>\\pi r^2</annotation></semantics></math></p>",
+        "Area πr2",
+    ),
     ("<p>Hidden <span style='display:none'><math><mi>x</mi></math></span>copy</p>", "Hidden copy"),
     # ruby: the reading above the characters is not part of the text
-    ("<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの<ruby>虐待<rt>ぎゃくたい</rt></ruby></p>", "子どもへの虐待"),
+    (
+        "<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの<ruby>虐待<rt>ぎゃくたい</rt></ruby></p>",
+        "子どもへの虐待",
+    ),
 ]
 
 
@@ -269,8 +333,10 @@ def test_formulas_are_text_and_ruby_readings_are_not(markup, text):
 @pytest.mark.parametrize("markup, read", HIDDEN_CASES)
 def test_hidden_elements_and_toggle_targets(markup, read):
     """Both walks read a hidden panel that a control opens, and only that."""
-    html = (f"<html><body><p>{'Visible words of the page. ' * 12}</p>"
-            f"<button aria-controls='more'>Read more</button>{markup}</body></html>")
+    html = (
+        f"<html><body><p>{'Visible words of the page. ' * 12}</p>"
+        f"<button aria-controls='more'>Read more</button>{markup}</body></html>"
+    )
     root = parse_html(html)
     page = assert_same_walk(root) if compiled is not None else P.build_page(root)
     assert ("TEXT" in page.texts) == read
@@ -287,7 +353,7 @@ def test_same_page_at_the_block_limit(monkeypatch):
 @needs_compiled
 def test_deep_tree_does_not_recurse():
     root = node = etree.Element("div")
-    for _ in range(20_000):   # built by hand: parsers cap the depth far below this
+    for _ in range(20_000):  # built by hand: parsers cap the depth far below this
         node = etree.SubElement(node, "div")
     node.text = "deep"
     page = assert_same_walk(root)
@@ -297,17 +363,66 @@ def test_deep_tree_does_not_recurse():
 # Pieces of names around the cue words: whole words such as "nav", "tags",
 # "ad" or "articleBody", words split over two tokens ("read-more"), hyphenated forms
 # ("h-entry", "rich-text") and near misses ("navs", "adx", "bad").
-CUE_PIECES = ["nav", "navs", "tag", "tags", "ad", "ads", "adx", "bad", "dfp", "gpt", "cmp", "articleBody",
-              "entrycontent", "entry", "h", "hentry", "rich", "text", "wp", "caption", "photo", "info",
-              "read", "more", "most", "read", "you", "may", "privacy", "banner", "sign", "up", "categor", "y"]
+CUE_PIECES = [
+    "nav",
+    "navs",
+    "tag",
+    "tags",
+    "ad",
+    "ads",
+    "adx",
+    "bad",
+    "dfp",
+    "gpt",
+    "cmp",
+    "articleBody",
+    "entrycontent",
+    "entry",
+    "h",
+    "hentry",
+    "rich",
+    "text",
+    "wp",
+    "caption",
+    "photo",
+    "info",
+    "read",
+    "more",
+    "most",
+    "read",
+    "you",
+    "may",
+    "privacy",
+    "banner",
+    "sign",
+    "up",
+    "categor",
+    "y",
+]
 cue_names = st.lists(
     st.tuples(st.sampled_from(CUE_PIECES), st.sampled_from(["", "-", "_", "1", "-x-", "Q"])),
-    min_size=1, max_size=4,
+    min_size=1,
+    max_size=4,
 ).map(lambda pieces: "".join(piece + sep for piece, sep in pieces))
 class_names = st.lists(
     st.one_of(
-        st.sampled_from(["comment-list", "comments", "tag-news", "post-123", "post-12a", "PostId-7",
-                         "read-more", "entry-content", "menu-item-33", "sidebar", "ad", "nav", "x"]),
+        st.sampled_from(
+            [
+                "comment-list",
+                "comments",
+                "tag-news",
+                "post-123",
+                "post-12a",
+                "PostId-7",
+                "read-more",
+                "entry-content",
+                "menu-item-33",
+                "sidebar",
+                "ad",
+                "nav",
+                "x",
+            ]
+        ),
         st.text(alphabet="abcdeimnortsACM-_0123456789 \t\n\x1cé中", max_size=30),
         cue_names,
     ),
@@ -333,12 +448,12 @@ def test_same_cues_on_any_class_names(idv, cls):
     expected = cues.class_cues(idv, cls)
     _clear_cue_caches()
     assert compiled_cues.class_cues(idv, cls) == expected
-    assert compiled_cues.class_cues(idv, cls) == expected   # and from its cache
+    assert compiled_cues.class_cues(idv, cls) == expected  # and from its cache
 
 
 @needs_compiled
 def test_same_cues_on_many_class_names():
-    cls = " ".join(f"c{i} comment-{i} nav-item" for i in range(20))   # past the 16 names looked at
+    cls = " ".join(f"c{i} comment-{i} nav-item" for i in range(20))  # past the 16 names looked at
     _clear_cue_caches()
     expected = cues.class_cues("main-comments", cls)
     _clear_cue_caches()
@@ -372,7 +487,7 @@ def _assert_same_cues_on_class_names(roots, with_cues: int) -> None:
             if el.get("id"):
                 units.add(el.get("id"))
     expected = assert_same_unit_cues(sorted(units))
-    assert sum(bool(cue[0]) for cue in expected) > with_cues   # names with cues were among them
+    assert sum(bool(cue[0]) for cue in expected) > with_cues  # names with cues were among them
 
 
 @needs_compiled
@@ -397,6 +512,7 @@ def test_pure_python_switch():
 def test_a_broken_compiled_module_falls_back(monkeypatch, caplog):
     def broken(name):
         raise AssertionError("built against another version")
+
     monkeypatch.setattr(speedups.importlib, "import_module", broken)
     monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)
     with caplog.at_level(logging.WARNING, logger=speedups.logger.name):

@@ -18,7 +18,8 @@ from scrapy_boilerplate.core.scoring import features, ttr
 needs_compiled = pytest.mark.skipif(
     speedups.load("scoring._features") is None,
     reason="scrapy_boilerplate.core.scoring._features is not built (no C compiler at install time, "
-           f"or {speedups.PURE_PYTHON_ENV} is set)")
+    f"or {speedups.PURE_PYTHON_ENV} is set)",
+)
 
 
 def compiled_and_pure(fn, *args):
@@ -60,14 +61,62 @@ def test_dense_features_equal_on_real_pages(dataset_pages):
 # characters), the counted punctuation, upper case at the edges of UPPER_RE's
 # ranges, a lone surrogate.
 SPECIAL = list("İıßẞ_ \t\n.?!。,،、|»·:;-/()'\"©") + [
-    "漢", "字", "か", "한", "ا", "ل", "ع", "ש", "ל", "\u200f", "\u0301", "\u0307", "\u0308",
-    "٣", "۷", "७", "৫", "５", "²", "½", "Ⅻ", "〇", "A", "Z", "À", "Ö", "×", "Ø", "Þ", "ß",
-    "А", "Я", "а", "я", "Ё", "Ω", "\ud800",
+    "漢",
+    "字",
+    "か",
+    "한",
+    "ا",
+    "ل",
+    "ع",
+    "ש",
+    "ל",
+    "\u200f",
+    "\u0301",
+    "\u0307",
+    "\u0308",
+    "٣",
+    "۷",
+    "७",
+    "৫",
+    "５",
+    "²",
+    "½",
+    "Ⅻ",
+    "〇",
+    "A",
+    "Z",
+    "À",
+    "Ö",
+    "×",
+    "Ø",
+    "Þ",
+    "ß",
+    "А",
+    "Я",
+    "а",
+    "я",
+    "Ё",
+    "Ω",
+    "\ud800",
 ]
-WORDS = ["the", "and", "der", "und", "Read more", "Related", "Comments", "Share this",
-         "Photo:", "2023", "12.05.2021", "1999", "x_y", "İstanbul", "ΣΟΦΊΑ"]
-texts = st.lists(st.one_of(st.sampled_from(SPECIAL), st.sampled_from(WORDS), st.characters()),
-                 max_size=40).map("".join)
+WORDS = [
+    "the",
+    "and",
+    "der",
+    "und",
+    "Read more",
+    "Related",
+    "Comments",
+    "Share this",
+    "Photo:",
+    "2023",
+    "12.05.2021",
+    "1999",
+    "x_y",
+    "İstanbul",
+    "ΣΟΦΊΑ",
+]
+texts = st.lists(st.one_of(st.sampled_from(SPECIAL), st.sampled_from(WORDS), st.characters()), max_size=40).map("".join)
 
 
 @needs_compiled
@@ -77,8 +126,7 @@ def test_text_stats_equal_on_weird_texts(data):
     blocks = data.draw(st.lists(texts, min_size=1, max_size=6))
     # long blocks (past the 200-character head) and repeated ones (dup_text)
     blocks += [t * 30 for t in blocks[:2]] + blocks[:1]
-    meta = [features._word_set(" ".join(data.draw(st.lists(st.sampled_from(blocks + WORDS)))))
-            for _ in range(3)]
+    meta = [features._word_set(" ".join(data.draw(st.lists(st.sampled_from(blocks + WORDS))))) for _ in range(3)]
     fast, slow = compiled_and_pure(features.text_stats, blocks, *meta)
     assert fast.shape == slow.shape == (len(blocks), 15)
     np.testing.assert_array_equal(fast, slow)
@@ -112,28 +160,46 @@ def test_ancestor_max_on_a_deep_chain():
     assert np.array_equal(features._ancestor_max([-1] + list(range(n - 1)), score), np.maximum.accumulate(score))
 
 
-@pytest.mark.skipif(speedups.load("scoring._model") is None, reason="scrapy_boilerplate.core.scoring._model is not built")
+@pytest.mark.skipif(
+    speedups.load("scoring._model") is None, reason="scrapy_boilerplate.core.scoring._model is not built"
+)
 def test_compiled_trees_score_as_numpy_does():
     from scrapy_boilerplate.core.scoring.model import load_model
 
     trees = load_model().trees
     rng = np.random.default_rng(0)
     X = rng.normal(size=(500, int(trees.feature.max()) + 1)) * rng.choice([0.1, 1, 100], size=(500, 1))
-    X[::7] = 0   # ties with thresholds at zero
+    X[::7] = 0  # ties with thresholds at zero
     # Sums are taken in another order (numpy: pairwise), so the last bits may differ.
     np.testing.assert_allclose(trees.raw_scores(X), trees.raw_scores_numpy(X), rtol=0, atol=1e-12)
 
 
-utf8_pieces = st.lists(st.one_of(
-    st.binary(max_size=12),
-    st.text(max_size=6).map(lambda t: t.encode("utf-8", "surrogatepass")),   # lone surrogates too
-    st.sampled_from([b"\xc0\x80", b"\xc2", b"\xe0\x9f\x80", b"\xed\xa0\x80", b"\xf0\x8f\xbf\xbf",
-                     b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xef\xbf\xbf", b"\xf4\x8f\xbf\xbf",
-                     b"abcdefgh" * 3]),
-), max_size=8).map(b"".join)
+utf8_pieces = st.lists(
+    st.one_of(
+        st.binary(max_size=12),
+        st.text(max_size=6).map(lambda t: t.encode("utf-8", "surrogatepass")),  # lone surrogates too
+        st.sampled_from(
+            [
+                b"\xc0\x80",
+                b"\xc2",
+                b"\xe0\x9f\x80",
+                b"\xed\xa0\x80",
+                b"\xf0\x8f\xbf\xbf",
+                b"\xf4\x90\x80\x80",
+                b"\xf5\x80\x80\x80",
+                b"\xef\xbf\xbf",
+                b"\xf4\x8f\xbf\xbf",
+                b"abcdefgh" * 3,
+            ]
+        ),
+    ),
+    max_size=8,
+).map(b"".join)
 
 
-@pytest.mark.skipif(speedups.load("document._parse") is None, reason="scrapy_boilerplate.core.document._parse is not built")
+@pytest.mark.skipif(
+    speedups.load("document._parse") is None, reason="scrapy_boilerplate.core.document._parse is not built"
+)
 @settings(max_examples=1000, deadline=None)
 @given(utf8_pieces)
 def test_compiled_utf8_check_agrees_with_python(data):
@@ -145,22 +211,28 @@ def test_compiled_utf8_check_agrees_with_python(data):
 needs_evidence = pytest.mark.skipif(
     speedups.load("overview._evidence") is None,
     reason="scrapy_boilerplate.core.overview._evidence is not built (no C compiler at install time, "
-           f"or {speedups.PURE_PYTHON_ENV} is set)")
+    f"or {speedups.PURE_PYTHON_ENV} is set)",
+)
 
 
 # Real pages of every kind (overviews, articles, others) from the shared sets, or the fixtures.
-EVIDENCE_SOURCES = [pytest.param("fixtures", id="fixtures"),
-                    pytest.param("shared", id="shared", marks=pytest.mark.needs_shared)]
+EVIDENCE_SOURCES = [
+    pytest.param("fixtures", id="fixtures"),
+    pytest.param("shared", id="shared", marks=pytest.mark.needs_shared),
+]
 
 
 def _evidence_pages(source, dataset_pages):
     """Parsed pages of a source (with a few odd ones), and how many of them have teaser cards at least."""
     if source == "fixtures":
         pages = [build_page(parse_html(fixture_bytes(name))) for name in FIXTURE_NAMES]
-        with_cards = 2    # two of the fixture pages have teaser cards
+        with_cards = 2  # two of the fixture pages have teaser cards
     else:
-        pages = [build_page(parse_html(p.read_html()), base_url=p.url)
-                 for name in ("overview-dev", "wcxb-dev") for p in dataset_pages(name, 60)]
+        pages = [
+            build_page(parse_html(p.read_html()), base_url=p.url)
+            for name in ("overview-dev", "wcxb-dev")
+            for p in dataset_pages(name, 60)
+        ]
         with_cards = 20
     return pages + [build_page(None), build_page(parse_html("<p>one block</p>"))], with_cards
 
@@ -213,17 +285,22 @@ def test_compiled_best_region_equals_python_on_any_tree(forest, data):
     n = len(parents)
     counts = st.lists(st.integers(0, 400), min_size=n, max_size=n)
     node_chars = data.draw(counts)
-    page = Page(node_tags=["div"] * n, node_parents=parents, node_chars=node_chars,
-                node_link_chars=[min(c, x) for c, x in zip(node_chars, data.draw(counts))],
-                node_tag_counts=data.draw(st.lists(st.integers(0, 30), min_size=n, max_size=n)),
-                node_depths=data.draw(st.lists(st.integers(1, 12), min_size=n, max_size=n)),
-                chars=[7, 30, 500], link_chars=[7, 0, 20])
+    page = Page(
+        node_tags=["div"] * n,
+        node_parents=parents,
+        node_chars=node_chars,
+        node_link_chars=[min(c, x) for c, x in zip(node_chars, data.draw(counts))],
+        node_tag_counts=data.draw(st.lists(st.integers(0, 30), min_size=n, max_size=n)),
+        node_depths=data.draw(st.lists(st.integers(1, 12), min_size=n, max_size=n)),
+        chars=[7, 30, 500],
+        link_chars=[7, 0, 20],
+    )
     for tolerance in (0.9, 0.0, 1.0):
         assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
 
 
 def test_a_module_that_is_not_built_is_reported_once(caplog, monkeypatch):
-    monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)   # (the pure-Python CI pass sets it)
+    monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)  # (the pure-Python CI pass sets it)
     with caplog.at_level("WARNING", logger="scrapy_boilerplate.core.speedups"):
         assert speedups.load("_not_a_module") is None
         assert speedups.load("_not_a_module") is None

@@ -37,15 +37,21 @@ def ordered(settings, name: str) -> list:
 
 
 def ours(settings, name: str) -> dict:
-    return {load_object(k): v for k, v in settings.getdict(name).items()
-            if load_object(k).__module__.startswith("scrapy_boilerplate")}
+    return {
+        load_object(k): v
+        for k, v in settings.getdict(name).items()
+        if load_object(k).__module__.startswith("scrapy_boilerplate")
+    }
 
 
 def test_addon_enables_every_component_at_its_priority():
     s = settings_of(ADDON)
     assert ours(s, "DOWNLOADER_MIDDLEWARES") == {CharsetMiddleware: 575, OverviewMiddleware: 570}
-    assert ours(s, "SPIDER_MIDDLEWARES") == {OverviewLinksOnlyMiddleware: 100, ItemResponseMiddleware: 10,
-                                             LinkRolesMiddleware: 110}
+    assert ours(s, "SPIDER_MIDDLEWARES") == {
+        OverviewLinksOnlyMiddleware: 100,
+        ItemResponseMiddleware: 10,
+        LinkRolesMiddleware: 110,
+    }
     assert ours(s, "ITEM_PIPELINES") == {MainContentPipeline: 100}
 
 
@@ -55,8 +61,11 @@ def test_component_order_among_scrapys_own():
     names = [c.__name__ for c in downloader]
     # process_response runs from the end of the list: OverviewMiddleware sees the
     # response after decompression and meta-refresh handling.
-    assert names.index("OverviewMiddleware") < names.index("MetaRefreshMiddleware") \
+    assert (
+        names.index("OverviewMiddleware")
+        < names.index("MetaRefreshMiddleware")
         < names.index("HttpCompressionMiddleware")
+    )
     spider = ordered(s, "SPIDER_MIDDLEWARES")
     # Nearest the engine: it only sees items that reach the item pipelines.
     assert spider[0] is ItemResponseMiddleware
@@ -71,8 +80,7 @@ def test_defaults_are_set_at_addon_priority():
 
 
 def test_user_settings_win_over_the_addon():
-    s = settings_of({**ADDON, "BOILERPLATE_TEXT_FIELD": "body"},
-                    custom_settings={"BOILERPLATE_EXECUTOR": "thread"})
+    s = settings_of({**ADDON, "BOILERPLATE_TEXT_FIELD": "body"}, custom_settings={"BOILERPLATE_EXECUTOR": "thread"})
     assert s["BOILERPLATE_TEXT_FIELD"] == "body"
     assert s["BOILERPLATE_EXECUTOR"] == "thread"
     assert s["BOILERPLATE_OVERVIEW_ACTION"] == "follow"
@@ -83,17 +91,28 @@ def test_addon_in_custom_settings():
     assert ours(s, "ITEM_PIPELINES") == {MainContentPipeline: 100}
 
 
-@pytest.mark.parametrize("listed", [
-    "scrapy_boilerplate.MainContentPipeline",             # the short path from the README
-    "scrapy_boilerplate.pipelines.MainContentPipeline",
-    MainContentPipeline,
-])
+@pytest.mark.parametrize(
+    "listed",
+    [
+        "scrapy_boilerplate.MainContentPipeline",  # the short path from the README
+        "scrapy_boilerplate.pipelines.MainContentPipeline",
+        MainContentPipeline,
+    ],
+)
 def test_a_component_the_user_lists_is_not_added_twice(listed):
-    s = settings_of({**ADDON, "ITEM_PIPELINES": {listed: 300},
-                     "SPIDER_MIDDLEWARES": {"scrapy_boilerplate.ItemResponseMiddleware": 5}})
+    s = settings_of(
+        {
+            **ADDON,
+            "ITEM_PIPELINES": {listed: 300},
+            "SPIDER_MIDDLEWARES": {"scrapy_boilerplate.ItemResponseMiddleware": 5},
+        }
+    )
     assert ours(s, "ITEM_PIPELINES") == {MainContentPipeline: 300}
-    assert ours(s, "SPIDER_MIDDLEWARES") == {ItemResponseMiddleware: 5, OverviewLinksOnlyMiddleware: 100,
-                                             LinkRolesMiddleware: 110}
+    assert ours(s, "SPIDER_MIDDLEWARES") == {
+        ItemResponseMiddleware: 5,
+        OverviewLinksOnlyMiddleware: 100,
+        LinkRolesMiddleware: 110,
+    }
 
 
 def test_a_component_the_user_disables_stays_disabled():
@@ -120,10 +139,12 @@ def test_components_listed_by_hand_work_without_the_addon():
 
 
 def test_import_does_not_import_scrapy():
-    code = ("import sys, scrapy_boilerplate as b; assert 'scrapy' not in sys.modules, 'scrapy imported'; "
-            "b.extract('<p>x</p>'); assert 'scrapy' not in sys.modules; "
-            "from scrapy_boilerplate import Addon, MainContentPipeline, OverviewMiddleware, "
-            "OverviewLinksOnlyMiddleware, ItemResponseMiddleware; print(MainContentPipeline.__module__)")
+    code = (
+        "import sys, scrapy_boilerplate as b; assert 'scrapy' not in sys.modules, 'scrapy imported'; "
+        "b.extract('<p>x</p>'); assert 'scrapy' not in sys.modules; "
+        "from scrapy_boilerplate import Addon, MainContentPipeline, OverviewMiddleware, "
+        "OverviewLinksOnlyMiddleware, ItemResponseMiddleware; print(MainContentPipeline.__module__)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "scrapy_boilerplate.pipelines"

@@ -14,8 +14,10 @@ from lxml import etree
 
 from scrapy_boilerplate import Extraction, extract
 
-ARTICLE = ("<p>The committee met on Tuesday to discuss the new budget for the coming year, and after "
-           "a long debate it approved most of the proposals put forward by the finance office.</p>")
+ARTICLE = (
+    "<p>The committee met on Tuesday to discuss the new budget for the coming year, and after "
+    "a long debate it approved most of the proposals put forward by the finance office.</p>"
+)
 
 
 def assert_quick_extraction(html, seconds: float = 2.0) -> Extraction:
@@ -45,7 +47,7 @@ def extract_in_time(html, seconds: float) -> Extraction:
     child.start()
     try:
         result = results.get(timeout=seconds)
-    except queue.Empty:   # too slow, or the child died
+    except queue.Empty:  # too slow, or the child died
         child.kill()
         child.join()
         pytest.fail(f"extract() did not return within {seconds} s (child exit code {child.exitcode})")
@@ -57,16 +59,22 @@ def extract_in_time(html, seconds: float) -> Extraction:
 
 # -- each item of the DESIGN list -------------------------------------------------------------
 
-@pytest.mark.parametrize("html", ["", b"", " ", "\n\t  \r\n", b"   \n", "\x00", b"\x00\x00"],
-                         ids=["empty-str", "empty-bytes", "space", "whitespace", "whitespace-bytes",
-                              "nul-str", "nul-bytes"])
+
+@pytest.mark.parametrize(
+    "html",
+    ["", b"", " ", "\n\t  \r\n", b"   \n", "\x00", b"\x00\x00"],
+    ids=["empty-str", "empty-bytes", "space", "whitespace", "whitespace-bytes", "nul-str", "nul-bytes"],
+)
 def test_empty_input_gives_empty_extraction(html):
     result = assert_quick_extraction(html)
     assert result == Extraction()
 
 
-@pytest.mark.parametrize("html", [b"\xef\xbb\xbf", "\ufeff", b"\xff\xfe", b"\xfe\xff"],
-                         ids=["utf8-bom", "bom-char", "utf16le-bom", "utf16be-bom"])
+@pytest.mark.parametrize(
+    "html",
+    [b"\xef\xbb\xbf", "\ufeff", b"\xff\xfe", b"\xfe\xff"],
+    ids=["utf8-bom", "bom-char", "utf16le-bom", "utf16be-bom"],
+)
 def test_bom_only_gives_empty_extraction(html):
     assert assert_quick_extraction(html).text == ""
 
@@ -83,16 +91,20 @@ def test_json_bytes():
 
 
 def test_xml_document():
-    xml = (b"<?xml version='1.0' encoding='ISO-8859-1'?><rss version='2.0'><channel>"
-           b"<title>Caf\xe9 news</title><item><title>One</title><description>First item</description>"
-           b"</item></channel></rss>")
+    xml = (
+        b"<?xml version='1.0' encoding='ISO-8859-1'?><rss version='2.0'><channel>"
+        b"<title>Caf\xe9 news</title><item><title>One</title><description>First item</description>"
+        b"</item></channel></rss>"
+    )
     assert_quick_extraction(xml)
     assert_quick_extraction(xml.decode("latin-1"))
 
 
 def test_pdf_like_bytes():
-    pdf = (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
-           b"2 0 obj\n<< /Length 44 >>\nstream\n\x78\x9c\x00\x01\xff\xfe<p>\x00\nendstream\nendobj\n%%EOF\n")
+    pdf = (
+        b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
+        b"2 0 obj\n<< /Length 44 >>\nstream\n\x78\x9c\x00\x01\xff\xfe<p>\x00\nendstream\nendobj\n%%EOF\n"
+    )
     assert_quick_extraction(pdf)
 
 
@@ -127,21 +139,27 @@ def test_nul_bytes_in_the_middle_of_html():
 
 
 def test_frameset_only():
-    html = ("<html><head><title>Frames</title></head><frameset cols='25%,75%'>"
-            "<frame src='menu.html'><frame src='main.html'><noframes>No frames</noframes></frameset></html>")
+    html = (
+        "<html><head><title>Frames</title></head><frameset cols='25%,75%'>"
+        "<frame src='menu.html'><frame src='main.html'><noframes>No frames</noframes></frameset></html>"
+    )
     assert_quick_extraction(html)
 
 
 def test_script_only():
-    html = ("<html><head><script>var page = '<p>not content</p>';</script></head><body>"
-            "<script>document.write('<p>written by script</p>')</script></body></html>")
+    html = (
+        "<html><head><script>var page = '<p>not content</p>';</script></head><body>"
+        "<script>document.write('<p>written by script</p>')</script></body></html>"
+    )
     result = assert_quick_extraction(html)
     assert "not content" not in result.text and "written by script" not in result.text
 
 
 def test_very_large_page_is_cut_with_a_log_line(caplog):
-    paragraph = ("<p>This paragraph is repeated many times to build a very large page for the "
-                 "size limit test of the extractor.</p>\n")
+    paragraph = (
+        "<p>This paragraph is repeated many times to build a very large page for the "
+        "size limit test of the extractor.</p>\n"
+    )
     html = "<html><body><article>" + paragraph * (20_000_000 // len(paragraph)) + "</article></body></html>"
     assert len(html) > 19_000_000
     with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
@@ -158,8 +176,13 @@ def test_very_deep_tree_as_string():
 
 
 def test_deep_tree_as_string_keeps_the_shallow_text():
-    html = (f"<html><body><article>{ARTICLE * 3}</article>" + "<div>" * 5000 + "<p>Deep text.</p>"
-            + "</div>" * 5000 + "</body></html>")
+    html = (
+        f"<html><body><article>{ARTICLE * 3}</article>"
+        + "<div>" * 5000
+        + "<p>Deep text.</p>"
+        + "</div>" * 5000
+        + "</body></html>"
+    )
     result = assert_quick_extraction(html, seconds=5)
     assert "The committee met on Tuesday" in result.text
 
@@ -189,19 +212,22 @@ def test_very_wide_inline_run():
     assert_quick_extraction(html, seconds=5)
 
 
-@pytest.mark.parametrize("html", [
-    "<html><body><div><p>Unclosed paragraph <b>bold <i>italic</div></div></div></div>",
-    "</div></div></p></span><p>Stray closing tags first.</p>",
-    "<p>One<p>Two<p>Three<li>Item<td>Cell</table></html></html><p>after the end",
-    "<html><body><a href='x'<p>broken attribute</a><img src=><<<>>></body>",
-    "<html><head><title>Unclosed title<body><p>Text</p>",
-    "<!-- unclosed comment <p>Hidden?</p>",
-    "<![CDATA[ raw <p>cdata</p> ]]>",
-    "<html><body><script>never closed <p>text</p>",
-    "<?xml version='1.0'?><!DOCTYPE html SYSTEM 'about:legacy-compat'><html xmlns='http://www.w3.org/1999/xhtml'><body><p>XHTML</p></body></html>",
-    "<svg><foreignObject><p>inside svg</p></foreignObject></svg><p>outside</p>",
-    "<table><tr><td><table><tr><td>nested</td></tr></table></td></tr></table>" * 50,
-])
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<html><body><div><p>Unclosed paragraph <b>bold <i>italic</div></div></div></div>",
+        "</div></div></p></span><p>Stray closing tags first.</p>",
+        "<p>One<p>Two<p>Three<li>Item<td>Cell</table></html></html><p>after the end",
+        "<html><body><a href='x'<p>broken attribute</a><img src=><<<>>></body>",
+        "<html><head><title>Unclosed title<body><p>Text</p>",
+        "<!-- unclosed comment <p>Hidden?</p>",
+        "<![CDATA[ raw <p>cdata</p> ]]>",
+        "<html><body><script>never closed <p>text</p>",
+        "<?xml version='1.0'?><!DOCTYPE html SYSTEM 'about:legacy-compat'><html xmlns='http://www.w3.org/1999/xhtml'><body><p>XHTML</p></body></html>",
+        "<svg><foreignObject><p>inside svg</p></foreignObject></svg><p>outside</p>",
+        "<table><tr><td><table><tr><td>nested</td></tr></table></td></tr></table>" * 50,
+    ],
+)
 def test_malformed_markup(html):
     assert_quick_extraction(html)
     assert_quick_extraction(html.encode("utf-8"))
@@ -221,12 +247,14 @@ MALFORMED_PARAGRAPHS = [
 
 def test_malformed_article_keeps_its_text():
     # Unclosed <p> and <b>, stray closing tags, an unclosed <div>: the parser has to guess.
-    html = ("<html><head><title>Council news</title><body><div class='nav'><a href='/'>Home</a> | "
-            "<a href='/news'>News</a></span></div></div>"
-            "<div class='article'><h1>Budget approved"
-            f"<p>{MALFORMED_PARAGRAPHS[0]}.<p>{MALFORMED_PARAGRAPHS[1]}.</div></div></b>"
-            f"<p><b>{MALFORMED_PARAGRAPHS[2]}.<p>{MALFORMED_PARAGRAPHS[3]}.</td></tr>"
-            "<div class='footer'>Copyright the council</body>")
+    html = (
+        "<html><head><title>Council news</title><body><div class='nav'><a href='/'>Home</a> | "
+        "<a href='/news'>News</a></span></div></div>"
+        "<div class='article'><h1>Budget approved"
+        f"<p>{MALFORMED_PARAGRAPHS[0]}.<p>{MALFORMED_PARAGRAPHS[1]}.</div></div></b>"
+        f"<p><b>{MALFORMED_PARAGRAPHS[2]}.<p>{MALFORMED_PARAGRAPHS[3]}.</td></tr>"
+        "<div class='footer'>Copyright the council</body>"
+    )
     result = assert_quick_extraction(html)
     assert sum(paragraph in result.text for paragraph in MALFORMED_PARAGRAPHS) >= 3
     assert "Copyright the council" not in result.text
@@ -263,13 +291,17 @@ HEBREW_PAGE = """<html lang="he" dir="rtl"><head><meta charset="windows-1255"><t
 </main></body></html>"""
 
 
-@pytest.mark.parametrize("html, encoding, sentence", [
-    (CJK_PAGE, "utf-8", "根据市政府公园管理部门的统计"),
-    (CJK_PAGE, "gb18030", "根据市政府公园管理部门的统计"),
-    (JAPANESE_PAGE, "utf-8", "需要は事業者の予想を大きく上回っており"),
-    (ARABIC_PAGE, "utf-8", "ويقول المشاركون إن هذه الحدائق"),
-    (HEBREW_PAGE, "cp1255", "לדברי המשתתפים, הגינות"),
-], ids=["chinese", "chinese-gb18030", "japanese", "arabic", "hebrew-cp1255"])
+@pytest.mark.parametrize(
+    "html, encoding, sentence",
+    [
+        (CJK_PAGE, "utf-8", "根据市政府公园管理部门的统计"),
+        (CJK_PAGE, "gb18030", "根据市政府公园管理部门的统计"),
+        (JAPANESE_PAGE, "utf-8", "需要は事業者の予想を大きく上回っており"),
+        (ARABIC_PAGE, "utf-8", "ويقول المشاركون إن هذه الحدائق"),
+        (HEBREW_PAGE, "cp1255", "לדברי המשתתפים, הגינות"),
+    ],
+    ids=["chinese", "chinese-gb18030", "japanese", "arabic", "hebrew-cp1255"],
+)
 def test_cjk_and_right_to_left_articles(html, encoding, sentence):
     if encoding == "gb18030":
         html = html.replace('charset="utf-8"', 'charset="gb2312"')
@@ -295,8 +327,9 @@ def test_bytearray_and_memoryview_are_bytes():
 
 # -- property tests ---------------------------------------------------------------------------
 
-PROPERTY_SETTINGS = settings(max_examples=200, deadline=None,
-                             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROPERTY_SETTINGS = settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 def check_never_raises(html):
@@ -319,23 +352,80 @@ def test_any_bytes_never_raise(html):
     check_never_raises(html)
 
 
-TAGS = ["html", "head", "body", "title", "meta", "script", "style", "div", "p", "span", "a", "b",
-        "br", "h1", "h2", "ul", "li", "table", "tr", "td", "pre", "article", "nav", "footer",
-        "figure", "figcaption", "img", "section", "aside", "form", "iframe", "svg", "template"]
-ATTRIBUTES = ["", " class='content'", " id='comments'", " hidden", " aria-hidden='true'",
-              " style='display:none'", " role='dialog'", " href='/x'", " src='a.png'",
-              " class='cookie-consent'", " itemprop='articleBody'", " lang='ar'", " charset='utf-16'",
-              " type='application/ld+json'"]
+TAGS = [
+    "html",
+    "head",
+    "body",
+    "title",
+    "meta",
+    "script",
+    "style",
+    "div",
+    "p",
+    "span",
+    "a",
+    "b",
+    "br",
+    "h1",
+    "h2",
+    "ul",
+    "li",
+    "table",
+    "tr",
+    "td",
+    "pre",
+    "article",
+    "nav",
+    "footer",
+    "figure",
+    "figcaption",
+    "img",
+    "section",
+    "aside",
+    "form",
+    "iframe",
+    "svg",
+    "template",
+]
+ATTRIBUTES = [
+    "",
+    " class='content'",
+    " id='comments'",
+    " hidden",
+    " aria-hidden='true'",
+    " style='display:none'",
+    " role='dialog'",
+    " href='/x'",
+    " src='a.png'",
+    " class='cookie-consent'",
+    " itemprop='articleBody'",
+    " lang='ar'",
+    " charset='utf-16'",
+    " type='application/ld+json'",
+]
 
 tag_soup = st.lists(
     st.one_of(
         st.builds(lambda tag, attr: f"<{tag}{attr}>", st.sampled_from(TAGS), st.sampled_from(ATTRIBUTES)),
         st.builds(lambda tag: f"</{tag}>", st.sampled_from(TAGS)),
-        st.sampled_from(["<!-- c -->", "<!DOCTYPE html>", "<![CDATA[x]]>", "&amp;", "&#0;", "&#xD800;",
-                         "<", ">", "\x00", "\ufeff", '{"@type": "Article", "articleBody": "x"}',
-                         '{"@type": "HowTo", "step": [{"itemListElement": 3}, "x", null]}',
-                         '{"@type": {"a": 1}, "recipeInstructions": {"text": 5}}',
-                         '{"@type": "Recipe", "recipeInstructions": "' + "Stir. " * 100 + '"}']),
+        st.sampled_from(
+            [
+                "<!-- c -->",
+                "<!DOCTYPE html>",
+                "<![CDATA[x]]>",
+                "&amp;",
+                "&#0;",
+                "&#xD800;",
+                "<",
+                ">",
+                "\x00",
+                "\ufeff",
+                '{"@type": "Article", "articleBody": "x"}',
+                '{"@type": "HowTo", "step": [{"itemListElement": 3}, "x", null]}',
+                '{"@type": {"a": 1}, "recipeInstructions": {"text": 5}}',
+                '{"@type": "Recipe", "recipeInstructions": "' + "Stir. " * 100 + '"}',
+            ]
+        ),
         st.text(max_size=40),
     ),
     max_size=60,
@@ -369,17 +459,20 @@ def test_legacy_encodings_are_not_taken_for_binary():
         data = page.encode(codec, errors="ignore")
         assert not looks_binary(data), codec
     assert not looks_binary(page.encode("utf-16"))
-    assert not looks_binary(page.encode("utf-16-le"))   # no BOM: NULs every other byte
+    assert not looks_binary(page.encode("utf-16-le"))  # no BOM: NULs every other byte
     assert not looks_binary(b"<p>a stray NUL\x00 in a page</p>")
 
 
-@pytest.mark.parametrize("ld", [
-    '{"@type": "HowTo", "step": [{"itemListElement": 3}, "x", null, [1, 2]]}',
-    '{"@type": {"a": 1}, "recipeInstructions": {"text": 5}}',
-    '{"@type": ["Recipe"], "recipeInstructions": [{"itemListElement": [{"itemListElement": []}]}]}',
-    '{"@type": "Article", "isAccessibleForFree": [], "articleBody": 7}',
-    '[' * 5000 + ']' * 5000,
-])
+@pytest.mark.parametrize(
+    "ld",
+    [
+        '{"@type": "HowTo", "step": [{"itemListElement": 3}, "x", null, [1, 2]]}',
+        '{"@type": {"a": 1}, "recipeInstructions": {"text": 5}}',
+        '{"@type": ["Recipe"], "recipeInstructions": [{"itemListElement": [{"itemListElement": []}]}]}',
+        '{"@type": "Article", "isAccessibleForFree": [], "articleBody": 7}',
+        "[" * 5000 + "]" * 5000,
+    ],
+)
 def test_odd_json_ld_bodies_never_raise(ld):
     page = f'<html><head><script type="application/ld+json">{ld}</script></head><body><p>x</p></body></html>'
     assert extract(page).text in ("", "x")
@@ -387,9 +480,12 @@ def test_odd_json_ld_bodies_never_raise(ld):
 
 # -- article metadata (issue 19): bad values give None or [], never an exception or garbage ------
 
+
 def _article(head: str = "", byline: str = "") -> str:
-    return (f"<html><head><title>A headline</title>{head}</head><body><article><h1>A headline</h1>"
-            f"{byline}{ARTICLE * 4}</article></body></html>")
+    return (
+        f"<html><head><title>A headline</title>{head}</head><body><article><h1>A headline</h1>"
+        f"{byline}{ARTICLE * 4}</article></body></html>"
+    )
 
 
 def assert_metadata_quick(html, seconds: float = 2.0):
@@ -401,61 +497,91 @@ def assert_metadata_quick(html, seconds: float = 2.0):
     return meta
 
 
-@pytest.mark.parametrize("script", [
-    '{"@type": "NewsArticle", "author": ',                   # cut off
-    '{"@type": "NewsArticle", "author": {"name": {"a": 1}}, "datePublished": 20240315}',
-    '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
-    '{"@graph": [' + ",".join(['{"@graph": []}'] * 5000) + "]}",
-    '{"@type": ["NewsArticle", 3], "author": [null, 1, [], {"@id": 5}], "image": {"url": 7}}',
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        '{"@type": "NewsArticle", "author": ',  # cut off
+        '{"@type": "NewsArticle", "author": {"name": {"a": 1}}, "datePublished": 20240315}',
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        '{"@graph": [' + ",".join(['{"@graph": []}'] * 5000) + "]}",
+        '{"@type": ["NewsArticle", 3], "author": [null, 1, [], {"@id": 5}], "image": {"url": 7}}',
+    ],
+)
 def test_malformed_json_ld_gives_no_metadata(script):
     meta = assert_metadata_quick(_article(f'<script type="application/ld+json">{script}</script>'))
     assert meta["authors"] == [] and meta["date_published"] is None and meta["image"] is None
 
 
-@pytest.mark.parametrize("value", ["0000-00-00", "2024-02-31", "2999-01-01T00:00:00Z", "1970-01-01",
-                                   "99999999999999", "yesterday", "2024-13-45", "-1"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "0000-00-00",
+        "2024-02-31",
+        "2999-01-01T00:00:00Z",
+        "1970-01-01",
+        "99999999999999",
+        "yesterday",
+        "2024-13-45",
+        "-1",
+    ],
+)
 def test_impossible_and_future_dates_are_none(value):
-    head = (f'<meta property="article:published_time" content="{value}">'
-            f'<meta property="article:modified_time" content="{value}">'
-            f'<script type="application/ld+json">{{"@type": "Article", "datePublished": "{value}"}}'
-            f"</script>")
+    head = (
+        f'<meta property="article:published_time" content="{value}">'
+        f'<meta property="article:modified_time" content="{value}">'
+        f'<script type="application/ld+json">{{"@type": "Article", "datePublished": "{value}"}}'
+        f"</script>"
+    )
     meta = assert_metadata_quick(_article(head))
     assert meta["date_published"] is None and meta["date_modified"] is None
 
 
 def test_five_megabyte_json_ld_is_bounded():
-    big = json.dumps({"@type": "NewsArticle", "author": {"name": "Jane Doe"},
-                      "articleBody": "word " * 1_000_000})
+    big = json.dumps({"@type": "NewsArticle", "author": {"name": "Jane Doe"}, "articleBody": "word " * 1_000_000})
     assert len(big) > 5_000_000
     meta = assert_metadata_quick(_article(f'<script type="application/ld+json">{big}</script>'))
-    assert meta["authors"] == []   # not parsed at all: over metadata.MAX_JSONLD_CHARS
+    assert meta["authors"] == []  # not parsed at all: over metadata.MAX_JSONLD_CHARS
 
 
 def test_thousands_of_meta_tags_are_bounded():
     metas = "".join(f'<meta name="x{i}" content="{i}">' for i in range(20_000))
     head = metas + '<meta name="author" content="Jane Doe">'
     meta = assert_metadata_quick(_article(head))
-    assert meta["authors"] == []   # beyond metadata.MAX_META names; bounded, not read
+    assert meta["authors"] == []  # beyond metadata.MAX_META names; bounded, not read
 
 
-@pytest.mark.parametrize("author", [
-    "<a href='/u/1'>https://example.com/author/jane</a>", "https://twitter.com/jane",
-    "<script>alert(1)</script>", "www.example.com", "jane@example.com", "By", "Name", "Sign In",
-    "15 March 2024", "x" * 5000, "<b></b>",
-])
+@pytest.mark.parametrize(
+    "author",
+    [
+        "<a href='/u/1'>https://example.com/author/jane</a>",
+        "https://twitter.com/jane",
+        "<script>alert(1)</script>",
+        "www.example.com",
+        "jane@example.com",
+        "By",
+        "Name",
+        "Sign In",
+        "15 March 2024",
+        "x" * 5000,
+        "<b></b>",
+    ],
+)
 def test_author_fields_holding_urls_or_markup_give_no_author(author):
     escaped = author.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
-    head = (f'<meta name="author" content="{escaped}">'
-            f'<script type="application/ld+json">{json.dumps({"@type": "Article", "author": author})}'
-            f"</script>")
+    head = (
+        f'<meta name="author" content="{escaped}">'
+        f'<script type="application/ld+json">{json.dumps({"@type": "Article", "author": author})}'
+        f"</script>"
+    )
     meta = assert_metadata_quick(_article(head))
     assert meta["authors"] == []
 
 
 def test_author_markup_is_stripped_to_the_name():
-    head = ('<script type="application/ld+json">{"@type": "Article", '
-            '"author": "<a href=\\"/jane\\">By Jane Doe</a>"}</script>')
+    head = (
+        '<script type="application/ld+json">{"@type": "Article", '
+        '"author": "<a href=\\"/jane\\">By Jane Doe</a>"}</script>'
+    )
     assert assert_metadata_quick(_article(head))["authors"] == ["Jane Doe"]
 
 

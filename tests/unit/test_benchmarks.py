@@ -27,9 +27,15 @@ def tiny_sets(root: Path) -> None:
             html = fixture_bytes(fixture)
             (folder / "html" / f"{fixture}.html").write_bytes(html)
             text = extract(html, url=f"https://example.org/{fixture}").text
-            record = {"id": fixture, "html": f"html/{fixture}.html", "gold": None,
-                      "url": f"https://example.org/{fixture}", "lang": None, "label": "article",
-                      "source": "fixtures"}
+            record = {
+                "id": fixture,
+                "html": f"html/{fixture}.html",
+                "gold": None,
+                "url": f"https://example.org/{fixture}",
+                "lang": None,
+                "label": "article",
+                "source": "fixtures",
+            }
             if name == "readability":
                 (folder / "gold").mkdir(exist_ok=True)
                 (folder / "gold" / f"{fixture}.txt").write_text(text, encoding="utf-8")
@@ -43,9 +49,25 @@ def tiny_sets(root: Path) -> None:
 def test_report_runs_scores_and_writes_results(tmp_path):
     tiny_sets(tmp_path / "data")
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, str(REPORT), "--datasets", str(tmp_path / "data"), "--out", str(out),
-                           "--extractors", "ours", "--no-overview", "--no-crawl", "--bootstrap", "20"],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPORT),
+            "--datasets",
+            str(tmp_path / "data"),
+            "--out",
+            str(out),
+            "--extractors",
+            "ours",
+            "--no-overview",
+            "--no-crawl",
+            "--bootstrap",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads((out / "results.json").read_text())
     ours = results["extraction"]["tools"]["ours"]

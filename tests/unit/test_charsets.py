@@ -41,19 +41,30 @@ def strings(value, where="result"):
 
 # -- item 2: lone surrogates ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("as_bytes", [False, True])
 def test_no_lone_surrogate_reaches_any_output(as_bytes):
     html = surrogate_page()
-    result = extract(html.encode("utf-8") if as_bytes else html, url="https://example.com/pier",
-                     include_links=True, include_images=True)
-    fields = {"text": result.text, "markdown": result.markdown, "html": result.html,
-              "title": result.title, "blocks": [b.text for b in result.blocks], "dict": result.to_dict()}
+    result = extract(
+        html.encode("utf-8") if as_bytes else html,
+        url="https://example.com/pier",
+        include_links=True,
+        include_images=True,
+    )
+    fields = {
+        "text": result.text,
+        "markdown": result.markdown,
+        "html": result.html,
+        "title": result.title,
+        "blocks": [b.text for b in result.blocks],
+        "dict": result.to_dict(),
+    }
     for where, value in strings(fields):
         assert not SURROGATE.search(value), where
     assert result.authors == ["Bob \ufffd"]
     assert result.description == "The pier plan \ufffd"
     assert result.site_name and "\ufffd" in result.site_name
-    json.dumps(result.to_dict(), ensure_ascii=False).encode("utf-8")   # what feed exporters do
+    json.dumps(result.to_dict(), ensure_ascii=False).encode("utf-8")  # what feed exporters do
     assert PARAGRAPH in result.text
 
 
@@ -95,14 +106,21 @@ def test_csv_of_the_metadata_writes():
 
 # -- item 11: no declared charset -------------------------------------------------------------
 
+
 @pytest.mark.parametrize("encoding", ["gb18030", "big5", "shift_jis", "euc_kr", "cp1251"])
 def test_undeclared_legacy_bytes_are_read_in_their_encoding(encoding):
-    text = {"gb18030": ZH_SENTENCE, "big5": "市政府週一宣布，將在今年夏天之前重建老碼頭，並為附近的居民提供新的公共交通服務。",
-            "shift_jis": "市役所は月曜日、夏までに古い桟橋を建て直し、近くの住民のために新しいバスを走らせると発表した。",
-            "euc_kr": "시청은 월요일에 여름이 오기 전에 오래된 부두를 다시 짓고 주민들을 위한 새 버스를 운행하겠다고 발표했다.",
-            "cp1251": "Городской совет в понедельник решил восстановить старый причал до начала летнего сезона."}[encoding]
-    html = ("<html><head><title>T</title></head><body><article>"
-            + "".join(f"<p>{text} {i}</p>" for i in range(6)) + "</article></body></html>")
+    text = {
+        "gb18030": ZH_SENTENCE,
+        "big5": "市政府週一宣布，將在今年夏天之前重建老碼頭，並為附近的居民提供新的公共交通服務。",
+        "shift_jis": "市役所は月曜日、夏までに古い桟橋を建て直し、近くの住民のために新しいバスを走らせると発表した。",
+        "euc_kr": "시청은 월요일에 여름이 오기 전에 오래된 부두를 다시 짓고 주민들을 위한 새 버스를 운행하겠다고 발표했다.",
+        "cp1251": "Городской совет в понедельник решил восстановить старый причал до начала летнего сезона.",
+    }[encoding]
+    html = (
+        "<html><head><title>T</title></head><body><article>"
+        + "".join(f"<p>{text} {i}</p>" for i in range(6))
+        + "</article></body></html>"
+    )
     data = html.encode(encoding)
     assert parse.to_unicode(data) == html
     assert text in extract(data).text
@@ -119,18 +137,22 @@ def test_a_declared_charset_is_never_second_guessed():
 def test_valid_utf8_and_ascii_are_never_guessed_at(monkeypatch):
     def fail(data):
         raise AssertionError("guessed")
+
     monkeypatch.setattr(parse, "guess_encoding", fail)
     assert ZH_SENTENCE in extract(chinese_page().encode("utf-8")).text
     assert PARAGRAPH in extract(f"<html><body><p>{PARAGRAPH}</p></body></html>".encode("ascii")).text
     assert parse.sniff_encoding(chinese_page('<meta charset="gb2312">').encode("gb18030")) == "gb18030"
 
 
-@pytest.mark.parametrize("words", [
-    "\u201cIt\u2019s done,\u201d she said \u2014 caf\u00e9 na\u00efve.",
-    "Corey\u2019s camera\u2019s other\u2019s \u201c5 limb\u201d individual\u2019s",   # the same in windows-1251
-    "\u00a33,000 \u00a315,000 \u00a36,000 \u00a38,000 \u00a34,405 \u00a33,415 and \u00a9 2007",   # Shift_JIS katakana
-    "1.3\u00b7 1.026 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 (1.5)",   # Thai letters
-])
+@pytest.mark.parametrize(
+    "words",
+    [
+        "\u201cIt\u2019s done,\u201d she said \u2014 caf\u00e9 na\u00efve.",
+        "Corey\u2019s camera\u2019s other\u2019s \u201c5 limb\u201d individual\u2019s",  # the same in windows-1251
+        "\u00a33,000 \u00a315,000 \u00a36,000 \u00a38,000 \u00a34,405 \u00a33,415 and \u00a9 2007",  # Shift_JIS katakana
+        "1.3\u00b7 1.026 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 \u00b0 (1.5)",  # Thai letters
+    ],
+)
 def test_english_windows_1252_stays_windows_1252(words):
     # Quotes, symbols and accents among English, as on CleanEval's pages that declare nothing.
     html = f"<html><body><p>{PARAGRAPH} {words}</p><p>{PARAGRAPH}</p></body></html>"
@@ -139,7 +161,10 @@ def test_english_windows_1252_stays_windows_1252(words):
 
 def test_no_sample_and_no_detector_fall_back_to_windows_1252(monkeypatch):
     # Non-ASCII bytes only inside markup: nothing tells.
-    assert charset.guess_encoding('<html><body><img alt="caf\u00e9"><p>plain</p></body></html>'.encode("cp1252")) == "cp1252"
+    assert (
+        charset.guess_encoding('<html><body><img alt="caf\u00e9"><p>plain</p></body></html>'.encode("cp1252"))
+        == "cp1252"
+    )
     monkeypatch.setitem(__import__("sys").modules, "charset_normalizer", None)
     assert charset.guess_encoding(chinese_page().encode("gb18030")) == "cp1252"
 
@@ -150,6 +175,7 @@ def test_the_sample_is_linear_on_long_ascii_runs():
 
 
 # -- item 11 in a crawl: CharsetMiddleware ----------------------------------------------------
+
 
 def middleware(**settings):
     return CharsetMiddleware.from_crawler(get_crawler(settings_dict={"BOILERPLATE_DETECT_CHARSET": True, **settings}))
@@ -163,7 +189,7 @@ def test_middleware_re_decodes_only_a_guess():
     body = russian_page().encode("koi8_r")
     guessed = response(body)
     assert not declared(guessed)
-    assert guessed.css("title::text").get() != RU_TITLE   # Scrapy's own guess is wrong here
+    assert guessed.css("title::text").get() != RU_TITLE  # Scrapy's own guess is wrong here
     mw = middleware()
     fixed = mw.process_response(None, guessed)
     assert fixed.encoding == "koi8_r"
@@ -171,11 +197,13 @@ def test_middleware_re_decodes_only_a_guess():
     assert mw.stats.get_value("boilerplate/charset/detected") == 1
     assert mw.stats.get_value("boilerplate/charset/detected/koi8_r") == 1
     # Declared in Content-Type, in <meta>, by a BOM; UTF-8; or guessed right: left as Scrapy read it.
-    for kept in (response(body, "text/html; charset=windows-1252"),
-                 response(russian_page().replace("<head>", '<head><meta charset="windows-1252">').encode("koi8_r")),
-                 response(b"\xef\xbb\xbf" + chinese_page().encode("utf-8")),
-                 response(chinese_page().encode("utf-8")),
-                 response(chinese_page().encode("gb18030"))):
+    for kept in (
+        response(body, "text/html; charset=windows-1252"),
+        response(russian_page().replace("<head>", '<head><meta charset="windows-1252">').encode("koi8_r")),
+        response(b"\xef\xbb\xbf" + chinese_page().encode("utf-8")),
+        response(chinese_page().encode("utf-8")),
+        response(chinese_page().encode("gb18030")),
+    ):
         assert better_encoding(kept) is None
         assert mw.process_response(None, kept) is kept
     assert mw.stats.get_value("boilerplate/charset/detected") == 1
@@ -183,5 +211,6 @@ def test_middleware_re_decodes_only_a_guess():
 
 def test_middleware_is_off_by_default():
     from scrapy.exceptions import NotConfigured
+
     with pytest.raises(NotConfigured):
         CharsetMiddleware.from_crawler(get_crawler())

@@ -18,11 +18,13 @@ SUBHEADING = "A question of soil and water"
 
 
 def run_module(*args, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scrapy_boilerplate", *args], input=stdin,
-                          capture_output=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy_boilerplate", *args], input=stdin, capture_output=True, timeout=120
+    )
 
 
 # -- as a separate process --------------------------------------------------------------------
+
 
 def test_module_extract_prints_text():
     done = run_module("extract", str(EN))
@@ -57,6 +59,7 @@ def test_module_version():
 
 
 # -- in process -------------------------------------------------------------------------------
+
 
 def test_extract_text(capsys):
     assert main(["extract", str(EN)]) == 0
@@ -155,6 +158,7 @@ def test_unknown_format_is_a_usage_error(capsys):
 
 # -- evaluate ---------------------------------------------------------------------------------
 
+
 def write_tiny_dataset(folder: Path) -> Path:
     """Two pages in the DESIGN dataset format: raw HTML, gold text, pages.jsonl."""
     (folder / "html").mkdir(parents=True)
@@ -163,16 +167,37 @@ def write_tiny_dataset(folder: Path) -> Path:
     (folder / "html" / "de.html").write_bytes(fixture_bytes("article_de"))
     (folder / "gold" / "en.txt").write_text(
         "When the old parking lot on Fenwick Street closed three years ago, most residents expected "
-        "another apartment block to rise in its place.\nA question of soil and water\n", encoding="utf-8")
+        "another apartment block to rise in its place.\nA question of soil and water\n",
+        encoding="utf-8",
+    )
     (folder / "gold" / "de.txt").write_text(
         "Das größte Problem ist das rollende Material. Moderne Schlafwagen werden nur von wenigen "
-        "Herstellern gebaut, und die Lieferzeiten betragen mehrere Jahre.\n", encoding="utf-8")
+        "Herstellern gebaut, und die Lieferzeiten betragen mehrere Jahre.\n",
+        encoding="utf-8",
+    )
     records = [
-        {"id": "en", "html": "html/en.html", "gold": "gold/en.txt", "url": "https://a.example/en",
-         "lang": "en", "label": "article", "source": "test", "page_type": "article",
-         "with": ["A question of soil and water"], "without": ["Accept all cookies"]},
-        {"id": "de", "html": "html/de.html", "gold": "gold/de.txt", "url": "https://b.example/de",
-         "lang": "de", "label": "article", "source": "test", "page_type": "article"},
+        {
+            "id": "en",
+            "html": "html/en.html",
+            "gold": "gold/en.txt",
+            "url": "https://a.example/en",
+            "lang": "en",
+            "label": "article",
+            "source": "test",
+            "page_type": "article",
+            "with": ["A question of soil and water"],
+            "without": ["Accept all cookies"],
+        },
+        {
+            "id": "de",
+            "html": "html/de.html",
+            "gold": "gold/de.txt",
+            "url": "https://b.example/de",
+            "lang": "de",
+            "label": "article",
+            "source": "test",
+            "page_type": "article",
+        },
     ]
     (folder / "pages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return folder
@@ -187,7 +212,7 @@ def test_evaluate_prints_a_table(tmp_path, capsys):
     assert "f1" in header.split()
     assert "recall" in header.split()
     article_row = next(line for line in out.splitlines() if line.startswith("article"))
-    assert article_row.split()[1] == "2"   # pages
+    assert article_row.split()[1] == "2"  # pages
 
 
 def test_evaluate_json(tmp_path, capsys):
@@ -197,7 +222,7 @@ def test_evaluate_json(tmp_path, capsys):
     summary = report["tiny"]["summaries"]["all"]
     assert summary["pages"] == 2
     assert 0.0 <= summary["precision"] <= 1.0
-    assert summary["recall"] > 0.9           # both gold texts are inside the extracted articles
+    assert summary["recall"] > 0.9  # both gold texts are inside the extracted articles
     assert summary["with_share"] == 1.0 and summary["without_share"] == 1.0
 
 
@@ -212,13 +237,31 @@ def write_dataset_with_a_miss(folder: Path) -> Path:
     """The tiny dataset plus a page whose gold text is not on it (F1 0) and a page with
     snippets only (scored by their shares)."""
     dataset = write_tiny_dataset(folder)
-    (dataset / "gold" / "miss.txt").write_text("Words that this page does not hold anywhere at all.\n",
-                                               encoding="utf-8")
+    (dataset / "gold" / "miss.txt").write_text(
+        "Words that this page does not hold anywhere at all.\n", encoding="utf-8"
+    )
     records = [
-        {"id": "miss", "html": "html/en.html", "gold": "gold/miss.txt", "url": "https://c.example/miss",
-         "lang": "en", "label": "article", "source": "test", "page_type": "article"},
-        {"id": "snippets", "html": "html/de.html", "gold": None, "url": None, "lang": "de",
-         "label": "article", "source": "test", "with": ["Das größte Problem"], "without": []},
+        {
+            "id": "miss",
+            "html": "html/en.html",
+            "gold": "gold/miss.txt",
+            "url": "https://c.example/miss",
+            "lang": "en",
+            "label": "article",
+            "source": "test",
+            "page_type": "article",
+        },
+        {
+            "id": "snippets",
+            "html": "html/de.html",
+            "gold": None,
+            "url": None,
+            "lang": "de",
+            "label": "article",
+            "source": "test",
+            "with": ["Das größte Problem"],
+            "without": [],
+        },
     ]
     with open(dataset / "pages.jsonl", "a", encoding="utf-8") as out:
         out.write("".join(json.dumps(r) + "\n" for r in records))
@@ -232,9 +275,9 @@ def test_evaluate_per_page_lists_every_page(tmp_path, capsys):
     listing = out.split("-- tiny: every page", 1)[1]
     rows = {line.split()[0]: line.split() for line in listing.strip().splitlines()[2:]}
     assert set(rows) == {"en", "de", "miss", "snippets"}
-    assert rows["miss"][4] == "0.000"                                # its F1
+    assert rows["miss"][4] == "0.000"  # its F1
     assert rows["miss"][-1] == "https://c.example/miss"
-    assert rows["snippets"][2:5] == ["-", "-", "-"]                  # no gold: no P, R, F1
+    assert rows["snippets"][2:5] == ["-", "-", "-"]  # no gold: no P, R, F1
 
 
 def test_evaluate_worst_lists_the_lowest_pages_first(tmp_path, capsys):
@@ -242,7 +285,7 @@ def test_evaluate_worst_lists_the_lowest_pages_first(tmp_path, capsys):
     assert main(["evaluate", str(dataset), "--worst", "2"]) == 0
     out = capsys.readouterr().out
     assert "every page" not in out
-    listing = out.split("the 2 worst pages", 1)[1].strip().splitlines()[3:]   # title, header, rule
+    listing = out.split("the 2 worst pages", 1)[1].strip().splitlines()[3:]  # title, header, rule
     listed = [line.split()[0] for line in listing]
     # The lowest two by the pages' own scores (F1, or the snippet share without gold), lowest first.
     assert main(["evaluate", str(dataset), "--per-page", "--json"]) == 0
@@ -261,8 +304,18 @@ def test_evaluate_per_page_and_worst_in_json(tmp_path, capsys):
     assert pages["miss"]["f1"] == 0.0 and pages["miss"]["recall"] == 0.0
     assert pages["snippets"]["f1"] is None and pages["snippets"]["with_share"] == 1.0
     assert pages["en"]["url"] == "https://a.example/en"
-    assert set(pages["en"]) == {"id", "page_type", "precision", "recall", "f1", "bow_f1", "lcs_f1",
-                                "with_share", "without_share", "url"}
+    assert set(pages["en"]) == {
+        "id",
+        "page_type",
+        "precision",
+        "recall",
+        "f1",
+        "bow_f1",
+        "lcs_f1",
+        "with_share",
+        "without_share",
+        "url",
+    }
     assert [row["id"] for row in report["worst"]] == ["miss"]
     assert report["summaries"]["all"]["pages"] == 4
 
@@ -281,6 +334,7 @@ def test_evaluate_missing_dataset(tmp_path, capsys):
 
 
 # -- edges a new user met (issue 17) ----------------------------------------------------------
+
 
 def test_extract_reads_gzip_files(tmp_path, capsys):
     import gzip
@@ -311,7 +365,7 @@ def test_broken_gzip_is_one_error_line(tmp_path, capsys):
 
 
 def _binary_program() -> bytes:
-    return Path(sys.executable).resolve().read_bytes()[:200_000]   # a real executable (ELF, Mach-O, PE)
+    return Path(sys.executable).resolve().read_bytes()[:200_000]  # a real executable (ELF, Mach-O, PE)
 
 
 def test_binary_stdin_gives_empty_output_a_message_and_status_1():
@@ -353,8 +407,9 @@ def test_overview_given_a_block_model_names_the_mix_up(capsys):
 def _without_labels(folder: Path) -> Path:
     jsonl = folder / "pages.jsonl"
     records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
-    jsonl.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "label"}) + "\n"
-                             for r in records), encoding="utf-8")
+    jsonl.write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k != "label"}) + "\n" for r in records), encoding="utf-8"
+    )
     return folder
 
 
@@ -363,13 +418,13 @@ def test_train_overview_without_labels_is_one_error_line(tmp_path):
     done = run_module("train", str(dataset), "--overview", "--output", str(tmp_path / "m.json"))
     assert done.returncode == 1
     err = done.stderr.decode()
-    assert err.count("\n") == 1, err   # no numpy warnings, no traceback
+    assert err.count("\n") == 1, err  # no numpy warnings, no traceback
     assert "no page of tiny has a label" in err and '"overview", "article" or "other"' in err
     assert not (tmp_path / "m.json").exists()
 
 
 def test_train_overview_with_one_kind_of_label_is_an_error(tmp_path, capsys):
-    dataset = write_tiny_dataset(tmp_path / "tiny")   # two articles, no overview page
+    dataset = write_tiny_dataset(tmp_path / "tiny")  # two articles, no overview page
     assert main(["train", str(dataset), "--overview", "--output", str(tmp_path / "m.json")]) == 1
     assert 'no "overview" page' in capsys.readouterr().err
 
@@ -378,8 +433,9 @@ def test_train_block_model_without_gold_or_snippets_points_to_overview(tmp_path,
     folder = tmp_path / "labels-only"
     folder.mkdir()
     (folder / "a.html").write_bytes(EN.read_bytes())
-    (folder / "pages.jsonl").write_text(json.dumps({"id": "a", "html": "a.html", "label": "article"}) + "\n",
-                                        encoding="utf-8")
+    (folder / "pages.jsonl").write_text(
+        json.dumps({"id": "a", "html": "a.html", "label": "article"}) + "\n", encoding="utf-8"
+    )
     assert main(["train", str(folder), "--output", str(tmp_path / "m.json")]) == 1
     err = capsys.readouterr().err
     assert "no page of labels-only has gold text or with/without snippets" in err and "--overview" in err
@@ -410,7 +466,7 @@ def test_train_all_sites_keeps_the_validation_sites(tmp_path, monkeypatch, capsy
     (dataset / "pages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     trained_on = []
 
-    def collect(pages):   # stop before fitting: only which pages are used is tested here
+    def collect(pages):  # stop before fitting: only which pages are used is tested here
         trained_on.append(sorted(p.id for p in pages))
         raise ValueError("stopped by the test")
 
@@ -426,8 +482,21 @@ def test_extract_with_selectors(capsys):
     # The fixture's "Related articles" box is left out anyway; here the selectors keep only the
     # article's second half and drop its first subheading's section.
     plain = extract(EN.read_bytes())
-    assert main(["extract", str(EN), "--content-selector", "article",
-                 "--exclude-selector", "h2", "--exclude-selector", "p:first-of-type"]) == 0
+    assert (
+        main(
+            [
+                "extract",
+                str(EN),
+                "--content-selector",
+                "article",
+                "--exclude-selector",
+                "h2",
+                "--exclude-selector",
+                "p:first-of-type",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     expected = extract(EN.read_bytes(), content_selector="article", exclude_selectors=["h2", "p:first-of-type"])
     assert out == expected.text + "\n" and expected.text != plain.text
@@ -437,5 +506,6 @@ def test_extract_with_selectors(capsys):
 def test_extract_with_an_invalid_selector_is_one_error_line(capsys):
     assert main(["extract", str(EN), "--exclude-selector", "div[["]) == 1
     err = capsys.readouterr().err
-    assert err == ("scrapy-boilerplate: error: invalid CSS selector 'div[[': "
-                   "Expected ident or '*', got <DELIM '[' at 4>\n")
+    assert err == (
+        "scrapy-boilerplate: error: invalid CSS selector 'div[[': Expected ident or '*', got <DELIM '[' at 4>\n"
+    )

@@ -23,8 +23,9 @@ def scrapy(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     # The console script of this interpreter's environment (installed with the package).
     exe = Path(sys.executable).with_name("scrapy")
     command = [str(exe)] if exe.exists() else [shutil.which("scrapy") or "scrapy"]
-    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=120,
-                          cwd=cwd or Path(__file__).parent)
+    return subprocess.run(
+        [*command, *args], capture_output=True, text=True, timeout=120, cwd=cwd or Path(__file__).parent
+    )
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +66,9 @@ def test_file_as_json():
 def test_url_is_downloaded_by_scrapy(server):
     done = scrapy("boilerplate", server.url(ARTICLE), "--format", "markdown", "--include-title")
     assert done.returncode == 0, done.stderr
-    page = HtmlResponse(server.url(ARTICLE), body=site_file(ARTICLE),
-                        headers={"Content-Type": "text/html; charset=utf-8"})
+    page = HtmlResponse(
+        server.url(ARTICLE), body=site_file(ARTICLE), headers={"Content-Type": "text/html; charset=utf-8"}
+    )
     expected = extract(page.selector, url=page.url, include_title=True)
     assert done.stdout.split("\n\n", 1)[1] == expected.markdown + "\n"
     assert expected.markdown.startswith("# Council approves")
@@ -75,8 +77,7 @@ def test_url_is_downloaded_by_scrapy(server):
 
 def test_overview_page_is_printed_even_when_the_project_drops_overviews(server):
     # example_project enables the add-on; "drop" would hide the page from a crawl.
-    done = scrapy("boilerplate", server.url("/news/"), "-s", "BOILERPLATE_OVERVIEW_ACTION=drop",
-                  cwd=EXAMPLE_PROJECT)
+    done = scrapy("boilerplate", server.url("/news/"), "-s", "BOILERPLATE_OVERVIEW_ACTION=drop", cwd=EXAMPLE_PROJECT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Overview page: yes (score ")
 
@@ -96,23 +97,44 @@ def test_neither_file_nor_url_is_a_usage_error():
 def test_site_rules_of_the_settings_apply():
     path = SITE / ARTICLE.lstrip("/")
     rules = json.dumps({"news.example": {"content": "article", "exclude": ["h2"]}})
-    done = scrapy("boilerplate", str(path), "--url", "https://www.news.example/a", "--format", "json",
-                  "-s", f"BOILERPLATE_SITE_RULES={rules}")
+    done = scrapy(
+        "boilerplate",
+        str(path),
+        "--url",
+        "https://www.news.example/a",
+        "--format",
+        "json",
+        "-s",
+        f"BOILERPLATE_SITE_RULES={rules}",
+    )
     assert done.returncode == 0, done.stderr
     text = json.loads(done.stdout)["extraction"]["text"]
-    expected = extract(path.read_bytes(), url="https://www.news.example/a", content_selector="article",
-                       exclude_selectors=["h2"])
+    expected = extract(
+        path.read_bytes(), url="https://www.news.example/a", content_selector="article", exclude_selectors=["h2"]
+    )
     assert text == expected.text
     assert text != extract(path.read_bytes(), url="https://www.news.example/a").text
     # Another site: no rule.
-    done = scrapy("boilerplate", str(path), "--url", "https://other.example/a", "--format", "json",
-                  "-s", f"BOILERPLATE_SITE_RULES={rules}")
+    done = scrapy(
+        "boilerplate",
+        str(path),
+        "--url",
+        "https://other.example/a",
+        "--format",
+        "json",
+        "-s",
+        f"BOILERPLATE_SITE_RULES={rules}",
+    )
     assert json.loads(done.stdout)["extraction"]["text"] == extract(path.read_bytes()).text
 
 
 def test_a_bad_site_rule_is_one_error_line():
-    done = scrapy("boilerplate", str(SITE / ARTICLE.lstrip("/")),
-                  "-s", 'BOILERPLATE_SITE_RULES={"news.example": {"content": "div[["}}')
+    done = scrapy(
+        "boilerplate",
+        str(SITE / ARTICLE.lstrip("/")),
+        "-s",
+        'BOILERPLATE_SITE_RULES={"news.example": {"content": "div[["}}',
+    )
     assert done.returncode == 1
     assert done.stderr.startswith("scrapy boilerplate: error: BOILERPLATE_SITE_RULES must be ")
     assert "the site rule for 'news.example': invalid CSS selector 'div[['" in done.stderr

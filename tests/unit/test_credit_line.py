@@ -11,26 +11,35 @@ from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.options import Options
 from scrapy_boilerplate.core.selection.steps import Selection, keep_credit_line
 
-BODY = ["The jury took four hours to reach its verdict on Tuesday.",
-        "The defendant's lawyers said they would appeal the ruling."]
+BODY = [
+    "The jury took four hours to reach its verdict on Tuesday.",
+    "The defendant's lawyers said they would appeal the ruling.",
+]
 
 
 def kept_after(tail: str) -> list:
     """The block texts kept after keep_credit_line, with the body's paragraphs kept before it."""
     paragraphs = "".join(f"<p>{p}</p>" for p in BODY)
-    page = build_page(parse_html(f"<html><body><article>{paragraphs}</article>{tail}"
-                                 "<footer><p>Reporting by our staff, all rights reserved.</p></footer></body></html>"))
+    page = build_page(
+        parse_html(
+            f"<html><body><article>{paragraphs}</article>{tail}"
+            "<footer><p>Reporting by our staff, all rights reserved.</p></footer></body></html>"
+        )
+    )
     s = Selection(page, np.full(len(page), 0.3), None, Options(), None, [])
     s.mask = np.array([text in BODY for text in page.texts])
     keep_credit_line(s)
     return [t for t, m in zip(page.texts, s.mask) if m]
 
 
-@pytest.mark.parametrize("credit", [
-    "Additional reporting by Steve Gorman; Editing by Marguerita Choy",
-    "(Reporting by Jane Doe in Tunis; Editing by John Roe)",
-    "Heba Habib contributed to this report.",
-])
+@pytest.mark.parametrize(
+    "credit",
+    [
+        "Additional reporting by Steve Gorman; Editing by Marguerita Choy",
+        "(Reporting by Jane Doe in Tunis; Editing by John Roe)",
+        "Heba Habib contributed to this report.",
+    ],
+)
 def test_a_credit_line_in_its_own_div_after_the_body_is_kept(credit):
     assert kept_after(f'<div class="attribution"><p>{credit}</p></div>') == [*BODY, credit]
 

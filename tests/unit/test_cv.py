@@ -30,11 +30,16 @@ def test_registered_domain():
 
 
 def test_groups_across_sets_and_without_url():
-    assert page_group(_page("dragnet", "1", "http://blog.example.com/a")) == \
-        page_group(_page("cleaneval", "2", "https://www.example.com/b")) == "example.com"
-    # an archive capture belongs to the site it captured
-    assert page_group(_page("trafilatura-eval", "3", "https://web.archive.org/web/2020/https://example.com/c")) \
+    assert (
+        page_group(_page("dragnet", "1", "http://blog.example.com/a"))
+        == page_group(_page("cleaneval", "2", "https://www.example.com/b"))
         == "example.com"
+    )
+    # an archive capture belongs to the site it captured
+    assert (
+        page_group(_page("trafilatura-eval", "3", "https://web.archive.org/web/2020/https://example.com/c"))
+        == "example.com"
+    )
     assert page_group(_page("readability", "nytimes-3", None)) == "readability:nytimes"
     assert page_group(_page("readability", "001", None)) == "readability:001"
     assert page_group(_page("dragnet", "9", None)) == page_group(_page("dragnet", "10", None)) == "dragnet:no-url"
@@ -42,8 +47,13 @@ def test_groups_across_sets_and_without_url():
 
 
 def test_pages_in_two_sets():
-    pages = [_page("a", "1", "http://x.org/p/"), _page("b", "1", "http://www.x.org/p"),
-             _page("a", "2", None), _page("b", "2", None), _page("a", "3", "http://x.org/q")]
+    pages = [
+        _page("a", "1", "http://x.org/p/"),
+        _page("b", "1", "http://www.x.org/p"),
+        _page("a", "2", None),
+        _page("b", "2", None),
+        _page("a", "3", "http://x.org/q"),
+    ]
     digests = ["d1", "d2", "same", "same", "d3"]
     assert pages_in_two_sets(pages, digests) == {0, 1, 2, 3}
 
@@ -52,12 +62,12 @@ def test_folds_are_stable_balanced_and_keep_untouched_groups():
     groups = [f"site{k}.com" for k in range(400) for _ in range(k % 7 + 1)]
     three = assign_folds(groups, 3)
     five = assign_folds(groups, 5)
-    assert three == assign_folds(list(reversed(groups)), 3)          # order does not matter
+    assert three == assign_folds(list(reversed(groups)), 3)  # order does not matter
     untouched = {g for g, f in three.items() if f == -1}
-    assert untouched == {g for g, f in five.items() if f == -1}      # the same whatever the folds
+    assert untouched == {g for g, f in five.items() if f == -1}  # the same whatever the folds
     assert 0.10 < len(untouched) / len(three) < 0.20
     sizes = [sum(1 for g in groups if five[g] == k) for k in range(5)]
-    assert max(sizes) - min(sizes) <= 7                               # at most one group apart
+    assert max(sizes) - min(sizes) <= 7  # at most one group apart
     assert set(five.values()) == {-1, 0, 1, 2, 3, 4}
 
 
@@ -76,8 +86,17 @@ def test_wide_gold_positives_masked_but_body_paragraphs():
 
 
 def _rows(pairs, dataset="s"):
-    return [{"set": dataset, "id": str(k), "page_type": None, "p": p, "r": r,
-             "f1": None if p is None and r is None else cv.f1_from(p or 0.0, r)} for k, (p, r) in enumerate(pairs)]
+    return [
+        {
+            "set": dataset,
+            "id": str(k),
+            "page_type": None,
+            "p": p,
+            "r": r,
+            "f1": None if p is None and r is None else cv.f1_from(p or 0.0, r),
+        }
+        for k, (p, r) in enumerate(pairs)
+    ]
 
 
 def test_summary_and_paired_bootstrap():

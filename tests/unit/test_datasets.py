@@ -33,12 +33,24 @@ def tiny(tmp_path: Path) -> Path:
     (folder / "html" / "a.html.gz").write_bytes(gzip.compress(b"<p>caf\xc3\xa9</p>"))
     (folder / "html" / "b.html").write_bytes(b"<p>plain</p>")
     (folder / "gold" / "a.txt").write_text("café\n", encoding="utf-8")
-    return write_dataset(folder, [
-        {"id": "a", "html": "html/a.html.gz", "gold": "gold/a.txt",
-         "url": "https://WWW.Example.com/x", "lang": "fr", "label": "article",
-         "source": "test", "page_type": "article", "with": ["café"], "without": ["menu"]},
-        {"id": "b", "html": "html/b.html"},
-    ])
+    return write_dataset(
+        folder,
+        [
+            {
+                "id": "a",
+                "html": "html/a.html.gz",
+                "gold": "gold/a.txt",
+                "url": "https://WWW.Example.com/x",
+                "lang": "fr",
+                "label": "article",
+                "source": "test",
+                "page_type": "article",
+                "with": ["café"],
+                "without": ["menu"],
+            },
+            {"id": "b", "html": "html/b.html"},
+        ],
+    )
 
 
 def test_load_dataset(tiny: Path):
@@ -90,12 +102,19 @@ def test_the_held_out_sites_are_the_same_in_every_process():
     # The risk is hash seeding: hash() of a str differs from process to process (PYTHONHASHSEED),
     # so a split made with it would hold out other sites on the next run. Two child processes
     # with two seeds must choose the sites this process chooses.
-    script = ("from scrapy_boilerplate.training.datasets import is_validation_site as v; "
-              "print(''.join('1' if v(f'site{i}.example') else '0' for i in range(300)))")
+    script = (
+        "from scrapy_boilerplate.training.datasets import is_validation_site as v; "
+        "print(''.join('1' if v(f'site{i}.example') else '0' for i in range(300)))"
+    )
     here = "".join("1" if is_validation_site(f"site{i}.example") else "0" for i in range(300))
     for seed in ("1", "2"):
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                              env={**os.environ, "PYTHONHASHSEED": seed})
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
         assert done.stdout.strip() == here
     assert 0 < here.count("1") < 300
 

@@ -11,10 +11,20 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PATH_RE = re.compile(r"(?<![\w/.-])((?:scrapy_boilerplate|core|crawl|training|tests|benchmarks|docs|example_project)"
-                     r"/[\w/.-]*\w\.(?:py|pyx|pxd|md|json|jsonl|cfg|toml))\b")
-SOURCES = ("*.md", "docs/**/*.md", "scrapy_boilerplate/**/*.py", "scrapy_boilerplate/**/*.pyx",
-           "tests/**/*.py", "tests/**/*.md", "benchmarks/**/*.py", "benchmarks/*.md")
+PATH_RE = re.compile(
+    r"(?<![\w/.-])((?:scrapy_boilerplate|core|crawl|training|tests|benchmarks|docs|example_project)"
+    r"/[\w/.-]*\w\.(?:py|pyx|pxd|md|json|jsonl|cfg|toml))\b"
+)
+SOURCES = (
+    "*.md",
+    "docs/**/*.md",
+    "scrapy_boilerplate/**/*.py",
+    "scrapy_boilerplate/**/*.pyx",
+    "tests/**/*.py",
+    "tests/**/*.md",
+    "benchmarks/**/*.py",
+    "benchmarks/*.md",
+)
 
 
 def named_paths() -> list[tuple[str, str]]:
@@ -30,7 +40,10 @@ def named_paths() -> list[tuple[str, str]]:
 
 def test_every_named_path_exists():
     found = named_paths()
-    assert len(found) > 100   # the scan reads what it should
-    missing = [(file, path) for file, path in found
-               if not (ROOT / path).exists() and not (ROOT / "scrapy_boilerplate" / path).exists()]
+    assert len(found) > 100  # the scan reads what it should
+    missing = [
+        (file, path)
+        for file, path in found
+        if not (ROOT / path).exists() and not (ROOT / "scrapy_boilerplate" / path).exists()
+    ]
     assert missing == []

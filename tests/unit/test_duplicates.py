@@ -42,13 +42,13 @@ def test_exact_copy_differs_only_in_case_spacing_and_punctuation(articles):
 def test_near_copies_and_different_articles(articles):
     index = DuplicateIndex()
     for i, text in enumerate(articles):
-        assert index.add(text, f"https://site{i}.example/a") is None, i   # 12 different articles
+        assert index.add(text, f"https://site{i}.example/a") is None, i  # 12 different articles
     lines = articles[3].splitlines()
     repost = "\n".join(["Update: this story was updated with a statement from the council.", *lines[:-1]])
     verdict = index.judge(repost, "https://other.example/repost")
     assert verdict.reason == "near" and verdict.first == "https://site3.example/a"
     assert 0.5 <= verdict.similarity < 1.0
-    assert len(index.store) == 12   # copies are not remembered: the first stays the reference
+    assert len(index.store) == 12  # copies are not remembered: the first stays the reference
 
 
 @needs_shared
@@ -68,7 +68,7 @@ def test_short_texts_are_not_judged():
     index = DuplicateIndex(min_words=50)
     text = " ".join(f"word{i}" for i in range(49))
     assert index.judge(text, "a").reason == "short"
-    assert index.judge(text, "b").reason == "short"     # not remembered either
+    assert index.judge(text, "b").reason == "short"  # not remembered either
     assert not index.judge(text, "b").judged
     longer = text + " one more"
     assert index.judge(longer, "c").reason == "new"
@@ -91,8 +91,11 @@ def recrawled_page_and_a_closer_page() -> list[tuple[str, str]]:
     its earlier one (0.45) but nearer still to C's (0.55)."""
     rng = np.random.default_rng(11)
     x, y = ([f"w{n}" for n in rng.integers(0, 10**6, size)] for size in (500, 600))
-    return [(" ".join(x), "https://a.example/story"), (" ".join(y), "https://c.example/other"),
-            (" ".join(x + y), "https://a.example/story")]
+    return [
+        (" ".join(x), "https://a.example/story"),
+        (" ".join(y), "https://c.example/other"),
+        (" ".join(x + y), "https://a.example/story"),
+    ]
 
 
 def test_a_page_crawled_again_is_never_a_copy_even_of_a_closer_page():
@@ -103,7 +106,7 @@ def test_a_page_crawled_again_is_never_a_copy_even_of_a_closer_page():
     assert 0.4 <= minhash.similarity(sig[2], sig[0]) < minhash.similarity(sig[2], sig[1])
     verdict = index.judge(again, key)
     assert verdict.reason == "same_key" and verdict.first is None
-    assert index.add(again, "https://b.example/copy") == "https://c.example/other"   # others: the closest
+    assert index.add(again, "https://b.example/copy") == "https://c.example/other"  # others: the closest
 
 
 def _text(i: int, words: int = 200) -> str:
@@ -117,8 +120,8 @@ def test_cap_forgets_the_oldest_and_its_bands():
     for i in range(5):
         assert index.add(_text(i), f"k{i}") is None
     assert len(store) == 3
-    assert index.add(_text(0), "again0") is None     # forgotten: remembered anew, 1 evicted
-    assert index.add(_text(4), "again4") == "k4"     # still remembered
+    assert index.add(_text(0), "again0") is None  # forgotten: remembered anew, 1 evicted
+    assert index.add(_text(4), "again4") == "k4"  # still remembered
     # No band leads to a forgotten item.
     held = {d for v in store._buckets.values() for d in ([v] if isinstance(v, str) else v)}
     assert held == set(store._items)
@@ -154,7 +157,7 @@ def test_buckets_are_capped_and_work_per_item_is_flat():
         compared.append(len(found))
         return found
 
-    store._candidates = counted   # type: ignore[method-assign]
+    store._candidates = counted  # type: ignore[method-assign]
 
     def work(part: list) -> float:
         """The mean number of candidates an item of `part` is compared with."""
@@ -168,8 +171,8 @@ def test_buckets_are_capped_and_work_per_item_is_flat():
     work(made[1000:4800])
     late = work(made[4800:])
     largest = max(len(v) if isinstance(v, list) else 1 for v in store._buckets.values())
-    assert largest == 64   # as the Redis store caps a band
-    assert len(store) > 4900   # a few pairs pass 0.4 by chance (the estimate's spread)
+    assert largest == 64  # as the Redis store caps a band
+    assert len(store) > 4900  # a few pairs pass 0.4 by chance (the estimate's spread)
     # Uncapped, the candidates grew with the items stored (5x from 1,000 to 5,000 items).
     assert late < 1.5 * early, f"{early:.0f} candidates an item at 1,000 items, {late:.0f} at 5,000"
 
@@ -177,11 +180,14 @@ def test_buckets_are_capped_and_work_per_item_is_flat():
 def test_signature_is_the_same_in_another_process():
     """Processes sharing a Redis must compute the same signature (no hash() of str)."""
     text = _text(7)
-    code = ("import sys; from scrapy_boilerplate.core.duplicates import minhash as m; "
-            "t = sys.stdin.read(); print(m.signature(m.shingle_hashes(m.words(t))).tobytes().hex())")
+    code = (
+        "import sys; from scrapy_boilerplate.core.duplicates import minhash as m; "
+        "t = sys.stdin.read(); print(m.signature(m.shingle_hashes(m.words(t))).tobytes().hex())"
+    )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    out = subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True,
-                         env=env, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=text, capture_output=True, text=True, env=env, check=True
+    ).stdout.strip()
     assert out == minhash.signature(minhash.shingle_hashes(minhash.words(text))).tobytes().hex()
 
 
@@ -201,7 +207,7 @@ def test_bands_fit_the_threshold():
         assert bands * rows <= minhash.NUM_PERM
         # A pair at the threshold is a candidate most of the time, a bit above it nearly always,
         # far below it rarely.
-        assert 1 - (1 - threshold ** rows) ** bands > 0.65
+        assert 1 - (1 - threshold**rows) ** bands > 0.65
         assert 1 - (1 - min(1, threshold + 0.1) ** rows) ** bands > 0.93
         assert 1 - (1 - (threshold / 3) ** rows) ** bands < 0.1
 
@@ -223,13 +229,14 @@ def test_cli_folder_of_pages_prints_each_copy_and_its_first(dataset_pages, tmp_p
     for page in pages:
         (tmp_path / f"{page.id}.html").write_bytes(page.read_html())
     lines = [g for g in pages[1].read_gold().splitlines() if g.strip()]
-    (tmp_path / "z-print.html").write_text(make_copy("print", pages[1].read_html(), "A headline", lines),
-                                           encoding="utf-8")
+    (tmp_path / "z-print.html").write_text(
+        make_copy("print", pages[1].read_html(), "A headline", lines), encoding="utf-8"
+    )
     assert main(["duplicates", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     copy, first, similarity, reason = out.strip().split("\t")
     assert (copy, first) == (str(tmp_path / "z-print.html"), str(tmp_path / f"{pages[1].id}.html"))
-    assert float(similarity) >= 0.5 and reason in ("exact", "near")   # the same words, or nearly
+    assert float(similarity) >= 0.5 and reason in ("exact", "near")  # the same words, or nearly
     assert "4 items" in err and "1 copy" in err
 
 
@@ -238,14 +245,20 @@ def test_cli_jsonl_of_items(tmp_path, capsys):
 
     from scrapy_boilerplate.cli import main
 
-    items = [{"url": "https://a.example/1", "body": _text(1)}, {"url": "https://b.example/1", "body": _text(2)},
-             {"url": "https://c.example/1", "body": _text(1).upper()}, {"body": "too short"}, {"body": None}]
+    items = [
+        {"url": "https://a.example/1", "body": _text(1)},
+        {"url": "https://b.example/1", "body": _text(2)},
+        {"url": "https://c.example/1", "body": _text(1).upper()},
+        {"body": "too short"},
+        {"body": None},
+    ]
     source = tmp_path / "items.jsonl"
     source.write_text("\n".join(json.dumps(i) for i in items) + "\n", encoding="utf-8")
     assert main(["duplicates", str(source), "--field", "body", "--json"]) == 0
     out, err = capsys.readouterr()
     assert [json.loads(line) for line in out.splitlines()] == [
-        {"key": "https://c.example/1", "first": "https://a.example/1", "similarity": 1.0, "reason": "exact"}]
+        {"key": "https://c.example/1", "first": "https://a.example/1", "similarity": 1.0, "reason": "exact"}
+    ]
     assert "5 items, 3 judged" in err
     source.write_text("not json\n", encoding="utf-8")
     assert main(["duplicates", str(source)]) == 1
@@ -254,7 +267,18 @@ def test_cli_jsonl_of_items(tmp_path, capsys):
 
 def test_chinese_and_japanese_characters_are_words():
     assert minhash.words("Hello, Wörld! 中文字，日本語の abc 한국어") == [
-        "hello", "wörld", "中", "文", "字", "日", "本", "語", "の", "abc", "한국어"]
+        "hello",
+        "wörld",
+        "中",
+        "文",
+        "字",
+        "日",
+        "本",
+        "語",
+        "の",
+        "abc",
+        "한국어",
+    ]
 
 
 @needs_shared

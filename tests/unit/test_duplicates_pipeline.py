@@ -14,6 +14,7 @@ from scrapy_boilerplate import settings as bp
 
 def judge(h: Harness, items: list) -> list:
     """Each item through the pipeline in turn: the item, or the DropItem raised."""
+
     async def go():
         out = []
         for item in items:
@@ -22,6 +23,7 @@ def judge(h: Harness, items: list) -> list:
             except DropItem as exc:
                 out.append(exc)
         return out
+
     try:
         return asyncio.run(go())
     finally:
@@ -29,21 +31,29 @@ def judge(h: Harness, items: list) -> list:
 
 
 def test_items_with_their_html_are_keyed_by_their_url_field():
-    h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_DUPLICATES="flag",
-                BOILERPLATE_DUPLICATE_OF_FIELD="first", BOILERPLATE_DUPLICATES_MIN_WORDS=20)
+    h = Harness(
+        BOILERPLATE_HTML_FIELD="html",
+        BOILERPLATE_DUPLICATES="flag",
+        BOILERPLATE_DUPLICATE_OF_FIELD="first",
+        BOILERPLATE_DUPLICATES_MIN_WORDS=20,
+    )
     article, other = site_file(ARTICLE).decode(), site_file(OTHER).decode()
-    items = judge(h, [{"url": "https://a.example/1", "html": article},
-                      {"url": "https://b.example/1", "html": other},
-                      {"url": "https://c.example/print/1", "html": article.replace("<body>", "<body><p>Print</p>")},
-                      {"html": article}])   # no URL: not judged
+    items = judge(
+        h,
+        [
+            {"url": "https://a.example/1", "html": article},
+            {"url": "https://b.example/1", "html": other},
+            {"url": "https://c.example/print/1", "html": article.replace("<body>", "<body><p>Print</p>")},
+            {"html": article},
+        ],
+    )  # no URL: not judged
     assert [item["first"] for item in items] == [None, None, "https://a.example/1", None]
     assert h.stats["boilerplate/duplicates/judged"] == 3
     assert h.stats["boilerplate/duplicates/copies"] == 1
 
 
 def test_drop_raises_dropitem_naming_the_first():
-    h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_DUPLICATES="drop",
-                BOILERPLATE_DUPLICATES_MIN_WORDS=20)
+    h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_DUPLICATES="drop", BOILERPLATE_DUPLICATES_MIN_WORDS=20)
     article = site_file(ARTICLE).decode()
     first, copy = judge(h, [{"url": SITE + "/a", "html": article}, {"url": SITE + "/b", "html": article}])
     assert first["main_text"]
@@ -89,6 +99,7 @@ class SlowStore:
 def run_with_ticker(h: Harness, items: list) -> tuple[list, float]:
     """The items through the pipeline at once while a ticker runs on the event loop (as other
     requests would): the results and the longest the loop was held between two ticks."""
+
     async def go():
         gaps, stop = [], asyncio.Event()
 
@@ -103,11 +114,12 @@ def run_with_ticker(h: Harness, items: list) -> tuple[list, float]:
         task = asyncio.ensure_future(ticker())
         await asyncio.sleep(0.05)
         out = []
-        for item in items:   # one after the other: the first is remembered before the copy comes
+        for item in items:  # one after the other: the first is remembered before the copy comes
             out.append(await h.pipeline.process_item(item))
         stop.set()
         await task
         return out, max(gaps)
+
     try:
         return asyncio.run(go())
     finally:
@@ -132,12 +144,16 @@ def slow_redis(redis_server, monkeypatch):
 
 def test_a_slow_redis_does_not_hold_the_reactor(redis_server, slow_redis):
     slow_redis["options"] = {"delay": 1.5}
-    h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_EXECUTOR="thread",
-                BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATE_OF_FIELD="first",
-                BOILERPLATE_DUPLICATES_MIN_WORDS=20, BOILERPLATE_DUPLICATES_STORE=redis_server.url)
+    h = Harness(
+        BOILERPLATE_HTML_FIELD="html",
+        BOILERPLATE_EXECUTOR="thread",
+        BOILERPLATE_DUPLICATES="flag",
+        BOILERPLATE_DUPLICATE_OF_FIELD="first",
+        BOILERPLATE_DUPLICATES_MIN_WORDS=20,
+        BOILERPLATE_DUPLICATES_STORE=redis_server.url,
+    )
     article = site_file(ARTICLE).decode()
-    items, held = run_with_ticker(h, [{"url": SITE + "/a", "html": article},
-                                      {"url": SITE + "/b", "html": article}])
+    items, held = run_with_ticker(h, [{"url": SITE + "/a", "html": article}, {"url": SITE + "/b", "html": article}])
     assert [item["first"] for item in items] == [None, SITE + "/a"]
     # Before: held for the whole delay, each item. The bound leaves room for a loaded machine.
     assert held < 0.75, f"the event loop was held {held:.2f} s by a store answering in 1.5 s"
@@ -145,11 +161,15 @@ def test_a_slow_redis_does_not_hold_the_reactor(redis_server, slow_redis):
 
 def test_a_failing_store_leaves_the_item_going_on(redis_server, slow_redis, caplog):
     slow_redis["options"] = {"delay": 0.0, "error": RuntimeError("store broke")}
-    h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_DUPLICATES="drop",
-                BOILERPLATE_DUPLICATE_OF_FIELD="first", BOILERPLATE_DUPLICATES_MIN_WORDS=20,
-                BOILERPLATE_DUPLICATES_STORE=redis_server.url)
+    h = Harness(
+        BOILERPLATE_HTML_FIELD="html",
+        BOILERPLATE_DUPLICATES="drop",
+        BOILERPLATE_DUPLICATE_OF_FIELD="first",
+        BOILERPLATE_DUPLICATES_MIN_WORDS=20,
+        BOILERPLATE_DUPLICATES_STORE=redis_server.url,
+    )
     article = site_file(ARTICLE).decode()
     items = judge(h, [{"url": SITE + "/a", "html": article}, {"url": SITE + "/b", "html": article}])
-    assert [item["first"] for item in items] == [None, None]   # not judged, not lost, not dropped
+    assert [item["first"] for item in items] == [None, None]  # not judged, not lost, not dropped
     assert h.stats["boilerplate/duplicates/unavailable"] == 2
     assert "Duplicates: the store redis://127.0.0.1" in caplog.text

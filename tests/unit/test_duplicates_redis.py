@@ -81,7 +81,7 @@ def test_one_round_trip_per_item_prefix_and_ttl(redis_server):
     keys = [k.decode() for k in store.client.keys("*")]
     items = [k for k in keys if k.startswith("crawl9:i:")]
     periods = [k for k in keys if k.startswith("crawl9:b:")]
-    assert len(items) == 15 and len(periods) == 1 and len(keys) == 16   # one band hash per period
+    assert len(items) == 15 and len(periods) == 1 and len(keys) == 16  # one band hash per period
     # A text is found for at least ttl seconds, at most twice as long.
     assert all(190 < store.client.ttl(k) <= 200 for k in items)
     assert 250 < store.client.ttl(periods[0]) <= 260
@@ -104,7 +104,7 @@ def test_two_processes_meeting_copies_at_once(redis_server):
 
 
 def test_unreachable_is_not_judged_within_the_timeout_and_logs_once(caplog):
-    RedisServer()   # skips without the redis package
+    RedisServer()  # skips without the redis package
     from scrapy_boilerplate import RedisDuplicateStore
 
     store = RedisDuplicateStore.from_url(f"redis://127.0.0.1:{free_port()}/0", timeout=0.2, retry_after=60)
@@ -114,7 +114,7 @@ def test_unreachable_is_not_judged_within_the_timeout_and_logs_once(caplog):
     verdicts = [index.judge(_text(i), f"k{i}") for i in range(5)]
     assert time.monotonic() - start < 2
     assert {v.reason for v in verdicts} == {"unavailable"} and not any(v.judged for v in verdicts)
-    assert store.errors == 1 and store.outages == 1   # no new attempt before retry_after
+    assert store.errors == 1 and store.outages == 1  # no new attempt before retry_after
     assert caplog.text.count("duplicates store at redis://127.0.0.1") == 1
 
 
@@ -126,7 +126,7 @@ def test_server_killed_and_back(redis_server, caplog):
     caplog.set_level(logging.INFO)
     assert {index.judge(_text(i), f"k{i}").reason for i in range(2, 5)} == {"unavailable"}
     assert caplog.text.count("failed (") == 1
-    RedisServer(redis_server.port).start()   # back, empty (no persistence)
+    RedisServer(redis_server.port).start()  # back, empty (no persistence)
     redis_server.process = None
     try:
         time.sleep(0.35)
@@ -149,6 +149,7 @@ def test_pickles_to_a_new_connection(redis_server):
 
 def test_missing_package_message(no_redis_package):
     from scrapy_boilerplate.core.duplicates import redis_store as module
+
     with pytest.raises(ImportError, match=r"scrapy-boilerplate-removal\[redis\]"):
         module.RedisDuplicateStore.from_url("redis://127.0.0.1:1/0")
 
@@ -183,19 +184,23 @@ def test_outage_and_recovery_lines_name_no_password(form, caplog):
     from scrapy_boilerplate.crawl.duplicates import CrawlDuplicates
 
     server = RedisServer(password=SECRET)
-    url = (f"redis://127.0.0.1:{server.port}/0?password={SECRET}" if form == "query"
-           else f"redis://default:{SECRET}@127.0.0.1:{server.port}/0")
-    crawler = make_crawler(BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATES_STORE=url,
-                           BOILERPLATE_TEMPLATE_RETRY_AFTER=0)
+    url = (
+        f"redis://127.0.0.1:{server.port}/0?password={SECRET}"
+        if form == "query"
+        else f"redis://default:{SECRET}@127.0.0.1:{server.port}/0"
+    )
+    crawler = make_crawler(
+        BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATES_STORE=url, BOILERPLATE_TEMPLATE_RETRY_AFTER=0
+    )
     settings = bp.read(crawler.settings)
     duplicates = CrawlDuplicates(crawler, settings)
     store = duplicates.index.store
-    store.quiet = False   # the store's own lines too
+    store.quiet = False  # the store's own lines too
     caplog.set_level(logging.DEBUG)
     try:
-        assert judged(duplicates, _text(1), "https://a.example/1") is None   # down: not judged
+        assert judged(duplicates, _text(1), "https://a.example/1") is None  # down: not judged
         server.start()
-        assert judged(duplicates, _text(1), "https://a.example/1") is None   # judged: the first
+        assert judged(duplicates, _text(1), "https://a.example/1") is None  # judged: the first
         assert judged(duplicates, _text(1), "https://b.example/1") == "https://a.example/1"
         assert crawler.stats.get_value("boilerplate/duplicates/unavailable") == 1
         assert "failed (" in caplog.text and "reachable again" in caplog.text
@@ -208,11 +213,10 @@ def test_outage_and_recovery_lines_name_no_password(form, caplog):
 
 def test_setting_errors_name_no_password(no_redis_package):
     for url in (f"redis://:{SECRET}@127.0.0.1:6379/0", f"unix:///run/r.sock?password={SECRET}"):
-        with pytest.raises(bp.SettingError) as caught:   # the package is missing
-            store_from_settings(bp.read({"BOILERPLATE_DUPLICATES": "flag",
-                                         "BOILERPLATE_DUPLICATES_STORE": url}))
+        with pytest.raises(bp.SettingError) as caught:  # the package is missing
+            store_from_settings(bp.read({"BOILERPLATE_DUPLICATES": "flag", "BOILERPLATE_DUPLICATES_STORE": url}))
         assert SECRET not in str(caught.value) and "***" in str(caught.value)
-    for name in ("BOILERPLATE_DUPLICATES_STORE", "BOILERPLATE_TEMPLATE_STORE"):   # a typo
+    for name in ("BOILERPLATE_DUPLICATES_STORE", "BOILERPLATE_TEMPLATE_STORE"):  # a typo
         with pytest.raises(bp.SettingError) as caught:
             bp.read({"BOILERPLATE_DUPLICATES": "flag", name: f"redis:/:{SECRET}@127.0.0.1"})
         assert SECRET not in str(caught.value) and name in str(caught.value)
@@ -231,17 +235,19 @@ def test_default_prefix_names_the_project(redis_server):
     """Two projects on one Redis: each its own keys, neither flags the other's items."""
     found = {}
     for bot in ("alpha", "beta"):
-        crawler = make_crawler(BOT_NAME=bot, BOILERPLATE_DUPLICATES="flag",
-                               BOILERPLATE_DUPLICATES_STORE=redis_server.url)
+        crawler = make_crawler(
+            BOT_NAME=bot, BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATES_STORE=redis_server.url
+        )
         duplicates = CrawlDuplicates(crawler, bp.read(crawler.settings))
         try:
             assert duplicates.index.store.prefix == f"{bot}:boilerplate:duplicates:"
-            found[bot] = [judged(duplicates, _text(1), f"https://{bot}.example/story"),
-                          judged(duplicates, _text(1), f"https://{bot}.example/print")]
+            found[bot] = [
+                judged(duplicates, _text(1), f"https://{bot}.example/story"),
+                judged(duplicates, _text(1), f"https://{bot}.example/print"),
+            ]
         finally:
             duplicates.close()
-    assert found == {"alpha": [None, "https://alpha.example/story"],
-                     "beta": [None, "https://beta.example/story"]}
+    assert found == {"alpha": [None, "https://alpha.example/story"], "beta": [None, "https://beta.example/story"]}
     import redis
 
     client = redis.Redis.from_url(redis_server.url)
@@ -251,8 +257,11 @@ def test_default_prefix_names_the_project(redis_server):
 def test_empty_prefix_is_refused_at_start_up(redis_server):
     for empty in ("", "  "):
         with pytest.raises(bp.SettingError, match=r"BOILERPLATE_DUPLICATES_PREFIX must be .*not empty"):
-            Harness(BOILERPLATE_DUPLICATES="flag", BOILERPLATE_DUPLICATES_STORE=redis_server.url,
-                    BOILERPLATE_DUPLICATES_PREFIX=empty)
+            Harness(
+                BOILERPLATE_DUPLICATES="flag",
+                BOILERPLATE_DUPLICATES_STORE=redis_server.url,
+                BOILERPLATE_DUPLICATES_PREFIX=empty,
+            )
     with pytest.raises(ValueError, match="prefix must not be empty"):
         redis_store(redis_server, prefix="")
     assert bp.read({"BOILERPLATE_DUPLICATES_PREFIX": "shop:"}).duplicates_prefix == "shop:"

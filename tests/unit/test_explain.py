@@ -39,6 +39,7 @@ def block_elements(doc) -> list:
 
 # -- the reasons --------------------------------------------------------------------------------
 
+
 def test_every_step_has_a_reason_that_is_documented_and_explained():
     # Each reason's words are declared once, by the first entry of the pipeline that gives it.
     worded = [entry.reason for entry in PIPELINE if entry.words]
@@ -82,18 +83,23 @@ def test_blocks_carry_reasons_on_real_pages(dataset_pages):
     # The decoder decides most blocks; steps decide some on these pages (data tables, captions).
     assert {"model", "data_table", "caption"} <= seen
     # On overview pages (short items): the relaxed decode and the card groups.
-    seen = {b.reason for page in dataset_pages("overview-dev", 40)
-            for b in extract(page.read_html(), url=page.url).blocks if b.is_content}
+    seen = {
+        b.reason
+        for page in dataset_pages("overview-dev", 40)
+        for b in extract(page.read_html(), url=page.url).blocks
+        if b.is_content
+    }
     assert {"near_empty", "card_group"} <= seen
 
 
 def test_headline_dropped_by_the_title_rule_says_so():
-    body = "".join(f"<p>{f'Paragraph {i} of a story long enough to be kept by the model. ' * 4}</p>"
-                   for i in range(6))
-    page = (f"<html><head><title>Ferry pier closes</title></head><body><article>"
-            f"<h1>Ferry pier closes</h1>{body}</article></body></html>")
+    body = "".join(f"<p>{f'Paragraph {i} of a story long enough to be kept by the model. ' * 4}</p>" for i in range(6))
+    page = (
+        f"<html><head><title>Ferry pier closes</title></head><body><article>"
+        f"<h1>Ferry pier closes</h1>{body}</article></body></html>"
+    )
     headline = next(b for b in extract(page).blocks if b.tag == "h1")
-    assert headline.probability > 0.5 and not headline.is_content   # the model would keep it
+    assert headline.probability > 0.5 and not headline.is_content  # the model would keep it
     assert headline.reason == "title_byline"
 
 
@@ -111,6 +117,7 @@ def test_site_memory_reason_with_a_store():
 
 
 # -- the explain page ---------------------------------------------------------------------------
+
 
 @pytest.mark.needs_shared
 @pytest.mark.parametrize("dataset", ["wcxb-dev", "readability", "trafilatura-eval", "overview-dev"])
@@ -143,7 +150,9 @@ def test_attributes_are_well_formed_and_the_summary_is_there():
     top = doc.find_class("top")[0].text_content()
     assert "Night buses return to the east side from April" in top
     assert "Not an overview page" in top and "net text" in top
-    meta = {tr[0].text: (tr[1].text_content(), tr[2].text_content()) for tr in doc.xpath("//table[@class='meta']//tr[td]")}
+    meta = {
+        tr[0].text: (tr[1].text_content(), tr[2].text_content()) for tr in doc.xpath("//table[@class='meta']//tr[td]")
+    }
     assert meta["authors"] == ("Tom Hale", "byline")
     assert meta["date_published"] == ("2026-03-09", "byline")
     assert meta["language"] == ("en", "<html lang>")
@@ -164,9 +173,11 @@ def test_metadata_sources_name_json_ld_and_meta_tags(dataset_pages):
 def test_hostile_page_leaves_nothing_that_runs_applies_or_fetches():
     page = explain_html(hostile_page("http://127.0.0.1:9"))
     doc = parse(page)
-    assert [el.tag for el in doc.iter("script", "iframe", "object", "embed", "svg", "img", "link",
-                                      "form", "input", "base", "a")] == []
-    assert len(doc.xpath("//style")) == 1   # the explain page's own
+    assert [
+        el.tag
+        for el in doc.iter("script", "iframe", "object", "embed", "svg", "img", "link", "form", "input", "base", "a")
+    ] == []
+    assert len(doc.xpath("//style")) == 1  # the explain page's own
     assert [m.get("http-equiv") for m in doc.iter("meta") if m.get("http-equiv")] == ["Content-Security-Policy"]
     for el in doc.iter():
         for name, value in el.attrib.items():
@@ -189,6 +200,7 @@ def test_empty_and_unparsable_input_give_a_page():
 
 # -- the commands -------------------------------------------------------------------------------
 
+
 def test_cli_explain_writes_the_file(tmp_path, capsys):
     out = tmp_path / "explain.html"
     assert main(["explain", str(EXAMPLE_ARTICLE), "--url", "https://courier.example/a.html", "-o", str(out)]) == 0
@@ -197,8 +209,12 @@ def test_cli_explain_writes_the_file(tmp_path, capsys):
 
 
 def test_cli_explain_to_stdout_from_stdin():
-    done = subprocess.run([sys.executable, "-m", "scrapy_boilerplate", "explain", "-"],
-                          input=EXAMPLE_ARTICLE.read_bytes(), capture_output=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_boilerplate", "explain", "-"],
+        input=EXAMPLE_ARTICLE.read_bytes(),
+        capture_output=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert block_elements(parse(done.stdout.decode("utf-8")))
 
@@ -212,11 +228,14 @@ def test_cli_explain_fetches_a_url(tmp_path):
     assert server.url("/night-buses.html") in doc.find_class("url")[0].text_content()
 
 
-@pytest.mark.parametrize(("source", "message"), [
-    ("missing.html", "No such file or directory"),
-    ("ftp://example.com/a.html", "only http(s) URLs are fetched"),
-    ("http://127.0.0.1:9/nothing", "http://127.0.0.1:9/nothing: cannot fetch it"),
-])
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("missing.html", "No such file or directory"),
+        ("ftp://example.com/a.html", "only http(s) URLs are fetched"),
+        ("http://127.0.0.1:9/nothing", "http://127.0.0.1:9/nothing: cannot fetch it"),
+    ],
+)
 def test_cli_explain_errors_are_one_line(tmp_path, capsys, source, message):
     out = tmp_path / "explain.html"
     assert main(["explain", str(tmp_path / source) if source == "missing.html" else source, "-o", str(out)]) == 1
@@ -270,7 +289,7 @@ def test_the_steps_after_the_decoder_are_the_rows_of_the_history():
 
 def test_bidi_controls_of_the_page_stay_inside_its_text_and_out_of_the_tab_title():
     spoof = "Invoice \u202ecod.exe"
-    arabic = "\u0627\u0644\u0623\u062e\u0628\u0627\u0631 \u0627\u0644\u064a\u0648\u0645"   # right to left
+    arabic = "\u0627\u0644\u0623\u062e\u0628\u0627\u0631 \u0627\u0644\u064a\u0648\u0645"  # right to left
     story = " ".join(["The council met on Tuesday to discuss the bridge over the ford."] * 5)
     for title in (spoof, arabic, "\u200f" + arabic + " \u2067x\u2069"):
         body = f"<h1>{title}</h1><p>{story}</p>" + "".join(f"<p>{title} {i}</p>" for i in range(8))
@@ -287,13 +306,16 @@ def test_bidi_controls_of_the_page_stay_inside_its_text_and_out_of_the_tab_title
 
 
 def test_links_are_listed_with_their_roles_as_text():
-    html = ("<html><body><nav><a href='/about/'>About us</a></nav><article><h1>A title</h1><p>"
-            + "A sentence of the article's text. " * 20 + "<a href='/2020/other-story/'>another story</a></p>"
-            "</article><footer><a href='/privacy/'>Privacy</a> <a href='javascript:alert(1)'>x</a></footer>"
-            "</body></html>")
+    html = (
+        "<html><body><nav><a href='/about/'>About us</a></nav><article><h1>A title</h1><p>"
+        + "A sentence of the article's text. " * 20
+        + "<a href='/2020/other-story/'>another story</a></p>"
+        "</article><footer><a href='/privacy/'>Privacy</a> <a href='javascript:alert(1)'>x</a></footer>"
+        "</body></html>"
+    )
     doc = parse(explain_html(html, url="https://example.org/2020/a-story/"))
     rows = [[td.text_content() for td in tr.findall("td")] for tr in doc.xpath("//table[@class='links']//tr")][1:]
     assert ["navigation", "About us", "https://example.org/about/"] in rows
     assert ["content", "another story", "https://example.org/2020/other-story/"] in rows
     assert ["boilerplate", "Privacy", "https://example.org/privacy/"] in rows
-    assert doc.xpath("//a") == []   # URLs as text, never as links
+    assert doc.xpath("//a") == []  # URLs as text, never as links

@@ -15,47 +15,80 @@ PAGES = {
     "article_en": {
         "title": "How Community Gardens Are Changing City Neighbourhoods",
         "subheading": "A question of soil and water",
-        "body": ["When the old parking lot on Fenwick Street closed three years ago",
-                 "The Fenwick garden is one of more than sixty community plots",
-                 "Gardeners say the benefits go well beyond fresh vegetables",
-                 "Not every project has been a success",
-                 "Water is the other recurring problem",
-                 "Urban planners who study the programme believe"],
+        "body": [
+            "When the old parking lot on Fenwick Street closed three years ago",
+            "The Fenwick garden is one of more than sixty community plots",
+            "Gardeners say the benefits go well beyond fresh vegetables",
+            "Not every project has been a success",
+            "Water is the other recurring problem",
+            "Urban planners who study the programme believe",
+        ],
         "caption": "Volunteers planting tomatoes at the Fenwick Street garden",
-        "boilerplate": ["Contact us", "City Life", "We use cookies to improve your experience",
-                        "Accept all cookies", "Related articles", "Bike lanes expand downtown",
-                        "New central library opens", "GreenThumb42",
-                        "Our street has a waiting list", "fixing the potholes on Mill Road",
-                        "3 comments", "All rights reserved", "Privacy policy", "Terms of use",
-                        "Share on Twitter"],
+        "boilerplate": [
+            "Contact us",
+            "City Life",
+            "We use cookies to improve your experience",
+            "Accept all cookies",
+            "Related articles",
+            "Bike lanes expand downtown",
+            "New central library opens",
+            "GreenThumb42",
+            "Our street has a waiting list",
+            "fixing the potholes on Mill Road",
+            "3 comments",
+            "All rights reserved",
+            "Privacy policy",
+            "Terms of use",
+            "Share on Twitter",
+        ],
         "image": "/images/fenwick-garden.jpg",
     },
     "article_de": {
         "title": "Die Rückkehr der Nachtzüge",
         "subheading": "Zu wenige Wagen für zu viele Fahrgäste",
-        "body": ["Noch vor zehn Jahren schien das Ende der Nachtzüge",
-                 "Die Nachfrage übertrifft die Erwartungen der Betreiber",
-                 "Das größte Problem ist das rollende Material",
-                 "Hinzu kommen die hohen Trassenpreise",
-                 "Verkehrsexperten fordern deshalb eine europäische Lösung"],
+        "body": [
+            "Noch vor zehn Jahren schien das Ende der Nachtzüge",
+            "Die Nachfrage übertrifft die Erwartungen der Betreiber",
+            "Das größte Problem ist das rollende Material",
+            "Hinzu kommen die hohen Trassenpreise",
+            "Verkehrsexperten fordern deshalb eine europäische Lösung",
+        ],
         "caption": "Ein Nachtzug kurz vor der Abfahrt im Wiener Hauptbahnhof",
-        "boilerplate": ["Startseite", "Wirtschaft", "Diese Website verwendet Cookies",
-                        "Mehr erfahren", "Mehr zum Thema", "Bahncard-Preise steigen",
-                        "Fernbusse unter Druck", "Kommentare", "Ich fahre seit Jahren mit dem Nachtzug",
-                        "Leider sind die Preise", "Impressum"],
+        "boilerplate": [
+            "Startseite",
+            "Wirtschaft",
+            "Diese Website verwendet Cookies",
+            "Mehr erfahren",
+            "Mehr zum Thema",
+            "Bahncard-Preise steigen",
+            "Fernbusse unter Druck",
+            "Kommentare",
+            "Ich fahre seit Jahren mit dem Nachtzug",
+            "Leider sind die Preise",
+            "Impressum",
+        ],
         "image": "bilder/nachtzug-wien.jpg",
     },
     "article_jsonld": {
         "title": "Five Tips for Better Sourdough at Home",
         "subheading": "Temperature is everything",
-        "body": ["A good sourdough loaf starts long before the oven",
-                 "Flour matters more than most recipes admit",
-                 "Water temperature controls the speed of fermentation",
-                 "Finally, be patient with the bake itself"],
+        "body": [
+            "A good sourdough loaf starts long before the oven",
+            "Flour matters more than most recipes admit",
+            "Water temperature controls the speed of fermentation",
+            "Finally, be patient with the bake itself",
+        ],
         "caption": "The finished loaf after forty minutes in a cast-iron pot",
-        "boilerplate": ["Recipes", "This site uses cookies", "Related articles",
-                        "The easiest focaccia", "Baking with rye", "I tried the warmer water trick",
-                        "Does the protein content advice", "independent food blog"],
+        "boilerplate": [
+            "Recipes",
+            "This site uses cookies",
+            "Related articles",
+            "The easiest focaccia",
+            "Baking with rye",
+            "I tried the warmer water trick",
+            "Does the protein content advice",
+            "independent food blog",
+        ],
         "image": "https://cdn.example.org/img/loaf.jpg",
     },
 }
@@ -130,13 +163,13 @@ def test_markdown_has_the_subheading_as_level_two(extracted, name):
     assert f"## {PAGES[name]['subheading']}" in markdown.splitlines()
     for start in PAGES[name]["body"]:
         assert start in markdown
-    assert "\n\n" in markdown   # paragraphs are separated by blank lines
+    assert "\n\n" in markdown  # paragraphs are separated by blank lines
 
 
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_html_is_well_formed(extracted, name):
     html = extracted[name].html
-    root = etree.fromstring(f"<div>{html}</div>")   # the strict XML parser: no recovery
+    root = etree.fromstring(f"<div>{html}</div>")  # the strict XML parser: no recovery
     assert root.findtext(".//h2") == PAGES[name]["subheading"]
     paragraphs = [p.text for p in root.iter("p")]
     for start in PAGES[name]["body"]:
@@ -144,8 +177,11 @@ def test_html_is_well_formed(extracted, name):
 
 
 def test_html_escapes_markup_characters():
-    body = "".join(f"<p>Paragraph {i}: if a &lt; b &amp;&amp; c &gt; d then the &quot;rule&quot; holds "
-                   f"for every value we tried in this long experiment.</p>" for i in range(5))
+    body = "".join(
+        f"<p>Paragraph {i}: if a &lt; b &amp;&amp; c &gt; d then the &quot;rule&quot; holds "
+        f"for every value we tried in this long experiment.</p>"
+        for i in range(5)
+    )
     result = extract(f"<html><body><article>{body}</article></body></html>")
     assert "if a < b && c > d" in result.text
     root = etree.fromstring(f"<div>{result.html}</div>")
@@ -166,7 +202,8 @@ def test_relative_images_need_a_url_to_be_output():
     # page URL (or <base href>), and dropped when there is nothing to resolve it against.
     assert extract(fixture_bytes("article_de")).images == []
     assert extract(fixture_bytes("article_de"), url="https://zug.example/reise/").images == [
-        "https://zug.example/reise/bilder/nachtzug-wien.jpg"]
+        "https://zug.example/reise/bilder/nachtzug-wien.jpg"
+    ]
     based = fixture_bytes("article_de").replace(b"<head>", b'<head><base href="https://cdn.example/x/">', 1)
     assert extract(based).images == ["https://cdn.example/x/bilder/nachtzug-wien.jpg"]
     assert extract(based, url="https://zug.example/").images == ["https://cdn.example/x/bilder/nachtzug-wien.jpg"]
@@ -175,9 +212,21 @@ def test_relative_images_need_a_url_to_be_output():
 def test_to_dict():
     result = extract(fixture_bytes("article_en"), url=URL)
     data = result.to_dict()
-    assert set(data) == {"title", "text", "markdown", "html", "images", "authors", "date_published",
-                         "date_modified", "language", "site_name", "canonical_url", "description",
-                         "image"}
+    assert set(data) == {
+        "title",
+        "text",
+        "markdown",
+        "html",
+        "images",
+        "authors",
+        "date_published",
+        "date_modified",
+        "language",
+        "site_name",
+        "canonical_url",
+        "description",
+        "image",
+    }
     assert data["text"] == result.text and data["images"] == result.images
     with_blocks = result.to_dict(include_blocks=True)
     assert set(with_blocks) == set(data) | {"blocks"}
@@ -195,7 +244,14 @@ def test_blocks_explain_the_decision(extracted):
 
 def test_empty_extraction():
     empty = Extraction()
-    assert (empty.text, empty.title, empty.markdown, empty.html, empty.images, empty.blocks) == ("", None, "", "", [], [])
+    assert (empty.text, empty.title, empty.markdown, empty.html, empty.images, empty.blocks) == (
+        "",
+        None,
+        "",
+        "",
+        [],
+        [],
+    )
     assert not empty
     assert extract(fixture_bytes("article_en"))
 
@@ -265,6 +321,7 @@ def test_unsupported_selector_content_gives_empty_result():
 
 # -- real pages -------------------------------------------------------------------------------
 
+
 def average_f1(pages) -> float:
     """The benchmark's F1: precision and recall averaged over pages, then combined."""
     precisions, recalls = [], []
@@ -282,8 +339,9 @@ def average_f1(pages) -> float:
 @pytest.mark.needs_shared
 def test_wcxb_dev_articles(dataset_pages):
     # Articles of the sites held out from training (see training/datasets.py).
-    pages = dataset_pages("wcxb-dev", 30, where=lambda p: p.page_type == "article" and p.gold_path
-                          and is_validation_site(p.site))
+    pages = dataset_pages(
+        "wcxb-dev", 30, where=lambda p: p.page_type == "article" and p.gold_path and is_validation_site(p.site)
+    )
     assert len(pages) == 30
     assert average_f1(pages) > 0.85
 
@@ -308,11 +366,17 @@ def test_extract_page_reuses_a_walk_and_equals_extract():
         extractor.extract_page(page, colour="red")
 
 
-@pytest.mark.parametrize("text, is_byline", [
-    ("By Tom Hale · 2 March 2026", True), ("by Jane Doe and John Smith", True), ("Von Max Muster", True),
-    ("By contrast, the council said no.", False), ("By 2030 the city will have ten parks.", False),
-    ("By the time we arrived, it was late.", False),
-])
+@pytest.mark.parametrize(
+    "text, is_byline",
+    [
+        ("By Tom Hale · 2 March 2026", True),
+        ("by Jane Doe and John Smith", True),
+        ("Von Max Muster", True),
+        ("By contrast, the council said no.", False),
+        ("By 2030 the city will have ten parks.", False),
+        ("By the time we arrived, it was late.", False),
+    ],
+)
 def test_byline_pattern(text, is_byline):
     from scrapy_boilerplate.core.metadata.bylines import BYLINE_RE
 
@@ -339,9 +403,11 @@ def test_taxonomy_classes_of_a_post_are_not_cues():
     from scrapy_boilerplate.core.document.parse import parse_html
 
     # WordPress's post_class(): the post's tags and categories become classes.
-    html = (b'<html><body><article class="post-90871 tag-creditshelf category-comments">'
-            b"<p>" + b"Creditshelf and finleap plan to work together on loans. " * 6 + b"</p>"
-            b"</article></body></html>")
+    html = (
+        b'<html><body><article class="post-90871 tag-creditshelf category-comments">'
+        b"<p>" + b"Creditshelf and finleap plan to work together on loans. " * 6 + b"</p>"
+        b"</article></body></html>"
+    )
     page = build_page(parse_html(html))
     assert page.texts and not page.flags[0] & (FLAG["caption"] | FLAG["comment"])
     assert "creditshelf" not in page.tokens[0]
@@ -349,8 +415,11 @@ def test_taxonomy_classes_of_a_post_are_not_cues():
 
 
 def test_captions_are_kept_when_they_would_be_most_of_the_content():
-    body = "".join(f"<p>Paragraph {i} of the story tells what happened in the valley that year, "
-                   f"and why the river changed its course after the storm.</p>" for i in range(8))
+    body = "".join(
+        f"<p>Paragraph {i} of the story tells what happened in the valley that year, "
+        f"and why the river changed its course after the storm.</p>"
+        for i in range(8)
+    )
     plain = extract(f"<html><body><div>{body}</div></body></html>")
     # A caption cue on the wrapper of the whole text: it cannot be a caption.
     wrapped = extract(f'<html><body><div class="photo-info">{body}</div></body></html>')
@@ -363,7 +432,7 @@ def test_markdown_and_html_are_rendered_when_read_and_survive_pickling():
     import pickle
 
     result = extract(fixture_bytes("article_en"), include_title=True)
-    copy = pickle.loads(pickle.dumps(result))   # as worker processes send it back, before any read
+    copy = pickle.loads(pickle.dumps(result))  # as worker processes send it back, before any read
     assert result._markup is None
     assert result.markdown.startswith("# ") and "<p>" in result.html
     assert (copy.markdown, copy.html) == (result.markdown, result.html)
@@ -403,10 +472,13 @@ def test_adjacent_code_values_on_the_whole_page(dataset_pages):
 
 
 @pytest.mark.needs_shared
-@pytest.mark.parametrize("page_id, title", [
-    ("0384", "Scalable End-to-End Interpretability"),   # LessWrong: a vote count "94" in an h1 first
-    ("0491", "001"),                                      # a project named 001: its own h1 and og:title
-])
+@pytest.mark.parametrize(
+    "page_id, title",
+    [
+        ("0384", "Scalable End-to-End Interpretability"),  # LessWrong: a vote count "94" in an h1 first
+        ("0491", "001"),  # a project named 001: its own h1 and og:title
+    ],
+)
 def test_real_page_titles(dataset_pages, page_id, title):
     page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == page_id)[0]
     assert extract(page.read_html(), url=page.url).title == title

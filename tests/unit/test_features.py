@@ -34,7 +34,7 @@ def test_names_come_from_the_column_table_and_are_unique():
 
 
 def test_the_shipped_model_was_trained_on_these_columns_in_this_order():
-    assert load_model().feature_names[:len(DENSE_NAMES)] == DENSE_NAMES
+    assert load_model().feature_names[: len(DENSE_NAMES)] == DENSE_NAMES
 
 
 def test_matrix_has_one_column_per_name(page):

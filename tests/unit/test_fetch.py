@@ -55,8 +55,10 @@ def test_a_gzip_bomb_inflates_no_further_than_the_parse_limit(bomb, encoded):
 
 def test_deflate_zlib_and_raw():
     raw = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
-    routes = {"/zlib": (zlib.compress(PAGE), {"Content-Encoding": "deflate"}),
-              "/raw": (raw.compress(PAGE) + raw.flush(), {"Content-Encoding": "deflate"})}
+    routes = {
+        "/zlib": (zlib.compress(PAGE), {"Content-Encoding": "deflate"}),
+        "/raw": (raw.compress(PAGE) + raw.flush(), {"Content-Encoding": "deflate"}),
+    }
     with LoopbackServer(routes) as server:
         assert cli._read_source(server.url("/zlib"), None)[0] == PAGE
         assert cli._read_source(server.url("/raw"), None)[0] == PAGE
@@ -106,7 +108,7 @@ def test_one_deadline_for_the_whole_fetch(where, monkeypatch, capsys):
         cli._read_source(f"http://127.0.0.1:{server.port}/", None)
     took = time.monotonic() - start
     assert took < 2.5, f"{took:.1f} s for a 1 s deadline"
-    assert cli.main(["extract", f"http://127.0.0.1:{Trickle(where).port}/"]) == 1   # one line
+    assert cli.main(["extract", f"http://127.0.0.1:{Trickle(where).port}/"]) == 1  # one line
     assert "within 1 s" in capsys.readouterr().err
 
 
@@ -114,16 +116,19 @@ def test_redirects_to_other_schemes_are_not_followed(capsys):
     ftp = socket.create_server(("127.0.0.1", 0))
     ftp.settimeout(0.5)
     ftp_port = ftp.getsockname()[1]
-    routes = {"/ftp": (302, b"", {"Location": f"ftp://127.0.0.1:{ftp_port}/page.html"}),
-              "/file": (301, b"", {"Location": "file:///etc/hostname"}),
-              "/hop": (302, b"", {"Location": "/page"}), "/page": PAGE}
+    routes = {
+        "/ftp": (302, b"", {"Location": f"ftp://127.0.0.1:{ftp_port}/page.html"}),
+        "/file": (301, b"", {"Location": "file:///etc/hostname"}),
+        "/hop": (302, b"", {"Location": "/page"}),
+        "/page": PAGE,
+    }
     with LoopbackServer(routes) as server:
         for path in ("/ftp", "/file"):
             assert cli.main(["extract", server.url(path)]) == 1
             err = capsys.readouterr().err
             assert "cannot fetch it" in err and "only http(s)" in err, err
-        data, url = cli._read_source(server.url("/hop"), None)   # http redirects are followed
+        data, url = cli._read_source(server.url("/hop"), None)  # http redirects are followed
     assert data == PAGE and url == server.url("/page")
-    with pytest.raises(TimeoutError):   # nothing connected to the ftp:// address
+    with pytest.raises(TimeoutError):  # nothing connected to the ftp:// address
         ftp.accept()
     ftp.close()

@@ -31,6 +31,11 @@ def test_no_folder_holds_more_than_15_modules():
 def test_the_core_imports_no_scrapy():
     for path in (PACKAGE / "core").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             assert not any(n == "scrapy" or n.startswith("scrapy.") for n in names), path

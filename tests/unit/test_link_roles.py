@@ -60,14 +60,14 @@ def test_listing_roles():
     base = "https://blog.example.org"
     assert roles["The first long article of the blog", f"{base}/2020/01/first-long-article/"] == "content"
     assert roles["Read more", f"{base}/2020/01/first-long-article/"] == "content"
-    assert roles["3 comments", f"{base}/2020/01/third-long-article/"] == "content"   # fragment dropped
+    assert roles["3 comments", f"{base}/2020/01/third-long-article/"] == "content"  # fragment dropped
     assert roles["python", f"{base}/tags/python/"] == "navigation"
     assert roles["About", f"{base}/about/"] == "navigation"
-    assert roles["Home", f"{base}/"] == "boilerplate"   # the page itself
+    assert roles["Home", f"{base}/"] == "boilerplate"  # the page itself
     assert roles["2", f"{base}/page/2/"] == "next"
     assert roles["3", f"{base}/page/3/"] == "navigation"
     assert roles["Older posts »", f"{base}/page/2/"] == "next"
-    assert roles["", f"{base}/page/2/"] == "next"   # the head's rel=next
+    assert roles["", f"{base}/page/2/"] == "next"  # the head's rel=next
     for text in ("Privacy policy", "RSS", "Mail", "Top", "Tweet"):
         assert next(link.role for link in links if link.text == text) == "boilerplate", text
     assert {link.role for link in links} <= set(ROLES)
@@ -87,11 +87,15 @@ def test_article_roles():
 
 def test_urls_as_requests_have_them():
     # <base href>, safe_url_string's escaping, no fragment: the URL a Scrapy request for the link has.
-    html = ('<html><head><base href="https://other.example/dir/"></head><body><p>Some text of the page'
-            ' <a href="a b.html#part">spaced</a> <a href="/ü?q=ä">accents</a></p></body></html>')
+    html = (
+        '<html><head><base href="https://other.example/dir/"></head><body><p>Some text of the page'
+        ' <a href="a b.html#part">spaced</a> <a href="/ü?q=ä">accents</a></p></body></html>'
+    )
     links = extract(html, url="https://example.org/page").links
-    assert [link.url for link in links] == ["https://other.example/dir/a%20b.html",
-                                            "https://other.example/%C3%BC?q=%C3%A4"]
+    assert [link.url for link in links] == [
+        "https://other.example/dir/a%20b.html",
+        "https://other.example/%C3%BC?q=%C3%A4",
+    ]
     from scrapy import Request
 
     for link in links:
@@ -102,18 +106,26 @@ def test_urls_as_requests_have_them():
 
 def test_next_without_url_patterns():
     # An icon link after "1 / 8" (Hugo's Blackburn theme): no words, no rel, no number.
-    html = ("<html><body><main>" + "".join(
-        f'<article><h2><a href="/post-{i}/">A long enough title number {i}</a></h2><p>Teaser {i}.</p></article>'
-        for i in range(5)) + '</main><nav class="pagination"><span>1 / 8</span> <a href="/page/2/">'
-        '<i class="fa fa-chevron-right"></i></a></nav></body></html>')
+    html = (
+        "<html><body><main>"
+        + "".join(
+            f'<article><h2><a href="/post-{i}/">A long enough title number {i}</a></h2><p>Teaser {i}.</p></article>'
+            for i in range(5)
+        )
+        + '</main><nav class="pagination"><span>1 / 8</span> <a href="/page/2/">'
+        '<i class="fa fa-chevron-right"></i></a></nav></body></html>'
+    )
     page = build_page(parse_html(html), base_url="https://example.org/")
     links = page_links(page, "https://example.org/", url_patterns=False)
     assert [link.role for link in links if link.url.endswith("/page/2/")] == ["next"]
     # A numbered pager on page 3: the 4 is next, by the unlinked current number.
-    pager = ('<div class="pager"><a href="/list?pg=2">2</a> <span>3</span> <a href="/list?pg=4">4</a> '
-             '<a href="/list?pg=5">5</a></div>')
-    page = build_page(parse_html(html.replace('<nav class="pagination">', pager + '<nav>')),
-                      base_url="https://example.org/list?pg=3")
+    pager = (
+        '<div class="pager"><a href="/list?pg=2">2</a> <span>3</span> <a href="/list?pg=4">4</a> '
+        '<a href="/list?pg=5">5</a></div>'
+    )
+    page = build_page(
+        parse_html(html.replace('<nav class="pagination">', pager + "<nav>")), base_url="https://example.org/list?pg=3"
+    )
     roles = {link.url: link.role for link in page_links(page, url_patterns=False)}
     assert roles["https://example.org/list?pg=4"] == "next"
     assert roles["https://example.org/list?pg=2"] == roles["https://example.org/list?pg=5"] == "navigation"
@@ -150,14 +162,17 @@ def _site_page(site: str, member: str) -> bytes:
 
 
 @pytest.mark.needs_shared
-@pytest.mark.parametrize(("site", "member", "url", "next_url"), [
-    # Jekyll's Hyde: whole posts on the home page, "Older" to page 2.
-    ("indiantinker", "index.html", "http://rohitg.in/", "http://rohitg.in/page2"),
-    # Pelican: "»" to index2.html.
-    ("matael", "index.html", "http://blog.matael.org/", "http://blog.matael.org/index2.html"),
-    # Wintersmith: "weiter »".
-    ("flauschiversum", "index.html", "http://localhost:8080/", "http://localhost:8080/page/2/"),
-])
+@pytest.mark.parametrize(
+    ("site", "member", "url", "next_url"),
+    [
+        # Jekyll's Hyde: whole posts on the home page, "Older" to page 2.
+        ("indiantinker", "index.html", "http://rohitg.in/", "http://rohitg.in/page2"),
+        # Pelican: "»" to index2.html.
+        ("matael", "index.html", "http://blog.matael.org/", "http://blog.matael.org/index2.html"),
+        # Wintersmith: "weiter »".
+        ("flauschiversum", "index.html", "http://localhost:8080/", "http://localhost:8080/page/2/"),
+    ],
+)
 def test_real_listings(site, member, url, next_url):
     if not (SITES / site / "site.tar.gz").is_file():
         pytest.skip(f"../shared/sites/{site} not found")
@@ -169,16 +184,19 @@ def test_real_listings(site, member, url, next_url):
     assert content
     # Every own content link of the listing leads to an article (labels by file path).
     for target in content:
-        path = target[len(url):].split("?")[0]
+        path = target[len(url) :].split("?")[0]
         file = path if path.endswith(".html") else (path + "/index.html").lstrip("/").replace("//", "/")
         assert labels.get(file) == "article", target
 
 
 def test_next_post_of_an_article_is_not_a_next_page():
-    html = ARTICLE.replace("<footer>", '<nav class="post-navigation"><a rel="next" href="/newer-story/">Next: '
-                           'a newer story</a></nav><div class="pagination"><a class="pagination-item older" '
-                           'href="/an-article/2/">Older</a></div><footer>')
+    html = ARTICLE.replace(
+        "<footer>",
+        '<nav class="post-navigation"><a rel="next" href="/newer-story/">Next: '
+        'a newer story</a></nav><div class="pagination"><a class="pagination-item older" '
+        'href="/an-article/2/">Older</a></div><footer>',
+    )
     page = build_page(parse_html(html), base_url="https://blog.example.org/an-article/")
     roles = {link.text: link.role for link in page_links(page, is_overview=False)}
     assert roles["Next: a newer story"] == "navigation"
-    assert roles["Older"] == "next"   # a pager's, by its name
+    assert roles["Older"] == "next"  # a pager's, by its name

@@ -53,7 +53,7 @@ def test_prioritize_adds_the_role_offset_and_meta():
     own = Request("https://example.org/api/made-by-the-spider", priority=7)
     assert mw.get_processed_request(own, page) is own and own.priority == 7 and bp.META_LINK_ROLE not in own.meta
     stats = crawler.stats.get_stats()
-    assert stats["boilerplate/links/pages"] == 1   # worked out once for the page
+    assert stats["boilerplate/links/pages"] == 1  # worked out once for the page
     assert stats["boilerplate/links/unmatched"] == 1 and stats["boilerplate/links/next"] == 1
 
 

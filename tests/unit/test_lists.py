@@ -12,14 +12,26 @@ from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.selection.lists import fill_definition_list_gaps, fill_list_gaps
 
-ITEMS = ["Preheat the oven", "Grease the tin", "Sift the flour", "Beat the eggs", "Melt the butter",
-         "Fold in the sugar", "Pour the batter", "Bake for an hour", "Let it cool", "Dust with sugar"]
+ITEMS = [
+    "Preheat the oven",
+    "Grease the tin",
+    "Sift the flour",
+    "Beat the eggs",
+    "Melt the butter",
+    "Fold in the sugar",
+    "Pour the batter",
+    "Bake for an hour",
+    "Let it cool",
+    "Dust with sugar",
+]
 
 
 def kept_after(list_html: str, kept: tuple) -> list:
     """The block texts kept after the list rule, the blocks holding one of `kept` kept before it."""
-    html = (f"<html><body><article><p>The recipe, step by step, as my grandmother made it.</p>"
-            f"{list_html}<p>Serve it warm, with cream.</p></article></body></html>")
+    html = (
+        f"<html><body><article><p>The recipe, step by step, as my grandmother made it.</p>"
+        f"{list_html}<p>Serve it warm, with cream.</p></article></body></html>"
+    )
     page = build_page(parse_html(html))
     mask = np.array([any(k == text for k in kept) for text in page.texts])
     fill_list_gaps(page, mask)
@@ -29,13 +41,13 @@ def kept_after(list_html: str, kept: tuple) -> list:
 def test_a_list_cut_in_the_middle_is_kept_whole_between_its_kept_items():
     items = "".join(f"<li>{item}</li>" for item in ITEMS)
     kept = kept_after(f"<ol>{items}</ol>", (*ITEMS[:3], *ITEMS[8:]))
-    assert kept == ITEMS   # items 4-8 filled in; nothing outside the list added
+    assert kept == ITEMS  # items 4-8 filled in; nothing outside the list added
 
 
 def test_items_outside_the_kept_ones_stay_out():
     items = "".join(f"<li>{item}</li>" for item in ITEMS)
     assert kept_after(f"<ul>{items}</ul>", (ITEMS[2], ITEMS[5])) == ITEMS[2:6]
-    assert kept_after(f"<ul>{items}</ul>", (ITEMS[2],)) == [ITEMS[2]]   # one kept item: no gap
+    assert kept_after(f"<ul>{items}</ul>", (ITEMS[2],)) == [ITEMS[2]]  # one kept item: no gap
 
 
 def test_a_list_of_links_stays_a_judgement_of_its_own():
@@ -45,8 +57,10 @@ def test_a_list_of_links_stays_a_judgement_of_its_own():
 
 
 def test_a_list_of_long_items_is_not_one_unit():
-    posts = [f"Post {i}: " + " ".join(["I tried the new firmware on my router and the connection drops stopped."] * 4)
-             for i in range(5)]
+    posts = [
+        f"Post {i}: " + " ".join(["I tried the new firmware on my router and the connection drops stopped."] * 4)
+        for i in range(5)
+    ]
     items = "".join(f"<li>{post}</li>" for post in posts)
     kept = (posts[0], posts[4])
     assert kept_after(f"<ul>{items}</ul>", kept) == list(kept)
@@ -60,13 +74,19 @@ def test_an_item_much_longer_than_the_kept_ones_is_not_alike():
 
 
 @pytest.mark.needs_shared
-@pytest.mark.parametrize(("name", "page_id", "items"), [
-    # A jacket's feature list kept from "Adjustable hood" on only in part (items p .56-.71).
-    ("wcxb-dev", "0606", ("Adjustable hood", "External hanging loop", "Adjustable cuffs", "Hand pockets")),
-    # Ikigai's ten rules: 1-2 and 8-10 kept, 3-7 (short items, p .49-.62) dropped.
-    ("trafilatura-eval", "brigitte.de.ikigai", ("Vermeide Stressfallen", "Praktiziere Dankbarkeit",
-                                                 "Lebe in Gemeinschaft", "Höre auf dein Herz")),
-])
+@pytest.mark.parametrize(
+    ("name", "page_id", "items"),
+    [
+        # A jacket's feature list kept from "Adjustable hood" on only in part (items p .56-.71).
+        ("wcxb-dev", "0606", ("Adjustable hood", "External hanging loop", "Adjustable cuffs", "Hand pockets")),
+        # Ikigai's ten rules: 1-2 and 8-10 kept, 3-7 (short items, p .49-.62) dropped.
+        (
+            "trafilatura-eval",
+            "brigitte.de.ikigai",
+            ("Vermeide Stressfallen", "Praktiziere Dankbarkeit", "Lebe in Gemeinschaft", "Höre auf dein Herz"),
+        ),
+    ],
+)
 def test_real_lists_cut_in_the_middle(dataset_pages, name, page_id, items):
     page = dataset_pages(name, None, where=lambda p: p.id == page_id)[0]
     text = extract(page.read_html(), url=page.url).text
@@ -78,15 +98,19 @@ def dl_kept(dl_html: str, proba: float) -> list:
     list kept and the list's blocks at `proba`."""
     before = "The grill reaches 800 degrees in ten minutes and sears a steak in two."
     after = "In the box: the grill, a pizza stone, a steak rack and a drip tray."
-    page = build_page(parse_html(f"<html><body><article><p>{before}</p>{dl_html}<p>{after}</p></article></body></html>"))
+    page = build_page(
+        parse_html(f"<html><body><article><p>{before}</p>{dl_html}<p>{after}</p></article></body></html>")
+    )
     mask = np.array([text in (before, after) for text in page.texts])
     proba_ = np.where(mask, 0.95, proba)
     fill_definition_list_gaps(page, mask, proba_)
     return [t for t, m in zip(page.texts, mask) if m]
 
 
-PROS_CONS = ("<dl><dt>Pros</dt><dd>Low price</dd><dd>Well made</dd><dd>Perfect steaks</dd></dl>"
-             "<dl><dt>Cons</dt><dd>Hot only in the middle</dd></dl>")
+PROS_CONS = (
+    "<dl><dt>Pros</dt><dd>Low price</dd><dd>Well made</dd><dd>Perfect steaks</dd></dl>"
+    "<dl><dt>Cons</dt><dd>Hot only in the middle</dd></dl>"
+)
 
 
 def test_pros_and_cons_between_two_kept_sections_are_kept():
@@ -99,8 +123,9 @@ def test_an_unlikely_definition_list_between_posts_stays_out():
 
 
 def test_a_definition_list_of_links_stays_out():
-    cards = "".join(f'<dl><dt>Service {i}</dt><dd><a href="/s/{i}">Learn more about service {i}</a></dd></dl>'
-                    for i in range(3))
+    cards = "".join(
+        f'<dl><dt>Service {i}</dt><dd><a href="/s/{i}">Learn more about service {i}</a></dd></dl>' for i in range(3)
+    )
     assert len(dl_kept(cards, 0.45)) == 2
 
 

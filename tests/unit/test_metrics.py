@@ -124,8 +124,18 @@ def test_summarize_by_groups_and_all():
 def test_score_page(tmp_path: Path):
     (tmp_path / "gold.txt").write_text(TEXT, encoding="utf-8")
     page = DatasetPage(
-        "p1", "tmp", tmp_path, "p1.html", "gold.txt", None, None, "article", "test",
-        "article", ("lazy dog",), ("Menu",),
+        "p1",
+        "tmp",
+        tmp_path,
+        "p1.html",
+        "gold.txt",
+        None,
+        None,
+        "article",
+        "test",
+        "article",
+        ("lazy dog",),
+        ("Menu",),
     )
     result = score_page(page, TEXT)
     assert (result.precision, result.recall, result.bow_f1, result.lcs_f1) == (1.0, 1.0, 1.0, 1.0)

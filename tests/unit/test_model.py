@@ -28,10 +28,11 @@ def fixture_features(model: Model, name: str) -> np.ndarray:
 
 # -- the shipped model ------------------------------------------------------------------------
 
+
 def test_shipped_model_loads_with_the_current_feature_set(model):
     dense = dense_feature_names()
-    assert model.feature_names[:len(dense)] == dense
-    assert model.feature_names[len(dense):] == [f"tok={t}" for t in model.vocabulary]
+    assert model.feature_names[: len(dense)] == dense
+    assert model.feature_names[len(dense) :] == [f"tok={t}" for t in model.vocabulary]
     assert len(model.trees.roots) > 0
     assert model.meta.get("sklearn_version")
 
@@ -42,7 +43,7 @@ def test_shipped_model_gives_probabilities(model, name):
     proba = model.predict_proba(X)
     assert proba.shape == (X.shape[0],)
     assert np.all((proba > 0) & (proba < 1))
-    assert proba.max() > 0.9 and proba.min() < 0.1   # it tells content from boilerplate
+    assert proba.max() > 0.9 and proba.min() < 0.1  # it tells content from boilerplate
 
 
 def test_wrong_number_of_features_is_refused(model):
@@ -55,6 +56,7 @@ def test_empty_matrix_gives_no_probabilities(model):
 
 
 # -- JSON round trip --------------------------------------------------------------------------
+
 
 def test_json_round_trip_gives_identical_predictions(model):
     again = Model.from_json(json.loads(json.dumps(model.to_json())))
@@ -83,6 +85,7 @@ def test_model_with_another_feature_set_is_refused(model):
 
 
 # -- refusing pickles and damaged files -------------------------------------------------------
+
 
 class MakesMarker:
     """Unpickling this object creates the directory `path`."""
@@ -115,14 +118,29 @@ def test_pickle_bytes_under_a_json_name_raise_model_error(tmp_path):
     assert not marker.exists()
 
 
-VALID_TREES = {"baseline": 0.0, "depth": 1, "roots": [0], "feature": [0, -1, -1],
-               "threshold": [0.5, None, None], "missing_left": [1, 0, 0], "left": [1, 0, 0],
-               "right": [2, 0, 0], "value": [0.0, -1.0, 1.0]}
+VALID_TREES = {
+    "baseline": 0.0,
+    "depth": 1,
+    "roots": [0],
+    "feature": [0, -1, -1],
+    "threshold": [0.5, None, None],
+    "missing_left": [1, 0, 0],
+    "left": [1, 0, 0],
+    "right": [2, 0, 0],
+    "value": [0.0, -1.0, 1.0],
+}
 
 
 def model_json(**changes) -> dict:
-    data = {"format": "scrapy-boilerplate-model", "format_version": 1, "feature_names": ["x"],
-            "vocabulary": [], "decode": {}, "meta": {}, "trees": dict(VALID_TREES)}
+    data = {
+        "format": "scrapy-boilerplate-model",
+        "format_version": 1,
+        "feature_names": ["x"],
+        "vocabulary": [],
+        "decode": {},
+        "meta": {},
+        "trees": dict(VALID_TREES),
+    }
     data.update(changes)
     return data
 
@@ -149,29 +167,47 @@ def test_minimal_model_file_works(tmp_path):
     path.write_text(json.dumps(model_json()))
     tiny = load_model(path)
     proba = tiny.predict_proba(np.array([[0.0], [0.5], [0.7]]))
-    expected = 1 / (1 + np.exp([1.0, 1.0, -1.0]))   # x <= 0.5 goes left (-1), else right (+1)
+    expected = 1 / (1 + np.exp([1.0, 1.0, -1.0]))  # x <= 0.5 goes left (-1), else right (+1)
     np.testing.assert_allclose(proba, expected)
 
 
-@pytest.mark.parametrize("content", [
-    "",
-    "not json at all",
-    "[1, 2, 3]",
-    json.dumps({"format": "some-other-tool", "trees": []}),
-    json.dumps(model_json(format_version=3)),
-    json.dumps({k: v for k, v in model_json().items() if k != "trees"}),
-    json.dumps(model_json(trees={**VALID_TREES, "threshold": "abc"})),
-    json.dumps(model_json(feature_names=5)),
-    json.dumps(model_json()).replace('"format"', '"formt"'),
-    json.dumps(model_json(format_version=2)),
-    json.dumps(model_json(linear=VALID_LINEAR)),
-    json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "coef": [1.0, 2.0]})),
-    json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "weight": 1.5})),
-    json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "intercept": float("nan")})),
-    json.dumps(model_json(format_version=2, linear={"coef": [1.0]})),
-], ids=["empty", "text", "list", "other-format", "future-version", "no-trees", "bad-threshold",
-        "bad-feature-names", "renamed-key", "v2-without-linear", "v1-with-linear", "linear-wrong-length",
-        "linear-weight-above-1", "linear-nan", "linear-incomplete"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "not json at all",
+        "[1, 2, 3]",
+        json.dumps({"format": "some-other-tool", "trees": []}),
+        json.dumps(model_json(format_version=3)),
+        json.dumps({k: v for k, v in model_json().items() if k != "trees"}),
+        json.dumps(model_json(trees={**VALID_TREES, "threshold": "abc"})),
+        json.dumps(model_json(feature_names=5)),
+        json.dumps(model_json()).replace('"format"', '"formt"'),
+        json.dumps(model_json(format_version=2)),
+        json.dumps(model_json(linear=VALID_LINEAR)),
+        json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "coef": [1.0, 2.0]})),
+        json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "weight": 1.5})),
+        json.dumps(model_json(format_version=2, linear={**VALID_LINEAR, "intercept": float("nan")})),
+        json.dumps(model_json(format_version=2, linear={"coef": [1.0]})),
+    ],
+    ids=[
+        "empty",
+        "text",
+        "list",
+        "other-format",
+        "future-version",
+        "no-trees",
+        "bad-threshold",
+        "bad-feature-names",
+        "renamed-key",
+        "v2-without-linear",
+        "v1-with-linear",
+        "linear-wrong-length",
+        "linear-weight-above-1",
+        "linear-nan",
+        "linear-incomplete",
+    ],
+)
 def test_damaged_or_foreign_json_raises_model_error(tmp_path, content):
     path = tmp_path / "model.json"
     path.write_text(content)
@@ -179,10 +215,14 @@ def test_damaged_or_foreign_json_raises_model_error(tmp_path, content):
         load_model(path)
 
 
-@pytest.mark.parametrize("trees", [
-    {**VALID_TREES, "roots": [7]},                          # root beyond the node arrays
-    {**VALID_TREES, "feature": [0, -1]},                    # arrays of different lengths
-], ids=["root-out-of-range", "short-array"])
+@pytest.mark.parametrize(
+    "trees",
+    [
+        {**VALID_TREES, "roots": [7]},  # root beyond the node arrays
+        {**VALID_TREES, "feature": [0, -1]},  # arrays of different lengths
+    ],
+    ids=["root-out-of-range", "short-array"],
+)
 def test_inconsistent_tree_arrays_raise_model_error(tmp_path, trees):
     path = tmp_path / "model.json"
     path.write_text(json.dumps(model_json(trees=trees)))
@@ -197,6 +237,7 @@ def test_missing_model_file_is_an_os_error(tmp_path):
 
 # -- numpy evaluation equals scikit-learn -----------------------------------------------------
 
+
 def test_tree_evaluation_equals_scikit_learn():
     from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -204,32 +245,32 @@ def test_tree_evaluation_equals_scikit_learn():
     n_features = len(dense_feature_names())
     rng = np.random.default_rng(7)
     X = rng.normal(size=(600, n_features))
-    X[:, 3] = rng.integers(0, 4, size=600)        # a few discrete values, like flags and counts
+    X[:, 3] = rng.integers(0, 4, size=600)  # a few discrete values, like flags and counts
     y = ((X[:, 0] + X[:, 1] * X[:, 2] + 0.5 * X[:, 3] + rng.normal(scale=0.5, size=600)) > 0.7).astype(int)
-    clf = HistGradientBoostingClassifier(max_iter=25, max_depth=4, max_leaf_nodes=12,
-                                         early_stopping=False, random_state=0)
+    clf = HistGradientBoostingClassifier(
+        max_iter=25, max_depth=4, max_leaf_nodes=12, early_stopping=False, random_state=0
+    )
     clf.fit(X, y)
     trees = export_trees(clf)
     # Rows put exactly on split thresholds check the "x <= threshold goes left" rule.
     is_split = trees.feature >= 0
     split_features, split_thresholds = trees.feature[is_split], trees.threshold[is_split]
-    on_threshold = X[:len(split_features)].copy()
+    on_threshold = X[: len(split_features)].copy()
     on_threshold[np.arange(len(split_features)), split_features] = split_thresholds
     X_test = np.vstack([rng.normal(size=(400, n_features)), on_threshold, X[:100]])
 
     model = Model(feature_names=[f"f{i}" for i in range(n_features)], vocabulary=[], trees=trees)
-    np.testing.assert_allclose(model.predict_proba(X_test), clf.predict_proba(X_test)[:, 1],
-                               atol=1e-9, rtol=0)
+    np.testing.assert_allclose(model.predict_proba(X_test), clf.predict_proba(X_test)[:, 1], atol=1e-9, rtol=0)
 
     # to_model() runs the same check itself; its model survives a JSON round trip.
     exported = to_model(clf, [], X, {"threshold": 0.5}, {"test": True})
     assert exported.feature_names == dense_feature_names()
     again = Model.from_json(json.loads(json.dumps(exported.to_json())))
-    np.testing.assert_allclose(again.predict_proba(X_test), clf.predict_proba(X_test)[:, 1],
-                               atol=1e-9, rtol=0)
+    np.testing.assert_allclose(again.predict_proba(X_test), clf.predict_proba(X_test)[:, 1], atol=1e-9, rtol=0)
 
 
 # -- stored predictions -----------------------------------------------------------------------
+
 
 def test_stored_predictions():
     """The shipped model gives the same block probabilities as when the JSON was written.
@@ -239,13 +280,19 @@ def test_stored_predictions():
     stored = json.loads(EXPECTED.read_text(encoding="utf-8"))
     assert stored["model_sha256"] == model_sha256(), (
         "models/default.json changed since tests/fixtures/expected_predictions.json was written: "
-        "run python tests/support/regenerate_expected.py")
+        "run python tests/support/regenerate_expected.py"
+    )
     assert sorted(stored["pages"]) == sorted(FIXTURE_NAMES)
     extractor = Extractor()
     for name in FIXTURE_NAMES:
         expected = stored["pages"][name]
         page = build_page(to_element(fixture_bytes(name)))
         assert [text[:60] for text in page.texts] == expected["texts"], f"{name}: the blocks changed"
-        np.testing.assert_allclose(extractor.block_probabilities(page), expected["probabilities"],
-                                   atol=1e-6, rtol=0, err_msg=f"{name}: block probabilities changed")
+        np.testing.assert_allclose(
+            extractor.block_probabilities(page),
+            expected["probabilities"],
+            atol=1e-6,
+            rtol=0,
+            err_msg=f"{name}: block probabilities changed",
+        )
     assert (FIXTURES / "README.md").is_file()

@@ -21,13 +21,13 @@ PAGE = "<html><body><article>" + "<p>A paragraph of the article, long enough to 
 def test_options_are_frozen_and_checked():
     options = Options()
     with pytest.raises(dataclasses.FrozenInstanceError):
-        options.favor = "recall"   # type: ignore[misc]
+        options.favor = "recall"  # type: ignore[misc]
     with pytest.raises(ValueError, match="favor must be one of"):
         Options(favor="everything")
     with pytest.raises(TypeError, match="unknown option"):
         options.replace({"include_everything": True})
     assert options.replace({}) is options
-    assert Options(exclude_selectors=["nav"]).exclude_selectors == ("nav",)   # type: ignore[arg-type]
+    assert Options(exclude_selectors=["nav"]).exclude_selectors == ("nav",)  # type: ignore[arg-type]
     assert Options().replace({"exclude_selectors": ".ad"}).exclude_selectors == (".ad",)
 
 
@@ -50,18 +50,30 @@ def test_the_settings_give_the_options_of_a_crawl_with_the_same_defaults():
     defaults = Options()
     for name in bp.EXTRACTION_OPTIONS:
         assert options[name] == getattr(defaults, name), name
-    Extractor(False, **options)   # the settings' options are Extractor's arguments
+    Extractor(False, **options)  # the settings' options are Extractor's arguments
 
 
 def test_the_console_script_has_every_option_and_passes_it_on():
     from scrapy_boilerplate.cli import _extractor
 
-    argv = ["extract", "page.html", "--favor", "recall", "--content-selector", "main",
-            "--exclude-selector", "nav", "--exclude-selector", ".ad", "--no-model",
-            *("--" + name.replace("_", "-") for name in FLAGS)]
+    argv = [
+        "extract",
+        "page.html",
+        "--favor",
+        "recall",
+        "--content-selector",
+        "main",
+        "--exclude-selector",
+        "nav",
+        "--exclude-selector",
+        ".ad",
+        "--no-model",
+        *("--" + name.replace("_", "-") for name in FLAGS),
+    ]
     options = _extractor(build_parser().parse_args(argv)).options
-    assert options == Options(**dict.fromkeys(FLAGS, True), favor="recall", content_selector="main",
-                              exclude_selectors=("nav", ".ad"))
+    assert options == Options(
+        **dict.fromkeys(FLAGS, True), favor="recall", content_selector="main", exclude_selectors=("nav", ".ad")
+    )
     assert _extractor(build_parser().parse_args(["extract", "page.html", "--no-model"])).options == Options()
 
 

@@ -37,10 +37,19 @@ def real_pages():
 
 # -- evidence ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("lines", [
-    overview.TEASER_PHRASE_LINES, overview.TRAILING_ELLIPSIS_LINES, overview.LISTING_UI_LINES,
-    overview.PRICE_LINES, overview.SHORT_DATE_LINES, overview.DIGIT_LINES,
-], ids=["teaser", "ellipsis", "listing_ui", "price", "date", "digit"])
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        overview.TEASER_PHRASE_LINES,
+        overview.TRAILING_ELLIPSIS_LINES,
+        overview.LISTING_UI_LINES,
+        overview.PRICE_LINES,
+        overview.SHORT_DATE_LINES,
+        overview.DIGIT_LINES,
+    ],
+    ids=["teaser", "ellipsis", "listing_ui", "price", "date", "digit"],
+)
 @pytest.mark.needs_shared
 def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, lines):
     """The patterns run once over the joined short blocks: same blocks as block by block."""
@@ -107,17 +116,20 @@ def test_evidence_is_deterministic_and_complete(real_pages):
 
 @pytest.mark.needs_shared
 def test_plan_row_sets_exactly_the_tokens_of_the_page(real_pages):
-    names = list(FEATURE_NAMES) + [NODE_TOKEN + t for t in ("related", "pagination", "zzzz")] + \
-        [LINK_WORD + w for w in ("next", "share", "zzzz")]
+    names = (
+        list(FEATURE_NAMES)
+        + [NODE_TOKEN + t for t in ("related", "pagination", "zzzz")]
+        + [LINK_WORD + w for w in ("next", "share", "zzzz")]
+    )
     plan = EvidencePlan(names)
     for dp, page in real_pages:
         values, row = plan.row(page, dp.url)
         node_tokens, words = page_tokens(page)
         for i, name in enumerate(names):
             if name.startswith(NODE_TOKEN):
-                assert row[i] == (name[len(NODE_TOKEN):] in node_tokens)
+                assert row[i] == (name[len(NODE_TOKEN) :] in node_tokens)
             elif name.startswith(LINK_WORD):
-                assert row[i] == (name[len(LINK_WORD):] in words)
+                assert row[i] == (name[len(LINK_WORD) :] in words)
             else:
                 assert row[i] == values[name]
 
@@ -137,15 +149,18 @@ def test_a_page_without_url_is_judged_by_the_url_it_declares(real_pages):
     assert checked >= 20
 
 
-@pytest.mark.parametrize("title, words, part_words", [
-    ("Politics | The Guardian", 4, 2),
-    ("Fed raises rates again as   inflation stays high - Reuters", 10, 8),
-    ("Category: Shoes \u2013 Shop", 4, 2),
-    ("well-known self-driving cars", 3, 3),   # a hyphen inside a word does not separate parts
-    ("DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网", 14, 14),   # a word per two CJK characters
-    ("", 0, 0),
-    (None, 0, 0),
-])
+@pytest.mark.parametrize(
+    "title, words, part_words",
+    [
+        ("Politics | The Guardian", 4, 2),
+        ("Fed raises rates again as   inflation stays high - Reuters", 10, 8),
+        ("Category: Shoes \u2013 Shop", 4, 2),
+        ("well-known self-driving cars", 3, 3),  # a hyphen inside a word does not separate parts
+        ("DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网", 14, 14),  # a word per two CJK characters
+        ("", 0, 0),
+        (None, 0, 0),
+    ],
+)
 def test_title_evidence_counts_words_of_the_title_and_its_longest_part(title, words, part_words):
     assert overview.title_features(title) == {"title_words": words, "title_part_words": part_words}
 
@@ -153,6 +168,7 @@ def test_title_evidence_counts_words_of_the_title_and_its_longest_part(title, wo
 def test_a_page_without_title_is_judged_by_its_og_title_or_headline():
     def title(html):
         return overview.page_title(build_page(parse_html(html)))
+
     head = '<meta property="og:title" content="Open Graph title">'
     body = "<body><h1>Heading one</h1><p>text</p></body>"
     assert title(f"<html><head><title>Page title</title>{head}</head>{body}</html>") == "Page title"
@@ -177,10 +193,11 @@ def test_own_url_prefers_canonical_and_needs_an_absolute_http_url():
 
 # -- the shipped model ---------------------------------------------------------------------------------
 
+
 def test_shipped_model_uses_dense_and_token_evidence():
     detector = OverviewDetector()
     names = detector.model.feature_names
-    assert names[:len(FEATURE_NAMES)] == list(FEATURE_NAMES)
+    assert names[: len(FEATURE_NAMES)] == list(FEATURE_NAMES)
     assert any(n.startswith(NODE_TOKEN) for n in names) and any(n.startswith(LINK_WORD) for n in names)
     assert 0 < detector.cutoff < 1
     # the trees blended with a linear part over the same row
@@ -198,7 +215,7 @@ def test_model_with_unknown_evidence_is_refused(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(ModelError, match="unknown evidence: weather_forecast"):
         OverviewDetector(model=str(path))
-    data["feature_names"][0] = NODE_TOKEN   # a prefix without a token
+    data["feature_names"][0] = NODE_TOKEN  # a prefix without a token
     path.write_text(json.dumps(data))
     with pytest.raises(ModelError, match="unknown evidence"):
         OverviewDetector(model=str(path))
@@ -222,13 +239,21 @@ def test_shipped_model_agrees_with_the_labels_of_real_pages(real_pages):
 
 # -- training -------------------------------------------------------------------------------------------
 
+
 def test_tokens_are_chosen_by_sites_not_pages():
     """A token on every page of one big site is a template's name, not a convention."""
     sites = [f"site{i}" for i in range(40)] + ["big"] * 60
-    tokens = [{NODE_TOKEN + "related", LINK_WORD + "next"} if i < 40 else set() for i in range(40)] + \
-        [{NODE_TOKEN + "bigsitecss", NODE_TOKEN + "related", LINK_WORD + "bigword"}] * 60
-    ev = Evidence(np.zeros((100, len(FEATURE_NAMES))), np.zeros(100, int), np.array(["article"] * 100),
-                  np.array(sites), [str(i) for i in range(100)], tokens)
+    tokens = [{NODE_TOKEN + "related", LINK_WORD + "next"} if i < 40 else set() for i in range(40)] + [
+        {NODE_TOKEN + "bigsitecss", NODE_TOKEN + "related", LINK_WORD + "bigword"}
+    ] * 60
+    ev = Evidence(
+        np.zeros((100, len(FEATURE_NAMES))),
+        np.zeros(100, int),
+        np.array(["article"] * 100),
+        np.array(sites),
+        [str(i) for i in range(100)],
+        tokens,
+    )
     chosen = choose_tokens(ev)
     assert chosen == [LINK_WORD + "next", NODE_TOKEN + "related"]
     X = design(ev, chosen)
@@ -244,8 +269,7 @@ def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path, monkeypat
 
     monkeypatch.setitem(training.HGB_PARAMS, "max_iter", 40)
     monkeypatch.setattr(training, "SPLITS", SPLITS[:1])
-    monkeypatch.setattr(training, "cross_validate",
-                        functools.partial(training.cross_validate, splits=SPLITS[:1]))
+    monkeypatch.setattr(training, "cross_validate", functools.partial(training.cross_validate, splits=SPLITS[:1]))
     pages = load_shared_pages("overview-dev", 100, where=labelled)
     logs = []
     model = train_overview(pages, "test", ["overview-dev"], log=logs.append)

@@ -20,7 +20,10 @@ def files():
     if reason := shared_pages_missing():
         pytest.skip(reason)
     folder = SHARED / "overview-dev" / "html"
-    return folder / f"{REAL_PAGES['/news/'][0]}.html.gz", folder / f"{REAL_PAGES['/2020/01/second-article.html'][0]}.html.gz"
+    return (
+        folder / f"{REAL_PAGES['/news/'][0]}.html.gz",
+        folder / f"{REAL_PAGES['/2020/01/second-article.html'][0]}.html.gz",
+    )
 
 
 def run(capsys, *args):
@@ -40,7 +43,7 @@ def test_one_tab_separated_line_per_file(files, capsys):
     for _, _, score, net, reason in rows:
         assert 0.0 <= float(score) <= 1.0 and int(net) >= 0 and reason
     assert float(rows[0][2]) > float(rows[1][2])
-    assert int(rows[0][3]) < int(rows[1][3])   # less net text on the listing page
+    assert int(rows[0][3]) < int(rows[1][3])  # less net text on the listing page
 
 
 def test_json_lines(files, capsys):
@@ -80,8 +83,12 @@ def test_url_needs_a_single_file(files, capsys):
 
 def test_module_reads_stdin(files):
     overview, _ = files
-    done = subprocess.run([sys.executable, "-m", "scrapy_boilerplate", "overview", "-", "--url", "https://example.org/news/"],
-                          input=overview.read_bytes(), capture_output=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_boilerplate", "overview", "-", "--url", "https://example.org/news/"],
+        input=overview.read_bytes(),
+        capture_output=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr.decode()
     path, label, *_ = done.stdout.decode().rstrip("\n").split("\t")
     assert (path, label) == ("-", "overview")

@@ -38,7 +38,7 @@ def pages():
 
 def make_crawler(**settings):
     crawler = get_crawler(Spider, settings)
-    crawler.spider = crawler._create_spider("test")   # what the engine does when the crawl starts
+    crawler.spider = crawler._create_spider("test")  # what the engine does when the crawl starts
     return crawler
 
 
@@ -46,26 +46,37 @@ def make_mw(**settings) -> OverviewMiddleware:
     return build_from_crawler(OverviewMiddleware, make_crawler(**settings))
 
 
-def html_response(body: bytes, path: str = "/page.html", *, cls=HtmlResponse, status=200, meta=None,
-                  headers=None) -> Response:
+def html_response(
+    body: bytes, path: str = "/page.html", *, cls=HtmlResponse, status=200, meta=None, headers=None
+) -> Response:
     request = Request(SITE + path, meta=meta or {})
-    return cls(SITE + path, body=body, status=status, request=request,
-               headers=headers or {"Content-Type": "text/html; charset=utf-8"})
+    return cls(
+        SITE + path,
+        body=body,
+        status=status,
+        request=request,
+        headers=headers or {"Content-Type": "text/html; charset=utf-8"},
+    )
 
 
 def stats(mw) -> dict:
     """The boilerplate/ counters (not the timings)."""
-    return {k: v for k, v in mw.crawler.stats.get_stats().items()
-            if k.startswith("boilerplate/") and "/seconds_" not in k}
+    return {
+        k: v for k, v in mw.crawler.stats.get_stats().items() if k.startswith("boilerplate/") and "/seconds_" not in k
+    }
 
 
 # -- configuration ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("settings", [
-    {"BOILERPLATE_OVERVIEW_ACTION": "off"},
-    {"BOILERPLATE_ENABLED": False},
-    {"BOILERPLATE_ENABLED": False, "BOILERPLATE_OVERVIEW_ACTION": "drop"},
-])
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"BOILERPLATE_OVERVIEW_ACTION": "off"},
+        {"BOILERPLATE_ENABLED": False},
+        {"BOILERPLATE_ENABLED": False, "BOILERPLATE_OVERVIEW_ACTION": "drop"},
+    ],
+)
 def test_off_or_disabled_means_not_configured(settings):
     crawler = make_crawler(**settings)
     for cls in (OverviewMiddleware, OverviewLinksOnlyMiddleware):
@@ -95,12 +106,13 @@ def test_defaults_without_the_addon():
     assert mw.detector.threshold == 1500
     assert mw.max_body_size == 8 * 1024 * 1024
     assert mw.drop_start is False
-    assert mw.detector.cutoff == OverviewDetector().cutoff   # the model's own cutoff
+    assert mw.detector.cutoff == OverviewDetector().cutoff  # the model's own cutoff
 
 
 def test_detector_settings_reach_the_detector():
-    mw = make_mw(BOILERPLATE_OVERVIEW_THRESHOLD="900", BOILERPLATE_OVERVIEW_MODEL="false",
-                 BOILERPLATE_OVERVIEW_CUTOFF="0.7")
+    mw = make_mw(
+        BOILERPLATE_OVERVIEW_THRESHOLD="900", BOILERPLATE_OVERVIEW_MODEL="false", BOILERPLATE_OVERVIEW_CUTOFF="0.7"
+    )
     assert (mw.detector.threshold, mw.detector.model, mw.detector.cutoff) == (900, None, 0.7)
 
 
@@ -121,6 +133,7 @@ def test_threshold_and_cutoff_change_the_verdicts(pages):
 
 
 # -- the downloader middleware on real pages ------------------------------------------------------
+
 
 def test_site_pages_are_clear_cut(pages):
     """These tests rely on these verdicts; if the detector changes its mind, say which page."""
@@ -168,6 +181,7 @@ def test_article_passes_unflagged(pages):
 @pytest.mark.needs_shared
 def test_flags_agree_with_detect_overview_on_shared_pages():
     """On real pages of both shared sets, the middleware flags exactly what detect_overview calls an overview."""
+
     def wanted(page):
         return page.url and page.label in ("overview", "article")
 
@@ -187,6 +201,7 @@ def test_flags_agree_with_detect_overview_on_shared_pages():
 
 
 # -- drop ------------------------------------------------------------------------------------------
+
 
 def test_drop_raises_ignore_request_with_a_debug_line_and_a_stat(pages, caplog):
     mw = make_mw(BOILERPLATE_OVERVIEW_ACTION="drop")
@@ -208,10 +223,13 @@ def test_start_requests_are_flagged_not_dropped(pages):
     assert "boilerplate/overview/dropped" not in stats(mw)
 
 
-@pytest.mark.parametrize("settings, meta", [
-    ({"BOILERPLATE_OVERVIEW_DROP_START": True}, {}),
-    ({}, {"boilerplate_overview": True}),
-])
+@pytest.mark.parametrize(
+    "settings, meta",
+    [
+        ({"BOILERPLATE_OVERVIEW_DROP_START": True}, {}),
+        ({}, {"boilerplate_overview": True}),
+    ],
+)
 def test_start_requests_dropped_when_asked(pages, settings, meta):
     mw = make_mw(BOILERPLATE_OVERVIEW_ACTION="drop", **settings)
     response = html_response(pages["/"], "/", meta={"is_start_request": True, **meta})
@@ -222,13 +240,14 @@ def test_start_requests_dropped_when_asked(pages, settings, meta):
 
 # -- per-request meta ----------------------------------------------------------------------------
 
+
 def test_meta_false_skips_detection(pages, caplog):
     mw = make_mw(BOILERPLATE_OVERVIEW_ACTION="drop")
     response = html_response(pages[OVERVIEW_PATH], OVERVIEW_PATH, meta={"boilerplate_overview": False})
     with caplog.at_level(logging.DEBUG, logger="scrapy_boilerplate"):
         out = mw.process_response(response.request, response)
     assert out is response and out.flags == []
-    assert response._cached_selector is None   # not even parsed
+    assert response._cached_selector is None  # not even parsed
     assert stats(mw) == {"boilerplate/overview/skipped/meta": 1}
     assert "skipped by request meta" in caplog.text
 
@@ -239,12 +258,18 @@ def test_meta_true_judges_html_served_as_plain_text(pages):
     plain = html_response(body, OVERVIEW_PATH, cls=TextResponse, headers={"Content-Type": "text/plain"})
     assert mw.process_response(plain.request, plain).flags == []
     assert stats(mw) == {"boilerplate/overview/skipped/non_html": 1}
-    forced = html_response(body, OVERVIEW_PATH, cls=TextResponse, meta={"boilerplate_overview": True},
-                           headers={"Content-Type": "text/plain"})
+    forced = html_response(
+        body,
+        OVERVIEW_PATH,
+        cls=TextResponse,
+        meta={"boilerplate_overview": True},
+        headers={"Content-Type": "text/plain"},
+    )
     assert mw.process_response(forced.request, forced).flags == ["overview"]
 
 
 # -- pass-through: a crawl never stops because of detection ------------------------------------------
+
 
 @pytest.mark.parametrize("status", [404, 500, 301])
 def test_non_2xx_passes_untouched(pages, status):
@@ -254,10 +279,14 @@ def test_non_2xx_passes_untouched(pages, status):
     assert response.flags == [] and stats(mw) == {}
 
 
-@pytest.mark.parametrize("response", [
-    JsonResponse(SITE + "/feed", body=b'{"items": []}', request=Request(SITE + "/feed")),
-    Response(SITE + "/logo.png", body=b"\x89PNG\r\n\x1a\n" + bytes(200), request=Request(SITE + "/logo.png")),
-], ids=["json", "binary"])
+@pytest.mark.parametrize(
+    "response",
+    [
+        JsonResponse(SITE + "/feed", body=b'{"items": []}', request=Request(SITE + "/feed")),
+        Response(SITE + "/logo.png", body=b"\x89PNG\r\n\x1a\n" + bytes(200), request=Request(SITE + "/logo.png")),
+    ],
+    ids=["json", "binary"],
+)
 def test_non_html_passes_with_a_stat(response, caplog):
     mw = make_mw(BOILERPLATE_OVERVIEW_ACTION="drop")
     with caplog.at_level(logging.DEBUG, logger="scrapy_boilerplate"):
@@ -274,8 +303,10 @@ def test_empty_body_passes_with_a_stat():
     assert stats(mw) == {"boilerplate/overview/skipped/empty": 1}
 
 
-@pytest.mark.parametrize("body", [b"   \n ", b"\x00\x01\xff\xfe" * 500, b"<html><body></body></html>",
-                                  b"<frameset><frame src=a.html></frameset>"])
+@pytest.mark.parametrize(
+    "body",
+    [b"   \n ", b"\x00\x01\xff\xfe" * 500, b"<html><body></body></html>", b"<frameset><frame src=a.html></frameset>"],
+)
 def test_bad_html_never_raises(body):
     mw = make_mw(BOILERPLATE_OVERVIEW_ACTION="drop")
     response = html_response(body)
@@ -321,6 +352,7 @@ def test_error_inside_detection_passes_the_response_on(pages, caplog):
 
 
 # -- the spider middleware ----------------------------------------------------------------------
+
 
 def make_sm(**settings) -> OverviewLinksOnlyMiddleware:
     return build_from_crawler(OverviewLinksOnlyMiddleware, make_crawler(**settings))
@@ -377,6 +409,7 @@ def test_links_only_passes_start_items_and_errback_output():
     assert len(asyncio.run(collect())) == 2
     # Errback output comes with a Failure instead of a response.
     from twisted.python.failure import Failure
+
     failure = Failure(IgnoreRequest("dropped"))
     assert list(sm.process_spider_output(failure, [{"url": "from errback"}])) == [{"url": "from errback"}]
 

@@ -25,6 +25,7 @@ def page_of(html, **options):
 
 # -- input types ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_every_input_type_gives_the_same_blocks(name):
     data = fixture_bytes(name)
@@ -46,10 +47,14 @@ def test_html_comment_inside_text_does_not_cut_it():
     assert blocks(lxml.html.document_fromstring(html)) == ["Before the comment and after the comment."]
 
 
-@pytest.mark.parametrize("make_tree", [
-    lambda text: Selector(text=text).root,
-    lambda text: lxml.html.document_fromstring(text),
-], ids=["parsel", "lxml.html"])
+@pytest.mark.parametrize(
+    "make_tree",
+    [
+        lambda text: Selector(text=text).root,
+        lambda text: lxml.html.document_fromstring(text),
+    ],
+    ids=["parsel", "lxml.html"],
+)
 def test_given_tree_is_not_mutated(make_tree):
     text = fixture_bytes("article_en").decode("utf-8")
     root = make_tree(text)
@@ -57,7 +62,7 @@ def test_given_tree_is_not_mutated(make_tree):
     build_page(root)
     build_page(root, include_comments=True)
     assert etree.tostring(root) == before
-    assert b"cookie-consent" in before and b"<script" in before   # nothing was cleaned away
+    assert b"cookie-consent" in before and b"<script" in before  # nothing was cleaned away
 
 
 def test_parse_html_gives_none_for_nothing():
@@ -73,19 +78,23 @@ def test_wrong_type_raises_type_error():
 
 # -- pre-cleaning -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("hidden", [
-    "<script>var secret = 'SECRET';</script>",
-    "<style>.SECRET { color: red }</style>",
-    "<noscript><p>SECRET</p></noscript>",
-    "<template><p>SECRET</p></template>",
-    "<div hidden>SECRET</div>",
-    "<div aria-hidden='true'><p>SECRET</p></div>",
-    "<div style='color: red; display: none'>SECRET</div>",
-    "<div style='visibility:hidden'>SECRET</div>",
-    "<div role='dialog'><p>SECRET</p></div>",
-    "<div role='alertdialog'>SECRET</div>",
-    "<dialog open><p>SECRET</p></dialog>",
-])
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "<script>var secret = 'SECRET';</script>",
+        "<style>.SECRET { color: red }</style>",
+        "<noscript><p>SECRET</p></noscript>",
+        "<template><p>SECRET</p></template>",
+        "<div hidden>SECRET</div>",
+        "<div aria-hidden='true'><p>SECRET</p></div>",
+        "<div style='color: red; display: none'>SECRET</div>",
+        "<div style='visibility:hidden'>SECRET</div>",
+        "<div role='dialog'><p>SECRET</p></div>",
+        "<div role='alertdialog'>SECRET</div>",
+        "<dialog open><p>SECRET</p></dialog>",
+    ],
+)
 def test_unreadable_content_is_in_no_block(hidden):
     html = f"<html><body>{LONG_PARAGRAPH}{hidden}<p>Closing words.</p></body></html>"
     texts = blocks(html)
@@ -133,24 +142,31 @@ def test_a_body_with_a_comment_class_is_not_skipped():
 
 # -- blocks -----------------------------------------------------------------------------------
 
+
 def test_inline_tags_do_not_split_a_block():
-    html = ("<html><body><p>Some <b>bold</b>, <i>italic</i>, <a href='/x'>linked</a> and "
-            "<span class='x'>spanned</span> <em>words</em>.</p></body></html>")
+    html = (
+        "<html><body><p>Some <b>bold</b>, <i>italic</i>, <a href='/x'>linked</a> and "
+        "<span class='x'>spanned</span> <em>words</em>.</p></body></html>"
+    )
     assert blocks(html) == ["Some bold, italic, linked and spanned words."]
 
 
 def test_block_tags_split_blocks():
-    html = ("<html><body><div>Before<p>Inside</p>After</div><ul><li>One</li><li>Two</li></ul>"
-            "<h2>Heading</h2><blockquote>Quote</blockquote><table><tr><td>Cell</td></tr></table>"
-            "</body></html>")
+    html = (
+        "<html><body><div>Before<p>Inside</p>After</div><ul><li>One</li><li>Two</li></ul>"
+        "<h2>Heading</h2><blockquote>Quote</blockquote><table><tr><td>Cell</td></tr></table>"
+        "</body></html>"
+    )
     page = page_of(html)
     assert page.texts == ["Before", "Inside", "After", "One", "Two", "Heading", "Quote", "Cell"]
     assert page.tags == ["div", "p", "div", "li", "li", "h2", "blockquote", "td"]
 
 
 def test_link_characters_and_links_are_counted():
-    html = ("<html><body><p>Read <a href='/a'>this link</a> and <a href='/b'>that</a> now.</p>"
-            "<p>An <a name='anchor'>anchor without href</a> is no link.</p></body></html>")
+    html = (
+        "<html><body><p>Read <a href='/a'>this link</a> and <a href='/b'>that</a> now.</p>"
+        "<p>An <a name='anchor'>anchor without href</a> is no link.</p></body></html>"
+    )
     page = page_of(html)
     assert page.texts[0] == "Read this link and that now."
     assert page.link_chars[0] == len("this link") + len("that")
@@ -181,12 +197,14 @@ def test_whitespace_is_normalised_outside_pre():
 
 
 def test_images_are_recorded_with_their_block_position():
-    page = page_of("<html><body><p>First</p><img src='a.jpg' alt='A'><p>Second</p>"
-                   "<img data-src='lazy.png'></body></html>")
+    page = page_of(
+        "<html><body><p>First</p><img src='a.jpg' alt='A'><p>Second</p><img data-src='lazy.png'></body></html>"
+    )
     assert [(index, src, alt) for index, src, alt, *_ in page.images] == [(1, "a.jpg", "A"), (2, "lazy.png", "")]
 
 
 # -- metadata ---------------------------------------------------------------------------------
+
 
 def test_title_og_and_jsonld_are_read():
     html = """<html lang="en-GB"><head><title>  The   Page Title | Site </title>
@@ -223,8 +241,10 @@ def test_jsonld_graph_is_searched_and_site_types_are_not_the_type():
 
 
 def test_broken_jsonld_is_ignored():
-    html = ("<html><head><script type='application/ld+json'>{\"@type\": \"Article\", broken"
-            "</script></head><body><p>Text</p></body></html>")
+    html = (
+        '<html><head><script type=\'application/ld+json\'>{"@type": "Article", broken'
+        "</script></head><body><p>Text</p></body></html>"
+    )
     page = page_of(html)
     assert page.jsonld == {}
     assert page.texts == ["Text"]
@@ -249,15 +269,16 @@ WORDS = "Café “quoted” — naïve façade costs €5"
 
 
 def test_cp1252_bytes_with_meta_charset():
-    data = (f"<html><head><meta charset=\"windows-1252\"></head><body><p>{WORDS}</p></body></html>"
-            .encode("cp1252"))
+    data = f'<html><head><meta charset="windows-1252"></head><body><p>{WORDS}</p></body></html>'.encode("cp1252")
     assert sniff_encoding(data) == "cp1252"
     assert blocks(data) == [WORDS]
 
 
 def test_latin1_declaration_is_read_as_cp1252():
-    data = (f"<html><head><meta http-equiv='Content-Type' content='text/html; charset=iso-8859-1'>"
-            f"</head><body><p>{WORDS}</p></body></html>").encode("cp1252")
+    data = (
+        f"<html><head><meta http-equiv='Content-Type' content='text/html; charset=iso-8859-1'>"
+        f"</head><body><p>{WORDS}</p></body></html>"
+    ).encode("cp1252")
     assert blocks(data) == [WORDS]
 
 
@@ -275,8 +296,7 @@ def test_utf16_with_bom(codec):
 
 
 def test_utf8_page_with_stale_latin1_meta_is_utf8():
-    data = (f"<html><head><meta charset=\"iso-8859-1\"></head><body><p>{WORDS} 東京</p></body></html>"
-            .encode())
+    data = f'<html><head><meta charset="iso-8859-1"></head><body><p>{WORDS} 東京</p></body></html>'.encode()
     assert sniff_encoding(data) == "utf-8"
     assert blocks(data) == [f"{WORDS} 東京"]
 
@@ -304,6 +324,7 @@ def test_xml_declaration_in_str_input():
 
 # -- text statistics --------------------------------------------------------------------------
 
+
 def test_cjk_words_are_counted_without_spaces():
     assert count_words("我们今天去公园散步然后一起吃饭") > 1
     assert count_words("今日は公園を散歩してから一緒にご飯を食べました") > 1
@@ -317,8 +338,10 @@ def test_cjk_block_word_count():
 
 # -- node table -------------------------------------------------------------------------------
 
-MALFORMED = ("<html><body><div><p>Unclosed <b>bold <i>italic</div></div></div>"
-             "<table><tr><td>cell<td>cell two</table><ul><li>one<li>two</ul></body></html>")
+MALFORMED = (
+    "<html><body><div><p>Unclosed <b>bold <i>italic</div></div></div>"
+    "<table><tr><td>cell<td>cell two</table><ul><li>one<li>two</ul></body></html>"
+)
 
 
 @pytest.mark.parametrize("source", FIXTURE_NAMES + ["malformed"])
@@ -326,11 +349,29 @@ def test_node_table_is_consistent(source):
     page = page_of(MALFORMED if source == "malformed" else fixture_bytes(source))
     n_nodes, n_blocks = len(page.node_tags), len(page.texts)
     assert n_nodes > 0 and n_blocks > 0
-    for column in (page.node_parents, page.node_depths, page.node_first, page.node_last,
-                   page.node_chars, page.node_link_chars, page.node_tag_counts, page.node_flags):
+    for column in (
+        page.node_parents,
+        page.node_depths,
+        page.node_first,
+        page.node_last,
+        page.node_chars,
+        page.node_link_chars,
+        page.node_tag_counts,
+        page.node_flags,
+    ):
         assert len(column) == n_nodes
-    for column in (page.tags, page.nodes, page.depths, page.chars, page.words, page.link_chars,
-                   page.links, page.tag_counts, page.flags, page.tokens):
+    for column in (
+        page.tags,
+        page.nodes,
+        page.depths,
+        page.chars,
+        page.words,
+        page.link_chars,
+        page.links,
+        page.tag_counts,
+        page.flags,
+        page.tokens,
+    ):
         assert len(column) == n_blocks
     for node in range(n_nodes):
         first, last = page.node_first[node], page.node_last[node]
@@ -339,7 +380,7 @@ def test_node_table_is_consistent(source):
         assert 0 <= page.node_link_chars[node] <= page.node_chars[node]
         parent = page.node_parents[node]
         if parent >= 0:
-            assert parent < node   # pre-order: parents come first
+            assert parent < node  # pre-order: parents come first
             assert page.node_first[parent] <= first and last <= page.node_last[parent]
             assert page.node_depths[node] == page.node_depths[parent] + 1
             assert page.node_tag_counts[parent] > page.node_tag_counts[node]
@@ -362,6 +403,6 @@ def test_bounded_cache_keeps_entries_in_use_and_forgets_one_offs():
     cache.put("menu-item", 1)
     for i in range(10):
         cache.put(f"hash-{i}", i)
-        assert cache.get("menu-item") == 1   # in use: survives every generation change
+        assert cache.get("menu-item") == 1  # in use: survives every generation change
     assert len(cache) <= 6
-    assert cache.get("hash-0") is None       # a one-off name aged out
+    assert cache.get("hash-0") is None  # a one-off name aged out

@@ -38,15 +38,18 @@ OTHER = ARTICLES[1]
 
 def make_crawler(**settings):
     crawler = get_crawler(Spider, settings)
-    crawler.spider = crawler._create_spider("test")   # what the engine does when the crawl starts
+    crawler.spider = crawler._create_spider("test")  # what the engine does when the crawl starts
     return crawler
 
 
-def response(path: str = ARTICLE, body: bytes | None = None, *, meta=None, cls=HtmlResponse,
-             headers=None) -> Response:
+def response(path: str = ARTICLE, body: bytes | None = None, *, meta=None, cls=HtmlResponse, headers=None) -> Response:
     url = SITE + path
-    return cls(url, body=site_file(path) if body is None else body, request=Request(url, meta=meta or {}),
-               headers=headers or {"Content-Type": "text/html; charset=utf-8"})
+    return cls(
+        url,
+        body=site_file(path) if body is None else body,
+        request=Request(url, meta=meta or {}),
+        headers=headers or {"Content-Type": "text/html; charset=utf-8"},
+    )
 
 
 class Harness:
@@ -67,8 +70,10 @@ class Harness:
             out = await asyncio.gather(*(self.pipeline.process_item(item) for item in items))
             for item in out:
                 await self.crawler.signals.send_catch_log_async(
-                    signals.item_scraped, item=item, response=resp, spider=self.crawler.spider)
+                    signals.item_scraped, item=item, response=resp, spider=self.crawler.spider
+                )
             return out
+
         try:
             return asyncio.run(go())
         finally:
@@ -82,8 +87,11 @@ class Harness:
 
     @property
     def stats(self) -> dict:
-        return {k: v for k, v in self.crawler.stats.get_stats().items()
-                if k.startswith("boilerplate/") and "_seconds_" not in k}
+        return {
+            k: v
+            for k, v in self.crawler.stats.get_stats().items()
+            if k.startswith("boilerplate/") and "_seconds_" not in k
+        }
 
 
 class PageItem(scrapy.Item):
@@ -118,6 +126,7 @@ def expected_text(path: str = ARTICLE) -> str:
 
 # -- configuration --------------------------------------------------------------------------
 
+
 def test_disabled_means_not_configured():
     crawler = make_crawler(BOILERPLATE_ENABLED=False)
     for cls in (MainContentPipeline, ItemResponseMiddleware):
@@ -125,11 +134,14 @@ def test_disabled_means_not_configured():
             build_from_crawler(cls, crawler)
 
 
-@pytest.mark.parametrize("settings, message", [
-    ({"BOILERPLATE_EXECUTOR": "threads"}, "BOILERPLATE_EXECUTOR must be one of inline, thread, process"),
-    ({"BOILERPLATE_FAVOR": "speed"}, "BOILERPLATE_FAVOR must be one of balanced, precision, recall"),
-    ({"BOILERPLATE_MODEL": "/nonexistent/model.json"}, "model.json"),
-])
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ({"BOILERPLATE_EXECUTOR": "threads"}, "BOILERPLATE_EXECUTOR must be one of inline, thread, process"),
+        ({"BOILERPLATE_FAVOR": "speed"}, "BOILERPLATE_FAVOR must be one of balanced, precision, recall"),
+        ({"BOILERPLATE_MODEL": "/nonexistent/model.json"}, "model.json"),
+    ],
+)
 def test_bad_settings_stop_the_crawl_before_it_starts(settings, message):
     with pytest.raises((ValueError, OSError)) as info:
         build_from_crawler(MainContentPipeline, make_crawler(**settings))
@@ -138,9 +150,17 @@ def test_bad_settings_stop_the_crawl_before_it_starts(settings, message):
 
 # -- items get the extraction of their response ---------------------------------------------
 
-@pytest.mark.parametrize("make_item", [
-    lambda: {"url": "u"}, lambda: PageItem(url="u"), lambda: PageData(url="u"), lambda: PageAttrs(url="u"),
-], ids=["dict", "Item", "dataclass", "attrs"])
+
+@pytest.mark.parametrize(
+    "make_item",
+    [
+        lambda: {"url": "u"},
+        lambda: PageItem(url="u"),
+        lambda: PageData(url="u"),
+        lambda: PageAttrs(url="u"),
+    ],
+    ids=["dict", "Item", "dataclass", "attrs"],
+)
 def test_every_item_type_gets_the_main_text(make_item):
     h = Harness()
     (item,) = h.run([make_item()], response())
@@ -150,21 +170,26 @@ def test_every_item_type_gets_the_main_text(make_item):
 
 
 def test_all_output_fields():
-    h = Harness(BOILERPLATE_TITLE_FIELD="headline", BOILERPLATE_MARKDOWN_FIELD="md",
-                BOILERPLATE_CLEAN_HTML_FIELD="clean", BOILERPLATE_IMAGES_FIELD="images",
-                BOILERPLATE_TEXT_FIELD="body")
+    h = Harness(
+        BOILERPLATE_TITLE_FIELD="headline",
+        BOILERPLATE_MARKDOWN_FIELD="md",
+        BOILERPLATE_CLEAN_HTML_FIELD="clean",
+        BOILERPLATE_IMAGES_FIELD="images",
+        BOILERPLATE_TEXT_FIELD="body",
+    )
     (item,) = h.run([{}], response())
     ex = extract(response().selector, url=SITE + ARTICLE)
-    assert item == {"body": ex.text, "headline": ex.title, "md": ex.markdown, "clean": ex.html,
-                    "images": ex.images}
+    assert item == {"body": ex.text, "headline": ex.title, "md": ex.markdown, "clean": ex.html, "images": ex.images}
     assert ex.images[0] == SITE + "/img/council-approves-riverside-park.jpg"
 
 
 def test_extraction_options_come_from_settings():
     h = Harness(BOILERPLATE_INCLUDE_TITLE=True, BOILERPLATE_FAVOR="precision")
     (item,) = h.run([{}], response())
-    assert item["main_text"] == extract(response().selector, url=SITE + ARTICLE, include_title=True,
-                                        favor="precision").text
+    assert (
+        item["main_text"]
+        == extract(response().selector, url=SITE + ARTICLE, include_title=True, favor="precision").text
+    )
     assert item["main_text"].startswith("Council approves riverside park after three-year debate\n")
 
 
@@ -175,6 +200,7 @@ def test_many_items_from_one_response_are_extracted_once(monkeypatch):
         def extract(self, html, url=None, **options):
             calls.append(url)
             return method(self, html, url=url, **options)
+
         return extract
 
     monkeypatch.setattr(Extractor, "extract", counting(Extractor.extract))
@@ -190,7 +216,7 @@ def test_many_items_from_one_response_are_extracted_once(monkeypatch):
 def test_the_spiders_parse_is_reused():
     h = Harness()
     resp = response()
-    selector = resp.selector   # the spider parsed the page
+    selector = resp.selector  # the spider parsed the page
     h.run([{}], resp)
     assert resp.selector is selector
 
@@ -204,6 +230,7 @@ def test_items_of_two_responses_do_not_mix():
 
 
 # -- what is not extracted ------------------------------------------------------------------
+
 
 def test_meta_opt_out_leaves_the_item_untouched():
     h = Harness()
@@ -262,6 +289,7 @@ def test_non_items_pass_through():
 
 # -- BOILERPLATE_HTML_FIELD -----------------------------------------------------------------
 
+
 def test_html_field_is_used_instead_of_the_response():
     h = Harness(BOILERPLATE_HTML_FIELD="html")
     html = site_file(OTHER).decode()
@@ -270,11 +298,15 @@ def test_html_field_is_used_instead_of_the_response():
     assert item["html"] == html
 
 
-@pytest.mark.parametrize("make_item, left", [
-    (lambda html: {"html": html}, lambda item: "html" not in item),
-    (lambda html: PageItem(html=html), lambda item: "html" not in item),
-    (lambda html: PageData(url="u", html=html), lambda item: item.html is None),
-], ids=["dict", "Item", "dataclass"])
+@pytest.mark.parametrize(
+    "make_item, left",
+    [
+        (lambda html: {"html": html}, lambda item: "html" not in item),
+        (lambda html: PageItem(html=html), lambda item: "html" not in item),
+        (lambda html: PageData(url="u", html=html), lambda item: item.html is None),
+    ],
+    ids=["dict", "Item", "dataclass"],
+)
 def test_html_field_removed_after_use(make_item, left):
     h = Harness(BOILERPLATE_HTML_FIELD="html", BOILERPLATE_HTML_FIELD_REMOVE=True)
     (item,) = h.run([make_item(site_file(OTHER))], None)
@@ -300,6 +332,7 @@ def test_html_field_of_another_type_is_ignored_with_a_warning(caplog):
 
 # -- item classes without the field ---------------------------------------------------------
 
+
 class BareItem(scrapy.Item):
     url = scrapy.Field()
 
@@ -310,7 +343,7 @@ def test_missing_field_gives_one_clear_error_not_a_keyerror_per_item(caplog):
         items = h.run([BareItem(url=str(n)) for n in range(3)], response())
     assert [dict(item) for item in items] == [{"url": "0"}, {"url": "1"}, {"url": "2"}]
     messages = [r.getMessage() for r in caplog.records]
-    assert len(messages) == 2   # one per missing field, not per item
+    assert len(messages) == 2  # one per missing field, not per item
     assert all("BareItem" in m for m in messages)
     assert "'main_text'" in messages[0] and "BOILERPLATE_TEXT_FIELD" in messages[0]
     assert "'title'" in messages[1] and "BOILERPLATE_TITLE_FIELD" in messages[1]
@@ -334,6 +367,7 @@ def test_frozen_dataclass_gives_one_error_and_the_item(caplog):
 
 
 # -- failures -------------------------------------------------------------------------------
+
 
 def broken_extract(self, html, url=None, **options):
     raise RuntimeError("bug")
@@ -364,18 +398,18 @@ def test_a_bug_in_the_pipeline_itself_keeps_the_item(monkeypatch, caplog):
 
 # -- executors ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("executor", ["thread", "process"])
 def test_executors_give_the_inline_result(executor):
     h = Harness(BOILERPLATE_EXECUTOR=executor, BOILERPLATE_EXECUTOR_WORKERS=2)
     responses = [response(path) for path in ARTICLES]
     for resp in responses[:2]:
-        resp.selector   # noqa: B018 - parsed by the spider: "thread" reuses the tree
+        resp.selector  # noqa: B018 - parsed by the spider: "thread" reuses the tree
     items = []
     for resp in responses:
         items += h.run([{"n": 1}, {"n": 2}], resp)
     assert [item["main_text"] for item in items] == [expected_text(p) for p in ARTICLES for _ in (1, 2)]
-    assert h.stats == {"boilerplate/pages_extracted": len(ARTICLES),
-                       "boilerplate/items_enriched": 2 * len(ARTICLES)}
+    assert h.stats == {"boilerplate/pages_extracted": len(ARTICLES), "boilerplate/items_enriched": 2 * len(ARTICLES)}
     # close_spider shut the threads down, spider_closed the worker processes
     assert h.pipeline.pool is None and (h.pipeline.workers is None or h.pipeline.workers.pool is None)
 
@@ -384,7 +418,7 @@ def test_thread_executor_does_not_parse_in_the_reactor_thread():
     h = Harness(BOILERPLATE_EXECUTOR="thread")
     resp = response()
     (item,) = h.run([{}], resp)
-    assert resp._cached_selector is None   # parsed in the worker thread instead
+    assert resp._cached_selector is None  # parsed in the worker thread instead
     assert item["main_text"] == expected_text()
 
 
@@ -413,11 +447,13 @@ def test_process_executor_recovers_from_a_dead_worker(caplog):
             bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
             good = [response(path) for path in ARTICLES[2:]]
             with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
+
                 async def go():
                     for resp in [bad, *good]:
                         h.middleware.get_processed_item(item := {"url": resp.url}, resp)
                         pending.append((item, h.pipeline.process_item(item)))
                     return await asyncio.gather(*(coro for _, coro in pending))
+
                 pending: list = []
                 items = asyncio.run(go())
     finally:
@@ -438,14 +474,17 @@ def test_a_page_that_killed_its_worker_is_not_sent_again(caplog):
         with workers_die_on_marked_pages():
             bad = response(OTHER, body=site_file(OTHER).replace(b"<body>", b"<body><!--KILL-THE-WORKER-->"))
             with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
+
                 async def go(page):
                     out = []
-                    for n in (1, 2):   # one after the other
+                    for n in (1, 2):  # one after the other
                         h.middleware.get_processed_item(item := {"n": n}, page)
                         out.append(await h.pipeline.process_item(item))
                         await h.crawler.signals.send_catch_log_async(
-                            signals.item_scraped, item=item, response=page, spider=h.crawler.spider)
+                            signals.item_scraped, item=item, response=page, spider=h.crawler.spider
+                        )
                     return out
+
                 items = asyncio.run(go(bad))
         # The failure kept for the page's items does not keep the page alive.
         gone = weakref.ref(bad)
@@ -471,7 +510,7 @@ def test_thread_executor_gives_up_a_page_that_does_not_come_back(caplog, monkeyp
             release.wait(60)
         return original(self, html, url=url, **options)
 
-    monkeypatch.setattr(Extractor, "extract", stuck)   # the thread parses and extracts: extract()
+    monkeypatch.setattr(Extractor, "extract", stuck)  # the thread parses and extracts: extract()
     h = Harness(BOILERPLATE_EXECUTOR="thread", BOILERPLATE_EXECUTOR_TIMEOUT=0.5)
     try:
         with caplog.at_level(logging.WARNING, "scrapy_boilerplate"):
@@ -500,10 +539,11 @@ def test_spawned_worker_refuses_to_rerun_an_unguarded_crawl_script(monkeypatch):
     monkeypatch.setattr(multiprocessing.current_process(), "_inheriting", True, raising=False)
     with pytest.raises(RuntimeError, match='if __name__ == "__main__"'):
         build_from_crawler(MainContentPipeline, make_crawler(BOILERPLATE_EXECUTOR="process"))
-    build_from_crawler(MainContentPipeline, make_crawler())   # inline is fine
+    build_from_crawler(MainContentPipeline, make_crawler())  # inline is fine
 
 
 # -- ItemSources: nothing outlives the items ------------------------------------------------
+
 
 def test_sources_are_cleared_by_the_final_signals():
     crawler = make_crawler()
@@ -519,8 +559,7 @@ def test_sources_are_cleared_by_the_final_signals():
         send = crawler.signals.send_catch_log_async
         # An earlier pipeline replaced the first item by a copy: the copy is what is scraped.
         await send(signals.item_scraped, item=dict(scraped), response=resp, spider=crawler.spider)
-        await send(signals.item_dropped, item=dropped, response=resp, spider=crawler.spider,
-                   exception=DropItem("x"))
+        await send(signals.item_dropped, item=dropped, response=resp, spider=crawler.spider, exception=DropItem("x"))
         assert len(sources) == 2
         await send(signals.item_error, item=failed, response=resp, spider=crawler.spider, failure=None)
 
@@ -537,8 +576,9 @@ def test_sources_do_not_keep_responses_alive():
     item = {}
     mw.get_processed_item(item, resp)
     asyncio.run(pipeline.process_item(item))
-    asyncio.run(crawler.signals.send_catch_log_async(signals.item_scraped, item=item, response=resp,
-                                                     spider=crawler.spider))
+    asyncio.run(
+        crawler.signals.send_catch_log_async(signals.item_scraped, item=item, response=resp, spider=crawler.spider)
+    )
     del resp
     gc.collect()
     assert ref() is None
@@ -548,7 +588,7 @@ def test_items_from_a_failure_or_start_are_not_recorded():
     crawler = make_crawler()
     mw = build_from_crawler(ItemResponseMiddleware, crawler)
     mw.get_processed_item({}, None)
-    mw.get_processed_item({}, object())   # an errback's Failure
+    mw.get_processed_item({}, object())  # an errback's Failure
     assert len(item_sources(crawler)) == 0
 
 
@@ -558,6 +598,7 @@ def test_sources_are_per_crawler():
 
 
 # -- one walk per response, shared with OverviewMiddleware (crawl/response_pages.py) ------------------------
+
 
 def count_walks(monkeypatch) -> list:
     import scrapy_boilerplate.core.extractor as extractor_module
@@ -569,6 +610,7 @@ def count_walks(monkeypatch) -> list:
         def build_page(root, **kwargs):
             walks.append(root)
             return build(root, **kwargs)
+
         return build_page
 
     monkeypatch.setattr(pages_module, "build_page", counting(pages_module.build_page))
@@ -583,7 +625,7 @@ def test_a_walk_made_for_overview_detection_is_reused(monkeypatch, executor):
     walks = count_walks(monkeypatch)
     h = Harness(BOILERPLATE_EXECUTOR=executor)
     resp = response()
-    response_page(resp)   # what OverviewMiddleware does with the response
+    response_page(resp)  # what OverviewMiddleware does with the response
     (item,) = h.run([{}], resp)
     assert len(walks) == 1
     assert item["main_text"] == expected_text()
@@ -609,4 +651,4 @@ def test_comments_wanted_means_a_walk_of_its_own(monkeypatch):
     (item,) = h.run([{}], resp)
     assert len(walks) == 2
     assert item["main_text"] == extract(resp.selector, url=resp.url, include_comments=True).text
-    assert "Who pays for the maintenance" in item["main_text"]   # a comment of the page
+    assert "Who pays for the maintenance" in item["main_text"]  # a comment of the page

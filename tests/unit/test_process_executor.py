@@ -37,8 +37,12 @@ PROCESS = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2}
 
 def response(path: str, body: bytes | None = None, meta=None, cls=HtmlResponse, headers=None):
     url = SITE + path
-    return cls(url, body=site_file(path) if body is None else body, request=Request(url, meta=meta or {}),
-               headers=headers or {"Content-Type": "text/html; charset=utf-8"})
+    return cls(
+        url,
+        body=site_file(path) if body is None else body,
+        request=Request(url, meta=meta or {}),
+        headers=headers or {"Content-Type": "text/html; charset=utf-8"},
+    )
 
 
 class Crawl:
@@ -54,7 +58,7 @@ class Crawl:
         self.mw = build_from_crawler(OverviewMiddleware, crawler)
         self.pipeline = build_from_crawler(MainContentPipeline, crawler) if pipeline else None
         self.sources = build_from_crawler(ItemResponseMiddleware, crawler)
-        self.tasks: list[str] = []   # the functions sent to the worker processes
+        self.tasks: list[str] = []  # the functions sent to the worker processes
 
     def page(self, resp, n: int = 2) -> tuple:
         async def go():
@@ -71,8 +75,7 @@ class Crawl:
         original = WorkerPool.submit
 
         def submit(pool, func, *args):
-            self.tasks.append(getattr(args[0], "__name__", None) if func.__name__ == "in_worker"
-                              else func.__name__)
+            self.tasks.append(getattr(args[0], "__name__", None) if func.__name__ == "in_worker" else func.__name__)
             return original(pool, func, *args)
 
         WorkerPool.submit = submit
@@ -84,12 +87,15 @@ class Crawl:
     def close(self) -> None:
         if self.pipeline is not None:
             self.pipeline.close_spider()
-        self.mw.workers.close()   # what spider_closed does
+        self.mw.workers.close()  # what spider_closed does
 
     @property
     def stats(self) -> dict:
-        return {k: v for k, v in self.crawler.stats.get_stats().items()
-                if k.startswith("boilerplate/") and "seconds" not in k}
+        return {
+            k: v
+            for k, v in self.crawler.stats.get_stats().items()
+            if k.startswith("boilerplate/") and "seconds" not in k
+        }
 
 
 @pytest.fixture
@@ -111,7 +117,7 @@ def inline_text(path: str) -> str:
 
 def test_one_worker_task_per_page_judges_and_extracts(crawl):
     c = crawl()
-    assert c.mw.workers is c.pipeline.workers   # one pool for the crawl
+    assert c.mw.workers is c.pipeline.workers  # one pool for the crawl
     for path in ARTICLES:
         resp = response(path)
         out, items = c.page(resp)
@@ -120,10 +126,12 @@ def test_one_worker_task_per_page_judges_and_extracts(crawl):
         # Parsed in the worker, not in the reactor thread.
         assert resp._cached_selector is None
     assert c.tasks == ["judge_page"] * len(ARTICLES)
-    assert c.stats == {"boilerplate/overview/checked": len(ARTICLES),
-                       "boilerplate/pages_extracted": len(ARTICLES),
-                       "boilerplate/items_enriched": 2 * len(ARTICLES)}
-    assert not c.mw.workers._extractions   # each taken by the pipeline
+    assert c.stats == {
+        "boilerplate/overview/checked": len(ARTICLES),
+        "boilerplate/pages_extracted": len(ARTICLES),
+        "boilerplate/items_enriched": 2 * len(ARTICLES),
+    }
+    assert not c.mw.workers._extractions  # each taken by the pipeline
     seconds = c.crawler.stats.get_value
     assert 0 < seconds("boilerplate/overview/seconds_max") <= seconds("boilerplate/overview/seconds_total")
     assert 0 < seconds("boilerplate/extract_seconds_max") <= seconds("boilerplate/extract_seconds_total")
@@ -134,7 +142,7 @@ def test_verdicts_are_the_inline_ones_and_overviews_extracted_only_with_flag(cra
     c = crawl(BOILERPLATE_OVERVIEW_ACTION=action)
     inline = build_from_crawler(OverviewMiddleware, get_crawler(Spider, {"BOILERPLATE_OVERVIEW_ACTION": action}))
     for path in OVERVIEWS:
-        assert detect_overview(site_file(path), url=SITE + path).is_overview   # the site's premise
+        assert detect_overview(site_file(path), url=SITE + path).is_overview  # the site's premise
         expected = response(path)
         meta = {"is_start_request": path == "/"}
         resp = response(path, meta=meta)
@@ -145,8 +153,11 @@ def test_verdicts_are_the_inline_ones_and_overviews_extracted_only_with_flag(cra
                 inline.process_response(expected.request, expected)
         else:
             out, _ = c.page(resp)
-            assert out.flags == inline.process_response(response(path, meta=meta).request,
-                                                        response(path, meta=meta)).flags == ["overview"]
+            assert (
+                out.flags
+                == inline.process_response(response(path, meta=meta).request, response(path, meta=meta)).flags
+                == ["overview"]
+            )
         # An overview page's items are dropped with "follow" and "drop": nothing extracted for them.
         assert (resp in c.mw.workers._extractions) == (action == "flag")
     assert c.tasks == ["judge_page"] * len(OVERVIEWS)
@@ -181,8 +192,13 @@ def test_extraction_with_comments_walks_again_in_the_worker(crawl):
 def test_forced_text_response_is_judged_in_the_worker(crawl):
     c = crawl()
     body = site_file(OVERVIEWS[1])
-    forced = response(OVERVIEWS[1], body, meta={"boilerplate_overview": True}, cls=TextResponse,
-                      headers={"Content-Type": "text/plain"})
+    forced = response(
+        OVERVIEWS[1],
+        body,
+        meta={"boilerplate_overview": True},
+        cls=TextResponse,
+        headers={"Content-Type": "text/plain"},
+    )
     out, _ = c.page(forced)
     assert out.flags == ["overview"]
     assert c.tasks == ["judge_page"]
@@ -191,7 +207,7 @@ def test_forced_text_response_is_judged_in_the_worker(crawl):
 def test_an_unused_extraction_goes_with_its_response(crawl):
     c = crawl(BOILERPLATE_OVERVIEW_ACTION="flag")
     resp = response(ARTICLES[0])
-    c.page(resp, n=0)   # a response that yields no item
+    c.page(resp, n=0)  # a response that yields no item
     assert len(c.mw.workers._extractions) == 1
     del resp
     gc.collect()
@@ -234,7 +250,7 @@ def test_a_failed_task_passes_the_response_on_and_the_item_still_arrives(crawl, 
         assert c.stats["boilerplate/errors"] == 1 and c.stats["boilerplate/workers/died"] == 1
         assert "boilerplate/pages_extracted" not in c.stats
         assert len(deaths) == 1 and resp.url in deaths[0].getMessage()
-        assert not failed.exc_info   # the death is the log line that says why
+        assert not failed.exc_info  # the death is the log line that says why
         assert c.tasks == ["judge_page"]
     # The crawl goes on: the next page is judged and extracted in one task.
     c.tasks.clear()

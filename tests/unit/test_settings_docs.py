@@ -33,8 +33,7 @@ def setting_rows(text: str) -> list[tuple[str, str, str]]:
         match = SETTING_ROW.match(line.strip())
         if match:
             cells = [cell.strip() for cell in CELL_SPLIT.split(line.strip().strip("|"))]
-            rows.append((match.group(1), cells[1] if len(cells) > 1 else "",
-                         "|".join(cells[2:])))
+            rows.append((match.group(1), cells[1] if len(cells) > 1 else "", "|".join(cells[2:])))
     return rows
 
 
@@ -51,8 +50,11 @@ def documented_default(cell: str) -> Any:
 
 def same_default(documented: Any, declared: Any) -> bool:
     """Equal values of the same kind (30 and 30.0 agree; True and 1 do not)."""
-    return (documented is not _MISSING and isinstance(documented, bool) == isinstance(declared, bool)
-            and documented == declared)
+    return (
+        documented is not _MISSING
+        and isinstance(documented, bool) == isinstance(declared, bool)
+        and documented == declared
+    )
 
 
 def plain(markdown: str) -> str:
@@ -76,8 +78,7 @@ def disagreements(text: str, *, complete: bool, meanings: bool) -> list[str]:
         if not same_default(documented_default(default), spec.default):
             problems.append(f"{name}: documented default {default} is not the declared {spec.default!r}")
         if meanings and plain(meaning) != spec.doc:
-            problems.append(f"{name}: documented meaning {plain(meaning)!r} is not the declared doc "
-                            f"{spec.doc!r}")
+            problems.append(f"{name}: documented meaning {plain(meaning)!r} is not the declared doc {spec.doc!r}")
     if complete:
         problems += [f"{name} is declared but not listed" for name in bp.SETTINGS if name not in seen]
     return problems
@@ -95,12 +96,18 @@ def test_the_docs_tables_give_the_declared_defaults(path):
 def test_the_docs_have_settings_tables():
     """The docs tests above look at something: the pages that list settings still do."""
     assert {path.name for path in DOCS if setting_rows(path.read_text(encoding="utf-8"))} >= {
-        "executors.md", "overview.md", "site-memory.md"}
+        "executors.md",
+        "overview.md",
+        "site-memory.md",
+    }
 
 
 def test_the_readme_lists_every_request_meta_key():
-    keys = {match.group(1) for line in README.read_text(encoding="utf-8").splitlines()
-            if (match := META_ROW.match(line.strip()))}
+    keys = {
+        match.group(1)
+        for line in README.read_text(encoding="utf-8").splitlines()
+        if (match := META_ROW.match(line.strip()))
+    }
     assert keys == {bp.META_EXTRACT, bp.META_OVERVIEW, bp.META_LINK_ROLE}
 
 
@@ -108,24 +115,37 @@ def test_a_disagreeing_table_is_found():
     """The check itself: a missing row, an undeclared one, a changed default or meaning."""
     text = README.read_text(encoding="utf-8")
     text = re.sub(r"^\| `BOILERPLATE_FAVOR` .*\n", "", text, flags=re.MULTILINE)
-    text = text.replace("| `BOILERPLATE_OVERVIEW_THRESHOLD` | `1500` |",
-                        "| `BOILERPLATE_OVERVIEW_THRESHOLD` | `1200` |")
-    text = text.replace("| `BOILERPLATE_TEMPLATE_TTL` | `604800` (7 days) |",
-                        "| `BOILERPLATE_TEMPLATE_TTL` | 7 days |")
+    text = text.replace(
+        "| `BOILERPLATE_OVERVIEW_THRESHOLD` | `1500` |", "| `BOILERPLATE_OVERVIEW_THRESHOLD` | `1200` |"
+    )
+    text = text.replace("| `BOILERPLATE_TEMPLATE_TTL` | `604800` (7 days) |", "| `BOILERPLATE_TEMPLATE_TTL` | 7 days |")
     text = text.replace("keep comment sections |", "keep the comments |")
     text += "| `BOILERPLATE_SPEED` | `True` | go faster |\n"
     problems = disagreements(text, complete=True, meanings=True)
     assert [problem.split(":")[0].split(" ")[0] for problem in problems] == [
-        "BOILERPLATE_INCLUDE_COMMENTS", "BOILERPLATE_OVERVIEW_THRESHOLD", "BOILERPLATE_TEMPLATE_TTL",
-        "BOILERPLATE_SPEED", "BOILERPLATE_FAVOR"]
+        "BOILERPLATE_INCLUDE_COMMENTS",
+        "BOILERPLATE_OVERVIEW_THRESHOLD",
+        "BOILERPLATE_TEMPLATE_TTL",
+        "BOILERPLATE_SPEED",
+        "BOILERPLATE_FAVOR",
+    ]
     assert "documented default `1200` is not the declared 1500" in problems[1]
     assert problems[-1] == "BOILERPLATE_FAVOR is declared but not listed"
 
 
-@pytest.mark.parametrize("documented, declared, same", [
-    ("`30`", 30.0, True), ("`0.25`", 0.25, True), ('`"main_text"`', "main_text", True),
-    ("`None`", None, True), ("`8388608` (8 MiB)", 8 * 1024 * 1024, True),
-    ("`1`", True, False), ("`None`", False, False), ("`'x'`", "y", False), ("none", None, False),
-])
+@pytest.mark.parametrize(
+    "documented, declared, same",
+    [
+        ("`30`", 30.0, True),
+        ("`0.25`", 0.25, True),
+        ('`"main_text"`', "main_text", True),
+        ("`None`", None, True),
+        ("`8388608` (8 MiB)", 8 * 1024 * 1024, True),
+        ("`1`", True, False),
+        ("`None`", False, False),
+        ("`'x'`", "y", False),
+        ("none", None, False),
+    ],
+)
 def test_defaults_compare_as_python_values(documented, declared, same):
     assert same_default(documented_default(documented), declared) is same

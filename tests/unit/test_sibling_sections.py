@@ -11,8 +11,10 @@ from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.options import Options
 from scrapy_boilerplate.core.selection.steps import Selection, keep_document_sections
 
-TEXT = ("The option {} changes how the command records the state of the tree, and the "
-        "paragraphs of this section say when to use it and what it costs. ") * 3
+TEXT = (
+    "The option {} changes how the command records the state of the tree, and the "
+    "paragraphs of this section say when to use it and what it costs. "
+) * 3
 
 
 def paragraph(name: str) -> str:
@@ -44,8 +46,15 @@ MANUAL = "".join(section(n) for n in ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTION
 
 
 def test_the_sections_around_the_kept_ones_are_kept():
-    probability = {"NAME": 0.45, "SYNOPSIS": 0.4, "DESCRIPTION": 0.9, "OPTIONS": 0.9, "HOOKS": 0.3,
-                   "FILES": 0.25, "GIT": 0.05}
+    probability = {
+        "NAME": 0.45,
+        "SYNOPSIS": 0.4,
+        "DESCRIPTION": 0.9,
+        "OPTIONS": 0.9,
+        "HOOKS": 0.3,
+        "FILES": 0.25,
+        "GIT": 0.05,
+    }
     kept = selected(MANUAL, probability, {"DESCRIPTION", "OPTIONS"})
     # GIT scores under .2 on average: the run after the kept sections stops there.
     assert kept == ["DESCRIPTION", "FILES", "HOOKS", "NAME", "OPTIONS", "SYNOPSIS"]
@@ -80,17 +89,22 @@ def test_sections_after_a_table_of_contents():
     page_names = selected(body, probability, {None})
     assert page_names == ["Constructor", "Events", "Properties"]
     # Text that is not navigation between them: the group is not the kept content's continuation.
-    other = intro + "<div><h3>Newsletter</h3><p>Sign up for our newsletter today.</p></div>" + body[len(intro) + len(toc):]
+    other = (
+        intro + "<div><h3>Newsletter</h3><p>Sign up for our newsletter today.</p></div>" + body[len(intro) + len(toc) :]
+    )
     assert selected(other, probability, {None}) == []
 
 
 @pytest.mark.needs_shared
-@pytest.mark.parametrize(("page_id", "present"), [
-    # git-commit's man page: the sections after EXAMPLES scored .2-.5 block by block.
-    ("0689", ["COMMIT INFORMATION", "The GIT_AUTHOR_DATE and GIT_COMMITTER_DATE", "HOOKS", "SYNOPSIS"]),
-    # MDN's WebSocket: the introduction, the "In this article" aside, then the reference sections.
-    ("2993", ["Instance properties", "The number of bytes of queued data.", "Fired when a connection"]),
-])
+@pytest.mark.parametrize(
+    ("page_id", "present"),
+    [
+        # git-commit's man page: the sections after EXAMPLES scored .2-.5 block by block.
+        ("0689", ["COMMIT INFORMATION", "The GIT_AUTHOR_DATE and GIT_COMMITTER_DATE", "HOOKS", "SYNOPSIS"]),
+        # MDN's WebSocket: the introduction, the "In this article" aside, then the reference sections.
+        ("2993", ["Instance properties", "The number of bytes of queued data.", "Fired when a connection"]),
+    ],
+)
 def test_real_reference_pages(dataset_pages, page_id, present):
     page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == page_id)[0]
     text = extract(page.read_html(), url=page.url).text

@@ -82,7 +82,7 @@ def test_content_selector_limits_the_page_to_the_matched_element():
 
 def test_title_and_metadata_still_come_from_the_whole_page():
     result = extract(HTML, url="https://news.example/a", content_selector="article .body")
-    assert result.title == "Bridge news"   # the <h1> and <title> are outside the content element
+    assert result.title == "Bridge news"  # the <h1> and <title> are outside the content element
     assert result.authors == ["Jane Roe"]
 
 
@@ -173,8 +173,10 @@ def test_a_parsel_selector_and_an_lxml_tree_are_never_changed():
 
 
 def test_site_rules_by_host_subdomains_and_longest_match():
-    rules = {"example.com": {"content": ".sidebar"},
-             "news.example.com": {"content": "article .body", "exclude": [".promo"]}}
+    rules = {
+        "example.com": {"content": ".sidebar"},
+        "news.example.com": {"content": "article .body", "exclude": [".promo"]},
+    }
     extractor = Extractor(site_rules=rules)
     assert "SIDEBAR" in extractor.extract(HTML, url="https://example.com/a").text
     assert "SIDEBAR" in extractor.extract(HTML, url="https://www.example.com/a").text
@@ -184,10 +186,9 @@ def test_site_rules_by_host_subdomains_and_longest_match():
     # Not a subdomain: no rule.
     other = extractor.extract(HTML, url="https://badexample.com/a")
     assert other.site_rule is None and other.text == extract(HTML).text
-    assert extractor.extract(HTML).site_rule is None   # no URL: no site
+    assert extractor.extract(HTML).site_rule is None  # no URL: no site
     # Selectors given for a call win over the site's rule.
-    assert "SIDEBAR" not in extractor.extract(HTML, url="https://example.com/a",
-                                              content_selector="article .body").text
+    assert "SIDEBAR" not in extractor.extract(HTML, url="https://example.com/a", content_selector="article .body").text
 
 
 def test_site_rules_lookup():
@@ -196,20 +197,26 @@ def test_site_rules_lookup():
     assert rules.for_url("http://b.a.example.com:8080/x").site == "a.example.com"
     assert rules.for_url("http://example.org/") is None
     assert rules.for_url("not a url") is None and rules.for_url(None) is None
-    assert rules.for_url("http://[::1/") is None   # a URL urlsplit rejects
+    assert rules.for_url("http://[::1/") is None  # a URL urlsplit rejects
 
 
-@pytest.mark.parametrize(("rules", "message"), [
-    ({"example.com": {"content": "div[["}}, "site rule for 'example.com': invalid CSS selector 'div[['"),
-    ({"example.com": {"exclude": [".ok", "p::text"]}}, "site rule for 'example.com': invalid CSS selector 'p::text'"),
-    ({"example.com": {"contents": "main"}}, "site rule for 'example.com' must be a dict"),
-    ({"example.com": {}}, "site rule for 'example.com' must be a dict"),
-    ({"example.com": "main"}, "site rule for 'example.com' must be a dict"),
-    ({"example.com": {"exclude": [1]}}, "'exclude' must be a list of CSS selectors"),
-    ({"example.com": {"content": ["main"]}}, "'content' must be a CSS selector"),
-    ({"https://example.com/": {"content": "main"}}, "is not a host name"),
-    (["example.com"], "must be a dict of host -> rule"),
-])
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"example.com": {"content": "div[["}}, "site rule for 'example.com': invalid CSS selector 'div[['"),
+        (
+            {"example.com": {"exclude": [".ok", "p::text"]}},
+            "site rule for 'example.com': invalid CSS selector 'p::text'",
+        ),
+        ({"example.com": {"contents": "main"}}, "site rule for 'example.com' must be a dict"),
+        ({"example.com": {}}, "site rule for 'example.com' must be a dict"),
+        ({"example.com": "main"}, "site rule for 'example.com' must be a dict"),
+        ({"example.com": {"exclude": [1]}}, "'exclude' must be a list of CSS selectors"),
+        ({"example.com": {"content": ["main"]}}, "'content' must be a CSS selector"),
+        ({"https://example.com/": {"content": "main"}}, "is not a host name"),
+        (["example.com"], "must be a dict of host -> rule"),
+    ],
+)
 def test_bad_site_rules_raise_value_error_naming_the_host(rules, message):
     with pytest.raises(ValueError) as raised:
         Extractor(model=False, site_rules=rules)
@@ -241,10 +248,12 @@ def test_the_rule_applies_to_the_comment_fallback_walk_too():
 
 def test_json_ld_body_is_not_used_when_the_content_selector_matched():
     body = " ".join([STORY] * 6)
-    html = (f'<html><head><script type="application/ld+json">{{"@type": "NewsArticle", '
-            f'"articleBody": "{body}"}}</script></head><body><div class="teaser"><p>Short teaser.</p></div>'
-            "<nav><a href='/'>Home</a></nav></body></html>")
-    assert extract(html).text.startswith("The river council")   # the stated body
+    html = (
+        f'<html><head><script type="application/ld+json">{{"@type": "NewsArticle", '
+        f'"articleBody": "{body}"}}</script></head><body><div class="teaser"><p>Short teaser.</p></div>'
+        "<nav><a href='/'>Home</a></nav></body></html>"
+    )
+    assert extract(html).text.startswith("The river council")  # the stated body
     assert extract(html, content_selector=".teaser").text == "Short teaser."
     # A rule that matches nothing leaves the fallback as it is, and says so.
     result = extract(html, content_selector=".story")
@@ -318,12 +327,15 @@ def test_the_explain_page_shows_the_rule_and_what_it_kept_out(tmp_path):
 
 # --- hostile selectors and pages: a cost bounded in elements tested --------------------------
 
+
 def nested_page(depth: int, paragraphs: int) -> str:
     """`depth` nested div.content, the paragraphs spread over them (the issue's 250 and 20,000)."""
     per = paragraphs // depth
     body = ""
     for d in range(depth):
-        body = f'<div class="content">{"".join(f"<p>Paragraph {d}.{i} of the story.</p>" for i in range(per))}{body}</div>'
+        body = (
+            f'<div class="content">{"".join(f"<p>Paragraph {d}.{i} of the story.</p>" for i in range(per))}{body}</div>'
+        )
     return f"<html><head><title>Nested</title></head><body>{body}</body></html>"
 
 
@@ -356,9 +368,23 @@ def test_matches_are_those_of_cssselect_in_document_order():
 
     html = page('<div class="a"><p>x <span class="n">y</span></p><p>z</p><!-- c --><p>w</p></div>')
     root = to_element(html)
-    for css in ["article .body p", "div.promo > p", "p + p", "p ~ p", ".body > p:nth-child(2)",
-                "h1, .note, nav a", "div :not(p)", "*", "article p ~ div p", ".x", "p:contains('TWO')",
-                "html > body", ":root", "a[href^='/n']", "div.body  >  p ~ div > p"]:
+    for css in [
+        "article .body p",
+        "div.promo > p",
+        "p + p",
+        "p ~ p",
+        ".body > p:nth-child(2)",
+        "h1, .note, nav a",
+        "div :not(p)",
+        "*",
+        "article p ~ div p",
+        ".x",
+        "p:contains('TWO')",
+        "html > body",
+        ":root",
+        "a[href^='/n']",
+        "div.body  >  p ~ div > p",
+    ]:
         expected = root.xpath(HTMLTranslator().css_to_xpath(css))
         assert compile_selector(css).select(root, css_match.new_budget()) == expected, css
 
@@ -440,6 +466,7 @@ def test_a_small_page_does_not_wait_for_another_thread_on_a_large_one():
 
 # --- site-rule hosts ------------------------------------------------------------------------
 
+
 def test_hosts_are_normalised_as_urls_carry_them():
     assert host_key("Example.COM.") == "example.com" and host_key(".example.com") == "example.com"
     assert host_key("bücher.de") == "xn--bcher-kva.de" and host_key("BÜCHER.de") == "xn--bcher-kva.de"
@@ -453,19 +480,22 @@ def test_hosts_are_normalised_as_urls_carry_them():
     assert "SIDEBAR" in extractor.extract(HTML, url="https://xn--bcher-kva.de/").text
 
 
-@pytest.mark.parametrize(("host", "why"), [
-    ("example.com:8080", "it has a port"),
-    ("*.example.com", "it is a wildcard"),
-    ("[::1]", "it is an IP address in brackets"),
-    ("example .com", "it holds a space"),
-    (" example.com", "it holds a space"),
-    ("http://example.com", "it is a URL"),
-    ("user@example.com", "it holds a user name"),
-    ("exa$mple.com", "it holds characters no host name has"),
-    ("a..example.com", "it"),
-    ("", "is not a host name"),
-    (5, "is not a host name"),
-])
+@pytest.mark.parametrize(
+    ("host", "why"),
+    [
+        ("example.com:8080", "it has a port"),
+        ("*.example.com", "it is a wildcard"),
+        ("[::1]", "it is an IP address in brackets"),
+        ("example .com", "it holds a space"),
+        (" example.com", "it holds a space"),
+        ("http://example.com", "it is a URL"),
+        ("user@example.com", "it holds a user name"),
+        ("exa$mple.com", "it holds characters no host name has"),
+        ("a..example.com", "it"),
+        ("", "is not a host name"),
+        (5, "is not a host name"),
+    ],
+)
 def test_hosts_that_can_never_match_are_refused_at_start_up(host, why):
     with pytest.raises(ValueError) as raised:
         Extractor(model=False, site_rules={host: {"content": "main"}})
@@ -473,8 +503,7 @@ def test_hosts_that_can_never_match_are_refused_at_start_up(host, why):
 
 
 def test_hosts_that_are_the_same_after_normalising_are_refused():
-    for a, b in [("Example.com", "example.com"), ("example.com.", "example.com"),
-                 ("bücher.de", "xn--bcher-kva.de")]:
+    for a, b in [("Example.com", "example.com"), ("example.com.", "example.com"), ("bücher.de", "xn--bcher-kva.de")]:
         with pytest.raises(ValueError, match="are the same host") as raised:
             SiteRules({a: {"content": "main"}, b: {"content": "article"}})
         assert repr(a) in str(raised.value) and repr(b) in str(raised.value)
@@ -498,4 +527,4 @@ def test_a_crawl_counts_a_page_over_budget_and_adds_no_warning_of_its_own(monkey
             url = f"https://example.com/{n}"
             accounting.account(extractor.extract(sibling_page(400), url=url), url)
     assert stats == {STAT_PREFIX + "over_budget": 2}
-    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2   # one a page
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2  # one a page

@@ -12,24 +12,33 @@ from scrapy_boilerplate.core.options import Options
 from scrapy_boilerplate.core.selection.steps import Selection, drop_card_sources
 
 TEASER = "The new plan would bring stability for the troubled nation, officials said on Monday."
-BODY = "".join(f"<p>Paragraph {i} of the story tells how the council met on Tuesday to discuss the budget, "
-               "the roads and the schools of the town, and what the mayor said about it afterwards.</p>"
-               for i in range(6))
+BODY = "".join(
+    f"<p>Paragraph {i} of the story tells how the council met on Tuesday to discuss the budget, "
+    "the roads and the schools of the town, and what the mayor said about it afterwards.</p>"
+    for i in range(6)
+)
 
 
 def kept_after(box: str, url: str = "https://example.com/news/plan", head: str = "") -> list:
     """The block texts kept by drop_card_sources when everything was kept before it."""
-    page = build_page(parse_html(f"<html><head>{head}</head><body><article><p>Opening paragraph of the post, "
-                                 f"long enough to be text.</p>{box}<p>Closing paragraph of the post.</p>"
-                                 "</article></body></html>"), base_url=url)
+    page = build_page(
+        parse_html(
+            f"<html><head>{head}</head><body><article><p>Opening paragraph of the post, "
+            f"long enough to be text.</p>{box}<p>Closing paragraph of the post.</p>"
+            "</article></body></html>"
+        ),
+        base_url=url,
+    )
     s = Selection(page, np.full(len(page), 0.5), None, Options(), None, [])
     s.mask = np.ones(len(page), bool)
     drop_card_sources(s)
     return [t for t, m in zip(page.texts, s.mask) if m]
 
 
-CARD = ('<div class="card"><a href="https://time.com/6123/plan/"><h3>What the plan means</h3></a>'
-        f'<p>{TEASER}</p><div class="source">{{label}}</div></div>')
+CARD = (
+    '<div class="card"><a href="https://time.com/6123/plan/"><h3>What the plan means</h3></a>'
+    f'<p>{TEASER}</p><div class="source">{{label}}</div></div>'
+)
 
 
 @pytest.mark.parametrize("label", ["Time", "www.time.com", "time.com", "TIME"])

@@ -20,11 +20,43 @@ from scrapy_boilerplate.core.selection.kept import Kept
 from scrapy_boilerplate.core.selection.tables import find_data_tables
 
 URL = "https://news.example.com/2024/03/story.html"
-ALLOWED = {"h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "dl", "dt", "dd", "blockquote",
-           "pre", "code", "em", "strong", "br", "a", "img", "table", "caption", "thead", "tbody",
-           "tr", "th", "td"}
-ALLOWED_ATTRS = {"a": {"href"}, "img": {"src", "alt"}, "ol": {"start"}, "th": {"colspan", "rowspan"},
-                 "td": {"colspan", "rowspan"}}
+ALLOWED = {
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "blockquote",
+    "pre",
+    "code",
+    "em",
+    "strong",
+    "br",
+    "a",
+    "img",
+    "table",
+    "caption",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+}
+ALLOWED_ATTRS = {
+    "a": {"href"},
+    "img": {"src", "alt"},
+    "ol": {"start"},
+    "th": {"colspan", "rowspan"},
+    "td": {"colspan", "rowspan"},
+}
 
 
 def render_all(body: str, url: str | None = URL, head: str = "", **options):
@@ -66,8 +98,8 @@ def test_a_data_table_is_one_row_per_line_in_text():
 def test_a_data_table_is_a_pipe_table_in_markdown_that_renders():
     md = render_all(BUDGET).markdown
     assert "| Item | Cost | Change |" in md
-    assert "| Road \\| resurfacing | 1.2m | -3% |" in md   # a pipe in a cell is escaped
-    assert "| Total |  | 2.7m |" in md                       # colspan: the cell, then an empty one
+    assert "| Road \\| resurfacing | 1.2m | -3% |" in md  # a pipe in a cell is escaped
+    assert "| Total |  | 2.7m |" in md  # colspan: the cell, then an empty one
     table = parsed(markdown_html(md)).find(".//table")
     rows = [[cell.text or "" for cell in tr] for tr in table.iter("tr")]
     assert rows[0] == ["Item", "Cost", "Change"]
@@ -111,16 +143,19 @@ market opens and the town wakes up.</p></td><td><p>Opening hours are on the door
 <tr><td>A</td><td>B</td></tr></table>"""
 
 
-@pytest.mark.parametrize("body", [
-    LAYOUT,
-    LAYOUT.replace(' role="presentation"', ""),   # a cell of several paragraphs: laid out, not data
-    "<table><tr><td>One cell</td><td>Two cell</td></tr></table>",   # a single row
-    "<table><tr><td>Only</td></tr><tr><td>one column</td></tr></table>",
-    "<table><tr><td>Name</td><td></td><td></td></tr><tr><td></td><td><b>Title</b></td><td></td></tr>"
-    "<tr><td></td><td></td><td>x</td></tr></table>",   # mostly empty cells: a spacer grid
-    "<table><tr><td><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table></td>"
-    "<td>x</td></tr><tr><td>y</td><td>z</td></tr></table>",   # the outer one holds a table
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        LAYOUT,
+        LAYOUT.replace(' role="presentation"', ""),  # a cell of several paragraphs: laid out, not data
+        "<table><tr><td>One cell</td><td>Two cell</td></tr></table>",  # a single row
+        "<table><tr><td>Only</td></tr><tr><td>one column</td></tr></table>",
+        "<table><tr><td>Name</td><td></td><td></td></tr><tr><td></td><td><b>Title</b></td><td></td></tr>"
+        "<tr><td></td><td></td><td>x</td></tr></table>",  # mostly empty cells: a spacer grid
+        "<table><tr><td><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table></td>"
+        "<td>x</td></tr><tr><td>y</td><td>z</td></tr></table>",  # the outer one holds a table
+    ],
+)
 def test_layout_tables_are_walked_into_not_rendered_as_tables(body):
     page = build_page(parse_html(f"<html><body>{body}</body></html>"))
     tables = find_data_tables(page)
@@ -143,7 +178,7 @@ def test_ordered_and_nested_lists():
     rendered = parsed(markdown_html(md))
     ol = rendered.find("ol")
     assert ol.get("start") == "3" and len(ol.findall("li")) == 3
-    assert ol.findall("li")[1].find("ul") is not None   # nested, not flattened
+    assert ol.findall("li")[1].find("ul") is not None  # nested, not flattened
     root = parsed(result.html)
     assert root.find("ol").get("start") == "3"
     assert [li.text.strip() for li in root.find("ol").findall("li")] == ["Preheat the oven.", "Mix the flour", "Bake."]
@@ -176,7 +211,7 @@ def test_links_and_images_only_on_request_and_absolute():
     assert "javascript" not in rich.markdown and "javascript" not in rich.html
     assert "![The park](https://news.example.com/img/park.jpg)" in rich.markdown
     md_lines = rich.markdown.split("\n\n")
-    assert md_lines.index("![The park](https://news.example.com/img/park.jpg)") == 1   # in place
+    assert md_lines.index("![The park](https://news.example.com/img/park.jpg)") == 1  # in place
     assert '<img src="https://news.example.com/img/park.jpg" alt="The park">' in rich.html
     based = render_all(body, url=None, head='<base href="https://cdn.example/">', include_links=True)
     assert "(https://cdn.example/report.pdf)" in based.markdown
@@ -211,7 +246,11 @@ def test_hostile_pages_give_safe_html_and_markdown():
     md_html = markdown_html(result.markdown)
     md_root = parsed(md_html)
     assert {el.tag for el in md_root.iter()} <= ALLOWED | {"div", "hr"}
-    assert "<script" not in md_html and "<img src=x" not in md_html and "onerror" not in md_html.replace("onerror=alert(2)", "")
+    assert (
+        "<script" not in md_html
+        and "<img src=x" not in md_html
+        and "onerror" not in md_html.replace("onerror=alert(2)", "")
+    )
     for el in md_root.iter("a", "img"):
         assert (el.get("href") or el.get("src")).startswith("https://"), etree.tostring(el)
     # The escaped text reads as written, and line starts are not markup.
@@ -237,7 +276,12 @@ def test_extract_keeps_a_table_inside_an_article_whole():
     <article><h1>Budget</h1><p>{story}</p>{BUDGET}<p>{story}</p></article>
     <footer><a href="/about">About</a> <a href="/contact">Contact</a></footer></body></html>"""
     result = extract(html, url=URL)
-    for row in ("Item | Cost | Change", "Bridge repairs | 0.5m | +10%", "Parks | 0.3m | 0%",
-                "Libraries | 0.7m | +2%", "Total | 2.7m"):
+    for row in (
+        "Item | Cost | Change",
+        "Bridge repairs | 0.5m | +10%",
+        "Parks | 0.3m | 0%",
+        "Libraries | 0.7m | +2%",
+        "Total | 2.7m",
+    ):
         assert row in result.text.splitlines()
     assert "| Parks | 0.3m | 0% |" in result.markdown

@@ -21,13 +21,13 @@ from scrapy_boilerplate.training.metrics import score_page
 WORD = re.compile(r"\w+")
 # Pages with data tables whose rows are in the gold (found by an error analysis of the dev sets).
 DATA_TABLE_PAGES = [
-    ("wcxb-dev", "2905"),     # 116 rows, caption, colspan and rowspan (Wikipedia list)
-    ("wcxb-dev", "4841"),     # 15 tables with thead (documentation)
-    ("wcxb-dev", "0389"),     # two tables in a blog post
-    ("wcxb-dev", "0608"),     # a product's specification sheet
+    ("wcxb-dev", "2905"),  # 116 rows, caption, colspan and rowspan (Wikipedia list)
+    ("wcxb-dev", "4841"),  # 15 tables with thead (documentation)
+    ("wcxb-dev", "0389"),  # two tables in a blog post
+    ("wcxb-dev", "0608"),  # a product's specification sheet
     ("wcxb-dev", "0056"),
-    ("wcxb-dev", "0327"),     # a table right after the text, the page's last content
-    ("wcxb-dev", "0096"),     # recipe tables with headings in cells and colspan
+    ("wcxb-dev", "0327"),  # a table right after the text, the page's last content
+    ("wcxb-dev", "0096"),  # recipe tables with headings in cells and colspan
     ("readability", "google-sre-book-1"),
     ("readability", "links-in-tables"),
 ]
@@ -35,12 +35,22 @@ DATA_TABLE_PAGES = [
 SNIPPET_TABLE_PAGES = ["harrypotter.fandom.com.spell", "bafa.de-mineraloelabsatz", "stardewvalleywiki.com.penny"]
 # Pages whose main text sits inside layout tables (nested, role=presentation, long cells).
 LAYOUT_PAGES = [
-    ("wcxb-dev", "0225"), ("wcxb-dev", "0468"), ("wcxb-dev", "0497"), ("wcxb-dev", "0398"),
-    ("wcxb-dev", "4693"), ("wcxb-dev", "0558"), ("readability", "tumblr"),
+    ("wcxb-dev", "0225"),
+    ("wcxb-dev", "0468"),
+    ("wcxb-dev", "0497"),
+    ("wcxb-dev", "0398"),
+    ("wcxb-dev", "4693"),
+    ("wcxb-dev", "0558"),
+    ("readability", "tumblr"),
 ]
-LAYOUT_SNIPPET_PAGES = ["archive.org.he.xinhuanet.com.25340717", "bayrische-bembel.de.504",
-                        "proplanta.de.erloesobergrenze", "singapur-reiseinfo.de.abc",
-                        "schleifen.ucoz.de.briefe", "wordsmith.org.maudlin"]
+LAYOUT_SNIPPET_PAGES = [
+    "archive.org.he.xinhuanet.com.25340717",
+    "bayrische-bembel.de.504",
+    "proplanta.de.erloesobergrenze",
+    "singapur-reiseinfo.de.abc",
+    "schleifen.ucoz.de.briefe",
+    "wordsmith.org.maudlin",
+]
 
 
 def words(text: str) -> str:
@@ -71,8 +81,7 @@ def rendered_rows(markdown: str) -> set[str]:
     """The rows of the tables a CommonMark renderer with GitHub tables makes of `markdown`."""
     html = MarkdownIt("commonmark").enable("table").render(markdown)
     root = etree.fromstring(f"<div>{html}</div>", etree.HTMLParser())
-    return {" ".join(words("".join(cell.itertext())) for cell in tr.iter("td", "th")).strip()
-            for tr in root.iter("tr")}
+    return {" ".join(words("".join(cell.itertext())) for cell in tr.iter("td", "th")).strip() for tr in root.iter("tr")}
 
 
 @pytest.mark.needs_shared
@@ -99,7 +108,7 @@ def test_snippets_inside_data_tables_are_kept(dataset_pages, page_id):
     text = " ".join(result.text.split())
     assert all(" ".join(s.split()) in text for s in page.with_)
     assert not any(" ".join(s.split()) in text for s in page.without)
-    assert rendered_rows(result.markdown)   # the table is a table in the Markdown
+    assert rendered_rows(result.markdown)  # the table is a table in the Markdown
 
 
 @pytest.mark.needs_shared

@@ -17,14 +17,19 @@ from scrapy_boilerplate.core.selection.cards import keep_card_groups
 from scrapy_boilerplate.core.selection.steps import select
 from scrapy_boilerplate.training.metrics import score_page
 
-POSTS = [f"Post {i}: I tried the new firmware on my router last week and the connection drops "
-         f"stopped after the second reboot, but the admin page is slower than before." for i in range(6)]
+POSTS = [
+    f"Post {i}: I tried the new firmware on my router last week and the connection drops "
+    f"stopped after the second reboot, but the admin page is slower than before."
+    for i in range(6)
+]
 
 
 def page_with(body: str, title: str = "Thread") -> str:
-    return (f"<html><head><title>{title}</title></head><body><header><nav><a href='/'>Home</a> "
-            f"<a href='/forum'>Forum</a> <a href='/login'>Log in</a></nav></header>{body}"
-            f"<footer><a href='/terms'>Terms</a> <a href='/privacy'>Privacy</a></footer></body></html>")
+    return (
+        f"<html><head><title>{title}</title></head><body><header><nav><a href='/'>Home</a> "
+        f"<a href='/forum'>Forum</a> <a href='/login'>Log in</a></nav></header>{body}"
+        f"<footer><a href='/terms'>Terms</a> <a href='/privacy'>Privacy</a></footer></body></html>"
+    )
 
 
 def test_a_thread_marked_up_as_comments_is_the_content():
@@ -39,16 +44,20 @@ def test_a_thread_marked_up_as_comments_is_the_content():
     assert story in text and not any(p in text for p in POSTS)
 
 
-@pytest.mark.parametrize("statement", [
-    '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "headline": "Routers"}</script>',
-    "",
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "headline": "Routers"}</script>',
+        "",
+    ],
+)
 def test_the_replies_of_a_page_that_says_it_is_a_thread_are_content(statement):
     # The first post is long enough (500+ characters) for the length-gated thread fallback not to run.
     first = " ".join(f"Sentence {i} of the question about my router and its firmware." for i in range(14))
     replies = "".join(f'<article class="post comment"><p>{p}</p></article>' for p in POSTS)
-    html = page_with(f'<h1>Routers</h1><article class="post"><p>{first}</p></article>'
-                     f'<div id="comments">{replies}</div>')
+    html = page_with(
+        f'<h1>Routers</h1><article class="post"><p>{first}</p></article><div id="comments">{replies}</div>'
+    )
     text = extract(html.replace("</head>", statement + "</head>")).text
     assert first in text
     # Stated: the replies are the thread, and the model decides on them as on any text (it
@@ -58,9 +67,11 @@ def test_the_replies_of_a_page_that_says_it_is_a_thread_are_content(statement):
 
 
 def test_a_list_of_short_teasers_is_not_empty():
-    teasers = "".join(f'<div class="card"><h3><a href="/c/{i}">Course {i}: data science for beginners</a></h3>'
-                      f'<p>Learn to clean data and fit simple models in six weeks.</p><span>$ {i}9</span></div>'
-                      for i in range(12))
+    teasers = "".join(
+        f'<div class="card"><h3><a href="/c/{i}">Course {i}: data science for beginners</a></h3>'
+        f"<p>Learn to clean data and fit simple models in six weeks.</p><span>$ {i}9</span></div>"
+        for i in range(12)
+    )
     text = extract(page_with(f"<main><h1>Courses</h1>{teasers}</main>", "Courses")).text
     assert text.count("Learn to clean data") >= 6
 
@@ -70,14 +81,24 @@ ARTICLE = " ".join(f"Sentence {i} of a long article about hosting plans and what
 
 def made_page(chars: list, link_chars: list) -> Page:
     """Blocks of `chars` characters, all paragraphs of one container."""
-    return Page(texts=["x" * c for c in chars], tags=["p"] * len(chars), chars=chars, link_chars=link_chars,
-                flags=[0] * len(chars), nodes=[2] * len(chars), node_parents=[-1, 0, 1],
-                tokens=[()] * len(chars), node_tags=["html", "body", "div"], node_tokens=[()] * 3,
-                node_first=[0, 0, 0], node_last=[len(chars)] * 3)
+    return Page(
+        texts=["x" * c for c in chars],
+        tags=["p"] * len(chars),
+        chars=chars,
+        link_chars=link_chars,
+        flags=[0] * len(chars),
+        nodes=[2] * len(chars),
+        node_parents=[-1, 0, 1],
+        tokens=[()] * len(chars),
+        node_tags=["html", "body", "div"],
+        node_tokens=[()] * 3,
+        node_first=[0, 0, 0],
+        node_last=[len(chars)] * 3,
+    )
 
 
 def test_a_small_selection_is_decoded_again_and_kept_when_that_finds_several_times_more():
-    params = {"threshold": 0.65, "switch_penalty": 0.5}   # the shipped model's
+    params = {"threshold": 0.65, "switch_penalty": 0.5}  # the shipped model's
     # An intro (p .9) and eight items the model is unsure of (p .45), then a footer of links:
     # 200 of 1,400 plain characters kept (under a fifth); the relaxed decode keeps all 1,400.
     page = made_page([200] + [150] * 8 + [300], [0] * 9 + [300])
@@ -94,27 +115,34 @@ def test_a_small_selection_is_decoded_again_and_kept_when_that_finds_several_tim
 def test_a_promo_bar_hidden_in_a_zero_height_box_is_not_the_content():
     # A hosting site's promo bar, revealed by a script: on the page where this was seen it
     # was all that was kept, and the article was lost.
-    bar = ('<div class="promo" style="opacity: 0; height: 0; overflow: hidden">'
-           + "<p>Spring sale: get 60% off shared hosting, free domain and SSL for the first year.</p>" * 3
-           + "</div>")
+    bar = (
+        '<div class="promo" style="opacity: 0; height: 0; overflow: hidden">'
+        + "<p>Spring sale: get 60% off shared hosting, free domain and SSL for the first year.</p>" * 3
+        + "</div>"
+    )
     text = extract(page_with(f"{bar}<article><h1>Hosting</h1><p>{ARTICLE}</p></article>")).text
     assert ARTICLE in text and "Spring sale" not in text
 
 
 def test_a_read_more_panel_is_read_and_other_hidden_boxes_are_not():
     more = " ".join(f"Part {i} of the text behind the read-more button, still the same article." for i in range(12))
-    body = (f"<article><h1>Hosting</h1><p>{ARTICLE}</p>"
-            f'<button aria-expanded="false" aria-controls="rest">Read more</button>'
-            f'<div id="rest" hidden><p>{more}</p></div>'
-            f'<div id="offer" hidden><p>Hidden offer nobody opens: a coupon for a partner shop.</p></div>'
-            f'<div id="signup" role="dialog" aria-modal="true" hidden><p>Sign up to our newsletter now.</p></div>'
-            f'<a data-target="#signup" href="#">Newsletter</a></article>')
+    body = (
+        f"<article><h1>Hosting</h1><p>{ARTICLE}</p>"
+        f'<button aria-expanded="false" aria-controls="rest">Read more</button>'
+        f'<div id="rest" hidden><p>{more}</p></div>'
+        f'<div id="offer" hidden><p>Hidden offer nobody opens: a coupon for a partner shop.</p></div>'
+        f'<div id="signup" role="dialog" aria-modal="true" hidden><p>Sign up to our newsletter now.</p></div>'
+        f'<a data-target="#signup" href="#">Newsletter</a></article>'
+    )
     text = extract(page_with(body)).text
     assert ARTICLE in text and more in text
     assert "coupon" not in text and "newsletter now" not in text
     # Accordions opened by a script that no attribute names: known by their class.
-    faq = "".join(f'<div class="faq-question">Question {i}?</div><div class="faq-answer" '
-                  f'style="display: none;">Answer {i}: {more}</div>' for i in range(3))
+    faq = "".join(
+        f'<div class="faq-question">Question {i}?</div><div class="faq-answer" '
+        f'style="display: none;">Answer {i}: {more}</div>'
+        for i in range(3)
+    )
     text = extract(page_with(body + faq)).text
     assert all(f"Answer {i}: {more}" in text for i in range(3))
     assert "coupon" not in text and "newsletter now" not in text
@@ -140,8 +168,7 @@ def test_an_article_rendered_twice_comes_out_once():
     assert text.count(ARTICLE) == 1
     # A paragraph the page itself repeats, in the same markup, stays repeated (a chorus).
     chorus = "And the river runs on and on to the sea, carrying all that we were and will be."
-    verses = "".join(f'<p class="verse">Verse {i}: {ARTICLE[:200]}</p><p class="chorus">{chorus}</p>'
-                     for i in range(3))
+    verses = "".join(f'<p class="verse">Verse {i}: {ARTICLE[:200]}</p><p class="chorus">{chorus}</p>' for i in range(3))
     text = extract(page_with(f'<article class="lyrics">{verses}</article>')).text
     assert text.count(chorus) == 3
 
@@ -149,12 +176,20 @@ def test_an_article_rendered_twice_comes_out_once():
 def test_a_code_block_of_one_div_a_line_is_one_unit():
     # Highlighters that put each line of a <pre> in a <div> make many short blocks that the
     # model drops one by one: the code block is one decision, and one fenced block.
-    lines = ["{", '  "id": "ch_3MmlLrLkdIwHu7ix0snN0B15",', '  "object": "charge",', '  "amount": 1099,',
-             '  "currency": "usd",', '  "paid": true', "}"]
+    lines = [
+        "{",
+        '  "id": "ch_3MmlLrLkdIwHu7ix0snN0B15",',
+        '  "object": "charge",',
+        '  "amount": 1099,',
+        '  "currency": "usd",',
+        '  "paid": true',
+        "}",
+    ]
     code = "<pre>" + "".join(f'<div class="line">{line}</div>' for line in lines) + "</pre>"
-    result = extract(page_with(f"<article><h1>Charges</h1><p>{ARTICLE}</p><p>An example:</p>{code}"
-                               f"<p>{ARTICLE[:300]}</p></article>"))
-    assert all(line in result.text.split("\n") for line in lines)   # indentation kept, as in <pre>
+    result = extract(
+        page_with(f"<article><h1>Charges</h1><p>{ARTICLE}</p><p>An example:</p>{code}<p>{ARTICLE[:300]}</p></article>")
+    )
+    assert all(line in result.text.split("\n") for line in lines)  # indentation kept, as in <pre>
     fenced = result.markdown.split("```")
     assert len(fenced) == 3 and all(line in fenced[1].split("\n") for line in lines)
     assert result.html.count("<pre>") == 1
@@ -165,9 +200,14 @@ def test_a_data_table_counts_as_one_block_between_two_parts_of_an_article():
     # one block away from the body, not 90 (it used to be dropped as a far-away fragment).
     proba = np.array([0.95] * 3 + [0.2] * 90 + [0.95] * 40)
     chars = [200] * 3 + [10] * 90 + [400] * 40
-    page = Page(texts=["x" * c for c in chars], tags=["p"] * 3 + ["td"] * 90 + ["p"] * 40,
-                chars=chars, link_chars=[0] * len(chars), nodes=list(range(1, 134)),
-                node_parents=[-1] + [0] * 133)
+    page = Page(
+        texts=["x" * c for c in chars],
+        tags=["p"] * 3 + ["td"] * 90 + ["p"] * 40,
+        chars=chars,
+        link_chars=[0] * len(chars),
+        nodes=list(range(1, 134)),
+        node_parents=[-1] + [0] * 133,
+    )
     assert not decode(proba, page)[:3].any()
     assert decode(proba, page, table_spans=[(3, 93)])[:3].all()
 
@@ -177,11 +217,17 @@ def test_a_closing_line_just_under_the_threshold_is_kept():
     # scores at .6, then the site's blocks in another container (node 2).
     proba = np.array([0.95] * 8 + [0.6, 0.55, 0.6])
     chars = [300] * 8 + [10, 40, 40]
-    page = Page(texts=["x" * c for c in chars], tags=["p"] * 9 + ["h3", "p"], chars=chars,
-                link_chars=[0] * 11, nodes=list(range(3, 14)), node_parents=[-1, 0, 0] + [1] * 10 + [2])
-    params = {"threshold": 0.65, "switch_penalty": 0.5}   # the shipped model's
+    page = Page(
+        texts=["x" * c for c in chars],
+        tags=["p"] * 9 + ["h3", "p"],
+        chars=chars,
+        link_chars=[0] * 11,
+        nodes=list(range(3, 14)),
+        node_parents=[-1, 0, 0] + [1] * 10 + [2],
+    )
+    params = {"threshold": 0.65, "switch_penalty": 0.5}  # the shipped model's
     mask = decode(proba, page, params)
-    assert mask[:9].all() and not mask[9:].any()   # the sign-off, not the heading after it
+    assert mask[:9].all() and not mask[9:].any()  # the sign-off, not the heading after it
     assert not decode(proba, page, params, favor="precision")[8]
 
 
@@ -192,9 +238,15 @@ def test_paragraphs_just_under_the_threshold_in_mid_body_are_kept():
     proba = np.array([0.95] * 4 + [0.55, 0.45, 0.2, 0.6] + [0.95] * 4 + [0.55])
     chars = [300] * 4 + [400, 40, 30, 300] + [300] * 4 + [300]
     tags = ["p"] * 6 + ["figcaption"] + ["p"] * 6
-    page = Page(texts=["x" * c for c in chars], tags=tags, chars=chars, link_chars=[0] * 13,
-                nodes=list(range(3, 16)), node_parents=[-1, 0, 0] + [1] * 12 + [2])
-    params = {"threshold": 0.65, "switch_penalty": 0.5}   # the shipped model's
+    page = Page(
+        texts=["x" * c for c in chars],
+        tags=tags,
+        chars=chars,
+        link_chars=[0] * 13,
+        nodes=list(range(3, 16)),
+        node_parents=[-1, 0, 0] + [1] * 12 + [2],
+    )
+    params = {"threshold": 0.65, "switch_penalty": 0.5}  # the shipped model's
     mask = decode(proba, page, params)
     assert mask.tolist() == [True] * 5 + [False, False] + [True] * 5 + [False]
     assert not decode(proba, page, params, favor="precision")[4]
@@ -205,10 +257,15 @@ def test_a_confident_paragraph_alone_between_unsure_blocks_is_kept_in_any_contai
     # a note the model is unsure of (p .55, node 4), more rows, then the next method (node 1).
     proba = np.array([0.95] * 4 + [0.3] * 5 + [0.76, 0.55] + [0.3] * 5 + [0.95] * 4)
     chars = [300] * 4 + [30] * 5 + [150, 150] + [30] * 5 + [300] * 4
-    page = Page(texts=["x" * c for c in chars], tags=["p"] * 20, chars=chars, link_chars=[0] * 20,
-                nodes=[5] * 4 + [6] * 5 + [7, 8] + [6] * 5 + [5] * 4,
-                node_parents=[-1, 0, 0, 0, 0, 1, 2, 3, 4])
-    params = {"threshold": 0.65, "switch_penalty": 0.5}   # the shipped model's
+    page = Page(
+        texts=["x" * c for c in chars],
+        tags=["p"] * 20,
+        chars=chars,
+        link_chars=[0] * 20,
+        nodes=[5] * 4 + [6] * 5 + [7, 8] + [6] * 5 + [5] * 4,
+        node_parents=[-1, 0, 0, 0, 0, 1, 2, 3, 4],
+    )
+    params = {"threshold": 0.65, "switch_penalty": 0.5}  # the shipped model's
     mask = decode(proba, page, params)
     assert mask[9] and not mask[10] and not mask[4:9].any() and not mask[11:16].any()
     assert not decode(proba, page, params, favor="precision")[9]
@@ -216,12 +273,14 @@ def test_a_confident_paragraph_alone_between_unsure_blocks_is_kept_in_any_contai
 
 def test_the_caption_of_a_kept_code_listing_is_kept_and_a_photo_caption_is_not():
     story = " ".join(f"Sentence {i} of a chapter about traits and their default methods." for i in range(12))
-    html = (f"<html><head><title>Traits</title></head><body><main><h1>Traits</h1><p>{story}</p>"
-            "<figure class='listing'><span class='file-name'>Filename: src/lib.rs</span>"
-            "<pre><code>pub trait Summary {\n    fn summarize(&amp;self) -&gt; String;\n}</code></pre>"
-            "<figcaption>Listing 10-12: A Summary trait with one method</figcaption></figure>"
-            f"<p>{story}</p><figure><img src='/a.jpg' alt=''><figcaption>A photo of a crab. Credit: "
-            f"Jane Doe</figcaption></figure><p>{story}</p></main></body></html>")
+    html = (
+        f"<html><head><title>Traits</title></head><body><main><h1>Traits</h1><p>{story}</p>"
+        "<figure class='listing'><span class='file-name'>Filename: src/lib.rs</span>"
+        "<pre><code>pub trait Summary {\n    fn summarize(&amp;self) -&gt; String;\n}</code></pre>"
+        "<figcaption>Listing 10-12: A Summary trait with one method</figcaption></figure>"
+        f"<p>{story}</p><figure><img src='/a.jpg' alt=''><figcaption>A photo of a crab. Credit: "
+        f"Jane Doe</figcaption></figure><p>{story}</p></main></body></html>"
+    )
     text = extract(html).text
     assert "pub trait Summary" in text
     assert "Listing 10-12: A Summary trait with one method" in text
@@ -230,23 +289,25 @@ def test_the_caption_of_a_kept_code_listing_is_kept_and_a_photo_caption_is_not()
 
 def client_rendered(body_json: str, extra: str = "") -> str:
     """A page whose markup holds only the app shell and whose body is stated in JSON-LD."""
-    return (f'<html><head><title>Solar roofs</title><script type="application/ld+json">'
-            f'{{"@type": "NewsArticle", "headline": "Solar roofs", {extra}"articleBody": {body_json}}}'
-            f'</script></head><body><div id="app"><nav><a href="/">Home</a> <a href="/news">News</a></nav>'
-            f'<p>Loading…</p></div></body></html>')
+    return (
+        f'<html><head><title>Solar roofs</title><script type="application/ld+json">'
+        f'{{"@type": "NewsArticle", "headline": "Solar roofs", {extra}"articleBody": {body_json}}}'
+        f'</script></head><body><div id="app"><nav><a href="/">Home</a> <a href="/news">News</a></nav>'
+        f"<p>Loading…</p></div></body></html>"
+    )
 
 
 def test_a_client_rendered_page_gives_the_body_it_states_in_json_ld():
     import json
-    paragraphs = [f"Paragraph {i} on why snow on solar panels is best left to melt by itself." * 3
-                  for i in range(6)]
+
+    paragraphs = [f"Paragraph {i} on why snow on solar panels is best left to melt by itself." * 3 for i in range(6)]
     html = client_rendered(json.dumps("\n".join(paragraphs)))
     result = extract(html)
     assert result.text.splitlines() == paragraphs
     assert result.markdown.count("\n\n") == 5 and result.html.count("<p>") == 6
     # HTML in the stated body goes through the same allow-list as the page's own markup.
     marked = json.dumps("".join(f"<p>{p}</p>" for p in paragraphs) + "<script>alert(1)</script>")
-    marked = marked.replace("</", "<\\/")   # as pages escape it inside <script>
+    marked = marked.replace("</", "<\\/")  # as pages escape it inside <script>
     result = extract(client_rendered(marked))
     assert result.text.splitlines() == paragraphs and "script" not in result.html
     # A paywall states the whole article for search engines; readers see the teaser only.
@@ -259,40 +320,61 @@ def test_a_client_rendered_page_gives_the_body_it_states_in_json_ld():
 
 def test_a_client_rendered_how_to_gives_its_stated_steps():
     import json
-    steps = [f"Step {i}: measure the table top twice and cut the cloth with a margin of {i} cm." * 2
-             for i in range(8)]
-    how_to = {"@context": "https://schema.org", "@type": "HowTo", "name": "A round tablecloth",
-              "description": "How to sew a round tablecloth in eight steps.",
-              "step": [{"@type": "HowToSection", "itemListElement": [
-                  {"@type": "HowToStep", "itemListElement": {"@type": "HowToDirection", "text": step}}
-                  for step in steps[:4]]}]
-              + [{"@type": "HowToStep", "text": step} for step in steps[4:]]}
-    html = (f'<html><head><script type="application/ld+json">{json.dumps(how_to)}</script></head>'
-            '<body><div id="root"><p>Your browser is out of date.</p></div></body></html>')
+
+    steps = [f"Step {i}: measure the table top twice and cut the cloth with a margin of {i} cm." * 2 for i in range(8)]
+    how_to = {
+        "@context": "https://schema.org",
+        "@type": "HowTo",
+        "name": "A round tablecloth",
+        "description": "How to sew a round tablecloth in eight steps.",
+        "step": [
+            {
+                "@type": "HowToSection",
+                "itemListElement": [
+                    {"@type": "HowToStep", "itemListElement": {"@type": "HowToDirection", "text": step}}
+                    for step in steps[:4]
+                ],
+            }
+        ]
+        + [{"@type": "HowToStep", "text": step} for step in steps[4:]],
+    }
+    html = (
+        f'<html><head><script type="application/ld+json">{json.dumps(how_to)}</script></head>'
+        '<body><div id="root"><p>Your browser is out of date.</p></div></body></html>'
+    )
     assert extract(html).text.splitlines() == ["How to sew a round tablecloth in eight steps.", *steps]
 
 
 def course_cards(n: int) -> str:
-    return "".join(f'<div class="card course"><h3><a href="/courses/{i}">Course {i}: Accounting and '
-                   f'auditing for small firms</a></h3><span class="meta">6 weeks</span></div>'
-                   for i in range(n))
+    return "".join(
+        f'<div class="card course"><h3><a href="/courses/{i}">Course {i}: Accounting and '
+        f'auditing for small firms</a></h3><span class="meta">6 weeks</span></div>'
+        for i in range(n)
+    )
 
 
 def test_a_catalogue_of_link_cards_is_kept_whole_beside_its_intro():
-    intro = ("Our catalogue lists every course we teach this year, from bookkeeping to audit practice, "
-             "with its length and the next start date. ") * 2
-    html = page_with(f'<main><h1>Courses</h1><p>{intro}</p><div class="grid">{course_cards(24)}</div></main>',
-                     "Courses")
+    intro = (
+        "Our catalogue lists every course we teach this year, from bookkeeping to audit practice, "
+        "with its length and the next start date. "
+    ) * 2
+    html = page_with(
+        f'<main><h1>Courses</h1><p>{intro}</p><div class="grid">{course_cards(24)}</div></main>', "Courses"
+    )
     text = extract(html).text
     assert intro.strip() in text and text.count("Accounting and auditing for small firms") == 24
 
 
 def test_a_page_of_cards_where_nothing_is_kept_gives_its_cards():
-    cards = "".join(f'<div class="product-card"><h3><a href="/p/{i}">Lodge skillet No. {i}</a></h3>'
-                    f'<p>${i}9.99</p></div>' for i in range(10, 50))
+    cards = "".join(
+        f'<div class="product-card"><h3><a href="/p/{i}">Lodge skillet No. {i}</a></h3><p>${i}9.99</p></div>'
+        for i in range(10, 50)
+    )
     nav = " ".join(f'<a href="/c/{i}">Category {i}</a>' for i in range(30))
-    html = (f'<html><head><title>Lodge</title></head><body><nav>{nav}</nav>'
-            f'<main><div class="grid">{cards}</div></main></body></html>')
+    html = (
+        f"<html><head><title>Lodge</title></head><body><nav>{nav}</nav>"
+        f'<main><div class="grid">{cards}</div></main></body></html>'
+    )
     page = build_page(parse_html(html))
     mask = np.zeros(len(page), bool)
     keep_card_groups(page, mask)
@@ -303,8 +385,7 @@ def test_a_page_of_cards_where_nothing_is_kept_gives_its_cards():
 
 
 def test_a_grid_of_cards_under_an_article_stays_out():
-    html = page_with(f'<article><h1>Audits</h1><p>{ARTICLE}</p></article>'
-                     f'<div class="grid">{course_cards(6)}</div>')
+    html = page_with(f'<article><h1>Audits</h1><p>{ARTICLE}</p></article><div class="grid">{course_cards(6)}</div>')
     text = extract(html).text
     assert ARTICLE in text and "Course 3" not in text
 
@@ -318,9 +399,11 @@ def cards_kept(html: str, kept: tuple) -> list:
 
 
 def watch_tiles(n: int, name: str = "Sutton {i}") -> str:
-    return "".join(f'<div class="product-tile"><h3><a href="/w/{i}">{name.format(i=i)}</a></h3>'
-                   f'<span class="price">$ {i}95</span><span>Automatic, 41 mm, sapphire crystal</span></div>'
-                   for i in range(n))
+    return "".join(
+        f'<div class="product-tile"><h3><a href="/w/{i}">{name.format(i=i)}</a></h3>'
+        f'<span class="price">$ {i}95</span><span>Automatic, 41 mm, sapphire crystal</span></div>'
+        for i in range(n)
+    )
 
 
 INTRO = "Our watches for every day, in steel and gold."
@@ -333,13 +416,15 @@ def test_cards_whose_linked_names_are_short_are_a_group():
     assert kept[0] == INTRO and sum("sapphire crystal" in text for text in kept) == 12
     # A short link inside prose is not a headline: sections that each cite a source stay out.
     prose = " ".join(f"Sentence {i} of a section on movements and how often to service them." for i in range(4))
-    sections = "".join(f'<div class="section"><div>{prose} As <a href="/s/{i}">source {i}</a> says.</div></div>'
-                       for i in range(6))
-    assert cards_kept(page_with(f'<main><p>{INTRO}</p>{sections}</main>'), (INTRO,)) == [INTRO]
+    sections = "".join(
+        f'<div class="section"><div>{prose} As <a href="/s/{i}">source {i}</a> says.</div></div>' for i in range(6)
+    )
+    assert cards_kept(page_with(f"<main><p>{INTRO}</p>{sections}</main>"), (INTRO,)) == [INTRO]
     # Nor are large cards (over SMALL_CARD_BLOCKS blocks each): sections of an article, not tiles.
     specs = "".join(f"<div>Specification {i}: a line of the data sheet</div>" for i in range(24))
-    large = page_with(f'<main><p>{INTRO}</p><div class="grid">{watch_tiles(6).replace("</div>", specs + "</div>")}'
-                      f'</div></main>')
+    large = page_with(
+        f'<main><p>{INTRO}</p><div class="grid">{watch_tiles(6).replace("</div>", specs + "</div>")}</div></main>'
+    )
     assert cards_kept(large, (INTRO,)) == [INTRO]
 
 
@@ -354,25 +439,28 @@ def test_a_group_of_which_the_model_kept_a_few_cards_is_kept_whole():
 
 
 def test_a_grid_of_short_product_names_comes_out_whole():
-    html = page_with(f'<main><h1>Watches</h1><p>{INTRO}</p><div class="grid">{watch_tiles(12)}</div></main>',
-                     "Watches")
+    html = page_with(f'<main><h1>Watches</h1><p>{INTRO}</p><div class="grid">{watch_tiles(12)}</div></main>', "Watches")
     assert extract(html).text.count("sapphire crystal") == 12
 
 
 def test_the_posts_of_a_page_that_says_it_is_a_thread_are_not_cards():
-    posts = "".join(f'<div class="post"><div class="author"><a href="/u/{i}">Member number {i} of the forum</a>'
-                    f'</div><div>Joined 2019 · {i}0 posts</div><div>{POSTS[i]}</div></div>' for i in range(6))
+    posts = "".join(
+        f'<div class="post"><div class="author"><a href="/u/{i}">Member number {i} of the forum</a>'
+        f"</div><div>Joined 2019 · {i}0 posts</div><div>{POSTS[i]}</div></div>"
+        for i in range(6)
+    )
     html = page_with(f'<main><h1>Router firmware</h1><p>{INTRO}</p><div class="thread">{posts}</div></main>')
-    assert len(cards_kept(html, (INTRO,))) > 1   # not stated: a listing of cards beside its intro
+    assert len(cards_kept(html, (INTRO,))) > 1  # not stated: a listing of cards beside its intro
     statement = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script></head>'
     assert cards_kept(html.replace("</head>", statement), (INTRO,)) == [INTRO]
 
 
 def test_navigation_and_headings_between_a_group_and_the_kept_content_are_not_counted():
     tabs = '<nav class="tabs"><a href="/a">All</a> <a href="/m">Men</a> <a href="/w">Women</a></nav>'
-    between = f'{tabs}<div>|</div><h2>Best sellers</h2><div>»</div><h3>Page 1 of 3</h3>'
-    html = page_with(f'<main><p>{INTRO}</p>{between}<div class="grid">{watch_tiles(12, "Sutton Automatic {i}")}'
-                     f'</div></main>')
+    between = f"{tabs}<div>|</div><h2>Best sellers</h2><div>»</div><h3>Page 1 of 3</h3>"
+    html = page_with(
+        f'<main><p>{INTRO}</p>{between}<div class="grid">{watch_tiles(12, "Sutton Automatic {i}")}</div></main>'
+    )
     assert sum("sapphire crystal" in text for text in cards_kept(html, (INTRO,))) == 12
     # Text between them is a gap: four paragraphs of something else.
     other = "".join(f"<p>Paragraph {i} about the shop's opening hours and its returns policy.</p>" for i in range(4))
@@ -382,6 +470,7 @@ def test_navigation_and_headings_between_a_group_and_the_kept_content_are_not_co
 def test_custom_fields_hidden_for_the_page_scripts_are_not_text():
     # Cut down from a real shop page: `tab_Shipping and Returns:`, `shipping_chunk-1:` came out.
     from conftest import fixture_bytes
+
     text = extract(fixture_bytes("custom_fields_dl")).text
     assert "Our best selling Staple collection" in text
     assert "shipping_chunk" not in text and "tab_" not in text and "TRUE" not in text
@@ -399,16 +488,22 @@ def test_a_real_shop_page_keeps_no_template_keys(dataset_pages):
 
 
 def related_posts(n: int) -> str:
-    excerpt = ("the first lines of the story, about the banks that failed, the vote that followed, "
-               "the debts that the people would not pay and the trials of the bankers, which the press "
-               "abroad barely mentioned, cut short here...")
-    return "".join(f'<li><a href="/p/{i}">Related story {i} about the banks</a><br><small>Story {i}: '
-                   f'{excerpt}</small></li>' for i in range(n))
+    excerpt = (
+        "the first lines of the story, about the banks that failed, the vote that followed, "
+        "the debts that the people would not pay and the trials of the bankers, which the press "
+        "abroad barely mentioned, cut short here..."
+    )
+    return "".join(
+        f'<li><a href="/p/{i}">Related story {i} about the banks</a><br><small>Story {i}: {excerpt}</small></li>'
+        for i in range(n)
+    )
 
 
 def test_related_posts_with_excerpts_after_the_body_are_not_content():
-    html = page_with(f'<article><h1>Iceland</h1><p>{ARTICLE}</p></article>'
-                     f'<h2>Related posts</h2><ul class="posts">{related_posts(6)}</ul>')
+    html = page_with(
+        f"<article><h1>Iceland</h1><p>{ARTICLE}</p></article>"
+        f'<h2>Related posts</h2><ul class="posts">{related_posts(6)}</ul>'
+    )
     text = extract(html).text
     assert ARTICLE in text and "Related story" not in text and "cut short" not in text
 
@@ -434,6 +529,7 @@ def test_a_real_client_rendered_how_to(dataset_pages):
 
 def test_a_page_whose_markup_has_its_text_keeps_it_over_the_json_ld_body():
     import json
+
     story = " ".join(f"Sentence {i} of the article as the page shows it to readers." for i in range(40))
     stated = json.dumps("A different, longer stated body. " * 200)
     html = client_rendered(stated).replace("<p>Loading…</p>", f"<article><p>{story}</p></article>")
@@ -441,42 +537,42 @@ def test_a_page_whose_markup_has_its_text_keeps_it_over_the_json_ld_body():
 
 
 REAL = [
-    ("wcxb-dev", "0559", 0.9),    # Vanilla forum: the thread in "Discussion"/"Comments" containers
-    ("wcxb-dev", "0543", 0.6),    # IPS forum: the post feed inside id="comments"
-    ("wcxb-dev", "0544", 0.8),    # IPS forum stating DiscussionForumPosting in JSON-LD, replies as comments
-    ("wcxb-dev", "4087", 0.9),    # a forum stating DiscussionForumPosting in microdata, replies as comments
-    ("wcxb-dev", "4495", 0.6),    # a shop's collection of product cards
-    ("wcxb-dev", "2911", 0.9),    # a job list in a table (Hacker News)
-    ("wcxb-dev", "4264", 0.9),    # a shop's grid where the model keeps nothing: its largest card group
-    ("wcxb-dev", "4021", 0.65),   # the same on another shop (Shopify)
-    ("wcxb-dev", "3015", 0.55),   # a directory of profile cards, about a sixth of them kept at first
-    ("wcxb-dev", "4627", 0.7),    # a job board's list of offers beside its filters
-    ("readability", "js-link-replacement", 0.9),   # a tiny page of links only
-    ("wcxb-dev", "0505", 0.8),    # Discourse forum: the thread only in <noscript>
-    ("wcxb-dev", "0117", 0.7),    # a service page whose sections are panels opened by buttons
-    ("wcxb-dev", "0581", 0.45),   # a product page's details in a non-modal dialog panel
-    ("wcxb-dev", "4026", 0.9),    # a product page's FAQ answers, display:none until clicked
-    ("readability", "wikipedia-2", 0.95),   # the article's first half before a 90-cell table
-    ("wcxb-dev", "1396", 0.8),    # a blog post rendered twice, in two templates
-    ("readability", "pixnet", 0.9),   # reader comments in div#comment-box, kept as the body's end
+    ("wcxb-dev", "0559", 0.9),  # Vanilla forum: the thread in "Discussion"/"Comments" containers
+    ("wcxb-dev", "0543", 0.6),  # IPS forum: the post feed inside id="comments"
+    ("wcxb-dev", "0544", 0.8),  # IPS forum stating DiscussionForumPosting in JSON-LD, replies as comments
+    ("wcxb-dev", "4087", 0.9),  # a forum stating DiscussionForumPosting in microdata, replies as comments
+    ("wcxb-dev", "4495", 0.6),  # a shop's collection of product cards
+    ("wcxb-dev", "2911", 0.9),  # a job list in a table (Hacker News)
+    ("wcxb-dev", "4264", 0.9),  # a shop's grid where the model keeps nothing: its largest card group
+    ("wcxb-dev", "4021", 0.65),  # the same on another shop (Shopify)
+    ("wcxb-dev", "3015", 0.55),  # a directory of profile cards, about a sixth of them kept at first
+    ("wcxb-dev", "4627", 0.7),  # a job board's list of offers beside its filters
+    ("readability", "js-link-replacement", 0.9),  # a tiny page of links only
+    ("wcxb-dev", "0505", 0.8),  # Discourse forum: the thread only in <noscript>
+    ("wcxb-dev", "0117", 0.7),  # a service page whose sections are panels opened by buttons
+    ("wcxb-dev", "0581", 0.45),  # a product page's details in a non-modal dialog panel
+    ("wcxb-dev", "4026", 0.9),  # a product page's FAQ answers, display:none until clicked
+    ("readability", "wikipedia-2", 0.95),  # the article's first half before a 90-cell table
+    ("wcxb-dev", "1396", 0.8),  # a blog post rendered twice, in two templates
+    ("readability", "pixnet", 0.9),  # reader comments in div#comment-box, kept as the body's end
     ("readability", "ietf-1", 0.94),  # the RFC's last pages, just under the threshold
-    ("wcxb-dev", "0680", 0.68),   # API reference: JSON samples in <pre>, a <div> a line
-    ("wcxb-dev", "0547", 0.55),   # forum post drawn by a script, stating DiscussionForumPosting:
-                                  # its replies are kept, which its gold leaves out (first post only)
-    ("wcxb-dev", "0076", 0.9),    # a course catalogue: intro, then 60 cards of linked titles
-    ("wcxb-dev", "2904", 0.7),    # a Wikipedia list whose items are links only
-    ("wcxb-dev", "3067", 0.5),    # a shop category of game cards (title link, tags, price)
-    ("readability", "clean-links", 0.95),   # long story paragraphs at p .47-.62 in mid-body
-    ("wcxb-dev", "2860", 0.93),   # the Rust book: "Listing 10-14: ..." captions of kept code listings
-    ("readability", "mathjax", 0.95),   # formulas in MathML (MathJax's assistive copy)
-    ("wcxb-dev", "0437", 0.9),    # shell commands whose comments are highlight.js "hljs-comment" spans
-    ("wcxb-dev", "4532", 0.95),   # a catalogue of linked category names under 15 characters
-    ("wcxb-dev", "2852", 0.75),   # a service's list of models, linked names under 15 characters
-    ("wcxb-dev", "4106", 0.85),   # a list of brands, some names linked, some not
-    ("wcxb-dev", "2920", 0.75),   # a best-seller list of which the model kept 7 of 30 items, and nothing else
-    ("wcxb-dev", "4435", 0.8),    # a shop's tiles of short product names, a few of them kept
-    ("wcxb-dev", "0577", 0.4),    # a forum thread stating DiscussionForumPosting: its posts are not cards
-    ("wcxb-dev", "4354", 0.3),    # job offers below the filter tabs and headings
+    ("wcxb-dev", "0680", 0.68),  # API reference: JSON samples in <pre>, a <div> a line
+    ("wcxb-dev", "0547", 0.55),  # forum post drawn by a script, stating DiscussionForumPosting:
+    # its replies are kept, which its gold leaves out (first post only)
+    ("wcxb-dev", "0076", 0.9),  # a course catalogue: intro, then 60 cards of linked titles
+    ("wcxb-dev", "2904", 0.7),  # a Wikipedia list whose items are links only
+    ("wcxb-dev", "3067", 0.5),  # a shop category of game cards (title link, tags, price)
+    ("readability", "clean-links", 0.95),  # long story paragraphs at p .47-.62 in mid-body
+    ("wcxb-dev", "2860", 0.93),  # the Rust book: "Listing 10-14: ..." captions of kept code listings
+    ("readability", "mathjax", 0.95),  # formulas in MathML (MathJax's assistive copy)
+    ("wcxb-dev", "0437", 0.9),  # shell commands whose comments are highlight.js "hljs-comment" spans
+    ("wcxb-dev", "4532", 0.95),  # a catalogue of linked category names under 15 characters
+    ("wcxb-dev", "2852", 0.75),  # a service's list of models, linked names under 15 characters
+    ("wcxb-dev", "4106", 0.85),  # a list of brands, some names linked, some not
+    ("wcxb-dev", "2920", 0.75),  # a best-seller list of which the model kept 7 of 30 items, and nothing else
+    ("wcxb-dev", "4435", 0.8),  # a shop's tiles of short product names, a few of them kept
+    ("wcxb-dev", "0577", 0.4),  # a forum thread stating DiscussionForumPosting: its posts are not cards
+    ("wcxb-dev", "4354", 0.3),  # job offers below the filter tabs and headings
 ]
 
 

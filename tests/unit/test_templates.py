@@ -33,27 +33,41 @@ def test_site_key():
 
 
 def test_fingerprints_text_and_path():
-    page = build_page(to_element("<div><p>Same words</p></div><nav><p>Same words</p></nav>"
-                                 "<div><p>Same words</p></div><div><p>SAME   words</p></div>"))
+    page = build_page(
+        to_element(
+            "<div><p>Same words</p></div><nav><p>Same words</p></nav>"
+            "<div><p>Same words</p></div><div><p>SAME   words</p></div>"
+        )
+    )
     fps = tpl.page_fingerprints(page)
     assert len(fps) == len(page) == 4
-    assert fps[0] == fps[2] == fps[3]   # same text (case, spaces) under the same path
-    assert fps[0] != fps[1]             # the same words in <nav> are another block
+    assert fps[0] == fps[2] == fps[3]  # same text (case, spaces) under the same path
+    assert fps[0] != fps[1]  # the same words in <nav> are another block
     other = build_page(to_element("<div><p>Other words</p></div>"))
     assert tpl.page_fingerprints(other)[0] != fps[0]
 
 
 def test_fingerprints_stable_across_processes():
     """Not Python's salted str hash: a worker process or another machine gets the same."""
-    code = ("import sys; sys.path.insert(0, 'tests/support'); from template_site import page_html;"
-            "from scrapy_boilerplate.core.document.page import build_page; from scrapy_boilerplate.core.document.parse import to_element;"
-            "from scrapy_boilerplate.core.site_memory.templates import page_fingerprints;"
-            "print(page_fingerprints(build_page(to_element(page_html(3)))))")
+    code = (
+        "import sys; sys.path.insert(0, 'tests/support'); from template_site import page_html;"
+        "from scrapy_boilerplate.core.document.page import build_page; from scrapy_boilerplate.core.document.parse import to_element;"
+        "from scrapy_boilerplate.core.site_memory.templates import page_fingerprints;"
+        "print(page_fingerprints(build_page(to_element(page_html(3)))))"
+    )
     outs = set()
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                check=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))).stdout)
+        outs.add(
+            subprocess.run(
+                [sys.executable, "-c", code],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+            ).stdout
+        )
     assert len(outs) == 1
     assert outs.pop().strip() == str(tpl.page_fingerprints(walked(3)))
 
@@ -97,11 +111,11 @@ def test_warmup_then_template_blocks_lean_to_boilerplate():
     _, paragraphs = article(3)
     for a, b in zip(with_store.blocks, plain.blocks):
         if a.text in MOST_READ or a.text in ("Most read", "News", "Sport", "Culture"):
-            assert a.probability < b.probability      # template: down
+            assert a.probability < b.probability  # template: down
         elif a.text in paragraphs:
-            assert a.probability == b.probability     # unique to the page: as the model says
+            assert a.probability == b.probability  # unique to the page: as the model says
         elif a.text == APPEAL:
-            assert a.is_content                        # the model is very sure: it stands
+            assert a.is_content  # the model is very sure: it stands
     # The print note at the end of every article body: kept by the model on one page alone,
     # template once the site's pages are known.
     assert PRINT_NOTE in plain.text and PRINT_NOTE not in with_store.text
@@ -112,17 +126,19 @@ def test_warmup_then_template_blocks_lean_to_boilerplate():
 
 
 def test_evidence_moves_unsure_blocks_not_sure_ones():
-    page = build_page(to_element("<div><p>repeated one</p><p>repeated two</p><p>unique</p>"
-                                 "<p>repeated three</p></div>"), base_url="http://s.example/x")
+    page = build_page(
+        to_element("<div><p>repeated one</p><p>repeated two</p><p>unique</p><p>repeated three</p></div>"),
+        base_url="http://s.example/x",
+    )
     fps = tpl.page_fingerprints(page)
     known = tpl.SiteCounts(4, {fps[0]: 4, fps[1]: 4, fps[3]: 1}, frozenset(fps))
     evidence = tpl.TemplateEvidence("s.example", 3, known, fps, page)
     proba = np.array([0.3, 0.97, 0.3, 0.3])
     adjusted = evidence.adjust(page, proba)
-    assert adjusted[0] < 0.1                 # on every earlier page, model unsure: boilerplate
-    assert adjusted[1] == proba[1]           # the model is very sure: it stands
-    assert adjusted[2] == proba[2]           # on no earlier page
-    assert adjusted[3] == proba[3]           # on one earlier page only: no evidence
+    assert adjusted[0] < 0.1  # on every earlier page, model unsure: boilerplate
+    assert adjusted[1] == proba[1]  # the model is very sure: it stands
+    assert adjusted[2] == proba[2]  # on no earlier page
+    assert adjusted[3] == proba[3]  # on one earlier page only: no evidence
     # Under the warm-up: nothing moves.
     early = tpl.TemplateEvidence("s.example", 5, known, fps, page)
     assert early.adjust(page, proba) is proba
@@ -141,8 +157,8 @@ def test_lru_over_sites_and_cap_per_site():
     store = MemoryTemplateStore(max_sites=2, max_fingerprints=30, warmup=1)
     for host in ("a.example", "b.example"):
         store.evidence(walked(0, host), page_url(0, host))
-    store.evidence(walked(1, "a.example"), page_url(1, "a.example"))   # a is now the most recent
-    store.evidence(walked(0, "c.example"), page_url(0, "c.example"))   # evicts b
+    store.evidence(walked(1, "a.example"), page_url(1, "a.example"))  # a is now the most recent
+    store.evidence(walked(0, "c.example"), page_url(0, "c.example"))  # evicts b
     assert len(store) == 2
     assert store.site_state("b.example") is None
     assert store.site_state("a.example")[0] == 2
@@ -239,13 +255,15 @@ def test_memory_ceiling_in_a_500_page_extraction_run():
 
 
 def test_repeated_heading_inside_the_content_is_not_moved():
-    page = build_page(to_element("<div><p>menu</p><h3>Description</h3><p>own text</p>"
-                                 "<p>repeated note</p></div>"), base_url="http://s.example/x")
+    page = build_page(
+        to_element("<div><p>menu</p><h3>Description</h3><p>own text</p><p>repeated note</p></div>"),
+        base_url="http://s.example/x",
+    )
     fps = tpl.page_fingerprints(page)
     known = tpl.SiteCounts(4, {fps[0]: 4, fps[1]: 4, fps[3]: 4}, frozenset(fps))
     evidence = tpl.TemplateEvidence("s.example", 3, known, fps, page)
     proba = np.array([0.3, 0.6, 0.9, 0.7])
     adjusted = evidence.adjust(page, proba)
-    assert adjusted[0] < 0.05                 # outside the content span: the full weight
-    assert adjusted[1] == proba[1]            # a heading inside it: a label of the template
-    assert 0.3 < adjusted[3] < proba[3]       # a repeated block inside it: half the weight
+    assert adjusted[0] < 0.05  # outside the content span: the full weight
+    assert adjusted[1] == proba[1]  # a heading inside it: a label of the template
+    assert 0.3 < adjusted[3] < proba[3]  # a repeated block inside it: half the weight

@@ -29,8 +29,10 @@ def test_same_results_as_memory_store(redis_server, dataset_pages):
     redis = redis_store(redis_server, max_fingerprints=300, warmup=2, prefix="t:")
     extractor = Extractor()
     pages = [(page_html(i), page_url(i)) for i in range(8)]
-    pages += [(p.read_html(), p.url) for p in dataset_pages(
-        "wcxb-dev", where=lambda p: tpl.site_key(p.url) in ("rei.com", "developer.mozilla.org"))]
+    pages += [
+        (p.read_html(), p.url)
+        for p in dataset_pages("wcxb-dev", where=lambda p: tpl.site_key(p.url) in ("rei.com", "developer.mozilla.org"))
+    ]
     for html, url in pages:
         a = extractor.extract(html, url=url, templates=memory)
         b = extractor.extract(html, url=url, templates=redis)
@@ -66,7 +68,7 @@ def test_one_round_trip_per_page_ttl_and_prefix(redis_server):
 
 
 def test_unreachable_goes_on_without_and_logs_once(caplog):
-    RedisServer()   # skips without the redis package
+    RedisServer()  # skips without the redis package
     from scrapy_boilerplate import RedisTemplateStore
 
     store = RedisTemplateStore.from_url(f"redis://127.0.0.1:{free_port()}/0", timeout=0.2, retry_after=60)
@@ -76,7 +78,7 @@ def test_unreachable_goes_on_without_and_logs_once(caplog):
         html, url = page_html(i), page_url(i)
         assert extract(html, url=url, templates=store).text == extract(html, url=url).text
     assert time.monotonic() - start < 3
-    assert store.stats["errors"] == 1     # then no new attempt before retry_after
+    assert store.stats["errors"] == 1  # then no new attempt before retry_after
     assert caplog.text.count("template store at redis://127.0.0.1") == 1
 
 
@@ -114,5 +116,6 @@ def test_pickles_to_a_new_connection(redis_server):
 
 def test_missing_package_message(no_redis_package):
     from scrapy_boilerplate.core.site_memory import redis_store as templates_redis
+
     with pytest.raises(ImportError, match=r"scrapy-boilerplate-removal\[redis\]"):
         templates_redis.RedisTemplateStore.from_url("redis://127.0.0.1:1/0")

@@ -56,7 +56,7 @@ def test_block_ttr_shapes_and_values():
     tags = np.array([4, 10, 0, 2], float)
     raw, smoothed, derivative = ttr.block_ttr(chars, tags)
     assert raw.shape == smoothed.shape == derivative.shape == (4,)
-    np.testing.assert_allclose(raw, [25, 1, 300, 0])   # tag count 0 counts as 1
+    np.testing.assert_allclose(raw, [25, 1, 300, 0])  # tag count 0 counts as 1
     assert np.all(derivative >= 0)
 
 
@@ -69,9 +69,15 @@ def test_best_region_of_a_fixture_holds_the_article():
     page = build_page(to_element(fixture_bytes("article_en")))
     region, net = ttr.best_region(page)
     assert region >= 0
-    inside = page.texts[page.node_first[region]:page.node_last[region]]
-    for start in ("When the old parking lot", "The Fenwick garden is one", "Gardeners say the benefits",
-                  "Not every project has been", "Water is the other recurring", "Urban planners who study"):
+    inside = page.texts[page.node_first[region] : page.node_last[region]]
+    for start in (
+        "When the old parking lot",
+        "The Fenwick garden is one",
+        "Gardeners say the benefits",
+        "Not every project has been",
+        "Water is the other recurring",
+        "Urban planners who study",
+    ):
         assert any(t.startswith(start) for t in inside), start
     # The region is the article's container, not the whole page.
     assert not any(t.startswith("Copyright 2024") for t in inside)

@@ -14,29 +14,35 @@ from scrapy_boilerplate.training.metrics import score_page
 
 def widget(number: int, inner: str, kind: str = "elementor-widget-text-editor", extra: str = "") -> str:
     """One Elementor widget as the builder writes it: numbered classes, several wrappers."""
-    return (f'<section class="elementor-section elementor-element-{number}a"><div class="elementor-column">'
-            f'<div class="elementor-element elementor-element-{number}f elementor-widget {kind} {extra}">'
-            f'<div class="elementor-widget-container"><div class="elementor-text-editor">{inner}'
-            f'</div></div></div></div></section>')
+    return (
+        f'<section class="elementor-section elementor-element-{number}a"><div class="elementor-column">'
+        f'<div class="elementor-element elementor-element-{number}f elementor-widget {kind} {extra}">'
+        f'<div class="elementor-widget-container"><div class="elementor-text-editor">{inner}'
+        f"</div></div></div></div></section>"
+    )
 
 
 BUILT_POST = (
     '<html><body><nav><a href="/">Home</a></nav><div class="elementor elementor-42">'
     + widget(1, "<p>The first paragraph of the post, which the model is sure of.</p>")
     + widget(2, "<h2>A subheading</h2>", kind="elementor-widget-heading")
-    + widget(3, "<p>Earcuff: Zoeca</p><p>Second piece of the post, in a widget of its own.</p>"
-                '<p><a href="/shop">Shop the look</a></p><p>Advertisement</p>')
+    + widget(
+        3,
+        "<p>Earcuff: Zoeca</p><p>Second piece of the post, in a widget of its own.</p>"
+        '<p><a href="/shop">Shop the look</a></p><p>Advertisement</p>',
+    )
     + widget(4, "<p>A related story, in a box of its own kind.</p>", extra="related-box")
     + widget(5, "<p>Text after the related box.</p>")
     + '</div><footer><div class="elementor-widget-text-editor"><p>Footer text in a text widget.</p>'
-    '</div></footer></body></html>')
+    "</div></footer></body></html>"
+)
 
 
 def built_post():
     page = build_page(parse_html(BUILT_POST))
     texts = page.texts
     proba = np.full(len(texts), 0.3)
-    proba[texts.index("Advertisement")] = 0.02      # the model is sure of this one
+    proba[texts.index("Advertisement")] = 0.02  # the model is sure of this one
     mask = np.zeros(len(texts), bool)
     mask[texts.index("The first paragraph of the post, which the model is sure of.")] = True
     return page, proba, mask
@@ -46,8 +52,12 @@ def test_the_text_widgets_after_a_kept_one_are_kept_up_to_a_widget_of_another_ki
     page, proba, mask = built_post()
     keep_text_widget_runs(page, mask, proba)
     kept = [text for text, keep in zip(page.texts, mask) if keep]
-    assert kept == ["The first paragraph of the post, which the model is sure of.", "A subheading",
-                    "Earcuff: Zoeca", "Second piece of the post, in a widget of its own."]
+    assert kept == [
+        "The first paragraph of the post, which the model is sure of.",
+        "A subheading",
+        "Earcuff: Zoeca",
+        "Second piece of the post, in a widget of its own.",
+    ]
 
 
 def test_pages_without_a_kept_text_widget_are_left_alone():

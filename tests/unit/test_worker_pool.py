@@ -33,8 +33,8 @@ from scrapy_boilerplate.crawl.worker_pool import (
 
 pytestmark = pytest.mark.slow
 
-TESTS = Path(__file__).resolve().parents[1] / "support"   # the scripts run in child processes
-WAIT = 120   # seconds: a generous bound for worker start-up on a loaded machine
+TESTS = Path(__file__).resolve().parents[1] / "support"  # the scripts run in child processes
+WAIT = 120  # seconds: a generous bound for worker start-up on a loaded machine
 
 
 def alive(pid: int) -> bool:
@@ -72,20 +72,19 @@ def test_results_are_those_of_the_task(pool):
     p = pool()
     html = site_file(ARTICLES[0])
     futures = [p.submit(in_worker, extract_timed, site_file(path), None) for path in ARTICLES]
-    assert [f.result(timeout=WAIT)[0].text for f in futures] == [extract(site_file(path)).text
-                                                                  for path in ARTICLES]
+    assert [f.result(timeout=WAIT)[0].text for f in futures] == [extract(site_file(path)).text for path in ARTICLES]
     assert extract(html).text
     assert len(p.pids()) == 2 and p.deaths == p.timeouts == 0
 
 
 def test_a_dead_worker_costs_only_its_own_task(pool):
     p = pool()
-    slow = p.submit(time.sleep, 1.0)   # in one worker, beside the task that kills the other
+    slow = p.submit(time.sleep, 1.0)  # in one worker, beside the task that kills the other
     dying = p.submit(os._exit, 3)
     with pytest.raises(WorkerDied, match="exit code 3"):
         dying.result(timeout=WAIT)
-    assert slow.result(timeout=WAIT) is None   # the task beside it was not touched
-    assert p.deaths == 1 and p.deaths_in_a_row == 0   # (a task came back since)
+    assert slow.result(timeout=WAIT) is None  # the task beside it was not touched
+    assert p.deaths == 1 and p.deaths_in_a_row == 0  # (a task came back since)
     # A new worker takes the next task.
     assert p.submit(pow, 2, 10).result(timeout=WAIT) == 1024
 
@@ -104,10 +103,10 @@ def test_a_worker_killed_from_outside(pool):
 
 def test_a_task_that_hangs_is_given_up_and_its_worker_killed(pool):
     p = pool(2, task_timeout=1.0)
-    pid = p.submit(os.getpid).result(timeout=WAIT)   # the first worker, started and idle
+    pid = p.submit(os.getpid).result(timeout=WAIT)  # the first worker, started and idle
     hung = p.submit(time.sleep, 3600)
     quick = p.submit(pow, 3, 3)
-    assert quick.result(timeout=WAIT) == 27   # the other worker goes on meanwhile
+    assert quick.result(timeout=WAIT) == 27  # the other worker goes on meanwhile
     start = time.monotonic()
     with pytest.raises(TaskTimeout, match="within 1 s"):
         hung.result(timeout=WAIT)
@@ -154,8 +153,7 @@ def test_workers_that_cannot_start_fail_their_tasks():
     p = WorkerPool(1, init_worker, ("/no/such/model.json", {}))
     try:
         for _ in range(3):
-            with pytest.raises(WorkerDied, match="could start: its initializer raised "
-                                                 "FileNotFoundError"):
+            with pytest.raises(WorkerDied, match="could start: its initializer raised FileNotFoundError"):
                 p.submit(pow, 2, 2).result(timeout=WAIT)
         assert p.deaths_in_a_row == p.deaths == STARTS_BEFORE_FAILING + 2
     finally:
@@ -220,8 +218,7 @@ def test_workers_end_when_the_crawl_process_is_killed(tmp_path):
     that its parent is gone. No worker is left behind."""
     script = tmp_path / "orphans.py"
     script.write_text(ORPHAN_SCRIPT, encoding="utf-8")
-    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
-                              cwd=TESTS)
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=TESTS)
     try:
         pids = [int(pid) for pid in parent.stdout.readline().split()]
         assert len(pids) == 2 and all(alive(pid) for pid in pids)
@@ -232,6 +229,7 @@ def test_workers_end_when_the_crawl_process_is_killed(tmp_path):
 
 
 # -- the defects of issue 30, each by fault injection --
+
 
 def open_descriptors() -> int:
     return len(os.listdir("/proc/self/fd"))
@@ -248,7 +246,7 @@ def test_a_failing_supervisor_fails_every_pending_task_and_the_pool_says_so(pool
     def fail(*args):
         raise OSError(24, "Too many open files")
 
-    p._dispatch = fail   # the supervisor's next round raises
+    p._dispatch = fail  # the supervisor's next round raises
     queued = p.submit(pow, 2, 2)
     for future in (held, queued):
         with pytest.raises(PoolBroken, match="Too many open files") as info:
@@ -295,8 +293,7 @@ def test_descriptors_exhausted_at_a_replacement_fail_tasks_instead_of_hanging(tm
     starts workers again once descriptors are free."""
     script = tmp_path / "descriptors.py"
     script.write_text(FD_SCRIPT, encoding="utf-8")
-    run = subprocess.run([sys.executable, str(script)], cwd=TESTS, capture_output=True, text=True,
-                         timeout=300)
+    run = subprocess.run([sys.executable, str(script)], cwd=TESTS, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.split() == ["WorkerDied", "WorkerDied", "32"]
 
@@ -307,13 +304,13 @@ def test_submit_returns_at_once_while_a_worker_starts(pool):
     p = pool(1, initializer=slow_start, initargs=(3.0,))
     page = "x" * 6_000_000
     futures = [p.submit(len, page)]
-    time.sleep(0.5)   # the supervisor is busy with the worker's start
+    time.sleep(0.5)  # the supervisor is busy with the worker's start
     times = []
     for _ in range(2):
         start = time.perf_counter()
         futures.append(p.submit(len, page))
         times.append(time.perf_counter() - start)
-    assert max(times) < 0.5, times   # microseconds when quiet; 2.8 s when it waited for the start
+    assert max(times) < 0.5, times  # microseconds when quiet; 2.8 s when it waited for the start
     assert [f.result(timeout=WAIT) for f in futures] == [6_000_000] * 3
     start = time.perf_counter()
     p.shutdown(wait=False)
@@ -334,7 +331,7 @@ def test_a_page_deadline_starts_when_its_worker_is_ready(pool):
     a worker ran anything, and a new worker was spawned for each."""
     p = pool(2, initializer=slow_start, initargs=(1.0,), task_timeout=0.4)
     futures = [p.submit(pow, 2, n) for n in range(6)]
-    assert [f.result(timeout=WAIT) for f in futures] == [2 ** n for n in range(6)]
+    assert [f.result(timeout=WAIT) for f in futures] == [2**n for n in range(6)]
     assert p.timeouts == p.deaths == 0 and len(p.pids()) == 2
 
 
@@ -404,7 +401,7 @@ def test_shutdown_from_two_threads_at_once_is_clean(pool):
         def stop(p: WorkerPool = p, errors: list = errors) -> None:
             try:
                 p.shutdown()
-            except BaseException as exc:   # noqa: BLE001 - what the test looks for
+            except BaseException as exc:  # noqa: BLE001 - what the test looks for
                 errors.append(exc)
 
         threads = [threading.Thread(target=stop) for _ in range(2)]
@@ -420,7 +417,7 @@ def test_shutdown_from_two_threads_at_once_is_clean(pool):
 
 def test_no_descriptor_is_left_open_by_pools_shut_down():
     """The wake-up pipe leaked when the supervisor never ran or died."""
-    WorkerPool(1).shutdown()   # the first pool imports what it needs
+    WorkerPool(1).shutdown()  # the first pool imports what it needs
     before = open_descriptors()
     for _ in range(20):
         WorkerPool(1).shutdown()
@@ -439,11 +436,11 @@ def test_a_worker_stopped_mid_reply_stalls_no_other_deadline(pool):
     from pool_faults import stop_mid_reply
 
     p = pool(3, task_timeout=2.0)
-    started = [p.submit(time.sleep, 0.3) for _ in range(3)]   # three workers, started and idle
+    started = [p.submit(time.sleep, 0.3) for _ in range(3)]  # three workers, started and idle
     assert [f.result(timeout=WAIT) for f in started] == [None] * 3
     pids = set(p.pids())
     stopped = p.submit(stop_mid_reply, 64 << 20, 4 << 20)
-    time.sleep(0.5)   # the supervisor has 4 MB of the 64 MB reply, and no more comes
+    time.sleep(0.5)  # the supervisor has 4 MB of the 64 MB reply, and no more comes
     try:
         start = time.monotonic()
         hung = p.submit(time.sleep, 3600)
@@ -455,9 +452,9 @@ def test_a_worker_stopped_mid_reply_stalls_no_other_deadline(pool):
             stopped.result(timeout=10)
         took = time.monotonic() - start
         assert took < 4, f"{took:.1f} s for deadlines of 2 s"
-        assert p.submit(pow, 3, 2).result(timeout=WAIT) == 9   # (on a worker started anew)
+        assert p.submit(pow, 3, 2).result(timeout=WAIT) == 9  # (on a worker started anew)
     finally:
-        for pid in pids | set(p.pids()):   # without the fix: free the blocked supervisor
+        for pid in pids | set(p.pids()):  # without the fix: free the blocked supervisor
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:

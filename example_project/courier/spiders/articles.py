@@ -54,6 +54,6 @@ class ArticlesSpider(CrawlSpider):
 
     def parse_page(self, response):
         if not hasattr(response, "css"):
-            return   # an image, a PDF...
+            return  # an image, a PDF...
         title = response.css("h1::text").get() or response.css("title::text").get()
         yield Article(url=response.url, title=title.strip() if title else None)

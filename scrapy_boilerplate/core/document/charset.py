@@ -20,8 +20,20 @@ logger = logging.getLogger(__name__)
 #: first: the guess falls back to it, as it did before guessing, where the bytes say nothing.
 #: No other Latin encoding (windows-1250, -1254, -1257): on a page of English with a few accents
 #: they read as well as windows-1252 to the detector, and "naïve" would come out "naďve".
-LEGACY_ENCODINGS = ("cp1252", "gb18030", "big5", "shift_jis", "euc_jp", "euc_kr", "cp1251", "koi8_r",
-                    "cp1253", "cp1255", "cp1256", "cp874")
+LEGACY_ENCODINGS = (
+    "cp1252",
+    "gb18030",
+    "big5",
+    "shift_jis",
+    "euc_jp",
+    "euc_kr",
+    "cp1251",
+    "koi8_r",
+    "cp1253",
+    "cp1255",
+    "cp1256",
+    "cp874",
+)
 FALLBACK = "cp1252"
 #: Bytes of the page read for its text at most, and bytes of text given to the detector at most
 #: (its cost grows with them; more did not decode more pages right).
@@ -51,14 +63,14 @@ def text_sample(data: bytes) -> bytes:
         stop = end if stop < 0 or stop > end else stop
         found = _NON_ASCII_WORD_RE.findall(_MARKUP_RE.sub(b" ", data[start:stop]))
         if stop == end < len(data) and found:
-            found.pop()   # the page was cut: its last word may be cut inside a character
+            found.pop()  # the page was cut: its last word may be cut inside a character
         words += found
         size += sum(len(word) + 1 for word in found)
         start = stop
     sample = b" ".join(words)
     if len(sample) > MAX_SAMPLE:
         cut = sample.rfind(b" ", 0, MAX_SAMPLE)
-        sample = sample[:cut if cut > 0 else MAX_SAMPLE]
+        sample = sample[: cut if cut > 0 else MAX_SAMPLE]
     return sample
 
 
@@ -68,10 +80,10 @@ def guess_encoding(data: bytes) -> str:
     finds none."""
     try:
         from charset_normalizer import from_bytes
-    except ImportError:   # not installed (Scrapy installs it): read as before guessing
+    except ImportError:  # not installed (Scrapy installs it): read as before guessing
         return FALLBACK
     sample = text_sample(data)
-    if not sample:   # the non-ASCII bytes were all in the markup
+    if not sample:  # the non-ASCII bytes were all in the markup
         return FALLBACK
     # The whole sample, in chunks of 512 bytes (by default it reads 5 chunks only).
     steps = max(1, len(sample) // 512)

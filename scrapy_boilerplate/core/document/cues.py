@@ -25,8 +25,11 @@ if TYPE_CHECKING:
     from .page import Tokens
 
 ROLE_FLAGS = {
-    "main": FLAG["main"], "article": FLAG["article"], "navigation": FLAG["nav"],
-    "complementary": FLAG["aside"], "banner": FLAG["header"],
+    "main": FLAG["main"],
+    "article": FLAG["article"],
+    "navigation": FLAG["nav"],
+    "complementary": FLAG["aside"],
+    "banner": FLAG["header"],
     "contentinfo": FLAG["footer"],
 }
 # itemprop values that mark the article's body (schema.org).
@@ -34,46 +37,114 @@ BODY_PROPS = frozenset(("articlebody", "text", "articletext"))
 
 
 class CueWords(NamedTuple):
-    inside: tuple = ()   # a key holding one of these words has the cue
-    whole: tuple = ()    # a key equal to one of these has it
+    inside: tuple = ()  # a key holding one of these words has the cue
+    whole: tuple = ()  # a key equal to one of these has it
 
 
 # By flag name (FLAG): the id/class cue vocabularies.
 CUE_WORDS = {
-    "positive": CueWords(inside=(
-        "article", "body", "content", "entry", "hentry", "main", "post", "text", "blog", "story",
-        "prose", "richtext")),
-    "negative": CueWords(inside=(
-        "sidebar", "widget", "banner", "masthead", "promo", "sponsor", "skyscraper", "outbrain",
-        "taboola", "breadcrumb", "pagination", "pager", "menu", "navbar", "footer", "header",
-        "toolbar", "popup", "modal", "taglist", "categor", "archive", "author", "byline", "avatar",
-        "profile", "rating", "login", "signup"),
-        whole=("nav", "tag", "tags")),
-    "share": CueWords(inside=(
-        "share", "sharing", "social", "facebook", "twitter", "whatsapp", "linkedin", "pinterest",
-        "print")),
-    "related": CueWords(inside=(
-        "related", "recommend", "morestories", "readmore", "also", "popular", "trending", "teaser",
-        "mostread", "mostviewed", "nextpost", "prevpost", "youmay", "suggest")),
+    "positive": CueWords(
+        inside=(
+            "article",
+            "body",
+            "content",
+            "entry",
+            "hentry",
+            "main",
+            "post",
+            "text",
+            "blog",
+            "story",
+            "prose",
+            "richtext",
+        )
+    ),
+    "negative": CueWords(
+        inside=(
+            "sidebar",
+            "widget",
+            "banner",
+            "masthead",
+            "promo",
+            "sponsor",
+            "skyscraper",
+            "outbrain",
+            "taboola",
+            "breadcrumb",
+            "pagination",
+            "pager",
+            "menu",
+            "navbar",
+            "footer",
+            "header",
+            "toolbar",
+            "popup",
+            "modal",
+            "taglist",
+            "categor",
+            "archive",
+            "author",
+            "byline",
+            "avatar",
+            "profile",
+            "rating",
+            "login",
+            "signup",
+        ),
+        whole=("nav", "tag", "tags"),
+    ),
+    "share": CueWords(
+        inside=("share", "sharing", "social", "facebook", "twitter", "whatsapp", "linkedin", "pinterest", "print")
+    ),
+    "related": CueWords(
+        inside=(
+            "related",
+            "recommend",
+            "morestories",
+            "readmore",
+            "also",
+            "popular",
+            "trending",
+            "teaser",
+            "mostread",
+            "mostviewed",
+            "nextpost",
+            "prevpost",
+            "youmay",
+            "suggest",
+        )
+    ),
     "caption": CueWords(inside=("caption", "credit", "photoinfo", "imageinfo")),
-    "meta": CueWords(inside=(
-        "meta", "date", "time", "posted", "published", "dateline", "byline", "tools", "reprint")),
-    "ad": CueWords(inside=("advert", "adslot", "adunit", "sponsored", "nativead"),
-                   whole=("ad", "ads", "dfp", "gpt")),
+    "meta": CueWords(inside=("meta", "date", "time", "posted", "published", "dateline", "byline", "tools", "reprint")),
+    "ad": CueWords(inside=("advert", "adslot", "adunit", "sponsored", "nativead"), whole=("ad", "ads", "dfp", "gpt")),
     "cookie": CueWords(inside=("cookie", "consent", "gdpr", "privacybanner"), whole=("cmp",)),
     "newsletter": CueWords(inside=("newsletter", "subscribe", "subscription", "signup", "optin", "mailing")),
-    "title_like": CueWords(inside=(
-        "title", "headline", "dek", "standfirst", "subtitle", "subhead", "summary", "lede", "intro",
-        "excerpt")),
+    "title_like": CueWords(
+        inside=("title", "headline", "dek", "standfirst", "subtitle", "subhead", "summary", "lede", "intro", "excerpt")
+    ),
     # Class names that spell the article body's itemprop ("entry-content", "post_body").
-    "body_prop": CueWords(whole=(
-        "articlebody", "entrycontent", "postcontent", "postbody", "storybody", "articlecontent",
-        "maincontent", "posttext", "contentbody", "articletext", "storytext", "entrybody")),
+    "body_prop": CueWords(
+        whole=(
+            "articlebody",
+            "entrycontent",
+            "postcontent",
+            "postbody",
+            "storybody",
+            "articlecontent",
+            "maincontent",
+            "posttext",
+            "contentbody",
+            "articletext",
+            "storytext",
+            "entrybody",
+        )
+    ),
 }
 _CUE_MATCHERS = [(FLAG[name], words.inside, frozenset(words.whole)) for name, words in CUE_WORDS.items()]
 # Every word of every category: a name holding none of them has no cue (one scan, no key split).
-_ANY_CUE_WORD_RE = re.compile("|".join(re.escape(word) for words in CUE_WORDS.values()
-                                       for word in words.inside + words.whole))
+_ANY_CUE_WORD_RE = re.compile(
+    "|".join(re.escape(word) for words in CUE_WORDS.values() for word in words.inside + words.whole)
+)
 
 # Comment sections are skipped unless the caller asks for them. A name (or, for an id with
 # spaces, a space-separated part of it) marks one when its parts (split at "-" and "_") hold
@@ -81,11 +152,30 @@ _ANY_CUE_WORD_RE = re.compile("|".join(re.escape(word) for words in CUE_WORDS.va
 # unless a later part makes it a link, a counter or a state about the comments
 # ("post-comments-link", "comments-open"); or when it is one of the other names below.
 COMMENT_STEMS = frozenset(("comment", "comments"))
-NOT_COMMENT_SECTION_PARTS = frozenset((
-    "open", "closed", "count", "counts", "link", "links", "number", "num", "icon", "btn", "button",
-    "bubble", "meta", "enabled", "disabled", "allowed", "none"))
-COMMENT_SECTION_NAMES = frozenset((
-    "commentlist", "disqus", "disqus_thread", "respond", "replies", "discussion", "talkback"))
+NOT_COMMENT_SECTION_PARTS = frozenset(
+    (
+        "open",
+        "closed",
+        "count",
+        "counts",
+        "link",
+        "links",
+        "number",
+        "num",
+        "icon",
+        "btn",
+        "button",
+        "bubble",
+        "meta",
+        "enabled",
+        "disabled",
+        "allowed",
+        "none",
+    )
+)
+COMMENT_SECTION_NAMES = frozenset(
+    ("commentlist", "disqus", "disqus_thread", "respond", "replies", "discussion", "talkback")
+)
 _NAME_PARTS_RE = re.compile(r"[-_]")
 
 
@@ -96,7 +186,7 @@ def is_comment_section_name(name: str) -> bool:
     parts = _NAME_PARTS_RE.split(name)
     for k, part in enumerate(parts):
         if part in COMMENT_STEMS:
-            return NOT_COMMENT_SECTION_PARTS.isdisjoint(parts[k + 1:])
+            return NOT_COMMENT_SECTION_PARTS.isdisjoint(parts[k + 1 :])
     return False
 
 
@@ -110,12 +200,14 @@ TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
 # taxonomy and id: tag-*, category-*, post-1234, postid-1234, page-id-12.
 TAXONOMY_PREFIXES = ("tag-", "category-", "post_tag-", "postid-", "page-id-")
 TAXONOMY_CLASS_RE = re.compile(
-    "(?:" + "|".join(re.escape(prefix) for prefix in TAXONOMY_PREFIXES) + r")|post-\d+$", re.IGNORECASE)
+    "(?:" + "|".join(re.escape(prefix) for prefix in TAXONOMY_PREFIXES) + r")|post-\d+$", re.IGNORECASE
+)
 
 
 #: Class-name words of boxes that a click opens (split at non-letters, lower case).
-OPENS_ON_CLICK_WORDS = frozenset(("accordion", "answer", "collapse", "collapsible", "expandable",
-                                  "faq", "readmore", "spoiler"))
+OPENS_ON_CLICK_WORDS = frozenset(
+    ("accordion", "answer", "collapse", "collapsible", "expandable", "faq", "readmore", "spoiler")
+)
 
 
 def opens_on_click(cls: str) -> bool:
@@ -176,7 +268,7 @@ def key_bits(key: str) -> int:
         bits = KEY_CACHE.get(key)
     if bits is None:
         bits = 0
-        if _ANY_CUE_WORD_RE.search(key) is not None:   # most keys hold no cue word at all
+        if _ANY_CUE_WORD_RE.search(key) is not None:  # most keys hold no cue word at all
             for bit, inside, whole in _CUE_MATCHERS:
                 if key in whole or any(word in key for word in inside):
                     bits |= bit
@@ -194,7 +286,7 @@ def unit_cues(unit: str) -> tuple:
         UNIT_CACHE.put(unit, cue)
     elif cue is None:
         text = unit.lower()
-        parts = TOKEN_SPLIT_RE.split(text)   # may hold empty strings
+        parts = TOKEN_SPLIT_RE.split(text)  # may hold empty strings
         bits = 0
         # One scan of the whole name first: most names hold no cue word at all.
         if _ANY_CUE_WORD_RE.search("".join(parts)) is not None:

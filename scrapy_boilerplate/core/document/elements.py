@@ -32,21 +32,59 @@ SKIP_TAGS = frozenset(
 # ancestors, so "inside an <aside>" is one bit test. The order is part of the
 # shipped model (one feature column per flag, in this order).
 FLAG_NAMES = (
-    "article", "main", "nav", "aside", "header", "footer", "figure", "li",
-    "table", "blockquote", "pre", "form", "link", "heading", "body_prop",
-    "comment", "positive", "negative", "share", "related", "caption", "meta",
-    "ad", "cookie", "newsletter", "title_like", "code",
+    "article",
+    "main",
+    "nav",
+    "aside",
+    "header",
+    "footer",
+    "figure",
+    "li",
+    "table",
+    "blockquote",
+    "pre",
+    "form",
+    "link",
+    "heading",
+    "body_prop",
+    "comment",
+    "positive",
+    "negative",
+    "share",
+    "related",
+    "caption",
+    "meta",
+    "ad",
+    "cookie",
+    "newsletter",
+    "title_like",
+    "code",
 )
 FLAG = {name: 1 << i for i, name in enumerate(FLAG_NAMES)}
 TAG_FLAGS = {
-    "article": FLAG["article"], "main": FLAG["main"], "nav": FLAG["nav"],
-    "aside": FLAG["aside"], "header": FLAG["header"], "footer": FLAG["footer"],
-    "figure": FLAG["figure"], "figcaption": FLAG["caption"] | FLAG["figure"],
-    "li": FLAG["li"], "table": FLAG["table"], "blockquote": FLAG["blockquote"],
-    "pre": FLAG["pre"] | FLAG["code"], "code": FLAG["code"], "form": FLAG["form"],
-    "h1": FLAG["heading"], "h2": FLAG["heading"], "h3": FLAG["heading"],
-    "h4": FLAG["heading"], "h5": FLAG["heading"], "h6": FLAG["heading"],
-    "menu": FLAG["nav"], "button": FLAG["form"], "label": FLAG["form"],
+    "article": FLAG["article"],
+    "main": FLAG["main"],
+    "nav": FLAG["nav"],
+    "aside": FLAG["aside"],
+    "header": FLAG["header"],
+    "footer": FLAG["footer"],
+    "figure": FLAG["figure"],
+    "figcaption": FLAG["caption"] | FLAG["figure"],
+    "li": FLAG["li"],
+    "table": FLAG["table"],
+    "blockquote": FLAG["blockquote"],
+    "pre": FLAG["pre"] | FLAG["code"],
+    "code": FLAG["code"],
+    "form": FLAG["form"],
+    "h1": FLAG["heading"],
+    "h2": FLAG["heading"],
+    "h3": FLAG["heading"],
+    "h4": FLAG["heading"],
+    "h5": FLAG["heading"],
+    "h6": FLAG["heading"],
+    "menu": FLAG["nav"],
+    "button": FLAG["form"],
+    "label": FLAG["form"],
 }
 
 #: Inline elements that each hold one value (an identifier, a key, a code sample): two of them with
@@ -104,8 +142,7 @@ ANCHOR_MARKS = frozenset(("¶", "§", "#", "🔗"))
 def is_anchor_mark(el: etree._Element) -> bool:
     """A link to a place on its own page whose whole text is an anchor mark ("Quickstart¶"):
     not text of the page."""
-    return ((el.get("href") or "").startswith("#") and len(el) == 0
-            and (el.text or "").strip() in ANCHOR_MARKS)
+    return (el.get("href") or "").startswith("#") and len(el) == 0 and (el.text or "").strip() in ANCHOR_MARKS
 
 
 SPECIAL_ATTRS = frozenset(("hidden", "aria-hidden", "aria-modal", "popover", "style", "role", "itemprop"))

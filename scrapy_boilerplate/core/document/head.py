@@ -23,12 +23,40 @@ MAX_META_CHARS = 1000
 #: ld+json scripts longer than this are not parsed (bounded time on a catalogue dumped as JSON-LD).
 MAX_JSONLD_CHARS = 1_000_000
 #: What metadata/article.py reads of the page's schema.org article object.
-ARTICLE_KEYS = ("author", "creator", "datePublished", "dateCreated", "dateModified", "publisher",
-                "image", "thumbnailUrl", "description", "inLanguage", "headline", "url")
+ARTICLE_KEYS = (
+    "author",
+    "creator",
+    "datePublished",
+    "dateCreated",
+    "dateModified",
+    "publisher",
+    "image",
+    "thumbnailUrl",
+    "description",
+    "inLanguage",
+    "headline",
+    "url",
+)
 #: schema.org types that describe the page as a whole when no article type does.
-PAGE_TYPES = ("WebPage", "ItemPage", "AboutPage", "ProfilePage", "QAPage", "FAQPage",
-              "CollectionPage", "MedicalWebPage", "Recipe", "VideoObject", "Review", "Event",
-              "Product", "Course", "Question", "DiscussionForumPosting", "SocialMediaPosting")
+PAGE_TYPES = (
+    "WebPage",
+    "ItemPage",
+    "AboutPage",
+    "ProfilePage",
+    "QAPage",
+    "FAQPage",
+    "CollectionPage",
+    "MedicalWebPage",
+    "Recipe",
+    "VideoObject",
+    "Review",
+    "Event",
+    "Product",
+    "Course",
+    "Question",
+    "DiscussionForumPosting",
+    "SocialMediaPosting",
+)
 
 
 def is_article_type(kind: str) -> bool:
@@ -68,8 +96,7 @@ def read_head(head: etree._Element, page: Page) -> None:
             if page.title is None and el.text:
                 page.title = " ".join(el.text.split())
         elif tag == "meta":
-            prop = (el.get("property") or el.get("name") or el.get("itemprop")
-                    or el.get("http-equiv") or "").lower()
+            prop = (el.get("property") or el.get("name") or el.get("itemprop") or el.get("http-equiv") or "").lower()
             content = el.get("content")
             if not content:
                 continue
@@ -121,8 +148,14 @@ def read_jsonld(text: str, jsonld: dict) -> None:
             if isinstance(body, str) and len(body) > len(jsonld.get("articleBody", "")):
                 jsonld["articleBody"] = body
             if isinstance(kind, str):
-                if "type" not in jsonld and kind not in ("WebSite", "Organization", "BreadcrumbList",
-                                                          "WebPage", "ImageObject", "Person"):
+                if "type" not in jsonld and kind not in (
+                    "WebSite",
+                    "Organization",
+                    "BreadcrumbList",
+                    "WebPage",
+                    "ImageObject",
+                    "Person",
+                ):
                     jsonld["type"] = kind
                 jsonld.setdefault("types", []).append(kind)
                 _keep_entity(kind, item, jsonld)
@@ -163,7 +196,7 @@ def _uncdata(text: str) -> str:
         return text
     start = text.index("<![CDATA[") + 9
     end = text.rfind("]]>")
-    body = text[start:end if end > start else len(text)].rstrip()
+    body = text[start : end if end > start else len(text)].rstrip()
     return body[:-2] if body.endswith(("//", "/*")) else body
 
 
@@ -186,6 +219,8 @@ def _steps_text(description: object, steps: object) -> str:
             if isinstance(inner, list | dict):
                 todo[:0] = inner[:50] if isinstance(inner, list) else [inner]
     return "\n".join(lines)
+
+
 def _keep_entity(kind: str, item: dict, jsonld: dict) -> None:
     """The first article object (else the first page-like object), the site's name and the
     publisher, as metadata/article.py reads them."""
@@ -203,7 +238,7 @@ def _keep_entity(kind: str, item: dict, jsonld: dict) -> None:
             if kind != "Person":
                 jsonld.setdefault("organization", name)
             if isinstance(ref, str) and len(jsonld.setdefault("people", {})) < 50:
-                jsonld["people"][ref] = name   # an article's author may be {"@id": ...}
+                jsonld["people"][ref] = name  # an article's author may be {"@id": ...}
         return
     else:
         return

@@ -45,45 +45,45 @@ class Page:
 
     # Blocks: the text between two block-level tag boundaries, in document order.
     texts: list[str] = field(default_factory=list)
-    tags: list[str] = field(default_factory=list)        # the owner node's tag ("html": none)
-    nodes: list[int] = field(default_factory=list)       # owner node index per block (-1: none)
-    depths: list[int] = field(default_factory=list)      # block-level nesting depth
-    chars: list[int] = field(default_factory=list)       # characters of the text
-    words: list[int] = field(default_factory=list)       # words (count_words)
+    tags: list[str] = field(default_factory=list)  # the owner node's tag ("html": none)
+    nodes: list[int] = field(default_factory=list)  # owner node index per block (-1: none)
+    depths: list[int] = field(default_factory=list)  # block-level nesting depth
+    chars: list[int] = field(default_factory=list)  # characters of the text
+    words: list[int] = field(default_factory=list)  # words (count_words)
     link_chars: list[int] = field(default_factory=list)  # characters inside links
-    links: list[int] = field(default_factory=list)       # links started in the block
+    links: list[int] = field(default_factory=list)  # links started in the block
     tag_counts: list[int] = field(default_factory=list)  # start tags seen since the previous block
-    flags: list[int] = field(default_factory=list)       # FLAG bits of the block and its ancestors
-    tokens: list[Tokens] = field(default_factory=list)   # id/class tokens of the block and ancestors
+    flags: list[int] = field(default_factory=list)  # FLAG bits of the block and its ancestors
+    tokens: list[Tokens] = field(default_factory=list)  # id/class tokens of the block and ancestors
     # Nodes: one per block-level element, in document (pre-)order.
     node_tags: list[str] = field(default_factory=list)
-    node_parents: list[int] = field(default_factory=list)   # -1: a top-level node
+    node_parents: list[int] = field(default_factory=list)  # -1: a top-level node
     node_depths: list[int] = field(default_factory=list)
-    node_first: list[int] = field(default_factory=list)   # first block index inside the node
-    node_last: list[int] = field(default_factory=list)    # one past the last block index
+    node_first: list[int] = field(default_factory=list)  # first block index inside the node
+    node_last: list[int] = field(default_factory=list)  # one past the last block index
     node_chars: list[int] = field(default_factory=list)
     node_link_chars: list[int] = field(default_factory=list)
     node_tag_counts: list[int] = field(default_factory=list)
     node_flags: list[int] = field(default_factory=list)
-    node_tokens: list[Tokens] = field(default_factory=list)   # the node's own id/class tokens
-    node_elements: list[etree._Element] = field(default_factory=list)   # the lxml element of each node
+    node_tokens: list[Tokens] = field(default_factory=list)  # the node's own id/class tokens
+    node_elements: list[etree._Element] = field(default_factory=list)  # the lxml element of each node
     images: list[Image] = field(default_factory=list)
     # Metadata
-    title: str | None = None           # <title>
+    title: str | None = None  # <title>
     og: dict[str, str] = field(default_factory=dict)
-    microdata: dict[str, list] = field(default_factory=dict)   # itemprop (author, datepublished...) -> <body> elements
-    jsonld: dict[str, Any] = field(default_factory=dict)   # headline, articleBody, type, article, page...
-    meta: dict[str, str] = field(default_factory=dict)     # <meta> name/property/itemprop -> first content
+    microdata: dict[str, list] = field(default_factory=dict)  # itemprop (author, datepublished...) -> <body> elements
+    jsonld: dict[str, Any] = field(default_factory=dict)  # headline, articleBody, type, article, page...
+    meta: dict[str, str] = field(default_factory=dict)  # <meta> name/property/itemprop -> first content
     lang: str | None = None
-    base_url: str | None = None        # the page's URL, as the caller gave it
-    base_href: str | None = None       # <base href>
-    canonical_url: str | None = None   # <link rel="canonical" href>
+    base_url: str | None = None  # the page's URL, as the caller gave it
+    base_href: str | None = None  # <base href>
+    canonical_url: str | None = None  # <link rel="canonical" href>
     truncated: bool = False
     # How the walk was made (what the renderer must skip as the walk skipped it), and from where.
     include_comments: bool = False
     skip_hidden: bool = True
-    opened: ToggleTargets | tuple = field(default=(), repr=False, compare=False)   # ToggleTargets of the document
-    read_noscript: bool = False        # <noscript> read as content (a page whose text is only there)
+    opened: ToggleTargets | tuple = field(default=(), repr=False, compare=False)  # ToggleTargets of the document
+    read_noscript: bool = False  # <noscript> read as content (a page whose text is only there)
     root: etree._Element | None = field(default=None, repr=False, compare=False)
     _arrays: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
@@ -129,8 +129,9 @@ def build_page(root: etree._Element | None, *, include_comments: bool = False, b
     if sum(page.chars) < 200 and root is not None and next(root.iter("noscript"), None) is not None:
         # Pages rendered by script may keep their server-rendered text for clients
         # without JavaScript in <noscript> (Discourse forums): read it when nothing else is there.
-        with_noscript, _ = _walk(root, include_comments, base_url, skip_hidden=page.skip_hidden,
-                                 opened=opened, read_noscript=True)
+        with_noscript, _ = _walk(
+            root, include_comments, base_url, skip_hidden=page.skip_hidden, opened=opened, read_noscript=True
+        )
         if sum(with_noscript.chars) > sum(page.chars):
             page = with_noscript
     page.include_comments = include_comments
@@ -138,8 +139,14 @@ def build_page(root: etree._Element | None, *, include_comments: bool = False, b
     return page
 
 
-def _walk(root: etree._Element | None, include_comments: bool, base_url: str | None, skip_hidden: bool,
-          opened: ToggleTargets | tuple = (), read_noscript: bool = False) -> tuple[Page, int]:
+def _walk(
+    root: etree._Element | None,
+    include_comments: bool,
+    base_url: str | None,
+    skip_hidden: bool,
+    opened: ToggleTargets | tuple = (),
+    read_noscript: bool = False,
+) -> tuple[Page, int]:
     page = Page(base_url=base_url, skip_hidden=skip_hidden, opened=opened, read_noscript=read_noscript)
     if root is None:
         return page, 0
@@ -174,21 +181,24 @@ def _checked_walk(compiled: ModuleType | None) -> ModuleType | None:
     if compiled is None:
         return None
     root = parse_html(_CHECK_PAGE)
-    if root is None:   # never: the check page is a whole document
+    if root is None:  # never: the check page is a whole document
         return None
     expected, got = Page(), Page()
     try:
-        same = (compiled.walk_blocks(root, got, False, True) == walk_blocks(root, expected, False, True)
-                and all(getattr(got, f) == getattr(expected, f) for f in expected.__dataclass_fields__))
-    except Exception:   # a broken build must not break the package
+        same = compiled.walk_blocks(root, got, False, True) == walk_blocks(root, expected, False, True) and all(
+            getattr(got, f) == getattr(expected, f) for f in expected.__dataclass_fields__
+        )
+    except Exception:  # a broken build must not break the package
         logger.warning("the compiled walk failed its check; using the Python walk", exc_info=True)
         return None
     if not same:
-        logger.warning("the compiled walk gives another page than the Python walk (lxml %s); "
-                       "using the Python walk", ".".join(map(str, etree.LXML_VERSION)))
+        logger.warning(
+            "the compiled walk gives another page than the Python walk (lxml %s); using the Python walk",
+            ".".join(map(str, etree.LXML_VERSION)),
+        )
         return None
     return compiled
 
 
 # Last, as the compiled walk imports the modules above: the compiled twin of walk_blocks, or None.
-_compiled = _checked_walk(speedups.twin(walk_blocks.__module__))   # _walk.pyx, the twin of walk.py
+_compiled = _checked_walk(speedups.twin(walk_blocks.__module__))  # _walk.pyx, the twin of walk.py

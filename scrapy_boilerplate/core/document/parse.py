@@ -56,17 +56,17 @@ def sniff_encoding(data: bytes) -> str:
         if name in ("latin-1", "iso8859-1", "ascii"):
             name = "cp1252"
         if name == "gb2312":
-            name = "gb18030"   # its superset, as browsers read it
+            name = "gb18030"  # its superset, as browsers read it
         if name and not name.startswith("utf-"):
             return name
-        return "cp1252"   # as declared pages that fail to decode always were
-    return guess_encoding(data)   # declared nowhere: the bytes tell
+        return "cp1252"  # as declared pages that fail to decode always were
+    return guess_encoding(data)  # declared nowhere: the bytes tell
 
 
 def to_unicode(data: bytes) -> str:
     if not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-8")   # the common case: one decode, no sniffing
+            return data.decode("utf-8")  # the common case: one decode, no sniffing
         except UnicodeDecodeError:
             pass
     encoding = sniff_encoding(data)
@@ -76,8 +76,9 @@ def to_unicode(data: bytes) -> str:
         return data.decode("utf-8", errors="replace")
 
 
-_PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
-                           no_network=True, default_doctype=False)
+_PARSER = etree.HTMLParser(
+    encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, default_doctype=False
+)
 
 
 def parse_html(html: str | bytes | bytearray | memoryview) -> etree._Element | None:
@@ -105,12 +106,12 @@ def parse_html(html: str | bytes | bytearray | memoryview) -> etree._Element | N
     if "\x00" in text:
         text = text.replace("\x00", "")
     text = text.lstrip("\ufeff")
-    if not text or text.isspace():   # (not text.strip(), without copying the page)
+    if not text or text.isspace():  # (not text.strip(), without copying the page)
         return None
     # Re-encode as UTF-8: lxml refuses str input with an XML encoding declaration.
     try:
         data = text.encode("utf-8")
-    except UnicodeEncodeError:   # lone surrogates (text decoded with "surrogateescape"...): U+FFFD
+    except UnicodeEncodeError:  # lone surrogates (text decoded with "surrogateescape"...): U+FFFD
         data = _SURROGATE_RE.sub("\ufffd", text).encode("utf-8")
     return _parse_utf8(data)
 
@@ -135,7 +136,7 @@ def looks_binary(data: bytes) -> bool:
     if controls * 20 <= len(head):
         return False
     even, odd = head[0::2].count(0), head[1::2].count(0)
-    if max(even, odd) * 5 > len(head) and min(even, odd) * 50 < len(head):   # UTF-16 without a BOM
+    if max(even, odd) * 5 > len(head) and min(even, odd) * 50 < len(head):  # UTF-16 without a BOM
         return (controls - even - odd) * 20 > len(head)
     return True
 
@@ -161,9 +162,9 @@ def _is_utf8(data: bytes) -> bool:
 def _parse_utf8(data: bytes) -> etree._Element | None:
     if b"\x00" in data:
         data = data.replace(b"\x00", b"")
-    while data.startswith(b"\xef\xbb\xbf"):   # repeated BOMs
+    while data.startswith(b"\xef\xbb\xbf"):  # repeated BOMs
         data = data[3:]
-    if not data or data.isspace():   # (not data.strip(), without copying the page)
+    if not data or data.isspace():  # (not data.strip(), without copying the page)
         return None
     try:
         return etree.fromstring(data, _PARSER)
@@ -180,11 +181,11 @@ def to_element(html: Any) -> etree._Element | None:
     """Accept str, bytes, a parsel Selector or an lxml element; return an lxml element or None."""
     if isinstance(html, etree._Element):
         return html
-    root = getattr(html, "root", None)   # parsel.Selector
+    root = getattr(html, "root", None)  # parsel.Selector
     if isinstance(root, etree._Element):
         return root
     if root is not None and hasattr(html, "xpath"):
-        return None   # a Selector over JSON or text
+        return None  # a Selector over JSON or text
     return parse_html(html)
 
 

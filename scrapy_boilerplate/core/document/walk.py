@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 #: The walk stops adding blocks after this many (bounded memory and time).
 MAX_BLOCKS = 20000
-_PLAIN_STATE = (0, 0, (), 0)   # an element that changed no walk state
+_PLAIN_STATE = (0, 0, (), 0)  # an element that changed no walk state
 FLAG_LINK, FLAG_BODY = FLAG["link"], FLAG["body_prop"]
 
 
@@ -76,13 +76,53 @@ class _Walker:
     """
 
     __slots__ = (
-        "page", "root", "include_comments", "skip_hidden", "opened", "read_noscript",
-        "texts", "tags", "nodes", "depths", "chars", "words", "link_chars", "links", "tag_counts",
-        "flags", "tokens", "n_tags", "n_parents", "n_depths", "n_first", "n_last", "n_tagc",
-        "n_flags", "n_tokens", "n_elements_of", "images", "jsonld",
-        "stack", "pending", "pend_link", "pend_links", "pend_tags", "link_depth", "pre_depth",
-        "node_stack", "node_start", "cur_flags", "cur_tokens", "br_run", "depth", "limit_hit",
-        "separate_end", "n_elements", "hidden_skipped", "cue_young", "walker",
+        "page",
+        "root",
+        "include_comments",
+        "skip_hidden",
+        "opened",
+        "read_noscript",
+        "texts",
+        "tags",
+        "nodes",
+        "depths",
+        "chars",
+        "words",
+        "link_chars",
+        "links",
+        "tag_counts",
+        "flags",
+        "tokens",
+        "n_tags",
+        "n_parents",
+        "n_depths",
+        "n_first",
+        "n_last",
+        "n_tagc",
+        "n_flags",
+        "n_tokens",
+        "n_elements_of",
+        "images",
+        "jsonld",
+        "stack",
+        "pending",
+        "pend_link",
+        "pend_links",
+        "pend_tags",
+        "link_depth",
+        "pre_depth",
+        "node_stack",
+        "node_start",
+        "cur_flags",
+        "cur_tokens",
+        "br_run",
+        "depth",
+        "limit_hit",
+        "separate_end",
+        "n_elements",
+        "hidden_skipped",
+        "cue_young",
+        "walker",
     )
 
     def __init__(self, root: etree._Element, page: Page, include_comments: bool, skip_hidden: bool) -> None:
@@ -98,14 +138,14 @@ class _Walker:
         self.n_elements_of = page.node_elements
         self.images, self.jsonld = page.images, page.jsonld
         self.stack: list[tuple | None] = []
-        self.pending: list[str] = []    # text pieces of the open block
-        self.pend_link = 0              # characters of link text in the open block
-        self.pend_links = 0             # number of links started in the open block
+        self.pending: list[str] = []  # text pieces of the open block
+        self.pend_link = 0  # characters of link text in the open block
+        self.pend_links = 0  # number of links started in the open block
         self.pend_tags = 0
         self.link_depth = 0
         self.pre_depth = 0
-        self.node_stack = [-1]          # open block-level nodes
-        self.node_start: list = []      # n_elements when each open node started
+        self.node_stack = [-1]  # open block-level nodes
+        self.node_start: list = []  # n_elements when each open node started
         self.cur_flags = 0
         self.cur_tokens: tuple = ()
         self.br_run = 0
@@ -113,9 +153,9 @@ class _Walker:
         self.limit_hit = False
         # The open block's text ends where a SEPARATE_TAGS element ended (no text after it yet).
         self.separate_end = False
-        self.n_elements = 0             # start tags seen so far (subtree tag counts by difference)
+        self.n_elements = 0  # start tags seen so far (subtree tag counts by difference)
         self.hidden_skipped = 0
-        self.cue_young = CUE_CACHE.young   # the hot path looks here first, at dict speed
+        self.cue_young = CUE_CACHE.young  # the hot path looks here first, at dict speed
         # Comments and processing instructions come as their own events (only in
         # trees handed in by the caller; our parser drops them): their tails are text.
         self.walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
@@ -136,7 +176,7 @@ class _Walker:
                 n_words = len(parts) if text.isascii() else count_words(text)
             pending.clear()
             if not text.isascii():
-                text = clean_text(text)   # NFC, no soft hyphens (after counting words: as _walk.pyx)
+                text = clean_text(text)  # NFC, no soft hyphens (after counting words: as _walk.pyx)
             if text:
                 if len(self.texts) >= MAX_BLOCKS:
                     self.limit_hit = True
@@ -179,8 +219,9 @@ class _Walker:
             info = tag_info(el.tag)
         return info
 
-    def attributes(self, el: etree._Element, keys: Collection[str], kind: int, own: int,
-                   cur_tokens: Tokens) -> tuple[int, Tokens, Tokens] | None:
+    def attributes(
+        self, el: etree._Element, keys: Collection[str], kind: int, own: int, cur_tokens: Tokens
+    ) -> tuple[int, Tokens, Tokens] | None:
         """What an element's attributes add to its own flags and tokens: (own flags, own tokens,
         tokens), or None when they make the walk skip it (an anchor mark, hidden, a comment
         section). The compiled walker reads them in start(), from the node's own list."""
@@ -243,21 +284,26 @@ class _Walker:
         keys = el.keys()
         if keys:
             read = self.attributes(el, keys, kind, own, cur_tokens)
-            if read is None:   # an anchor mark, hidden, or a comment section
+            if read is None:  # an anchor mark, hidden, or a comment section
                 self.stack.append(None)
                 return SKIP_SUBTREE
             own, own_tokens, tokens = read
         if kind == K_INLINE:
             pending = self.pending
-            if (self.separate_end and pending and not self.pre_depth and el.tag in SEPARATE_TAGS
-                    and pending[-1][-1] not in SEPARATE_JOINERS):
-                pending.append(" ")   # <code>a</code><code>b</code>: two values, not "ab"
+            if (
+                self.separate_end
+                and pending
+                and not self.pre_depth
+                and el.tag in SEPARATE_TAGS
+                and pending[-1][-1] not in SEPARATE_JOINERS
+            ):
+                pending.append(" ")  # <code>a</code><code>b</code>: two values, not "ab"
             if own or own_tokens:
                 self.stack.append((0, cur_flags, cur_tokens, 0))
                 self.cur_flags = cur_flags | own
                 self.cur_tokens = tokens
             else:
-                self.stack.append(_PLAIN_STATE)   # nothing to restore at its end
+                self.stack.append(_PLAIN_STATE)  # nothing to restore at its end
         elif kind == K_BLOCK or kind == K_PRE:
             self.stack.append((kind, cur_flags, cur_tokens, 0))
             if self.pending:
@@ -268,7 +314,7 @@ class _Walker:
             n_tags = self.n_tags
             node = len(n_tags)
             n_texts = len(self.texts)
-            tag = cast(str, el.tag)   # an element's (a "start" event)
+            tag = cast(str, el.tag)  # an element's (a "start" event)
             n_tags.append(tag if kind == K_PRE or tag in BLOCK_TAGS else clean_tag(tag))
             self.n_parents.append(self.node_stack[-1])
             self.n_depths.append(self.depth)
@@ -301,8 +347,9 @@ class _Walker:
             elif kind == K_IMG:
                 src = el.get("src") or el.get("data-src") or el.get("data-lazy-src") or el.get("data-original")
                 if src:
-                    self.images.append((len(self.texts), src.strip(), el.get("alt") or "", el.get("width"),
-                                        el.get("height")))
+                    self.images.append(
+                        (len(self.texts), src.strip(), el.get("alt") or "", el.get("width"), el.get("height"))
+                    )
             self.stack.append((0, cur_flags, cur_tokens, own & FLAG_LINK))
             self.cur_flags = cur_flags | own
             self.cur_tokens = tokens
@@ -347,7 +394,7 @@ class _Walker:
                 add_text(el.tail)
                 if self.limit_hit:
                     break
-            else:   # a comment or a processing instruction: only its tail is text
+            else:  # a comment or a processing instruction: only its tail is text
                 add_text(el.tail)
         self.flush()
         _node_text_totals(self.page)

@@ -58,8 +58,13 @@ class DuplicateIndex:
     or a RedisDuplicateStore shared by several processes.
     """
 
-    def __init__(self, threshold: float = DEFAULT_THRESHOLD, min_words: int = DEFAULT_MIN_WORDS,
-                 store: DuplicateStore | None = None, max_items: int | None = None) -> None:
+    def __init__(
+        self,
+        threshold: float = DEFAULT_THRESHOLD,
+        min_words: int = DEFAULT_MIN_WORDS,
+        store: DuplicateStore | None = None,
+        max_items: int | None = None,
+    ) -> None:
         if not 0.0 < threshold <= 1.0:
             raise ValueError(f"threshold must be in (0, 1], not {threshold!r}")
         if min_words < 0:
@@ -78,8 +83,7 @@ class DuplicateIndex:
             return Judgement(None, 0.0, "short")
         sig = minhash.signature(minhash.shingle_hashes(tokens))
         bands = minhash.band_keys(sig, self.bands, self.rows)
-        match = self.store.find_or_add(minhash.text_hash(tokens), minhash.stored(sig), bands, key,
-                                       self.threshold)
+        match = self.store.find_or_add(minhash.text_hash(tokens), minhash.stored(sig), bands, key, self.threshold)
         if match is None:
             return Judgement(None, 0.0, "unavailable")
         if match.first is None:

@@ -64,15 +64,20 @@ def shingle_hashes(tokens: list[str]) -> np.ndarray:
     vocabulary: dict[str, int] = {}
     ids = np.fromiter((vocabulary.setdefault(w, len(vocabulary)) for w in tokens), np.int64, len(tokens))
     word_hash = np.fromiter(
-        (int.from_bytes(hashlib.blake2b(w.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
-         for w in vocabulary), np.uint64, len(vocabulary))[ids]
+        (
+            int.from_bytes(hashlib.blake2b(w.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+            for w in vocabulary
+        ),
+        np.uint64,
+        len(vocabulary),
+    )[ids]
     k = min(SHINGLE_WORDS, len(word_hash))
     if k == 0:
         return np.zeros(0, np.uint64)
     count = len(word_hash) - k + 1
     combined = np.zeros(count, np.uint64)
     for j in range(k):
-        combined += word_hash[j:j + count] * _POSITION[j]
+        combined += word_hash[j : j + count] * _POSITION[j]
     return np.unique(combined >> _SHIFT)
 
 
@@ -80,7 +85,7 @@ def signature(shingles: np.ndarray) -> np.ndarray:
     """The MinHash signature (NUM_PERM uint32) of a set of shingle hashes (not empty)."""
     result = np.full(NUM_PERM, np.iinfo(np.uint64).max, np.uint64)
     for start in range(0, len(shingles), _CHUNK):
-        chunk = shingles[start:start + _CHUNK, None]
+        chunk = shingles[start : start + _CHUNK, None]
         np.minimum(result, ((chunk * _A + _B) >> _SHIFT).min(axis=0), out=result)
     return result.astype(np.uint32)
 
@@ -98,7 +103,7 @@ def similarity(a: np.ndarray, b: np.ndarray) -> float:
 
 def band_keys(sig: np.ndarray, bands: int, rows: int) -> list[int]:
     """One 64-bit key per band of the signature (a band's number is part of its key)."""
-    cells = sig[:bands * rows].astype(np.uint64).reshape(bands, rows)
+    cells = sig[: bands * rows].astype(np.uint64).reshape(bands, rows)
     keys = (cells * _ROW[:rows]).sum(axis=1, dtype=np.uint64) + _BAND[:bands]
     return [int(k) for k in keys]
 
@@ -114,7 +119,7 @@ def lsh_bands(threshold: float, num_perm: int = NUM_PERM) -> tuple[int, int]:
     best: tuple[float, int, int] | None = None
     for bands in range(1, num_perm + 1):
         for rows in range(1, num_perm // bands + 1):
-            p = 1.0 - (1.0 - s ** rows) ** bands
+            p = 1.0 - (1.0 - s**rows) ** bands
             false = float(np.where(s < threshold, p, 0.0).mean())
             missed = float(np.where(s >= threshold, 1.0 - p, 0.0).mean())
             cost = 0.2 * false + 0.8 * missed

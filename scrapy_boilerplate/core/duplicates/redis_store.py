@@ -100,22 +100,39 @@ class RedisDuplicateStore(RedisLink, DuplicateStore):
     SCRIPT = FIND_OR_ADD
     NEEDED_BY = "a Redis duplicates store"
 
-    def __init__(self, client: Any, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
-                 retry_after: float = DEFAULT_RETRY_AFTER, url: str | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, quiet: bool = False) -> None:
+    def __init__(
+        self,
+        client: Any,
+        *,
+        prefix: str = DEFAULT_PREFIX,
+        ttl: int = DEFAULT_TTL,
+        retry_after: float = DEFAULT_RETRY_AFTER,
+        url: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        quiet: bool = False,
+    ) -> None:
         if ttl < 0:
             raise ValueError("ttl must not be negative")
         if not prefix:
-            raise ValueError("prefix must not be empty (the keys would be at the top level of the "
-                             "database, among any other program's)")
+            raise ValueError(
+                "prefix must not be empty (the keys would be at the top level of the "
+                "database, among any other program's)"
+            )
         self._link(client, prefix, ttl, retry_after, url, timeout, quiet)
 
     def __reduce__(self) -> tuple[Callable[..., RedisDuplicateStore], tuple]:
         if self.url is None:
-            raise TypeError("a RedisDuplicateStore made from a client object cannot be pickled; "
-                            "use RedisDuplicateStore.from_url()")
-        return (_from_url, (self.url, self.timeout, {"prefix": self.prefix, "ttl": self.ttl,
-                                                     "retry_after": self.retry_after, "quiet": self.quiet}))
+            raise TypeError(
+                "a RedisDuplicateStore made from a client object cannot be pickled; use RedisDuplicateStore.from_url()"
+            )
+        return (
+            _from_url,
+            (
+                self.url,
+                self.timeout,
+                {"prefix": self.prefix, "ttl": self.ttl, "retry_after": self.retry_after, "quiet": self.quiet},
+            ),
+        )
 
     @property
     def down(self) -> bool:
@@ -132,29 +149,40 @@ class RedisDuplicateStore(RedisLink, DuplicateStore):
         """Outages, each logged once."""
         return self._outage.outages
 
-    def find_or_add(self, digest: str, sig: np.ndarray, bands: list[int], key: str,
-                    threshold: float) -> Match | None:
+    def find_or_add(self, digest: str, sig: np.ndarray, bands: list[int], key: str, threshold: float) -> Match | None:
         if self._outage.skipping():
             return None
-        args = [self.ttl, needed(threshold, len(sig)), key, sig.tobytes(), f"{self.prefix}i:", digest,
-                f"{self.prefix}b:", *(band.to_bytes(8, "little") for band in bands)]
+        args = [
+            self.ttl,
+            needed(threshold, len(sig)),
+            key,
+            sig.tobytes(),
+            f"{self.prefix}i:",
+            digest,
+            f"{self.prefix}b:",
+            *(band.to_bytes(8, "little") for band in bands),
+        ]
         try:
-            first, equal, exact = self._script(keys=[f"{self.prefix}i:{digest}"], args=args,
-                                               client=self.client)
-        except Exception as exc:   # noqa: BLE001 - redis errors, timeouts, OSError: not judged
+            first, equal, exact = self._script(keys=[f"{self.prefix}i:{digest}"], args=args, client=self.client)
+        except Exception as exc:  # noqa: BLE001 - redis errors, timeouts, OSError: not judged
             self._failed(exc)
             return None
         if self._outage.recovered():
-            logger.log(logging.DEBUG if self.quiet else logging.INFO,
-                       "duplicates store at %s is reachable again", self.where())
+            logger.log(
+                logging.DEBUG if self.quiet else logging.INFO, "duplicates store at %s is reachable again", self.where()
+            )
         first = first.decode("utf-8", "replace") if isinstance(first, bytes) else first
         return Match(first or None, max(int(equal), 0) / len(sig), exact=bool(exact))
 
     def _failed(self, exc: Exception) -> None:
         if self._outage.failed(self.retry_after):
-            logger.log(logging.DEBUG if self.quiet else logging.WARNING,
-                       "duplicates store at %s failed (%r): items are not judged; trying again "
-                       "in %g s", self.where(), exc, self.retry_after)
+            logger.log(
+                logging.DEBUG if self.quiet else logging.WARNING,
+                "duplicates store at %s failed (%r): items are not judged; trying again in %g s",
+                self.where(),
+                exc,
+                self.retry_after,
+            )
 
     def where(self) -> str:
         return redacted(self.url)
@@ -167,7 +195,7 @@ class RedisDuplicateStore(RedisLink, DuplicateStore):
     def close(self) -> None:
         try:
             self.client.close()
-        except Exception:   # noqa: BLE001
+        except Exception:  # noqa: BLE001
             pass
 
 

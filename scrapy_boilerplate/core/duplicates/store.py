@@ -42,8 +42,7 @@ def needed(threshold: float, positions: int) -> int:
 class DuplicateStore:
     """What DuplicateIndex needs of a store."""
 
-    def find_or_add(self, digest: str, sig: np.ndarray, bands: list[int], key: str,
-                    threshold: float) -> Match | None:
+    def find_or_add(self, digest: str, sig: np.ndarray, bands: list[int], key: str, threshold: float) -> Match | None:
         """The remembered copy of the text, or remember it; None when the store cannot answer.
         `sig`: the signature as stored (minhash.stored), `bands`: its LSH band keys."""
         raise NotImplementedError
@@ -72,8 +71,7 @@ class MemoryDuplicateStore(DuplicateStore):
     def __len__(self) -> int:
         return len(self._items)
 
-    def find_or_add(self, digest: str, sig: np.ndarray, bands: list[int], key: str,
-                    threshold: float) -> Match:
+    def find_or_add(self, digest: str, sig: np.ndarray, bands: list[int], key: str, threshold: float) -> Match:
         with self._lock:
             known = self._items.get(digest)
             if known is not None:
@@ -84,7 +82,7 @@ class MemoryDuplicateStore(DuplicateStore):
                 # All candidates' signatures compared at once (up to BUCKET_CAP per band).
                 rows = np.frombuffer(b"".join(self._items[c][1] for c in candidates), sig.dtype)
                 equal = np.count_nonzero(rows.reshape(len(candidates), len(sig)) == sig, axis=1)
-                i = int(np.argmax(equal))   # the first (oldest) of the best
+                i = int(np.argmax(equal))  # the first (oldest) of the best
                 best, best_equal = self._items[candidates[i]][0], int(equal[i])
                 # A page crawled again is no copy, even when another page is closer.
                 for j in np.flatnonzero(equal >= needed(threshold, len(sig))):
@@ -117,7 +115,7 @@ class MemoryDuplicateStore(DuplicateStore):
             else:
                 held.append(digest)
                 if len(held) > BUCKET_CAP:
-                    del held[0]   # its item keeps its other bands
+                    del held[0]  # its item keeps its other bands
         while len(self._items) > self.max_items:
             self._forget_oldest()
 
@@ -127,7 +125,7 @@ class MemoryDuplicateStore(DuplicateStore):
             held = self._buckets.get(band)
             if held == digest:
                 del self._buckets[band]
-            elif isinstance(held, list) and digest in held:   # not if capped out of it
+            elif isinstance(held, list) and digest in held:  # not if capped out of it
                 held.remove(digest)
                 if len(held) == 1:
                     self._buckets[band] = held[0]

@@ -53,9 +53,9 @@ ROLE_RANK = {NEXT: 0, CONTENT: 1, NAVIGATION: 2, RELATED: 3, BOILERPLATE: 4}
 
 
 class Link(NamedTuple):
-    url: str     # absolute, normalised as requests are, no fragment (non-http(s): as written)
-    text: str    # the link's text, whitespace collapsed ('' for an image link or a head hint)
-    role: str    # one of ROLES
+    url: str  # absolute, normalised as requests are, no fragment (non-http(s): as written)
+    text: str  # the link's text, whitespace collapsed ('' for an image link or a head hint)
+    role: str  # one of ROLES
 
 
 _OUTSIDE = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
@@ -130,33 +130,115 @@ PREV_TEXT_RE = re.compile(
     re.IGNORECASE,
 )
 # Icon links (no text) whose class names say where they go: "fa-chevron-right", "icon-next".
-NEXT_ICON_TOKENS = frozenset(("next", "right", "chevron-right", "arrow-right", "angle-right", "forward",
-                              "older", "caret-right", "angle-double-right"))
-PREV_ICON_TOKENS = frozenset(("prev", "previous", "left", "chevron-left", "arrow-left", "angle-left",
-                              "back", "newer", "caret-left"))
-PAGER_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "nav-links", "page-numbers",
-                          "pages", "wp-pagenavi", "page-nav", "pagenavi", "navigation", "nav-previous",
-                          "nav-next", "page-number"))
-SHARE_TOKENS = frozenset(("share", "sharing", "shares", "sharedaddy", "sharethis", "addthis", "addtoany",
-                          "a2a", "social-share", "share-buttons", "sharing-buttons", "shariff", "ssba"))
+NEXT_ICON_TOKENS = frozenset(
+    (
+        "next",
+        "right",
+        "chevron-right",
+        "arrow-right",
+        "angle-right",
+        "forward",
+        "older",
+        "caret-right",
+        "angle-double-right",
+    )
+)
+PREV_ICON_TOKENS = frozenset(
+    ("prev", "previous", "left", "chevron-left", "arrow-left", "angle-left", "back", "newer", "caret-left")
+)
+PAGER_TOKENS = frozenset(
+    (
+        "pagination",
+        "pager",
+        "paging",
+        "paginator",
+        "pagenav",
+        "nav-links",
+        "page-numbers",
+        "pages",
+        "wp-pagenavi",
+        "page-nav",
+        "pagenavi",
+        "navigation",
+        "nav-previous",
+        "nav-next",
+        "page-number",
+    )
+)
+SHARE_TOKENS = frozenset(
+    (
+        "share",
+        "sharing",
+        "shares",
+        "sharedaddy",
+        "sharethis",
+        "addthis",
+        "addtoany",
+        "a2a",
+        "social-share",
+        "share-buttons",
+        "sharing-buttons",
+        "shariff",
+        "ssba",
+    )
+)
 # A listing's pager by its own name (not "navigation" or "nav-links", which WordPress also gives
 # the links to the previous and next post), and the names of those post links.
-STRICT_PAGER_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "page-numbers",
-                                 "wp-pagenavi", "pagenavi", "page-nav", "page-number", "pagination-item"))
-POST_NAV_TOKENS = frozenset(("post-navigation", "post-nav", "postnav", "nextpost", "prevpost", "post-nav-next",
-                             "post-nav-item", "single-navigation", "entry-navigation"))
+STRICT_PAGER_TOKENS = frozenset(
+    (
+        "pagination",
+        "pager",
+        "paging",
+        "paginator",
+        "pagenav",
+        "page-numbers",
+        "wp-pagenavi",
+        "pagenavi",
+        "page-nav",
+        "page-number",
+        "pagination-item",
+    )
+)
+POST_NAV_TOKENS = frozenset(
+    (
+        "post-navigation",
+        "post-nav",
+        "postnav",
+        "nextpost",
+        "prevpost",
+        "post-nav-next",
+        "post-nav-item",
+        "single-navigation",
+        "entry-navigation",
+    )
+)
 CALENDAR_TOKENS = frozenset(("calendar", "wp-calendar", "calendar_wrap", "calendar-wrap"))
-RELATED_TOKENS = frozenset(("related", "related-posts", "relatedposts", "similar", "recommended",
-                            "you-may-also-like", "more-stories", "jp-relatedposts", "yarpp"))
+RELATED_TOKENS = frozenset(
+    (
+        "related",
+        "related-posts",
+        "relatedposts",
+        "similar",
+        "recommended",
+        "you-may-also-like",
+        "more-stories",
+        "jp-relatedposts",
+        "yarpp",
+    )
+)
 # A page-number pattern of the URL: ".../page/3/", "/page3", "index3.html", "?page=3", "?p=3".
-PAGE_NUMBER_URL_RE = re.compile(r"(?:(?<=/)page/?|(?<=/)index|[?&](?:page|paged|p|pg|start|offset)=)(\d{1,5})"
-                                r"(?=/?$|\.html?$|&|#)", re.IGNORECASE)
+PAGE_NUMBER_URL_RE = re.compile(
+    r"(?:(?<=/)page/?|(?<=/)index|[?&](?:page|paged|p|pg|start|offset)=)(\d{1,5})"
+    r"(?=/?$|\.html?$|&|#)",
+    re.IGNORECASE,
+)
 _NUMBER_RE = re.compile(r"^\d{1,5}$")
 #: No "next" or "previous" link text is longer (with its arrows and spaces).
 _LONGEST_DIRECTION = 40
 _WORD_NUMBERS_RE = re.compile(r"(?<!\d)\d{1,5}(?!\d)")
-_NON_HTTP_RE = re.compile(r"^\s*(?:mailto|javascript|tel|sms|data|ftp|file|skype|whatsapp|fb-messenger)\s*:",
-                          re.IGNORECASE)
+_NON_HTTP_RE = re.compile(
+    r"^\s*(?:mailto|javascript|tel|sms|data|ftp|file|skype|whatsapp|fb-messenger)\s*:", re.IGNORECASE
+)
 
 
 def link_key(href: str | None, base: str | None) -> str | None:
@@ -170,7 +252,7 @@ def link_key(href: str | None, base: str | None) -> str | None:
     if href.startswith(("http://", "https://")):
         cache_key: tuple = (href, None)
     elif href.startswith("/") and not href.startswith("//") and base:
-        cache_key = (href, base[:base.find("/", base.find("//") + 2)] if base.count("/") > 2 else base)
+        cache_key = (href, base[: base.find("/", base.find("//") + 2)] if base.count("/") > 2 else base)
     else:
         cache_key = (href, base)
     if cache_key in _KEYS:
@@ -198,18 +280,24 @@ def _link_key(href: str, base: str | None) -> str | None:
 
 
 class _Anchor(NamedTuple):
-    key: str | None        # link_key, None for non-http(s)
-    href: str              # as written
+    key: str | None  # link_key, None for non-http(s)
+    href: str  # as written
     text: str
-    rel: frozenset         # rel tokens, lower case
-    flags: int             # FLAG bits of its block (or node) and of its own inline ancestors
-    tokens: frozenset      # id/class tokens of the same
-    block: int             # its block (-1: none, an image link between blocks)
-    node: int              # its nearest walked node (-1: none)
+    rel: frozenset  # rel tokens, lower case
+    flags: int  # FLAG bits of its block (or node) and of its own inline ancestors
+    tokens: frozenset  # id/class tokens of the same
+    block: int  # its block (-1: none, an image link between blocks)
+    node: int  # its nearest walked node (-1: none)
 
 
-def page_links(page: Page, url: str | None = None, *, mask: np.ndarray | None = None,
-               is_overview: bool | None = None, url_patterns: bool = True) -> list[Link]:
+def page_links(
+    page: Page,
+    url: str | None = None,
+    *,
+    mask: np.ndarray | None = None,
+    is_overview: bool | None = None,
+    url_patterns: bool = True,
+) -> list[Link]:
     """Every ``<a href>`` and ``<area href>`` of the walked `page` (in document order), then the
     head's link hints, each with its role.
 
@@ -232,8 +320,10 @@ def page_links(page: Page, url: str | None = None, *, mask: np.ndarray | None = 
         is_overview = bool(cards)
     content = _content_blocks(page, mask, cards)
     pager_next = _pager_next(page, anchors, self_key, url_patterns)
-    roles = [_role(page, a, i, self_key, head_next, pager_next, content, cards, headlines, is_overview)
-             for i, a in enumerate(anchors)]
+    roles = [
+        _role(page, a, i, self_key, head_next, pager_next, content, cards, headlines, is_overview)
+        for i, a in enumerate(anchors)
+    ]
     # A second link to a content URL from the content ("Read more", the teaser's image) is content too.
     content_keys = {a.key for a, role in zip(anchors, roles) if role == CONTENT}
     links = []
@@ -272,15 +362,18 @@ def reached_by(verdict: OverviewVerdict, role: str | None) -> OverviewVerdict:
     reached by a teaser or a link in an article's text is an article, unless its score is
     CONTENT_LINK_MAX_SCORE or more. The score stays the page's own."""
     if role == NEXT and not verdict.is_overview:
-        return dataclasses.replace(verdict, is_overview=True,
-                                   reason=verdict.reason + "; reached by a next link: a listing")
+        return dataclasses.replace(
+            verdict, is_overview=True, reason=verdict.reason + "; reached by a next link: a listing"
+        )
     if role == CONTENT and verdict.is_overview and verdict.score < CONTENT_LINK_MAX_SCORE:
-        return dataclasses.replace(verdict, is_overview=False,
-                                   reason=verdict.reason + "; reached by a content link: an article")
+        return dataclasses.replace(
+            verdict, is_overview=False, reason=verdict.reason + "; reached by a content link: an article"
+        )
     return verdict
 
 
 # --- the anchors and where they stand ----------------------------------------------------------
+
 
 def _anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
     node_of = {el: i for i, el in enumerate(page.node_elements)}
@@ -355,9 +448,15 @@ def _head_hints(root: etree._Element, base: str | None) -> tuple[set, list[Link]
     hints = []
     for el in root.iter("link"):
         rel = (el.get("rel") or "").lower().split()
-        role = (NEXT if "next" in rel else NAVIGATION if ("prev" in rel or "previous" in rel or "tag" in rel
-                                                          or "author" in rel) else
-                CONTENT if "bookmark" in rel else None)
+        role = (
+            NEXT
+            if "next" in rel
+            else NAVIGATION
+            if ("prev" in rel or "previous" in rel or "tag" in rel or "author" in rel)
+            else CONTENT
+            if "bookmark" in rel
+            else None
+        )
         if role is None:
             continue
         key = link_key(el.get("href"), base)
@@ -383,7 +482,8 @@ def _cards(page: Page) -> tuple[list, set]:
             spans.append((start, stop))
             for b in range(start, min(stop, start + HEAD_BLOCKS)):
                 if link_chars[b] >= HEADLINE_LINK_CHARS or (
-                        link_chars[b] >= SHORT_HEADLINE_LINK_CHARS and 2 * link_chars[b] >= chars[b]):
+                    link_chars[b] >= SHORT_HEADLINE_LINK_CHARS and 2 * link_chars[b] >= chars[b]
+                ):
                     headlines.add(b)
                     break
     spans.sort()
@@ -400,7 +500,7 @@ def _content_blocks(page: Page, mask: np.ndarray | None, cards: list) -> np.ndar
         content = np.zeros(n, dtype=bool)
         region, _ = ttr.best_region(page)
         if region >= 0:
-            content[page.node_first[region]:page.node_last[region]] = True
+            content[page.node_first[region] : page.node_last[region]] = True
     for start, stop in cards:
         content[start:stop] = True
     return content
@@ -414,6 +514,7 @@ def _card_of(cards: list, block: int) -> tuple[int, int] | None:
 
 
 # --- the next page --------------------------------------------------------------------------
+
 
 def _words(text: str) -> str:
     return " ".join(text.strip(_TRIM).split()).lower()
@@ -436,7 +537,7 @@ def _direction(a: _Anchor) -> int:
     if "prev" in a.rel or "previous" in a.rel:
         return -1
     if len(a.text) > _LONGEST_DIRECTION:
-        return 0   # a headline, not "Older posts »"
+        return 0  # a headline, not "Older posts »"
     words = _words(a.text)
     if words:
         if NEXT_TEXT_RE.match(words):
@@ -497,8 +598,7 @@ def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_pa
                 # Page 1 has no number in its URL: page 2 is the next one.
                 if int(m.group(1)) == 2 and _same_site(a.key, self_key):
                     found.add(i)
-            elif (int(m.group(1)) == int(own.group(1)) + 1
-                  and a.key[:m.start()] == self_key[:own.start()]):
+            elif int(m.group(1)) == int(own.group(1)) + 1 and a.key[: m.start()] == self_key[: own.start()]:
                 found.add(i)
     return found
 
@@ -521,9 +621,13 @@ def _url_kind(key: str) -> int:
     if kind is None:
         rest = key.split("://", 1)[-1]
         path, _, query = rest.partition("?")
-        path = path[path.find("/"):] if "/" in path else "/"
-        if (SHARE_URL_RE.match(key) or BOILERPLATE_PATH_RE.search(path) or FILE_PATH_RE.search(path)
-                or (query and BOILERPLATE_QUERY_RE.search(query))):
+        path = path[path.find("/") :] if "/" in path else "/"
+        if (
+            SHARE_URL_RE.match(key)
+            or BOILERPLATE_PATH_RE.search(path)
+            or FILE_PATH_RE.search(path)
+            or (query and BOILERPLATE_QUERY_RE.search(query))
+        ):
             kind = _JUNK_URL
         elif LISTING_PATH_RE.search(path):
             kind = _LISTING_URL
@@ -535,8 +639,18 @@ def _url_kind(key: str) -> int:
     return kind
 
 
-def _role(page: Page, a: _Anchor, i: int, self_key: str | None, head_next: set, pager_next: set,
-          content: np.ndarray, cards: list, headlines: set, is_overview: bool) -> str:
+def _role(
+    page: Page,
+    a: _Anchor,
+    i: int,
+    self_key: str | None,
+    head_next: set,
+    pager_next: set,
+    content: np.ndarray,
+    cards: list,
+    headlines: set,
+    is_overview: bool,
+) -> str:
     # Not http(s), the page itself (a fragment, a skip link, the current page of a pager), or a URL
     # that says it is no article's way.
     if a.key is None or a.key == self_key or _NON_HTTP_RE.match(a.href):
@@ -545,8 +659,10 @@ def _role(page: Page, a: _Anchor, i: int, self_key: str | None, head_next: set, 
     if kind == _JUNK_URL:
         return BOILERPLATE
     direction = _direction(a)
-    if i in pager_next or ((direction > 0 or a.key in head_next) and (
-            is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and POST_NAV_TOKENS.isdisjoint(a.tokens)))):
+    if i in pager_next or (
+        (direction > 0 or a.key in head_next)
+        and (is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and POST_NAV_TOKENS.isdisjoint(a.tokens)))
+    ):
         return NEXT
     if direction > 0:
         # On an article, "Next" and rel=next lead to the next post (another article), not to a
@@ -574,7 +690,7 @@ def _role(page: Page, a: _Anchor, i: int, self_key: str | None, head_next: set, 
         # authors, categories) to lists.
         return CONTENT if b in headlines or len(a.text) >= HEADLINE_LINK_CHARS else NAVIGATION
     if page.tags[b] in HEADING_TAGS:
-        return CONTENT   # a linked headline, or a link in a subheading of the text
+        return CONTENT  # a linked headline, or a link in a subheading of the text
     if is_overview:
         # In a listing's content: headline-like links lead to items, short ones to lists.
         return CONTENT if len(a.text) >= HEADLINE_LINK_CHARS or links >= HEADLINE_LINK_CHARS else NAVIGATION

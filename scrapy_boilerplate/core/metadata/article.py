@@ -56,8 +56,11 @@ MAX_BYLINE_CHARS = 200
 MAX_DATE_LINE_CHARS = 80
 # A forum thread's starter in its header (XenForo, VerticalScope, vBulletin): the name after
 # the label, or before "Discussion starter"; the whole block is the label and one name.
-THREAD_STARTER_RE = re.compile(r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
-                               r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$", re.I)
+THREAD_STARTER_RE = re.compile(
+    r"^\s*(?:thread starter|started by|original poster|op)\s*:?\s+(\S.{0,40}?)\s*$|"
+    r"^\s*(\S.{0,40}?)\s+(?:discussion|thread) starter\s*$",
+    re.I,
+)
 # ...and in a first post's header line: phpBB's "Post by changingtimes » Sat Feb 24, 2024",
 # XenForo's "Discussion in 'Hosting Advice' started by pelex, May 26, 2025".
 THREAD_POST_RE = re.compile(r"^\s*post by (\S.{0,40}?) [»›]|\bstarted by (\S[^,]{0,40}?),", re.I)
@@ -71,13 +74,18 @@ SENTENCE_WORDS = 4
 OWN_TOKENS = 4
 #: Class and id words of a byline.
 BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
-UPDATED_RE = re.compile(r"(?:updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
-                        r"aggiornato|bijgewerkt|zaktualizowano)\w*(?:\s+(?:on|at|am|le|el)\b)?\s*:?",
-                        re.I)
+UPDATED_RE = re.compile(
+    r"(?:updat|modif|revised|aktualisiert|geändert|mis à jour|actualizado|"
+    r"aggiornato|bijgewerkt|zaktualizowano)\w*(?:\s+(?:on|at|am|le|el)\b)?\s*:?",
+    re.I,
+)
 # A block about the thread's or the member's activity, not the page: "last post by X Jan 18",
 # "Latest reply", "Joined 2021". Its dates are never the page's.
-ACTIVITY_RE = re.compile(r"\blast (?:post|reply|activity|comment|active|seen|checked)|\blatest (?:post|reply)|"
-                         r"\bjoined\b|\bmember since\b|\bopen today\b", re.I)
+ACTIVITY_RE = re.compile(
+    r"\blast (?:post|reply|activity|comment|active|seen|checked)|\blatest (?:post|reply)|"
+    r"\bjoined\b|\bmember since\b|\bopen today\b",
+    re.I,
+)
 _has_digit = re.compile(r"\d").search
 # Class words of a block whose dates belong to someone else's text: reviews, comments, ratings.
 OTHERS_DATES = ("review", "comment", "rating", "reply", "answer")
@@ -87,36 +95,108 @@ BYLINE_START = re.compile(r"^\s*(?:(?:posted|written|published)\s+)?(?i:by|von|p
 _PARSELY_DATE_RE = re.compile(r'"pub_date"\s*:\s*"([^"]{4,40})"')
 
 # <meta> names per field, most trusted first (lower case, as document/head.py keeps them).
-META_PUBLISHED = ("article:published_time", "og:published_time", "og:article:published_time",
-                  "datepublished", "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date",
-                  "dcterms.created", "dc.date.created", "citation_publication_date", "citation_date",
-                  "parsely-pub-date", "sailthru.date", "article.published", "article_date_original",
-                  "publish-date",
-                  "publish_date", "publishdate", "pubdate", "date", "datecreated", "release_date",
-                  # less common names (most of them in htmldate's list)
-                  "published-date", "published_date", "publisheddate", "publication_date", "date_published",
-                  "og:publish_date", "og:pubdate", "article:published", "article:published_date",
-                  "article:post_date", "rnews:datepublished", "originalpublicationdate",
-                  "dc.date.publication", "dcsext.articlefirstpublished", "displaydate", "pdate",
-                  "published", "published_time", "publish_time", "publishedtime", "published_at",
-                  "cxenseparse:publishtime", "cxenseparse:recs:publishtime",
-                  "shareaholic:article_published_time", "twt-published-at", "uploaddate", "dateposted")
+META_PUBLISHED = (
+    "article:published_time",
+    "og:published_time",
+    "og:article:published_time",
+    "datepublished",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date",
+    "dcterms.date",
+    "dcterms.created",
+    "dc.date.created",
+    "citation_publication_date",
+    "citation_date",
+    "parsely-pub-date",
+    "sailthru.date",
+    "article.published",
+    "article_date_original",
+    "publish-date",
+    "publish_date",
+    "publishdate",
+    "pubdate",
+    "date",
+    "datecreated",
+    "release_date",
+    # less common names (most of them in htmldate's list)
+    "published-date",
+    "published_date",
+    "publisheddate",
+    "publication_date",
+    "date_published",
+    "og:publish_date",
+    "og:pubdate",
+    "article:published",
+    "article:published_date",
+    "article:post_date",
+    "rnews:datepublished",
+    "originalpublicationdate",
+    "dc.date.publication",
+    "dcsext.articlefirstpublished",
+    "displaydate",
+    "pdate",
+    "published",
+    "published_time",
+    "publish_time",
+    "publishedtime",
+    "published_at",
+    "cxenseparse:publishtime",
+    "cxenseparse:recs:publishtime",
+    "shareaholic:article_published_time",
+    "twt-published-at",
+    "uploaddate",
+    "dateposted",
+)
 #: Any other <meta> name that says "published date" ("w-published-date", "x:published_on").
-META_PUBLISHED_RE = re.compile(r"(?:^|[-_.:])(?:published[-_]?(?:date|time|at|on)|date[-_]?published|"
-                               r"pub[-_]?date)$")
-META_MODIFIED = ("article:modified_time", "og:updated_time", "datemodified", "dcterms.modified",
-                 "dc.date.modified", "article.updated", "last-modified", "lastmod", "revised",
-                 "article:modified", "article:modified_date", "og:article:modified_time",
-                 "og:modified_time", "modified_time", "updated_time", "dc.modified", "lastmodified",
-                 "modified", "utime", "shareaholic:article_modified_time")
-META_AUTHORS = ("article:author", "author", "dc.creator", "dcterms.creator", "citation_author",
-                "parsely-author", "sailthru.author", "byl", "article.author")
-META_SITE = ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher",
-             "publisher")
-META_IMAGE = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
-              "image", "thumbnail")
-META_DESCRIPTION = ("og:description", "description", "twitter:description", "dc.description",
-                    "dcterms.description")
+META_PUBLISHED_RE = re.compile(
+    r"(?:^|[-_.:])(?:published[-_]?(?:date|time|at|on)|date[-_]?published|"
+    r"pub[-_]?date)$"
+)
+META_MODIFIED = (
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dcterms.modified",
+    "dc.date.modified",
+    "article.updated",
+    "last-modified",
+    "lastmod",
+    "revised",
+    "article:modified",
+    "article:modified_date",
+    "og:article:modified_time",
+    "og:modified_time",
+    "modified_time",
+    "updated_time",
+    "dc.modified",
+    "lastmodified",
+    "modified",
+    "utime",
+    "shareaholic:article_modified_time",
+)
+META_AUTHORS = (
+    "article:author",
+    "author",
+    "dc.creator",
+    "dcterms.creator",
+    "citation_author",
+    "parsely-author",
+    "sailthru.author",
+    "byl",
+    "article.author",
+)
+META_SITE = ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher", "publisher")
+META_IMAGE = (
+    "og:image",
+    "og:image:url",
+    "og:image:secure_url",
+    "twitter:image",
+    "twitter:image:src",
+    "image",
+    "thumbnail",
+)
+META_DESCRIPTION = ("og:description", "description", "twitter:description", "dc.description", "dcterms.description")
 
 
 @dataclass
@@ -134,13 +214,19 @@ class ArticleMetadata:
         return asdict(self)
 
 
-def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url: str | None, text: str = "",
-                     images: Sequence[str] = ()) -> ArticleMetadata:
+def article_metadata(
+    page: Page, mask: np.ndarray | None, title: str | None, url: str | None, text: str = "", images: Sequence[str] = ()
+) -> ArticleMetadata:
     """The article metadata of a walked page, given the content mask the model chose."""
     base = page_base(url or page.base_url, page.base_href)
     window = byline_window(page, mask, title)
-    sources = (from_jsonld(page), from_meta(page), from_byline(page, window), from_microdata(page),
-               from_url(url))   # in the order of JSONLD, META, BYLINE, MICRODATA, URL
+    sources = (
+        from_jsonld(page),
+        from_meta(page),
+        from_byline(page, window),
+        from_microdata(page),
+        from_url(url),
+    )  # in the order of JSONLD, META, BYLINE, MICRODATA, URL
     meta = ArticleMetadata()
     persons: list[str] = []
     organisations: list[str] = []
@@ -149,11 +235,16 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
         persons.extend(found.get("authors", ()))
         organisations.extend(found.get("organisations", ()))
         if persons and (named := clean_authors(persons)):
-            break   # the most trusted source that names people decides them (a URL names none)
+            break  # the most trusted source that names people decides them (a URL names none)
     meta.authors = named or shown_organisations(page, window, organisations, sources, url or page.base_url)
     shown = clean_authors(sources[BYLINE]["authors"]) if sources[BYLINE]["authors"] else []
-    if (meta.authors and shown and all(map(_is_handle, meta.authors)) and not any(map(_is_handle, shown))
-            and not declares_thread(page)):
+    if (
+        meta.authors
+        and shown
+        and all(map(_is_handle, meta.authors))
+        and not any(map(_is_handle, shown))
+        and not declares_thread(page)
+    ):
         # The metadata gives a login ("andrew.keaveney", "jrobison"), the byline the name the
         # page shows ("Denise Everheart"): readers know the writer by the shown one. (On a
         # forum the user name is the name shown; what is beside it is a rank, "Silver Partner".)
@@ -165,8 +256,7 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
         # a list (JSON-LD ItemList) and signed under its headline is a listicle ("Five of the
         # best science fiction books"): the signed byline wins.
         signed = shown if not declares_product(page) and not sources[BYLINE].get("listing") else []
-        meta.authors = (meta.authors if {n.casefold() for n in meta.authors} & {n.casefold() for n in signed}
-                        else signed)
+        meta.authors = meta.authors if {n.casefold() for n in meta.authors} & {n.casefold() for n in signed} else signed
     elif not meta.authors and meta.date_published and not sources[BYLINE].get("listing"):
         # A dated post signed at its end or in a side column. (Undated pages, products and
         # services, have "Our Product Research Team" boxes, not bylines.)
@@ -176,7 +266,7 @@ def article_metadata(page: Page, mask: np.ndarray | None, title: str | None, url
     meta.canonical_url = _first(sources, "canonical_url", lambda v: _absolute(v, base))
     meta.image = _first(sources, "image", lambda v: _absolute(v, base))
     if meta.image is None and images:
-        meta.image = images[0]   # the content's first image is its lead image
+        meta.image = images[0]  # the content's first image is its lead image
     meta.language = page_language(page, text, _first(sources, "language", _clean_text))
     return meta
 
@@ -186,7 +276,7 @@ def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | N
     shows under its headline (the byline source) deciding between them."""
     published = _first(sources, "date_published", normalize_date)
     modified = _first(sources, "date_modified", normalize_date)
-    byline, meta_tags = sources[BYLINE:BYLINE + 1], sources[META:META + 1]
+    byline, meta_tags = sources[BYLINE : BYLINE + 1], sources[META : META + 1]
     shown = _all(byline, "date_published", normalize_date)
     shown_update = _first(byline, "date_modified", normalize_date)
     if not shown and shown_update and not _first(meta_tags, "date_published", normalize_date):
@@ -195,8 +285,12 @@ def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | N
         # and readers (and the gold) take that. With article:published_time in <meta>, the
         # site states its publication date and the update stays date_modified.
         published = shown_update
-    elif (shown and modified and shown[0][:10] == modified[:10] != (published or "")[:10]
-          and not any(day[:10] == (published or "")[:10] for day in shown)):
+    elif (
+        shown
+        and modified
+        and shown[0][:10] == modified[:10] != (published or "")[:10]
+        and not any(day[:10] == (published or "")[:10] for day in shown)
+    ):
         # The page shows its last modification, unlabelled, as its date under the headline
         # (and not the metadata's publication date anywhere near it): that is the date it
         # gives itself (the metadata's first one is an older draft's).
@@ -208,10 +302,10 @@ def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | N
         # itself by it: that is the date readers and the gold take as the page's.
         published = modified
     if published:
-        stated = sources[:BYLINE] + sources[URL:]   # the metadata and the URL, not what is shown
+        stated = sources[:BYLINE] + sources[URL:]  # the metadata and the URL, not what is shown
         published = _local_day(published, _all(stated, "date_published", normalize_date))
     if published and modified and modified[:10] < published[:10]:
-        modified = None   # an "update" before the publication is another page's date
+        modified = None  # an "update" before the publication is another page's date
     return published, modified
 
 
@@ -231,7 +325,7 @@ def _local_day(chosen: str, others: list) -> str:
         return chosen
     instant = datetime.fromisoformat(chosen)
     if any(len(other) == 10 and other == chosen[:10] for other in others):
-        return chosen   # the URL or the metadata gives the UTC day itself
+        return chosen  # the URL or the metadata gives the UTC day itself
     for other in others:
         if len(other) > 10 and not other.endswith("+00:00") and other[19:]:
             try:
@@ -261,6 +355,7 @@ def _first(sources: Sequence[dict], key: str, clean: Callable[[Any], str | None]
 
 # --- sources ---------------------------------------------------------------------------
 
+
 def from_jsonld(page: Page) -> dict:
     """The schema.org article object (else the page-like one) of the page's JSON-LD."""
     ld = page.jsonld
@@ -269,7 +364,8 @@ def from_jsonld(page: Page) -> dict:
     persons, organisations = _ld_authors(item.get("author") or item.get("creator"), people)
     publisher = _ld_name(item.get("publisher"))
     return {
-        "authors": persons, "organisations": organisations,
+        "authors": persons,
+        "organisations": organisations,
         "date_published": [item.get("datePublished"), item.get("dateCreated")],
         "date_modified": [item.get("dateModified")],
         "site_name": [ld.get("site_name"), publisher],
@@ -295,8 +391,7 @@ def from_meta(page: Page) -> dict:
         "description": [meta[k] for k in META_DESCRIPTION if k in meta],
         "image": [meta[k] for k in META_IMAGE if k in meta],
         "canonical_url": [page.canonical_url, meta.get("og:url")],
-        "language": [meta.get(k) for k in ("content-language", "dc.language", "language",
-                                           "og:locale") if k in meta],
+        "language": [meta.get(k) for k in ("content-language", "dc.language", "language", "og:locale") if k in meta],
     }
 
 
@@ -319,7 +414,7 @@ def _citation_authors(page: Page) -> list[str]:
     matches = [_LAST_FIRST_RE.match(v) for v in values]
     first = matches[0]
     if not all(matches) or (len(values) == 1 and first is not None and " " in first.group(1).strip()):
-        return values   # "Jane Doe, John Roe" in one tag: two names
+        return values  # "Jane Doe, John Roe" in one tag: two names
     return [f"{m.group(2).strip()} {m.group(1).strip()}" for m in matches if m]
 
 
@@ -329,7 +424,7 @@ def from_byline(page: Page, window: range) -> dict:
     published: list[str] = []
     modified: list[str] = []
     previous = ""
-    headline_linked: bool | None = None   # None until the headline (the first h1) is met
+    headline_linked: bool | None = None  # None until the headline (the first h1) is met
     teaser = False
     for i in window:
         text = page.texts[i]
@@ -340,8 +435,13 @@ def from_byline(page: Page, window: range) -> dict:
         linked = page.link_chars[i] * 2 > page.chars[i]
         if heading and headline_linked is None and page.tags[i] == "h1":
             headline_linked = linked
-        elif (heading and headline_linked is False and linked and page.tags[i] != "h1"
-              and len(text.split()) > TEASER_WORDS):
+        elif (
+            heading
+            and headline_linked is False
+            and linked
+            and page.tags[i] != "h1"
+            and len(text.split()) > TEASER_WORDS
+        ):
             # A linked subheading after an unlinked headline is a teaser's title on a listing
             # page: the bylines and dates after it are its story's, not the page's. (A
             # linked name is the author's own heading: "Craig McCarthy", "EDB Team".)
@@ -353,9 +453,12 @@ def from_byline(page: Page, window: range) -> dict:
             # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter",
             # "Post by changingtimes »".
             authors.append(starter.group(1) or starter.group(2))
-        elif (not authors and (BYLINE_START.match(text) or _marked_byline(page, i, element))
-              and not _headline_text(page, i, text)):
-            authors.extend(_byline_names(element, text))   # the first byline only
+        elif (
+            not authors
+            and (BYLINE_START.match(text) or _marked_byline(page, i, element))
+            and not _headline_text(page, i, text)
+        ):
+            authors.extend(_byline_names(element, text))  # the first byline only
         elif not authors and page.tags[i] not in HEADINGS:
             authors.extend(_labelled_name(text, previous))
         if ACTIVITY_RE.search(text):
@@ -363,22 +466,26 @@ def from_byline(page: Page, window: range) -> dict:
             continue
         if element is not None and page.node_chars[page.nodes[i]] <= MAX_BYLINE_CHARS:
             for time_el in element.iter("time"):
-                stamp = time_el.get("datetime") or time_el.text or ""   # "" is dropped below
+                stamp = time_el.get("datetime") or time_el.text or ""  # "" is dropped below
                 (modified if _says_updated(time_el, element, text) else published).append(stamp)
         if page.chars[i] <= MAX_DATE_LINE_CHARS and _has_digit(text):
             # "Published on July 18, 2025", "Aug 16, 2019 - Updated July 9, 2025", and a date
             # after a "Last updated:" block of its own.
             updated = UPDATED_RE.search(text)
             if updated:
-                published.append(text[:updated.start()])
-                modified.append(text[updated.end():])
+                published.append(text[: updated.start()])
+                modified.append(text[updated.end() :])
             elif UPDATED_RE.search(previous):
                 modified.append(text)
             else:
                 published.append(text)
         previous = text
-    return {"authors": authors, "date_published": [d for d in published if d],
-            "date_modified": [d for d in modified if d], "listing": teaser}
+    return {
+        "authors": authors,
+        "date_published": [d for d in published if d],
+        "date_modified": [d for d in modified if d],
+        "listing": teaser,
+    }
 
 
 def from_microdata(page: Page) -> dict:
@@ -391,17 +498,18 @@ def from_microdata(page: Page) -> dict:
     authors = []
     for el in found.get("author", []) or found.get("creator", []):
         if _owner_type(el).endswith(OTHERS_ITEMS):
-            continue   # a review's, an answer's or a product's author is not the page's
+            continue  # a review's, an answer's or a product's author is not the page's
         if _in_footer(el):
-            continue   # "Site designed and developed by <span itemprop=creator>": the site's credit
+            continue  # "Site designed and developed by <span itemprop=creator>": the site's credit
         name = _microdata_name(el)
         if name:
             authors.append(name)
         break
     return {
         "authors": authors,
-        "date_published": [_microdata_value(el) for el in found.get("datepublished", [])[:1]
-                           + found.get("datecreated", [])[:1]],
+        "date_published": [
+            _microdata_value(el) for el in found.get("datepublished", [])[:1] + found.get("datecreated", [])[:1]
+        ],
         "date_modified": [_microdata_value(el) for el in found.get("datemodified", [])[:1]],
     }
 
@@ -418,15 +526,19 @@ def declares_no_article(page: Page) -> bool:
     og_type = (page.meta.get("og:type") or "").lower()
     if og_type.startswith("product"):
         return True
-    return (og_type != "article" and "article" not in page.jsonld
-            and not NOT_ARTICLE_TYPES.isdisjoint(page.jsonld.get("types") or ()))
+    return (
+        og_type != "article"
+        and "article" not in page.jsonld
+        and not NOT_ARTICLE_TYPES.isdisjoint(page.jsonld.get("types") or ())
+    )
 
 
 def declares_product(page: Page) -> bool:
     """The page states that it sells something: `og:type` product, or a JSON-LD Product,
     ProductGroup or OfferCatalog (whatever else it declares)."""
-    return ((page.meta.get("og:type") or "").lower().startswith("product")
-            or not PRODUCT_TYPES.isdisjoint(page.jsonld.get("types") or ()))
+    return (page.meta.get("og:type") or "").lower().startswith("product") or not PRODUCT_TYPES.isdisjoint(
+        page.jsonld.get("types") or ()
+    )
 
 
 #: schema.org types of a page that is a discussion: its replies, marked up as comments, are content.
@@ -437,8 +549,9 @@ def declares_thread(page: Page) -> bool:
     """The page states in JSON-LD or microdata that it is a forum thread or a Q&A page."""
     if not THREAD_TYPES.isdisjoint(page.jsonld.get("types") or ()):
         return True
-    return any(_owner_type(el).rpartition("/")[2] in THREAD_TYPES
-               for elements in page.microdata.values() for el in elements)
+    return any(
+        _owner_type(el).rpartition("/")[2] in THREAD_TYPES for elements in page.microdata.values() for el in elements
+    )
 
 
 def _owner_type(el: etree._Element) -> str:
@@ -457,7 +570,7 @@ def _in_footer(el: etree._Element) -> bool:
     for ancestor in islice(el.iterancestors(), MICRODATA_ELEMENTS):
         if ancestor.tag in ("article", "main"):
             return False
-        marks = f'{ancestor.get("id") or ""} {ancestor.get("class") or ""}'.lower()
+        marks = f"{ancestor.get('id') or ''} {ancestor.get('class') or ''}".lower()
         footer = footer or ancestor.tag == "footer" or "footer" in marks
     return footer
 
@@ -466,7 +579,7 @@ def _microdata_value(el: etree._Element) -> str | None:
     """A microdata property's value: content or datetime attribute, else its short text."""
     value = el.get("content") or el.get("datetime")
     if value is None and el.tag != "meta":
-        value = " ".join(islice(el.itertext(), 20))[:MAX_DATE_LINE_CHARS * 2]
+        value = " ".join(islice(el.itertext(), 20))[: MAX_DATE_LINE_CHARS * 2]
     return value
 
 
@@ -482,8 +595,9 @@ def _microdata_name(el: etree._Element) -> str | None:
     return text if len(text) <= MAX_NAME_CHARS else None
 
 
-def shown_organisations(page: Page, window: range, organisations: list, sources: tuple[dict, ...],
-                        url: str | None) -> list[str]:
+def shown_organisations(
+    page: Page, window: range, organisations: list, sources: tuple[dict, ...], url: str | None
+) -> list[str]:
     """The organisations given as the author (JSON-LD `Organization`), unless one is the site
     itself (its name is the publisher's, `og:site_name` or the host's: Docker Inc on
     docs.docker.com, HashiCorp, Terminix) and the page does not show it as a byline near its
@@ -499,7 +613,8 @@ def shown_organisations(page: Page, window: range, organisations: list, sources:
     wanted = {name.casefold() for name in names}
     for i in window:
         if page.chars[i] <= MAX_NAME_CHARS and not wanted.isdisjoint(
-                name.casefold() for name in split_names(page.texts[i])):
+            name.casefold() for name in split_names(page.texts[i])
+        ):
             return names
     return []
 
@@ -510,7 +625,7 @@ def _site_keys(sources: tuple[dict, ...], url: str | None) -> set[str]:
     names = [v for found in sources[:BYLINE] for v in found.get("site_name", ()) if isinstance(v, str)]
     try:
         host = (urlsplit(url).hostname or "") if url else ""
-    except ValueError:   # "http://[::1": no host to read
+    except ValueError:  # "http://[::1": no host to read
         host = ""
     return {key for key in map(_key, [*names, *host.split(".")]) if key}
 
@@ -568,6 +683,7 @@ def from_url(url: str | None) -> dict:
 
 # --- helpers ---------------------------------------------------------------------------
 
+
 def byline_window(page: Page, mask: np.ndarray | None, title: str | None) -> range:
     """The blocks where a byline belongs: around the headline (an h1), else around the first
     block of the content the model found. Sidebars, comments and teasers are far from both."""
@@ -588,10 +704,12 @@ def byline_window(page: Page, mask: np.ndarray | None, title: str | None) -> ran
 _BARE_NAME_RE = re.compile(r"^(?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s?){1,4}$")
 #: A job title after a byline's name ("by Daniel Burstein, Senior Director, Content & Marketing"):
 #: cut there, or its words are taken for names.
-_JOB_TAIL_RE = re.compile(r",\s*(?:[\w.&-]+\s+){0,3}(?:director|editor|writer|reporter|correspondent|manager|"
-                          r"founder|officer|president|analyst|consultant|expert|specialist|journalist|"
-                          r"columnist|producer|strategist|engineer|scientist|professor|head|chief)s?\b.*$",
-                          re.I | re.S)
+_JOB_TAIL_RE = re.compile(
+    r",\s*(?:[\w.&-]+\s+){0,3}(?:director|editor|writer|reporter|correspondent|manager|"
+    r"founder|officer|president|analyst|consultant|expert|specialist|journalist|"
+    r"columnist|producer|strategist|engineer|scientist|professor|head|chief)s?\b.*$",
+    re.I | re.S,
+)
 #: A link to a tag's or a category's page: its text is a topic, not a name.
 _CATEGORY_HREF_RE = re.compile(r"/(?:tags?|categor(?:y|ies)|topics?|section|subjects?)/", re.I)
 
@@ -605,10 +723,10 @@ def _marked_byline(page: Page, i: int, element: etree._Element | None) -> bool:
         if BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
             return True
         if BYLINE_TOKENS.search(" ".join(tokens[:OWN_TOKENS]).lower()) and _BARE_NAME_RE.match(
-                PREFIX_RE.sub("", page.texts[i])):
-            return True   # (its own classes: only a name, "Text by" one, not an "author-description" line)
-    return element is not None and any("author" in (a.get("rel") or "").lower()
-                                       for a in islice(element.iter("a"), 5))
+            PREFIX_RE.sub("", page.texts[i])
+        ):
+            return True  # (its own classes: only a name, "Text by" one, not an "author-description" line)
+    return element is not None and any("author" in (a.get("rel") or "").lower() for a in islice(element.iter("a"), 5))
 
 
 #: A user name: one word in lower case, or with digits, dots or underscores, or a capital
@@ -635,7 +753,7 @@ def _byline_names(element: etree._Element | None, text: str) -> list[str]:
                 if name:
                     return [name]
         if _category_links(element, text):
-            return []   # "Personal finance", a tag's link in the byline's row: a topic
+            return []  # "Personal finance", a tag's link in the byline's row: a topic
     text = _JOB_TAIL_RE.sub("", text)
     start = BYLINE_START.match(text)
     if start and text[start.end() - 1].islower() and len(text.split()) > SENTENCE_WORDS:
@@ -675,8 +793,10 @@ def _category_links(element: etree._Element, text: str) -> bool:
         return False
     linked = 0
     for a in links:
-        if not ({"tag", "category"} & set((a.get("rel") or "").lower().split())
-                or _CATEGORY_HREF_RE.search(a.get("href") or "")):
+        if not (
+            {"tag", "category"} & set((a.get("rel") or "").lower().split())
+            or _CATEGORY_HREF_RE.search(a.get("href") or "")
+        ):
             return False
         linked += len("".join(a.itertext()).strip())
     return linked * 2 >= len(text)
@@ -698,8 +818,7 @@ def _says_updated(time_el: etree._Element, block: etree._Element | None, text: s
             break
         el = el.getparent()
     previous, parent = time_el.getprevious(), time_el.getparent()
-    before = ((previous.tail if previous is not None else None)
-              or (parent.text if parent is not None else None) or "")
+    before = (previous.tail if previous is not None else None) or (parent.text if parent is not None else None) or ""
     return bool(UPDATED_RE.search(before[-30:]))
 
 
@@ -736,7 +855,7 @@ def _ld_urls(value: object) -> list:
     urls = []
     for item in items[:5]:
         if isinstance(item, dict):
-            item = item.get("url") or item.get("contentUrl")   # not "@id": a name, not the image
+            item = item.get("url") or item.get("contentUrl")  # not "@id": a name, not the image
         if isinstance(item, str):
             urls.append(item)
     return urls
@@ -763,7 +882,7 @@ def _clean_text(value: object) -> str | None:
         return None
     text = " ".join(value[:2000].split())
     if "&" in text:
-        text = html.unescape(text)   # "&amp;" escaped twice by the site
+        text = html.unescape(text)  # "&amp;" escaped twice by the site
     if "<" in text and ">" in text:
         text = " ".join(re.sub(r"<[^>]*>", " ", text).split())
     return clean_text(text) or None

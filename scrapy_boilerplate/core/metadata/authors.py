@@ -25,7 +25,9 @@ _TAG_RE = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|$)|<[^>]*>", re.I | re.S)
 PREFIX_RE = re.compile(
     r"^\s*(?:(?:posted|written|published|reviewed|updated|story|text|words|photos?)\s+)?"
     r"(?:by|von|par|por|di|door|av|af|przez|od|autor(?:in)?|author|auteur|écrit par|escrito por)"
-    r"\s*[:\-–—]?\s+", re.I)
+    r"\s*[:\-–—]?\s+",
+    re.I,
+)
 _LABEL_RE = re.compile(r"^\s*(?:authors?|autor(?:en)?|auteurs?|byline)\s*[:\-–—]\s*", re.I)
 # Between names: a comma, "&", or "and" in a few languages (lower case: "E" is an initial).
 _AND = r"(?:and|And|AND|und|et|y|e|og|en|i|och|és)"
@@ -40,17 +42,77 @@ _DATE_LIKE_RE = re.compile(r"\d{1,4}[./:-]\d|\d{4}|\d\s+\w")
 _TAIL_RE = re.compile(r"\s+(?:[|·•/]|[-–—]\s)\s*.*$")
 # Academic and professional letters after a name ("Jane Doe, MD, PhD").
 _CREDENTIAL_RE = re.compile(r"^(?:[A-Z][A-Za-z]{0,3}\.?){1,4}(?:[-\s]?\d+)?®?$|^ph\.?\s?d\.?$", re.I)
-_CREDENTIAL_WORDS = {"md", "m.d.", "phd", "ph.d.", "ph.d", "rn", "rd", "ms", "msc", "mba", "dds", "do",
-                     "jr", "jr.", "sr", "sr.", "esq", "cpa", "cfa", "cfp", "ii", "iii", "facp", "faan"}
+_CREDENTIAL_WORDS = {
+    "md",
+    "m.d.",
+    "phd",
+    "ph.d.",
+    "ph.d",
+    "rn",
+    "rd",
+    "ms",
+    "msc",
+    "mba",
+    "dds",
+    "do",
+    "jr",
+    "jr.",
+    "sr",
+    "sr.",
+    "esq",
+    "cpa",
+    "cfa",
+    "cfp",
+    "ii",
+    "iii",
+    "facp",
+    "faan",
+}
 # Words of a byline's furniture, never of a name ("Written By", "5 mins read", "Share").
-_FURNITURE_RE = re.compile(r"\b(?:by|read|mins?|minutes?|written|posted|updated|published|views?|"
-                           r"comments?|share|follow|handle|email|login)\b", re.I)
+_FURNITURE_RE = re.compile(
+    r"\b(?:by|read|mins?|minutes?|written|posted|updated|published|views?|"
+    r"comments?|share|follow|handle|email|login)\b",
+    re.I,
+)
 # Values that stand where a name should be: form labels, placeholders, roles.
 _NOT_NAMES = {
-    "admin", "administrator", "author", "authors", "by", "editor", "editors", "guest", "staff",
-    "name", "your name", "sign in", "log in", "login", "register", "anonymous", "unknown", "user",
-    "null", "none", "undefined", "n/a", "na", "webmaster", "root", "team", "contributor", "posted",
-    "share", "follow", "subscribe", "comments", "comment", "reply", "more", "read more", "blog",
+    "admin",
+    "administrator",
+    "author",
+    "authors",
+    "by",
+    "editor",
+    "editors",
+    "guest",
+    "staff",
+    "name",
+    "your name",
+    "sign in",
+    "log in",
+    "login",
+    "register",
+    "anonymous",
+    "unknown",
+    "user",
+    "null",
+    "none",
+    "undefined",
+    "n/a",
+    "na",
+    "webmaster",
+    "root",
+    "team",
+    "contributor",
+    "posted",
+    "share",
+    "follow",
+    "subscribe",
+    "comments",
+    "comment",
+    "reply",
+    "more",
+    "read more",
+    "blog",
 }
 
 
@@ -81,18 +143,18 @@ def split_names(value: object) -> list[str]:
         text = _TAG_RE.sub(" ", text)
     text = " ".join(text.split())
     if not text or "://" in text or "www." in text.lower() or text.startswith("@"):
-        return []   # a URL or a social-media handle, not a name
+        return []  # a URL or a social-media handle, not a name
     text = _LABEL_RE.sub("", text)
     text = PREFIX_RE.sub("", text)
     text = _TAIL_RE.sub("", text)
     after_last = _AFTER_LAST_RE.search(text)
     if after_last:
-        text = text[:after_last.start(1)]
+        text = text[: after_last.start(1)]
     names = []
     for position, part in enumerate(_SPLIT_RE.split(text)):
         part = part.strip()
         if position and _is_credential(part):
-            continue   # "Jane Doe, MD, PhD"
+            continue  # "Jane Doe, MD, PhD"
         name = clean_name(part)
         if name:
             names.append(name)
@@ -100,8 +162,9 @@ def split_names(value: object) -> list[str]:
 
 
 def _is_credential(part: str) -> bool:
-    return part.casefold() in _CREDENTIAL_WORDS or (" " not in part and part.isupper()
-                                                   and bool(_CREDENTIAL_RE.match(part)))
+    return part.casefold() in _CREDENTIAL_WORDS or (
+        " " not in part and part.isupper() and bool(_CREDENTIAL_RE.match(part))
+    )
 
 
 def clean_name(text: str) -> str | None:
@@ -117,7 +180,7 @@ def clean_name(text: str) -> str | None:
     if lower in _NOT_NAMES or lower in _CREDENTIAL_WORDS or any(ch in name for ch in "@/»›"):
         return None
     if not any(ch.isalpha() for ch in name) or _DATE_LIKE_RE.search(name) or ":" in name:
-        return None   # a date, a time or a label, not a name
+        return None  # a date, a time or a label, not a name
     if " " in name and (any(ch.isdigit() for ch in name) or _FURNITURE_RE.search(name)):
-        return None   # "Sofia Gonzalez December 2", "Written By"; "luiz4" is a user name
+        return None  # "Sofia Gonzalez December 2", "Written By"; "luiz4" is a user name
     return name

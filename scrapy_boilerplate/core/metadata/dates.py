@@ -18,7 +18,8 @@ MAX_DATE_CHARS = 100
 
 _ISO_RE = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})"
-    r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?")
+    r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+)
 _COMPACT_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T?(\d{2})(\d{2})(\d{2})?)?\s*(Z|[+-]\d{2}:?\d{2})?$")
 # /2024/03/15/, /2024-03-15-, /20240315/ in a URL path.
 _URL_DATE_RE = re.compile(r"/((?:19|20)\d{2})[/_-]([01]?\d)[/_-]([0-3]?\d)(?:[/_.-]|$)")
@@ -28,16 +29,20 @@ _DIGIT_RE = re.compile(r"\d")
 #: Text that reads as a date: a day, a month's name and a four-digit year ("Jan 3, 2024",
 #: "15. März 2024", "2023 Jan 7"), or a numeric date with such a year ("2024-03-15",
 #: "15.03.2024", "3/15/2024"). "2.3.10 no changes", "9.5/10" and "February 2026" are not.
-_MONTH = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|"
-          r"dez|janv|févr|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|gen|mag|giu|lug|set|ott)[a-zé]*\.?")
+_MONTH = (
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januar|februar|märz|mai|juni|juli|okt|"
+    r"dez|janv|févr|mars|avr|juin|juil|août|déc|ene|abr|ago|dic|gen|mag|giu|lug|set|ott)[a-zé]*\.?"
+)
 _DAY = r"[0-3]?\d(?:st|nd|rd|th)?\.?"
 _YEAR = r"(?:19|20)\d\d(?!\d)"
 DATE_TEXT_RE = re.compile(
-    rf"\b(?:{_DAY}\s*(?:of\s+|de\s+)?{_MONTH}\s*,?\s*{_YEAR}"      # 15 March 2024, 15. März 2024
-    rf"|{_MONTH}\s*{_DAY}\s*,?\s*{_YEAR}"                            # March 15, 2024; Jan. 3rd 2024
-    rf"|{_YEAR}\s+{_MONTH}\s+{_DAY}"                                 # 2023 Jan 7
-    rf"|{_YEAR}[-/.]\d\d?[-/.]\d\d?(?!\d)"                         # 2024-03-15, 2024/03/15
-    rf"|\d\d?[./-]\d\d?[./-]{_YEAR})", re.I)                       # 15.03.2024, 3/15/2024
+    rf"\b(?:{_DAY}\s*(?:of\s+|de\s+)?{_MONTH}\s*,?\s*{_YEAR}"  # 15 March 2024, 15. März 2024
+    rf"|{_MONTH}\s*{_DAY}\s*,?\s*{_YEAR}"  # March 15, 2024; Jan. 3rd 2024
+    rf"|{_YEAR}\s+{_MONTH}\s+{_DAY}"  # 2023 Jan 7
+    rf"|{_YEAR}[-/.]\d\d?[-/.]\d\d?(?!\d)"  # 2024-03-15, 2024/03/15
+    rf"|\d\d?[./-]\d\d?[./-]{_YEAR})",
+    re.I,
+)  # 15.03.2024, 3/15/2024
 # A month's abbreviation with its full stop ("Jan. 17, 2025", "Sept. 3"), which htmldate's
 # parser does not read: the three letters alone, which it does.
 _MONTH_DOT_RE = re.compile(r"\b(jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?:t)?\.", re.I)
@@ -62,7 +67,7 @@ def normalize_date(value: object, now: datetime | None = None) -> str | None:
         return _iso(*match.groups(), now=now)
     inside = DATE_TEXT_RE.search(text)
     if inside is None:
-        return None   # "2.3.10 no changes", "9.5/10": numbers, not a date
+        return None  # "2.3.10 no changes", "9.5/10": numbers, not a date
     if "." in text:
         text = _MONTH_DOT_RE.sub(r"\1", text)
         inside = DATE_TEXT_RE.search(text) or inside
@@ -84,11 +89,20 @@ def url_date(url: str | None, now: datetime | None = None) -> str | None:
     return _iso(*match.groups(), now=now) if match else None
 
 
-def _iso(year: str | int, month: str | int, day: str | int, hour: str | None = None, minute: str | None = None,
-         second: str | None = None, offset: str | None = None, *, now: datetime | None = None) -> str | None:
+def _iso(
+    year: str | int,
+    month: str | int,
+    day: str | int,
+    hour: str | None = None,
+    minute: str | None = None,
+    second: str | None = None,
+    offset: str | None = None,
+    *,
+    now: datetime | None = None,
+) -> str | None:
     try:
         day_value = date(int(year), int(month), int(day))
-    except ValueError:   # 0000-00-00, 2024-02-31
+    except ValueError:  # 0000-00-00, 2024-02-31
         return None
     if not _plausible(day_value, now):
         return None
@@ -96,9 +110,14 @@ def _iso(year: str | int, month: str | int, day: str | int, hour: str | None = N
         return day_value.isoformat()
     try:
         # (both patterns match a minute wherever they match an hour)
-        stamp = datetime(day_value.year, day_value.month, day_value.day, int(hour),
-                         int(minute),   # type: ignore[arg-type]
-                         int(second or 0))
+        stamp = datetime(
+            day_value.year,
+            day_value.month,
+            day_value.day,
+            int(hour),
+            int(minute),  # type: ignore[arg-type]
+            int(second or 0),
+        )
     except ValueError:
         return day_value.isoformat()
     if offset:
@@ -125,7 +144,7 @@ def _plausible(day_value: date, now: datetime | None) -> bool:
 
 
 def _from_epoch(seconds: float, now: datetime | None) -> str | None:
-    if seconds > 1e11:   # milliseconds
+    if seconds > 1e11:  # milliseconds
         seconds /= 1000
     try:
         stamp = datetime.fromtimestamp(seconds, tz=timezone.utc)
@@ -154,12 +173,12 @@ def _text_date(text: str, now: datetime | None) -> str | None:
     latest = (now or datetime.now(timezone.utc)).replace(tzinfo=None) + timedelta(days=1)
     try:
         found = _try_date_expr(text, "%Y-%m-%d", False, datetime(EARLIEST_YEAR, 1, 1), latest)
-    except Exception:   # noqa: BLE001 - a third-party parser must not cost the page
+    except Exception:  # noqa: BLE001 - a third-party parser must not cost the page
         return None
     return _iso(*found.split("-"), now=now) if found else None
 
 
-try:   # the [metadata] extra
+try:  # the [metadata] extra
     from htmldate.extractors import try_date_expr as _try_date_expr
-except ImportError:   # pragma: no cover - depends on the installation
-    _try_date_expr = None   # type: ignore[assignment]  # without the extra: no dates in words
+except ImportError:  # pragma: no cover - depends on the installation
+    _try_date_expr = None  # type: ignore[assignment]  # without the extra: no dates in words

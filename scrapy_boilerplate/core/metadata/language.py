@@ -28,13 +28,30 @@ MIN_PROBABILITY = 0.5
 
 _CODE_RE = re.compile(r"^([a-z]{2,3})(?:[-_][a-z0-9]+)*$")
 # ISO 639-2/3 codes that pages declare, with their 639-1 form.
-_THREE_TO_TWO = {"eng": "en", "deu": "de", "ger": "de", "fra": "fr", "fre": "fr", "spa": "es",
-                 "ita": "it", "por": "pt", "nld": "nl", "dut": "nl", "rus": "ru", "jpn": "ja",
-                 "zho": "zh", "chi": "zh", "hun": "hu", "pol": "pl", "swe": "sv", "tur": "tr"}
+_THREE_TO_TWO = {
+    "eng": "en",
+    "deu": "de",
+    "ger": "de",
+    "fra": "fr",
+    "fre": "fr",
+    "spa": "es",
+    "ita": "it",
+    "por": "pt",
+    "nld": "nl",
+    "dut": "nl",
+    "rus": "ru",
+    "jpn": "ja",
+    "zho": "zh",
+    "chi": "zh",
+    "hun": "hu",
+    "pol": "pl",
+    "swe": "sv",
+    "tur": "tr",
+}
 
 
 def language_code(value: object) -> str | None:
-    """"en-US", "en_GB", "EN" -> "en"; None for what is no language code ("x-default", "")."""
+    """ "en-US", "en_GB", "EN" -> "en"; None for what is no language code ("x-default", "")."""
     if not isinstance(value, str):
         return None
     match = _CODE_RE.match(value.strip().lower())
@@ -48,13 +65,14 @@ def language_code(value: object) -> str | None:
 
 def page_language(page: Page, text: str, declared_meta: str | None) -> str | None:
     """<html lang>, else a declared <meta>/JSON-LD language, checked against the main text."""
-    declared = language_code(document_lang(page.root) if page.root is not None else page.lang) \
-        or language_code(declared_meta)
+    declared = language_code(document_lang(page.root) if page.root is not None else page.lang) or language_code(
+        declared_meta
+    )
     if len(text) < MIN_DETECT_CHARS or (identifier := _get_identifier()) is None:
         return declared
     try:
         found, probability = identifier.classify(text[:SAMPLE_CHARS])
-    except Exception:   # noqa: BLE001 - a third-party model must not cost the page
+    except Exception:  # noqa: BLE001 - a third-party model must not cost the page
         return declared
     if declared is None:
         return found if probability >= MIN_PROBABILITY else None
@@ -64,7 +82,7 @@ def page_language(page: Page, text: str, declared_meta: str | None) -> str | Non
 
 
 _lock = threading.Lock()
-_identifier: list = []   # [the py3langid identifier, or None without it], once loaded
+_identifier: list = []  # [the py3langid identifier, or None without it], once loaded
 
 
 def _get_identifier() -> Any:
@@ -77,7 +95,7 @@ def _get_identifier() -> Any:
 
 
 def _load_identifier() -> Any:
-    try:   # the [metadata] extra
+    try:  # the [metadata] extra
         from py3langid.langid import MODEL_FILE, LanguageIdentifier
     except ImportError:
         return None

@@ -37,24 +37,34 @@ if TYPE_CHECKING:
 SOURCE_NAMES = ("JSON-LD", "<meta> tags", "byline", "microdata", "URL")
 
 
-def field_sources(page: Page, mask: np.ndarray | None, title: str | None, url: str | None,
-                  meta: ArticleMetadata) -> dict[str, str]:
+def field_sources(
+    page: Page, mask: np.ndarray | None, title: str | None, url: str | None, meta: ArticleMetadata
+) -> dict[str, str]:
     """Field name -> the source of its value in `meta` (made by article_metadata from the same
     page, mask, title and URL); fields without a value are left out."""
     base = page_base(url or page.base_url, page.base_href)
-    sources = (from_jsonld(page), from_meta(page), from_byline(page, byline_window(page, mask, title)),
-               from_microdata(page), from_url(url))
+    sources = (
+        from_jsonld(page),
+        from_meta(page),
+        from_byline(page, byline_window(page, mask, title)),
+        from_microdata(page),
+        from_url(url),
+    )
     found: dict[str, str] = {}
     if meta.authors:
         found["authors"] = _authors_source(sources, meta.authors)
     for name in ("date_published", "date_modified"):
         value = getattr(meta, name)
         if value:
-            found[name] = _source(sources, name, value[:10], lambda v: (normalize_date(v) or "")[:10],
-                                  "a date line on the page")
-    cleaners: dict[str, Callable] = {"site_name": _clean_text, "description": _clean_text,
-                                     "canonical_url": lambda v: _absolute(v, base),
-                                     "image": lambda v: _absolute(v, base)}
+            found[name] = _source(
+                sources, name, value[:10], lambda v: (normalize_date(v) or "")[:10], "a date line on the page"
+            )
+    cleaners: dict[str, Callable] = {
+        "site_name": _clean_text,
+        "description": _clean_text,
+        "canonical_url": lambda v: _absolute(v, base),
+        "image": lambda v: _absolute(v, base),
+    }
     for name, clean in cleaners.items():
         value = getattr(meta, name)
         if value:
@@ -63,8 +73,7 @@ def field_sources(page: Page, mask: np.ndarray | None, title: str | None, url: s
         if language_code(page.lang) == meta.language:
             found["language"] = "<html lang>"
         else:
-            found["language"] = _source(sources, "language", meta.language, language_code,
-                                        "detected from the text")
+            found["language"] = _source(sources, "language", meta.language, language_code, "detected from the text")
     return found
 
 

@@ -46,8 +46,9 @@ def _best_title(page: Page) -> str | None:
             # Half the h1's words in the metadata title; against a JSON-LD headline, more than
             # one of a short h1's (a blog's name, "Minecraft News", shares one word with its
             # post's headline).
-            if not meta_words or (shared >= 0.5 * len(words) and (
-                    shared > 1 or len(words) == 1 or meta != page.jsonld.get("headline"))):
+            if not meta_words or (
+                shared >= 0.5 * len(words) and (shared > 1 or len(words) == 1 or meta != page.jsonld.get("headline"))
+            ):
                 return text
             if meta is page.jsonld.get("headline") and len(words & title_words) >= 0.5 * len(words):
                 return text
@@ -79,15 +80,18 @@ def _without_logo_text(text: str, page: Page) -> str:
     the last part of the <title> or og:title ("Headline » Section » Site"), or og:site_name; it is
     cut only where the two are glued: a lower-case letter runs into the upper-case one that starts
     the next ("InfantaUltima Hora"). A name after a space can be the headline's own last words."""
-    names = [TITLE_PART_SEPARATOR_RE.split(clean_text(t))[-1].strip() for t in (page.main_title, page.title)
-             if t and TITLE_PART_SEPARATOR_RE.search(t)]
+    names = [
+        TITLE_PART_SEPARATOR_RE.split(clean_text(t))[-1].strip()
+        for t in (page.main_title, page.title)
+        if t and TITLE_PART_SEPARATOR_RE.search(t)
+    ]
     if page.og.get("site_name"):
         names.append(clean_text(page.og["site_name"].strip()))
-    for name in sorted(set(names), key=lambda n: (-len(n), n)):   # the longest first
+    for name in sorted(set(names), key=lambda n: (-len(n), n)):  # the longest first
         if len(name) < 3 or len(name) >= len(text) - 3:
             continue
         if text.endswith(name) and text[-len(name) - 1].islower() and name[0].isupper():
-            return text[:-len(name)].strip()
+            return text[: -len(name)].strip()
         if text.startswith(name) and name[-1].islower() and text[len(name)].isupper():
-            return text[len(name):].strip()
+            return text[len(name) :].strip()
     return text

@@ -25,9 +25,9 @@ class OverviewVerdict:
     """Whether a page is an overview page, and why."""
 
     is_overview: bool
-    net_text_length: int     # net text of TextSweeper's best region (characters)
-    threshold: int           # the net-text threshold in force (TextSweeper's rule)
-    score: float             # 0..1, higher = more overview-like; is_overview == score >= the cutoff
+    net_text_length: int  # net text of TextSweeper's best region (characters)
+    threshold: int  # the net-text threshold in force (TextSweeper's rule)
+    score: float  # 0..1, higher = more overview-like; is_overview == score >= the cutoff
     reason: str
 
     def to_dict(self) -> dict:
@@ -52,9 +52,12 @@ class OverviewDetector:
     for the plain rule.
     """
 
-    def __init__(self, threshold: int = DEFAULT_NET_TEXT_THRESHOLD,
-                 model: Model | str | os.PathLike[str] | Literal[False] | None = None,
-                 cutoff: float | None = None) -> None:
+    def __init__(
+        self,
+        threshold: int = DEFAULT_NET_TEXT_THRESHOLD,
+        model: Model | str | os.PathLike[str] | Literal[False] | None = None,
+        cutoff: float | None = None,
+    ) -> None:
         if threshold <= 0:
             raise ValueError("threshold must be a positive number of characters")
         self.threshold = int(threshold)
@@ -71,7 +74,7 @@ class OverviewDetector:
             page = build_page(root, base_url=url)
         except TypeError:
             raise
-        except Exception as exc:   # noqa: BLE001 - bad input: no verdict, not a crash
+        except Exception as exc:  # noqa: BLE001 - bad input: no verdict, not a crash
             return OverviewVerdict(False, 0, self.threshold, 0.0, f"unreadable page ({exc!r})")
         return self.detect_page(page, url)
 
@@ -84,13 +87,14 @@ class OverviewDetector:
             how = "net-text rule"
         else:
             # (plan is set whenever model is)
-            values, row = self.plan.row(page, url)   # type: ignore[union-attr]
+            values, row = self.plan.row(page, url)  # type: ignore[union-attr]
             score = float(self.model.predict_proba(row[None, :])[0])
             how = "model"
         net = round(math.expm1(values["log_net_region"]))
         is_overview = score >= self.cutoff
-        return OverviewVerdict(is_overview, net, self.threshold, round(score, 4),
-                               _reason(values, net, self.threshold, is_overview, how))
+        return OverviewVerdict(
+            is_overview, net, self.threshold, round(score, 4), _reason(values, net, self.threshold, is_overview, how)
+        )
 
 
 def _reason(values: dict, net: int, threshold: int, is_overview: bool, how: str) -> str:
@@ -126,13 +130,17 @@ def _load_overview_model(model: Model | str | os.PathLike[str] | Literal[False] 
         from ..scoring.features import dense_feature_names
 
         dense = dense_feature_names()
-        if loaded.feature_names[:len(dense)] == dense:
-            raise ModelError("this is a block model (for 'extract --model' and BOILERPLATE_MODEL), "
-                             "not an overview model: give an overview model made by "
-                             "'scrapy-boilerplate train --overview', or none for the shipped one")
+        if loaded.feature_names[: len(dense)] == dense:
+            raise ModelError(
+                "this is a block model (for 'extract --model' and BOILERPLATE_MODEL), "
+                "not an overview model: give an overview model made by "
+                "'scrapy-boilerplate train --overview', or none for the shipped one"
+            )
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-        raise ModelError(f"overview model uses unknown evidence: {', '.join(missing[:5])}{more}; "
-                         "retrain it with 'scrapy-boilerplate train --overview'")
+        raise ModelError(
+            f"overview model uses unknown evidence: {', '.join(missing[:5])}{more}; "
+            "retrain it with 'scrapy-boilerplate train --overview'"
+        )
     return loaded
 
 

@@ -39,7 +39,7 @@ from ..selection.cards import HEAD_BLOCKS, card_groups
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-_compiled = speedups.twin(__name__)   # _evidence.pyx
+_compiled = speedups.twin(__name__)  # _evidence.pyx
 
 
 # Teaser links: a "Read more" phrase alone in its block, or text that trails off ("...").
@@ -51,8 +51,11 @@ TEASER_PHRASE_RE = re.compile(
 )
 TRAILING_ELLIPSIS_RE = re.compile(r"(?:\.\.\.|…)\s*$")
 PRICE_RE = re.compile(r"(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur|usd|\$|£|kr|zł|руб))", re.IGNORECASE)
-SHORT_DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|"
-                           r"aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b", re.IGNORECASE)
+SHORT_DATE_RE = re.compile(
+    r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|"
+    r"aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b",
+    re.IGNORECASE,
+)
 # Interface text of lists: sorting, filters, result counts, paging, forum columns.
 LISTING_UI_RE = re.compile(
     r"^(?:sort(?:ed)? by|filter|filters|refine|results?|showing \d|\d+ (?:results|items|products|articles|posts)|"
@@ -68,8 +71,8 @@ DIGIT_RE = re.compile(r"\d")
 class LinePattern:
     """A pattern for one block's text (the reference), and its twin for _ShortBlocks."""
 
-    one: re.Pattern     # searched in one block's text
-    lines: re.Pattern   # scanned over "\n" + the lower-cased short blocks joined by "\n"
+    one: re.Pattern  # searched in one block's text
+    lines: re.Pattern  # scanned over "\n" + the lower-cased short blocks joined by "\n"
 
 
 def _lines(pattern: re.Pattern) -> LinePattern:
@@ -82,8 +85,7 @@ def _lines(pattern: re.Pattern) -> LinePattern:
     with a literal first character, re jumps from newline to newline rather
     than trying every position.
     """
-    source = (pattern.pattern.replace(r"\W*$", r"[^\w\n]*$").replace(r"\s*$", r"[^\S\n]*$")
-              .replace(r"\s?", r"[^\S\n]?"))
+    source = pattern.pattern.replace(r"\W*$", r"[^\w\n]*$").replace(r"\s*$", r"[^\S\n]*$").replace(r"\s?", r"[^\S\n]?")
     if source.startswith("^"):
         source = "\n" + source[1:]
     return LinePattern(pattern, re.compile(source, (pattern.flags & ~re.IGNORECASE) | re.MULTILINE))
@@ -108,7 +110,7 @@ class _ShortBlocks:
         # A block with a newline of its own (rare) would be read as two: match block by block then.
         self.one_by_one = len(lines) != len(blocks)
         self.starts = list(accumulate((len(t) + 1 for t in lines), initial=0))
-        self.padded = "\n" + joined   # every block after a newline, the first one too
+        self.padded = "\n" + joined  # every block after a newline, the first one too
 
     def matching(self, pattern: LinePattern) -> list:
         """The blocks that hold a match of `pattern`."""
@@ -128,8 +130,9 @@ class _ShortBlocks:
         return _ShortBlocks(self.texts, self.matching(DIGIT_LINES))
 
 
-PAGINATION_TOKENS = frozenset(("pagination", "pager", "paging", "paginator", "pagenav", "nav-links",
-                               "numbers", "loadmore", "load", "infinite"))
+PAGINATION_TOKENS = frozenset(
+    ("pagination", "pager", "paging", "paginator", "pagenav", "nav-links", "numbers", "loadmore", "load", "infinite")
+)
 DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
 LISTING_PATH_RE = re.compile(
     r"/(?:tag|tags|category|categories|categorie|kategorie|rubrik|section|sections|topics?|archive|"
@@ -153,30 +156,89 @@ LISTING_END_RE = re.compile(
     re.IGNORECASE,
 )
 LISTING_QUERY_RE = re.compile(r"(?:^|&)(?:sort|order|filter|q|query|s|category|cat)=")
-ARTICLE_TYPES = frozenset(("article", "newsarticle", "blogposting", "reportagenewsarticle", "report",
-                           "techarticle", "scholarlyarticle", "analysisnewsarticle", "opinionnewsarticle",
-                           "liveblogposting", "recipe", "howto", "review", "socialmediaposting"))
-LISTING_TYPES = frozenset(("collectionpage", "itemlist", "searchresultspage", "website", "blog",
-                           "profilepage", "offercatalog"))
+ARTICLE_TYPES = frozenset(
+    (
+        "article",
+        "newsarticle",
+        "blogposting",
+        "reportagenewsarticle",
+        "report",
+        "techarticle",
+        "scholarlyarticle",
+        "analysisnewsarticle",
+        "opinionnewsarticle",
+        "liveblogposting",
+        "recipe",
+        "howto",
+        "review",
+        "socialmediaposting",
+    )
+)
+LISTING_TYPES = frozenset(
+    ("collectionpage", "itemlist", "searchresultspage", "website", "blog", "profilepage", "offercatalog")
+)
 
 # Token evidence: a feature named NODE_TOKEN + t is 1 when some element's id or class holds token t;
 # LINK_WORD + w when the text of some short link holds word w. The training picks the tokens.
 NODE_TOKEN = "node:"
 LINK_WORD = "link:"
 LINK_WORD_RE = re.compile(r"[^\W\d_]{2,}")
-SHORT_LINK_CHARS = 40   # a link block shorter than this is a menu, tag or paging link, not a headline
+SHORT_LINK_CHARS = 40  # a link block shorter than this is a menu, tag or paging link, not a headline
 
 FEATURE_NAMES = (
-    "log_net_region", "log_net_page", "region_share", "ld_page", "ld_region", "log_blocks",
-    "log_chars", "long_paras", "long_para_run", "long_para_share", "linked_headings",
-    "linked_heading_share", "headings", "teaser_phrases", "card_groups", "card_items",
-    "link_blocks_share", "short_link_blocks", "og_article", "og_website", "ld_article", "ld_listing",
-    "has_body_jsonld", "url_depth", "url_root", "url_date", "url_listing", "url_page_param",
-    "url_slug_words", "url_ends_slash", "url_has_id", "url_known", "heading_density",
-    "article_tag_count", "h1_count", "headline_links", "headline_link_share", "price_blocks",
-    "date_blocks", "log_max_net_block", "card_link_chars", "img_per_block", "max_card_group",
-    "repeated_link_nodes", "price_share", "card_net_chars", "listing_ui", "pagination",
-    "url_item", "url_listing_end", "url_listing_query", "title_words", "title_part_words",
+    "log_net_region",
+    "log_net_page",
+    "region_share",
+    "ld_page",
+    "ld_region",
+    "log_blocks",
+    "log_chars",
+    "long_paras",
+    "long_para_run",
+    "long_para_share",
+    "linked_headings",
+    "linked_heading_share",
+    "headings",
+    "teaser_phrases",
+    "card_groups",
+    "card_items",
+    "link_blocks_share",
+    "short_link_blocks",
+    "og_article",
+    "og_website",
+    "ld_article",
+    "ld_listing",
+    "has_body_jsonld",
+    "url_depth",
+    "url_root",
+    "url_date",
+    "url_listing",
+    "url_page_param",
+    "url_slug_words",
+    "url_ends_slash",
+    "url_has_id",
+    "url_known",
+    "heading_density",
+    "article_tag_count",
+    "h1_count",
+    "headline_links",
+    "headline_link_share",
+    "price_blocks",
+    "date_blocks",
+    "log_max_net_block",
+    "card_link_chars",
+    "img_per_block",
+    "max_card_group",
+    "repeated_link_nodes",
+    "price_share",
+    "card_net_chars",
+    "listing_ui",
+    "pagination",
+    "url_item",
+    "url_listing_end",
+    "url_listing_query",
+    "title_words",
+    "title_part_words",
 )
 
 
@@ -257,31 +319,42 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
 class BlockSums(NamedTuple):
     """Sums over a page's blocks for the evidence (characters, counts of blocks), all ints."""
 
-    chars: int               # characters of all blocks
-    links: int               # link characters, teaser phrases counted as links
-    net: int                 # net characters: text minus link text
-    max_net: int             # the net characters of the block with most
-    region_chars: int        # the same three over the blocks of TextSweeper's region
+    chars: int  # characters of all blocks
+    links: int  # link characters, teaser phrases counted as links
+    net: int  # net characters: text minus link text
+    max_net: int  # the net characters of the block with most
+    region_chars: int  # the same three over the blocks of TextSweeper's region
     region_links: int
     region_net: int
-    long_paras: int          # paragraphs: >= 200 characters, link density < 0.2
-    long_para_run: int       # the longest run of consecutive paragraphs
+    long_paras: int  # paragraphs: >= 200 characters, link density < 0.2
+    long_para_run: int  # the longest run of consecutive paragraphs
     long_para_chars: int
-    headings: int            # h1-h6 blocks
-    linked_headings: int     # headings with link density >= 0.8
-    link_blocks: int         # blocks with link density >= 0.8
-    short_link_blocks: int   # ... under 60 characters
-    headline_links: int      # >= 25 link characters, link density >= 0.6, under 200 characters
+    headings: int  # h1-h6 blocks
+    linked_headings: int  # headings with link density >= 0.8
+    link_blocks: int  # blocks with link density >= 0.8
+    short_link_blocks: int  # ... under 60 characters
+    headline_links: int  # >= 25 link characters, link density >= 0.6, under 200 characters
     h1: int
-    pagination: int          # blocks inside a pager (PAGINATION_TOKENS)
+    pagination: int  # blocks inside a pager (PAGINATION_TOKENS)
 
 
 def block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
     """BlockSums of `page`, the `teaser` blocks (sorted indices) counted as links, the region
     being blocks first..last-1."""
     if _compiled is not None:
-        return BlockSums(*_compiled._block_sums(page.chars, page.link_chars, page.tags, page.tokens,
-                                               teaser, first, last, HEADING_TAGS, PAGINATION_TOKENS))
+        return BlockSums(
+            *_compiled._block_sums(
+                page.chars,
+                page.link_chars,
+                page.tags,
+                page.tokens,
+                teaser,
+                first,
+                last,
+                HEADING_TAGS,
+                PAGINATION_TOKENS,
+            )
+        )
     return _block_sums(page, teaser, first, last)
 
 
@@ -290,19 +363,29 @@ def _block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
     n = len(page)
     chars = np.asarray(page.chars, np.int64)
     links = np.asarray(page.link_chars, np.int64)
-    links[teaser] = chars[teaser]   # teaser phrases are links in spirit even when not marked up as links
+    links[teaser] = chars[teaser]  # teaser phrases are links in spirit even when not marked up as links
     net = np.maximum(chars - links, 0)
     ld = links / np.maximum(chars, 1)
     long_para = (chars >= 200) & (ld < 0.2)
     headings = np.fromiter(map(HEADING_TAGS.__contains__, page.tags), bool, n)
     link_block = ld >= 0.8
     return BlockSums(
-        int(chars.sum()), int(links.sum()), int(net.sum()), int(net.max()) if n else 0,
-        int(chars[first:last].sum()), int(links[first:last].sum()), int(net[first:last].sum()),
-        int(long_para.sum()), _longest_run(long_para), int(chars[long_para].sum()),
-        int(headings.sum()), int((headings & link_block).sum()), int(link_block.sum()),
+        int(chars.sum()),
+        int(links.sum()),
+        int(net.sum()),
+        int(net.max()) if n else 0,
+        int(chars[first:last].sum()),
+        int(links[first:last].sum()),
+        int(net[first:last].sum()),
+        int(long_para.sum()),
+        _longest_run(long_para),
+        int(chars[long_para].sum()),
+        int(headings.sum()),
+        int((headings & link_block).sum()),
+        int(link_block.sum()),
         int((link_block & (chars < 60)).sum()),
-        int(((links >= 25) & (ld >= 0.6) & (chars < 200)).sum()), page.tags.count("h1"),
+        int(((links >= 25) & (ld >= 0.6) & (chars < 200)).sum()),
+        page.tags.count("h1"),
         n - sum(map(PAGINATION_TOKENS.isdisjoint, page.tokens)),
     )
 
@@ -310,9 +393,13 @@ def _block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
 def page_title(page: Page) -> str | None:
     """The <title>; where there is none, the og:title, Twitter title, JSON-LD headline or first <h1>."""
     headline = page.jsonld.get("headline")
-    return (page.title or page.og.get("title") or page.og.get("tw_title")
-            or (headline if isinstance(headline, str) else None)
-            or next((text for text, tag in zip(page.texts, page.tags) if tag == "h1"), None))
+    return (
+        page.title
+        or page.og.get("title")
+        or page.og.get("tw_title")
+        or (headline if isinstance(headline, str) else None)
+        or next((text for text, tag in zip(page.texts, page.tags) if tag == "h1"), None)
+    )
 
 
 def title_features(title: str | None) -> dict:
@@ -329,8 +416,7 @@ def page_tokens(page: Page) -> tuple[set, set]:
     if _compiled is None:
         return _page_tokens(page)
     link_texts = _compiled._short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
-    return (_compiled._node_tokens(page.node_tokens),
-            set(LINK_WORD_RE.findall(" ".join(link_texts).lower())))
+    return (_compiled._node_tokens(page.node_tokens), set(LINK_WORD_RE.findall(" ".join(link_texts).lower())))
 
 
 def _page_tokens(page: Page) -> tuple[set, set]:
@@ -366,10 +452,12 @@ class EvidencePlan:
         dense = [(i, name) for i, name in enumerate(feature_names) if not is_token_feature(name)]
         self.dense_columns = [i for i, _ in dense]
         self.dense_names = [name for _, name in dense]
-        self.node_tokens = {name[len(NODE_TOKEN):]: i for i, name in enumerate(feature_names)
-                            if name.startswith(NODE_TOKEN)}
-        self.link_words = {name[len(LINK_WORD):]: i for i, name in enumerate(feature_names)
-                           if name.startswith(LINK_WORD)}
+        self.node_tokens = {
+            name[len(NODE_TOKEN) :]: i for i, name in enumerate(feature_names) if name.startswith(NODE_TOKEN)
+        }
+        self.link_words = {
+            name[len(LINK_WORD) :]: i for i, name in enumerate(feature_names) if name.startswith(LINK_WORD)
+        }
 
     def row(self, page: Page, url: str | None) -> tuple[dict, np.ndarray]:
         """(page evidence, the model's feature row): token features are 1 where the page has the token."""
@@ -392,9 +480,20 @@ def _longest_run(flags: np.ndarray) -> int:
 
 def url_features(url: str | None) -> dict:
     """The URL's shape: depth, root, date, listing words, page parameter, slug words, item paths."""
-    out = {"url_depth": 0.0, "url_root": 0.0, "url_date": 0.0, "url_listing": 0.0,
-           "url_page_param": 0.0, "url_slug_words": 0.0, "url_ends_slash": 0.0, "url_has_id": 0.0,
-           "url_known": 0.0, "url_item": 0.0, "url_listing_end": 0.0, "url_listing_query": 0.0}
+    out = {
+        "url_depth": 0.0,
+        "url_root": 0.0,
+        "url_date": 0.0,
+        "url_listing": 0.0,
+        "url_page_param": 0.0,
+        "url_slug_words": 0.0,
+        "url_ends_slash": 0.0,
+        "url_has_id": 0.0,
+        "url_known": 0.0,
+        "url_item": 0.0,
+        "url_listing_end": 0.0,
+        "url_listing_query": 0.0,
+    }
     if not url:
         return out
     try:
@@ -411,8 +510,10 @@ def url_features(url: str | None) -> dict:
         url_root=float(not segments and not parts.query),
         url_date=float(DATE_PATH_RE.search(path) is not None),
         url_listing=float(LISTING_PATH_RE.search(path) is not None),
-        url_page_param=float(bool(re.search(r"(?:^|&)(?:page|p|paged|start|offset)=\d", parts.query))
-                             or bool(re.search(r"/page/\d+", path))),
+        url_page_param=float(
+            bool(re.search(r"(?:^|&)(?:page|p|paged|start|offset)=\d", parts.query))
+            or bool(re.search(r"/page/\d+", path))
+        ),
         url_slug_words=float(len([w for w in re.split(r"[-_]+", slug) if w.isalpha()])),
         url_ends_slash=float(path.endswith("/")),
         url_has_id=float(bool(re.search(r"\d{4,}", last))),
@@ -426,9 +527,17 @@ def url_features(url: str | None) -> dict:
 def teaser_cards(page: Page) -> tuple:
     """Repeated teaser cards (see _teaser_cards)."""
     if _compiled is not None:
-        return _compiled._teaser_cards(page.node_parents, page.node_first, page.node_last, page.node_tags,
-                                      page.node_tokens, page.node_flags, page.chars, page.link_chars,
-                                      FLAG["nav"])
+        return _compiled._teaser_cards(
+            page.node_parents,
+            page.node_first,
+            page.node_last,
+            page.node_tags,
+            page.node_tokens,
+            page.node_flags,
+            page.chars,
+            page.link_chars,
+            FLAG["nav"],
+        )
     return _teaser_cards(page)
 
 
@@ -447,14 +556,16 @@ def _teaser_cards(page: Page) -> tuple:
     """
     acc_chars = list(accumulate(page.chars, initial=0))
     acc_links = list(accumulate(page.link_chars, initial=0))
-    groups = []   # (cards, their headline link characters, their net text characters)
+    groups = []  # (cards, their headline link characters, their net text characters)
     signatures: dict = {}
     for (_, tag, tokens), cards in card_groups(page, FLAG["nav"]).items():
-        groups.append((
-            len(cards),
-            sum(acc_links[min(stop, start + HEAD_BLOCKS)] - acc_links[start] for start, stop in cards),
-            sum(acc_chars[stop] - acc_chars[start] - acc_links[stop] + acc_links[start] for start, stop in cards),
-        ))
+        groups.append(
+            (
+                len(cards),
+                sum(acc_links[min(stop, start + HEAD_BLOCKS)] - acc_links[start] for start, stop in cards),
+                sum(acc_chars[stop] - acc_chars[start] - acc_links[stop] + acc_links[start] for start, stop in cards),
+            )
+        )
         # The same card template anywhere on the page (grids split over several rows).
         if tokens:
             signatures[tag, tokens] = signatures.get((tag, tokens), 0) + len(cards)

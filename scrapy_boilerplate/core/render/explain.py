@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 HIDDEN, COMMENT_SECTION, NOT_READ = "hidden", "comment_section", "not_read"
 #: What each reason means, for the legend and the tooltips (docs/extraction.md lists the same).
 REASON_WORDS = {
-    **REASONS,   # the pipeline's, in its order (selection/steps.py PIPELINE)
+    **REASONS,  # the pipeline's, in its order (selection/steps.py PIPELINE)
     HIDDEN: "hidden on the page (hidden, display:none, aria-hidden...): never read",
     COMMENT_SECTION: "a comment section: not read (include_comments reads it)",
     NOT_READ: "not read by the extraction's walk (its text may be part of a neighbouring block)",
@@ -47,8 +47,16 @@ PATH_DEPTH = 4
 #: Kept is 'kept', everything else 'dropped'.
 KEPT, DROPPED = "kept", "dropped"
 #: The metadata fields shown, in order.
-METADATA_FIELDS = ("authors", "date_published", "date_modified", "language", "site_name",
-                   "canonical_url", "description", "image")
+METADATA_FIELDS = (
+    "authors",
+    "date_published",
+    "date_modified",
+    "language",
+    "site_name",
+    "canonical_url",
+    "description",
+    "image",
+)
 
 
 @dataclass
@@ -56,16 +64,21 @@ class Row:
     """One block as the explain page shows it."""
 
     text: str
-    path: str              # tag path, with the class/id words of each element
-    cues: str              # the semantic flags of the block and its ancestors (nav, aside, comment...)
+    path: str  # tag path, with the class/id words of each element
+    cues: str  # the semantic flags of the block and its ancestors (nav, aside, comment...)
     kept: bool
-    probability: float | None   # None: never scored (hidden, comment section)
+    probability: float | None  # None: never scored (hidden, comment section)
     reason: str
 
 
-def explain_html(html_input: Any, url: str | None = None, extractor: Extractor | None = None,
-                 detector: OverviewDetector | None = None, extraction: Extraction | None = None,
-                 source: str | None = None) -> str:
+def explain_html(
+    html_input: Any,
+    url: str | None = None,
+    extractor: Extractor | None = None,
+    detector: OverviewDetector | None = None,
+    extraction: Extraction | None = None,
+    source: str | None = None,
+) -> str:
     """The explain page of `html_input` (str, bytes, parsel Selector or lxml element) as a string.
 
     `extraction`: the extraction already made of the same input with `extractor`, else one is made.
@@ -88,27 +101,28 @@ def explain_html(html_input: Any, url: str | None = None, extractor: Extractor |
     return _document(extraction, verdict, sources, rows, url, source)
 
 
-def block_rows(page: Page | None, extraction: Extraction, root: etree._Element | None,
-               url: str | None) -> list[Row]:
+def block_rows(page: Page | None, extraction: Extraction, root: etree._Element | None, url: str | None) -> list[Row]:
     """The extraction's blocks, with the blocks its walk skipped (hidden, comment sections) put
     where they stand in the page: a second walk reads everything, and its blocks are matched to
     the extraction's by their element (and their order in it)."""
     blocks = extraction.blocks
     if page is None or len(page) != len(blocks):
         return []
-    own = [Row(b.text, _path(page, i), _cues(page.flags[i]), b.is_content, b.probability, b.reason)
-           for i, b in enumerate(blocks)]
+    own = [
+        Row(b.text, _path(page, i), _cues(page.flags[i]), b.is_content, b.probability, b.reason)
+        for i, b in enumerate(blocks)
+    ]
     if root is None or page.root is not root:
-        return own   # a stated body: its blocks are not the page's
+        return own  # a stated body: its blocks are not the page's
     full = Page(base_url=url, skip_hidden=False, opened=ToggleTargets(root))
     walk_blocks(root, full, True, False)
     index = {key: i for i, key in enumerate(_keys(page))}
     rows: list[Row] = []
-    done = 0   # the extraction's blocks before this one are shown
+    done = 0  # the extraction's blocks before this one are shown
     for j, key in enumerate(_keys(full)):
         i = index.get(key)
         if i is not None and i >= done:
-            rows.extend(own[done:i + 1])
+            rows.extend(own[done : i + 1])
             done = i + 1
         elif i is None:
             reason = _skipped_reason(key[0], page)
@@ -123,8 +137,11 @@ def _skipped_reason(el: etree._Element | None, page: Page) -> str:
     while el is not None:
         if page.skip_hidden and is_hidden(el, page.opened):
             return HIDDEN
-        if (not page.include_comments and el.tag not in COMMENT_SAFE_TAGS
-                and class_cues(el.get("id"), el.get("class"))[2]):
+        if (
+            not page.include_comments
+            and el.tag not in COMMENT_SAFE_TAGS
+            and class_cues(el.get("id"), el.get("class"))[2]
+        ):
             return COMMENT_SECTION
         el = el.getparent()
     return NOT_READ
@@ -163,8 +180,15 @@ def reason_words(reason: str) -> str:
 
 # --- the document -------------------------------------------------------------------------
 
-def _document(extraction: Extraction, verdict: OverviewVerdict, sources: dict[str, str],
-              rows: list[Row], url: str | None, source: str | None = None) -> str:
+
+def _document(
+    extraction: Extraction,
+    verdict: OverviewVerdict,
+    sources: dict[str, str],
+    rows: list[Row],
+    url: str | None,
+    source: str | None = None,
+) -> str:
     e = html.escape
     kept = [r for r in rows if r.kept]
     title = extraction.title or "(no title found)"
@@ -172,7 +196,7 @@ def _document(extraction: Extraction, verdict: OverviewVerdict, sources: dict[st
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         # Nothing runs and nothing is fetched, whatever text the page holds.
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">",
         '<meta name="referrer" content="no-referrer">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -204,9 +228,11 @@ def _document(extraction: Extraction, verdict: OverviewVerdict, sources: dict[st
 def _verdict(verdict: OverviewVerdict) -> str:
     e = html.escape
     kind, label = ("ov", "Overview page") if verdict.is_overview else ("art", "Not an overview page")
-    return (f'<div class="verdict {kind}"><span class="pill">{label}</span> '
-            f'<span class="score">score {verdict.score:.2f}</span>'
-            f'<p class="evidence">{e(verdict.reason)}</p></div>')
+    return (
+        f'<div class="verdict {kind}"><span class="pill">{label}</span> '
+        f'<span class="score">score {verdict.score:.2f}</span>'
+        f'<p class="evidence">{e(verdict.reason)}</p></div>'
+    )
 
 
 def _site_rule(rule: dict | None) -> str:
@@ -218,32 +244,44 @@ def _site_rule(rule: dict | None) -> str:
     items = []
     if rule["content"] is not None:
         c = rule["content"]
-        items.append(f"<li>content <code>{e(c['selector'])}</code>: {c['elements']} element(s), "
-                     f"{c['blocks']} block(s)</li>")
+        items.append(
+            f"<li>content <code>{e(c['selector'])}</code>: {c['elements']} element(s), {c['blocks']} block(s)</li>"
+        )
     for x in rule["exclude"]:
-        items.append(f"<li>exclude <code>{e(x['selector'])}</code>: {x['elements']} element(s), "
-                     f"{x['blocks']} block(s)</li>")
-    state = ("skipped: its selectors tested too many elements on this page (the extraction is as "
-             "without it)" if rule.get("over_budget") else
-             "applied" if rule["matched"] else "did not match (the extraction is as without it)")
+        items.append(
+            f"<li>exclude <code>{e(x['selector'])}</code>: {x['elements']} element(s), {x['blocks']} block(s)</li>"
+        )
+    state = (
+        "skipped: its selectors tested too many elements on this page (the extraction is as without it)"
+        if rule.get("over_budget")
+        else "applied"
+        if rule["matched"]
+        else "did not match (the extraction is as without it)"
+    )
     site = f" for {e(rule['site'])}" if rule.get("site") else ""
-    return (f'<div class="rule"><b>Site rule{site}</b>: {state}; {len(rule["forced_out"])} block(s) '
-            f'kept out<ul>{"".join(items)}</ul></div>')
+    return (
+        f'<div class="rule"><b>Site rule{site}</b>: {state}; {len(rule["forced_out"])} block(s) '
+        f"kept out<ul>{''.join(items)}</ul></div>"
+    )
 
 
 def _metadata(extraction: Extraction, sources: dict[str, str]) -> str:
     e = html.escape
-    lines = ['<table class="meta"><caption>Metadata</caption>',
-             '<colgroup><col class="cf"><col><col class="cs"></colgroup>',
-             "<tr><th>field</th><th>value</th><th>source</th></tr>"]
+    lines = [
+        '<table class="meta"><caption>Metadata</caption>',
+        '<colgroup><col class="cf"><col><col class="cs"></colgroup>',
+        "<tr><th>field</th><th>value</th><th>source</th></tr>",
+    ]
     for name in METADATA_FIELDS:
         value = getattr(extraction, name)
         shown = ", ".join(value) if isinstance(value, list) else value
         if not shown:
             lines.append(f'<tr class="none"><th>{name}</th><td>—</td><td></td></tr>')
             continue
-        lines.append(f'<tr><th>{name}</th><td dir="auto" title="{e(_no_bidi(str(shown)))}">'
-                     f'{e(_snippet(str(shown), 120))}</td><td class="src">{e(sources.get(name, ""))}</td></tr>')
+        lines.append(
+            f'<tr><th>{name}</th><td dir="auto" title="{e(_no_bidi(str(shown)))}">'
+            f'{e(_snippet(str(shown), 120))}</td><td class="src">{e(sources.get(name, ""))}</td></tr>'
+        )
     lines.append("</table>")
     return "\n".join(lines)
 
@@ -256,16 +294,20 @@ def _legend(rows: list[Row]) -> str:
     for reason in dict.fromkeys([*REASON_WORDS, *(r for r, _ in counts)]):
         k, d = counts.get((reason, True), 0), counts.get((reason, False), 0)
         if k or d:
-            items.append(f'<li><span class="rs">{html.escape(reason)}</span> '
-                         f"{html.escape(reason_words(reason))}: "
-                         f'<span class="ck">{k} kept</span>, <span class="cd">{d} dropped</span></li>')
-    return ('<section class="legend"><h2>How to read this page</h2>'
-            '<p><span class="sw k">kept</span> blocks are the extraction\'s text, in order; '
-            '<span class="sw d">dropped</span> blocks are greyed, and long runs of them are folded '
-            '(click to open). Each block shows its number, its content probability (the bar), the '
-            "reason (the step that decided), its tag path with class/id words, and the flags of its "
-            "ancestors (nav, aside, comment, related...).</p>"
-            f'<ul class="reasons">{"".join(items)}</ul></section>')
+            items.append(
+                f'<li><span class="rs">{html.escape(reason)}</span> '
+                f"{html.escape(reason_words(reason))}: "
+                f'<span class="ck">{k} kept</span>, <span class="cd">{d} dropped</span></li>'
+            )
+    return (
+        '<section class="legend"><h2>How to read this page</h2>'
+        '<p><span class="sw k">kept</span> blocks are the extraction\'s text, in order; '
+        '<span class="sw d">dropped</span> blocks are greyed, and long runs of them are folded '
+        "(click to open). Each block shows its number, its content probability (the bar), the "
+        "reason (the step that decided), its tag path with class/id words, and the flags of its "
+        "ancestors (nav, aside, comment, related...).</p>"
+        f'<ul class="reasons">{"".join(items)}</ul></section>'
+    )
 
 
 def _blocks(rows: list[Row]) -> str:
@@ -277,8 +319,10 @@ def _blocks(rows: list[Row]) -> str:
         if len(run) >= FOLD_RUN:
             reasons = ", ".join(f"{r} ×{n}" for r, n in _tally(rows[i].reason for i in run))
             first = html.escape(_snippet(rows[run[0]].text))
-            out.append(f'<details class="run"><summary>{len(run)} dropped blocks ({html.escape(reasons)})'
-                       f' <bdi class="snip">{first}</bdi></summary>')
+            out.append(
+                f'<details class="run"><summary>{len(run)} dropped blocks ({html.escape(reasons)})'
+                f' <bdi class="snip">{first}</bdi></summary>'
+            )
             out.extend(_block(i, rows[i]) for i in run)
             out.append("</details>")
         else:
@@ -303,12 +347,14 @@ def _block(i: int, row: Row) -> str:
     bar = "" if p is None else f'<span class="bar"><i style="width:{round(p * 100)}%"></i></span>'
     note = "" if row.reason == "model" else " step"
     cues = f' <span class="cues">{e(row.cues)}</span>' if row.cues else ""
-    return (f'<div class="b {decision}" data-decision="{decision}" data-probability="{p or 0:.2f}" '
-            f'data-reason="{e(row.reason)}" id="b{i}">'
-            f'<div class="m"><span class="n">#{i}</span> <span class="dec">{decision}</span> {bar}'
-            f'<span class="pr">{shown}</span> <span class="rs{note}" title="{e(reason_words(row.reason))}">'
-            f'{e(row.reason)}</span> <code class="path" dir="ltr">{e(row.path)}</code>{cues}</div>'
-            f'<div class="t{" code" if "pre" in row.cues.split() else ""}" dir="auto">{e(row.text)}</div></div>')
+    return (
+        f'<div class="b {decision}" data-decision="{decision}" data-probability="{p or 0:.2f}" '
+        f'data-reason="{e(row.reason)}" id="b{i}">'
+        f'<div class="m"><span class="n">#{i}</span> <span class="dec">{decision}</span> {bar}'
+        f'<span class="pr">{shown}</span> <span class="rs{note}" title="{e(reason_words(row.reason))}">'
+        f'{e(row.reason)}</span> <code class="path" dir="ltr">{e(row.path)}</code>{cues}</div>'
+        f'<div class="t{" code" if "pre" in row.cues.split() else ""}" dir="auto">{e(row.text)}</div></div>'
+    )
 
 
 #: What each link role means (core/links/roles.py; docs/links.md).
@@ -328,13 +374,19 @@ def _links(links: list) -> str:
         return ""
     e = html.escape
     counts = _tally(link.role for link in links)
-    legend = "".join(f'<li><span class="role {e(r)}">{e(r)}</span> {e(ROLE_WORDS.get(r, r))}: {n}</li>'
-                     for r, n in counts)
-    rows = "".join(f'<tr><td><span class="role {e(link.role)}">{e(link.role)}</span></td>'
-                   f'<td dir="auto">{e(_snippet(link.text, 80)) or "<i>(no text)</i>"}</td>'
-                   f'<td class="lu">{e(link.url)}</td></tr>' for link in links)
-    return (f'<section class="links"><h2>Links ({len(links)})</h2><ul class="roles">{legend}</ul>'
-            f'<table class="links"><tr><th>role</th><th>text</th><th>URL</th></tr>{rows}</table></section>')
+    legend = "".join(
+        f'<li><span class="role {e(r)}">{e(r)}</span> {e(ROLE_WORDS.get(r, r))}: {n}</li>' for r, n in counts
+    )
+    rows = "".join(
+        f'<tr><td><span class="role {e(link.role)}">{e(link.role)}</span></td>'
+        f'<td dir="auto">{e(_snippet(link.text, 80)) or "<i>(no text)</i>"}</td>'
+        f'<td class="lu">{e(link.url)}</td></tr>'
+        for link in links
+    )
+    return (
+        f'<section class="links"><h2>Links ({len(links)})</h2><ul class="roles">{legend}</ul>'
+        f'<table class="links"><tr><th>role</th><th>text</th><th>URL</th></tr>{rows}</table></section>'
+    )
 
 
 def _tally(reasons: Any) -> list[tuple[str, int]]:

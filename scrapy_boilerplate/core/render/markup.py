@@ -39,7 +39,7 @@ DEF_TAGS = frozenset(("dt", "dd"))
 QUOTE = FLAG["blockquote"]
 IN_LIST = FLAG["li"]
 MAX_LIST_DEPTH = 8
-MD_BREAK = "\\\n"   # a hard line break in Markdown: a backslash at the end of the line
+MD_BREAK = "\\\n"  # a hard line break in Markdown: a backslash at the end of the line
 _HTML_TAG = {"code": "code", "em": "em", "strong": "strong"}
 
 
@@ -47,7 +47,7 @@ _HTML_TAG = {"code": "code", "em": "em", "strong": "strong"}
 class Options:
     include_links: bool = False
     include_images: bool = False
-    base: str | None = None   # what relative URLs are resolved against (urls.page_base)
+    base: str | None = None  # what relative URLs are resolved against (urls.page_base)
 
 
 def render_markup(page: Page, units: list[tuple], lead: str | None, options: Options) -> tuple[str, str]:
@@ -62,7 +62,7 @@ def render_markup(page: Page, units: list[tuple], lead: str | None, options: Opt
         elif unit[0] == "table":
             renderer.table(unit[1])
         elif unit[0] == "code":
-            renderer.code("\n".join(page.texts[unit[1].first:unit[1].last]))
+            renderer.code("\n".join(page.texts[unit[1].first : unit[1].last]))
         elif options.include_images:
             renderer.image(unit[1], unit[2])
     # Inline markup is read back from the tree: NFC and no soft hyphens here, as in the blocks.
@@ -79,10 +79,10 @@ class _Renderer:
         # are joined by one newline, everything else by a blank line.
         self.md_blocks: list[tuple[str, str]] = []
         self.html_parts: list[str] = []
-        self.open_html: list[tuple[int, str]] = []   # open lists and items: (node, closing tag)
-        self.items_started: set[int] = set()          # li/dt/dd nodes whose marker was written
+        self.open_html: list[tuple[int, str]] = []  # open lists and items: (node, closing tag)
+        self.items_started: set[int] = set()  # li/dt/dd nodes whose marker was written
         self.ordinals: dict[int, dict[int, int]] = {}  # ordered list node -> {item node: number}
-        self.levels_of: dict[int, list] = {}           # node -> its lists (_list_levels)
+        self.levels_of: dict[int, list] = {}  # node -> its lists (_list_levels)
 
     # -- blocks --
 
@@ -140,7 +140,7 @@ class _Renderer:
                 levels.append((node, tag, item))
                 item = -1
             elif tag == "table":
-                break   # a list inside a layout cell starts afresh
+                break  # a list inside a layout cell starts afresh
             node = parents[node]
             steps += 1
         levels.reverse()
@@ -168,13 +168,14 @@ class _Renderer:
             if item not in self.items_started:
                 self.items_started.add(item)
                 while self.open_html and self.open_html[-1][0] != list_node:
-                    html_open.append(self.open_html.pop()[1])   # the list's previous item
+                    html_open.append(self.open_html.pop()[1])  # the list's previous item
                 html_open.append(f"<{item_tag}>")
                 self.open_html.append((item, f"</{item_tag}>"))
                 if depth == len(levels) - 1:
                     lines = md.split("\n")
-                    md = "\n".join([indent + marker + lines[0]] +
-                                   [indent + " " * len(marker) + line for line in lines[1:]])
+                    md = "\n".join(
+                        [indent + marker + lines[0]] + [indent + " " * len(marker) + line for line in lines[1:]]
+                    )
                     tight = True
                     return "\n".join(head_lines + [md]), "".join(html_open) + inner, True
                 head_lines.append(indent + marker.rstrip())
@@ -261,7 +262,7 @@ class _Renderer:
         repeats its cell below (the HTML writes the originals with their spans)."""
         page = self.page
         grid: list[list[tuple]] = []
-        carried: dict[int, list] = {}   # column -> [cell, rows it still covers]
+        carried: dict[int, list] = {}  # column -> [cell, rows it still covers]
         header_rows = 0
 
         def place_carried(row: list[tuple], until: int) -> None:
@@ -274,7 +275,7 @@ class _Renderer:
                     if cell[1] <= 0:
                         del carried[column]
                 else:
-                    row.append(("", "", False, 1, 1, True))   # a gap: nothing there
+                    row.append(("", "", False, 1, 1, True))  # a gap: nothing there
 
         for _, in_head, cells in table.rows[:MAX_ROWS]:
             if not cells:
@@ -326,15 +327,17 @@ class _Renderer:
 
     def _inline(self, tokens: list[tuple], line_start: bool = True) -> tuple[str, str]:
         """(Markdown, HTML) of a segment's tokens, without recursion (nesting can be deep)."""
-        if all(token[0] == "text" or (token[0] != "br" and token[1] == "link" and not self.options.include_links)
-               for token in tokens):
+        if all(
+            token[0] == "text" or (token[0] != "br" and token[1] == "link" and not self.options.include_links)
+            for token in tokens
+        ):
             # No markup to keep (most paragraphs): the text alone.
             text = " ".join("".join(token[1] for token in tokens if token[0] == "text").split())
             return escape_markdown(text, line_start=line_start), html_lib.escape(text, quote=False)
         # Frames: [kind, href, markdown pieces, html pieces, plain pieces]; the first is the block.
         stack: list[list] = [[None, None, [], [], []]]
         in_code = 0
-        at_line_start = line_start   # the block's own text is at the start of a line
+        at_line_start = line_start  # the block's own text is at the start of a line
         for token in tokens:
             kind = token[0]
             frame = stack[-1]
@@ -370,7 +373,7 @@ class _Renderer:
                     in_code -= 1
                 self._close_frame(stack, in_code)
                 at_line_start = False
-        while len(stack) > 1:   # a segment cut inside an inline element
+        while len(stack) > 1:  # a segment cut inside an inline element
             if stack[-1][0] == "code":
                 in_code -= 1
             self._close_frame(stack, in_code)
@@ -395,7 +398,7 @@ class _Renderer:
                 pad = " " if raw.startswith("`") or raw.endswith("`") else ""
                 core = f"{ticks}{pad}{raw}{pad}{ticks}"
                 if parent[2] and parent[2][-1].endswith("`") and not lead:
-                    lead = " "   # two code spans in a row would read as one
+                    lead = " "  # two code spans in a row would read as one
                 html_core = f"<code>{html_core}</code>"
             elif kind == "em":
                 core, html_core = f"*{core}*", f"<em>{html_core}</em>"
@@ -407,7 +410,7 @@ class _Renderer:
                     core = f"[{core}]({_md_url(url)})"
                     html_core = f'<a href="{html_lib.escape(url)}">{html_core}</a>'
         elif core and kind != "link":
-            html_core = f"<{_HTML_TAG[kind]}>{html_core}</{_HTML_TAG[kind]}>"   # inside code
+            html_core = f"<{_HTML_TAG[kind]}>{html_core}</{_HTML_TAG[kind]}>"  # inside code
         parent[2].append(lead + core + trail)
         parent[3].append((" " if html[:1].isspace() else "") + html_core + (" " if html[-1:].isspace() else ""))
         parent[4].append(plain)
@@ -454,7 +457,7 @@ def _escape_inline(match: re.Match) -> str:
 def _escape_line_start(match: re.Match) -> str:
     marker = match.group(2)
     if marker.isdigit():
-        return match.group(1) + marker + "\\"   # "1." -> "1\." (the dot follows)
+        return match.group(1) + marker + "\\"  # "1." -> "1\." (the dot follows)
     return match.group(1) + "\\" + marker
 
 

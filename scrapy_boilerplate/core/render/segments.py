@@ -36,9 +36,16 @@ if TYPE_CHECKING:
 # Inline elements whose markup the outputs keep, by the kind of markup.
 INLINE_KINDS = {
     "a": "link",
-    "code": "code", "kbd": "code", "samp": "code", "tt": "code",
-    "em": "em", "i": "em", "cite": "em", "dfn": "em",
-    "strong": "strong", "b": "strong",
+    "code": "code",
+    "kbd": "code",
+    "samp": "code",
+    "tt": "code",
+    "em": "em",
+    "i": "em",
+    "cite": "em",
+    "dfn": "em",
+    "strong": "strong",
+    "b": "strong",
 }
 
 # Tokens of a segment: ("text", str), ("br",), ("open", kind, href or None), ("close", kind).
@@ -52,7 +59,7 @@ def node_segments(page: Page, node: int) -> list[list[tuple]]:
     tokens: list[tuple] = []
     has_text = False
     br_run = 0
-    separate_end = False   # as in the walk: <code>a</code><code>b</code> are two words
+    separate_end = False  # as in the walk: <code>a</code><code>b</code> are two words
 
     def cut() -> None:
         nonlocal tokens, has_text, br_run
@@ -81,7 +88,7 @@ def node_segments(page: Page, node: int) -> list[list[tuple]]:
             if el is root:
                 break
             if kind == "block":
-                cut()   # the walk flushes at a block-level element's end too
+                cut()  # the walk flushes at a block-level element's end too
             elif kind is not None and kind != "skip":
                 tokens.append(("close", kind))
             if kind != "skip" and el.tag in SEPARATE_TAGS:
@@ -92,10 +99,10 @@ def node_segments(page: Page, node: int) -> list[list[tuple]]:
             stack.append(None)
             add_text(el.text)
             continue
-        info = TAG_INFO.get(cast(str, el.tag)) or tag_info(el.tag)   # an element: comments and PIs went above
+        info = TAG_INFO.get(cast(str, el.tag)) or tag_info(el.tag)  # an element: comments and PIs went above
         kind_code = info[0]
         if kind_code == K_SKIP and page.read_noscript and el.tag == "noscript":
-            kind_code = K_BLOCK   # read as the walk read it
+            kind_code = K_BLOCK  # read as the walk read it
         if kind_code == K_SKIP or _skipped(page, el):
             walker.skip_subtree()
             stack.append("skip")
@@ -108,7 +115,7 @@ def node_segments(page: Page, node: int) -> list[list[tuple]]:
             continue
         if kind_code == K_BR:
             if br_run and has_text:
-                cut()       # two line breaks in a row end the block, as in the walk
+                cut()  # two line breaks in a row end the block, as in the walk
             else:
                 tokens.append(BR)
                 br_run += 1
@@ -193,7 +200,7 @@ class SegmentReader:
         if segments is None:
             try:
                 segments = self._by_node[node] = node_segments(page, node)
-            except Exception:   # noqa: BLE001 - odd trees: the block's text is enough
+            except Exception:  # noqa: BLE001 - odd trees: the block's text is enough
                 segments = self._by_node[node] = []
         k = self._rank_of(block)
         if k >= len(segments) or plain_text(segments[k]) != page.texts[block]:

@@ -21,4 +21,4 @@ def table_rows_text(page: Page, table: Table, keep: object) -> list[str]:
 
 
 def _cell_text(page: Page, node: int) -> str:
-    return " ".join(page.texts[page.node_first[node]:page.node_last[node]])
+    return " ".join(page.texts[page.node_first[node] : page.node_last[node]])

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from ..document.page import Page
 
 
-def content_units(page: Page, mask: np.ndarray, tables: list[Table], images: list,
-                  code_blocks: Sequence[Table] = ()) -> list[tuple]:
+def content_units(
+    page: Page, mask: np.ndarray, tables: list[Table], images: list, code_blocks: Sequence[Table] = ()
+) -> list[tuple]:
     """Kept blocks, data tables, code blocks and images in document order: ("block", i),
     ("table", Table), ("code", Table), ("image", url, alt). `images`: (block index, url, alt).
     A code block is a <pre> of several blocks (a line a <div>), written as one."""
@@ -23,7 +24,7 @@ def content_units(page: Page, mask: np.ndarray, tables: list[Table], images: lis
     unit_at = {t.first: ("table", t) for t in tables}
     unit_at.update((c.first, ("code", c)) for c in code_blocks)
     pending_images = list(images)
-    skip_to = 0   # past the last table written
+    skip_to = 0  # past the last table written
     for i in np.flatnonzero(mask).tolist():
         if i < skip_to:
             continue
@@ -57,5 +58,5 @@ def units_text(page: Page, units: list[tuple]) -> list[str]:
         elif unit[0] == "table":
             lines.extend(table_rows_text(page, unit[1], None))
         elif unit[0] == "code":
-            lines.extend(page.texts[unit[1].first:unit[1].last])
+            lines.extend(page.texts[unit[1].first : unit[1].last])
     return lines

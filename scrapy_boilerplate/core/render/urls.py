@@ -29,14 +29,14 @@ def safe_url(href: str | None, base: str | None) -> str | None:
     if not href:
         return None
     if _PLAIN_ABSOLUTE.match(href):
-        return href   # the common case, already absolute: no parsing
+        return href  # the common case, already absolute: no parsing
     href = _IGNORED_INSIDE.sub("", href).strip(_STRIPPED)
     if not href:
         return None
     try:
         absolute = urljoin(base, href) if base else href
         parts = urlsplit(absolute)
-    except ValueError:   # an invalid IPv6 host, a bad port
+    except ValueError:  # an invalid IPv6 host, a bad port
         return None
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
         return None

@@ -40,7 +40,7 @@ def cluster_probabilities(page: Page, k: int = 3, iterations: int = 20) -> np.nd
     for _ in range(iterations):
         dist = ((points[:, None, :] - centroids[None]) ** 2).sum(axis=2)
         assign = dist.argmin(axis=1)
-        for c in range(1, k):   # centroid 0 stays at the origin
+        for c in range(1, k):  # centroid 0 stays at the origin
             members = points[assign == c]
             if len(members):
                 centroids[c] = members.mean(axis=0)

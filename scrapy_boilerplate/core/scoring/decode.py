@@ -27,12 +27,12 @@ if TYPE_CHECKING:
     from ..document.page import Page
 
 DEFAULT_PARAMS = {
-    "threshold": 0.5,          # probability at which a lone block switches to content
-    "switch_penalty": 2.0,     # log-odds cost of entering or leaving content
-    "size_weight": 0.5,        # how much longer blocks weigh in the Viterbi emissions
-    "min_segment_share": 0.15, # segments below this share of the main body's mass ...
-    "max_gap": 12,             # ... are kept only within this many blocks of a kept one
-    "min_probability": 0.0,    # blocks below this are never filled in as part of a content run
+    "threshold": 0.5,  # probability at which a lone block switches to content
+    "switch_penalty": 2.0,  # log-odds cost of entering or leaving content
+    "size_weight": 0.5,  # how much longer blocks weigh in the Viterbi emissions
+    "min_segment_share": 0.15,  # segments below this share of the main body's mass ...
+    "max_gap": 12,  # ... are kept only within this many blocks of a kept one
+    "min_probability": 0.0,  # blocks below this are never filled in as part of a content run
 }
 
 FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.8, "recall": -0.8}
@@ -51,7 +51,7 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
     # (Python lists and floats: numpy's per-item access would cost several times more)
     back0, back1 = [0] * n, [0] * n
     odds = log_odds.tolist()
-    s0, s1 = 0.0, odds[0] - switch_penalty / 2   # start outside content
+    s0, s1 = 0.0, odds[0] - switch_penalty / 2  # start outside content
     for i in range(1, n):
         e = odds[i]
         from1 = s1 - switch_penalty
@@ -73,8 +73,13 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
     return np.array(labels, bool)
 
 
-def decode(proba: np.ndarray, page: Page, params: dict | None = None, favor: str = "balanced",
-           table_spans: Sequence[tuple[int, int]] = ()) -> np.ndarray:
+def decode(
+    proba: np.ndarray,
+    page: Page,
+    params: dict | None = None,
+    favor: str = "balanced",
+    table_spans: Sequence[tuple[int, int]] = (),
+) -> np.ndarray:
     """Content mask for the blocks of `page` from their probabilities.
 
     `table_spans` are the [first, last) blocks of the page's data tables: each counts as one
@@ -101,7 +106,7 @@ def decode(proba: np.ndarray, page: Page, params: dict | None = None, favor: str
         mask &= proba >= p["min_probability"]
     distance = np.ones(n)
     for first, last in table_spans:
-        distance[first + 1:last] = 0
+        distance[first + 1 : last] = 0
     mask = _drop_far_segments(mask, chars, p["min_segment_share"], p["max_gap"], distance)
     _keep_headings(mask, page)
     _trim_tail(mask, page)
@@ -120,8 +125,9 @@ def segments(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
 
 
-def _drop_far_segments(mask: np.ndarray, chars: np.ndarray, min_share: float, max_gap: float,
-                       distance: np.ndarray) -> np.ndarray:
+def _drop_far_segments(
+    mask: np.ndarray, chars: np.ndarray, min_share: float, max_gap: float, distance: np.ndarray
+) -> np.ndarray:
     runs = segments(mask)
     if len(runs) < 2:
         return mask
@@ -137,8 +143,11 @@ def _drop_far_segments(mask: np.ndarray, chars: np.ndarray, min_share: float, ma
         last = main
         i = main + direction
         while 0 <= i < len(runs):
-            gap = (before[runs[i][0]] - before[runs[last][1]] if direction > 0
-                   else before[runs[last][0]] - before[runs[i][1]])
+            gap = (
+                before[runs[i][0]] - before[runs[last][1]]
+                if direction > 0
+                else before[runs[last][0]] - before[runs[i][1]]
+            )
             if mass[i] >= min_share * mass[main] or gap <= max_gap:
                 keep[i] = True
                 last = i
@@ -157,8 +166,12 @@ def _keep_headings(mask: np.ndarray, page: Page) -> None:
     first, last = np.flatnonzero(mask)[[0, -1]]
     tags = page.tags
     for i in range(first + 1, last):
-        if not mask[i] and tags[i] in ("h2", "h3", "h4", "h5", "h6") and mask[i + 1] \
-                and page.link_chars[i] < page.chars[i] / 2:
+        if (
+            not mask[i]
+            and tags[i] in ("h2", "h3", "h4", "h5", "h6")
+            and mask[i + 1]
+            and page.link_chars[i] < page.chars[i] / 2
+        ):
             mask[i] = True
 
 
@@ -189,20 +202,24 @@ def _fill_body_gaps(mask: np.ndarray, proba: np.ndarray, page: Page, threshold: 
     if len(kept) < 2:
         return
     parents, nodes = page.node_parents, page.nodes
-    before = -1   # the last block kept by the decoder so far
+    before = -1  # the last block kept by the decoder so far
     for i in range(int(kept[0]), int(kept[-1])):
         if mask[i]:
             before = i
-        elif (page.chars[i] >= GAP_MIN_CHARS and _leans_to_text(proba, page, i)
-              and (parents[nodes[i]] == parents[nodes[before]] or proba[i] >= threshold)):
+        elif (
+            page.chars[i] >= GAP_MIN_CHARS
+            and _leans_to_text(proba, page, i)
+            and (parents[nodes[i]] == parents[nodes[before]] or proba[i] >= threshold)
+        ):
             mask[i] = True
             before = i
 
 
 def _leans_to_text(proba: np.ndarray, page: Page, i: int) -> bool:
     """Block `i` is text the model leans to: TAIL_PROBABILITY or more, not a heading, few links."""
-    return (proba[i] >= TAIL_PROBABILITY and page.tags[i] not in HEADING_TAGS
-            and page.link_chars[i] < 0.5 * page.chars[i])
+    return (
+        proba[i] >= TAIL_PROBABILITY and page.tags[i] not in HEADING_TAGS and page.link_chars[i] < 0.5 * page.chars[i]
+    )
 
 
 def _trim_tail(mask: np.ndarray, page: Page) -> None:

@@ -43,14 +43,35 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 TAG_GROUPS = {
-    "p": "p", "div": "div", "section": "div", "article": "div", "main": "div",
-    "li": "li", "dd": "li", "dt": "li", "h1": "h1", "h2": "h2", "h3": "h3", "h4": "h4",
-    "h5": "h5", "h6": "h5", "td": "td", "th": "td", "pre": "pre", "blockquote": "blockquote",
-    "figcaption": "figcaption", "caption": "figcaption", "body": "body", "header": "div",
-    "footer": "div", "aside": "div", "nav": "div", "address": "p", "center": "div",
+    "p": "p",
+    "div": "div",
+    "section": "div",
+    "article": "div",
+    "main": "div",
+    "li": "li",
+    "dd": "li",
+    "dt": "li",
+    "h1": "h1",
+    "h2": "h2",
+    "h3": "h3",
+    "h4": "h4",
+    "h5": "h5",
+    "h6": "h5",
+    "td": "td",
+    "th": "td",
+    "pre": "pre",
+    "blockquote": "blockquote",
+    "figcaption": "figcaption",
+    "caption": "figcaption",
+    "body": "body",
+    "header": "div",
+    "footer": "div",
+    "aside": "div",
+    "nav": "div",
+    "address": "p",
+    "center": "div",
 }
-TAG_COLUMNS = ("p", "div", "li", "h1", "h2", "h3", "h4", "h5", "td", "pre", "blockquote",
-               "figcaption", "body", "other")
+TAG_COLUMNS = ("p", "div", "li", "h1", "h2", "h3", "h4", "h5", "td", "pre", "blockquote", "figcaption", "body", "other")
 _TAG_COLUMN = {tag: TAG_COLUMNS.index(group) for tag, group in TAG_GROUPS.items()}
 _OTHER_TAG = TAG_COLUMNS.index("other")
 CUE_START_RE = re.compile(
@@ -73,9 +94,9 @@ WORD_RE = re.compile(r"\w+")
 DIGIT_RE = re.compile(r"\d")
 UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
 
-_compiled = speedups.twin(__name__)   # _features.pyx
+_compiled = speedups.twin(__name__)  # _features.pyx
 
-SHALLOW = ("lwords", "ld", "td")          # the values copied from neighbours
+SHALLOW = ("lwords", "ld", "td")  # the values copied from neighbours
 OFFSETS = (-2, -1, 1, 2)
 
 
@@ -131,11 +152,16 @@ def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, comm
     has_grand = grand >= 0
     # One bincount over parents then grandparents: the same additions in the
     # same order as np.add.at on each in turn, so the same sums.
-    score = np.bincount(np.concatenate((par, grand[has_grand])),
-                        weights=np.concatenate((contrib, contrib[has_grand] / 2)), minlength=n_nodes)
+    score = np.bincount(
+        np.concatenate((par, grand[has_grand])),
+        weights=np.concatenate((contrib, contrib[has_grand] / 2)),
+        minlength=n_nodes,
+    )
     nflags = nodes.flags
-    weight = 25.0 * (((nflags & (FLAG["positive"] | FLAG["body_prop"])) > 0).astype(float)
-                     - ((nflags & (FLAG["negative"] | FLAG["comment"] | FLAG["related"])) > 0))
+    weight = 25.0 * (
+        ((nflags & (FLAG["positive"] | FLAG["body_prop"])) > 0).astype(float)
+        - ((nflags & (FLAG["negative"] | FLAG["comment"] | FLAG["related"])) > 0)
+    )
     ld = nodes.link_chars / np.maximum(nodes.chars, 1)
     return np.where(score > 0, (score + weight) * (1 - ld), 0.0)
 
@@ -161,8 +187,23 @@ def _block_values(page: Page) -> SimpleNamespace:
     body_words = _word_set(page.jsonld.get("articleBody"))
     has_body = float(len(body_words) > 20)
     stats = text_stats(texts, title_words, desc_words, body_words)
-    (sentences, commas, punct, digits, upper, head_len, stop, cue_start, end_marker, ends_colon,
-     has_date, dup, title_sim, desc_sim, body_overlap) = stats.T
+    (
+        sentences,
+        commas,
+        punct,
+        digits,
+        upper,
+        head_len,
+        stop,
+        cue_start,
+        end_marker,
+        ends_colon,
+        has_date,
+        dup,
+        title_sim,
+        desc_sim,
+        body_overlap,
+    ) = stats.T
     head_len = np.maximum(head_len, 1)
     is_title = (title_sim >= 0.6) & (chars < 300)
 
@@ -176,25 +217,59 @@ def _block_values(page: Page) -> SimpleNamespace:
     modal = np.bincount(long_blocks.astype(int)).argmax() if len(long_blocks) else np.median(depth)
 
     in_top, top_share, anc_score, parent_share, in_region, dist_top = _containers(
-        page, nodes, owners, chars, link_chars, commas)
+        page, nodes, owners, chars, link_chars, commas
+    )
 
     return SimpleNamespace(
-        n=n, chars=chars, words=words, links=links, ld=ld, lwords=lwords, td=td, some_chars=some_chars,
-        sentences=sentences, commas=commas, punct=punct, digits=digits, upper=upper, head_len=head_len,
-        stop=stop, cue_start=cue_start, end_marker=end_marker, ends_colon=ends_colon, has_date=has_date,
-        dup=dup, is_title=is_title, title_sim=title_sim, desc_sim=desc_sim, body_overlap=body_overlap,
-        has_body=has_body, lttr_raw=lttr_raw, lttr_s=lttr_s, lttr_d=lttr_d, rel_pos=rel_pos,
-        rel_char=rel_char, depth=depth, modal=modal, in_top=in_top, top_share=top_share,
-        anc_score=anc_score, in_region=in_region, parent_share=parent_share, dist_top=dist_top,
+        n=n,
+        chars=chars,
+        words=words,
+        links=links,
+        ld=ld,
+        lwords=lwords,
+        td=td,
+        some_chars=some_chars,
+        sentences=sentences,
+        commas=commas,
+        punct=punct,
+        digits=digits,
+        upper=upper,
+        head_len=head_len,
+        stop=stop,
+        cue_start=cue_start,
+        end_marker=end_marker,
+        ends_colon=ends_colon,
+        has_date=has_date,
+        dup=dup,
+        is_title=is_title,
+        title_sim=title_sim,
+        desc_sim=desc_sim,
+        body_overlap=body_overlap,
+        has_body=has_body,
+        lttr_raw=lttr_raw,
+        lttr_s=lttr_s,
+        lttr_d=lttr_d,
+        rel_pos=rel_pos,
+        rel_char=rel_char,
+        depth=depth,
+        modal=modal,
+        in_top=in_top,
+        top_share=top_share,
+        anc_score=anc_score,
+        in_region=in_region,
+        parent_share=parent_share,
+        dist_top=dist_top,
         tag_index=np.array([_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]),
         # the four little-endian bytes of each block's flags, unpacked low bit first
-        flag_bits=np.unpackbits(np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4),
-                                axis=1, bitorder="little")[:, :len(FLAG_NAMES)],
+        flag_bits=np.unpackbits(
+            np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4), axis=1, bitorder="little"
+        )[:, : len(FLAG_NAMES)],
     )
 
 
-def _containers(page: Page, nodes: NodeArrays, owners: np.ndarray, chars: np.ndarray,
-                link_chars: np.ndarray, commas: np.ndarray) -> tuple:
+def _containers(
+    page: Page, nodes: NodeArrays, owners: np.ndarray, chars: np.ndarray, link_chars: np.ndarray, commas: np.ndarray
+) -> tuple:
     """The block's place in the page's containers: the Readability-style top candidate and
     TextSweeper's region (in_top, top_share, anc_score, parent_share, in_region, dist_top)."""
     node_score = region_scores(nodes, chars, owners, commas)
@@ -295,7 +370,7 @@ DENSE_COLUMNS: tuple = (
     *((f"flag={flag}", lambda v, j=j: v.flag_bits[:, j]) for j, flag in enumerate(FLAG_NAMES)),
 )
 DENSE_NAMES = dense_feature_names()
-assert len(set(DENSE_NAMES)) == len(DENSE_NAMES) and len(FLAG_NAMES) <= 32   # flags: four bytes
+assert len(set(DENSE_NAMES)) == len(DENSE_NAMES) and len(FLAG_NAMES) <= 32  # flags: four bytes
 
 
 def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
@@ -306,7 +381,7 @@ def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
     values = _block_values(page)
     X = np.empty((values.n, len(DENSE_COLUMNS))) if out is None else out
     for j, (_name, column) in enumerate(DENSE_COLUMNS):
-        X[:, j] = column(values)   # (a scalar fills the whole column)
+        X[:, j] = column(values)  # (a scalar fills the whole column)
     # The tree walker sends NaN left; keep every value finite instead.
     if not np.isfinite(X).all():
         np.nan_to_num(X, copy=False, posinf=1e6, neginf=-1e6)
@@ -349,18 +424,19 @@ def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
     return X
 
 
-def text_stats(texts: list, title_words: frozenset, desc_words: frozenset,
-               body_words: frozenset) -> np.ndarray:
+def text_stats(texts: list, title_words: frozenset, desc_words: frozenset, body_words: frozenset) -> np.ndarray:
     """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
     counts = Counter(texts)
     if _compiled is not None:
-        return _compiled._text_stats(texts, counts, title_words, desc_words, body_words, STOPWORDS,
-                                     CUE_START_RE, END_MARKER_RE, DATE_RE)
+        return _compiled._text_stats(
+            texts, counts, title_words, desc_words, body_words, STOPWORDS, CUE_START_RE, END_MARKER_RE, DATE_RE
+        )
     return _text_stats(texts, counts, title_words, desc_words, body_words)
 
 
-def _text_stats(texts: list, counts: Counter, title_words: frozenset, desc_words: frozenset,
-                body_words: frozenset) -> np.ndarray:
+def _text_stats(
+    texts: list, counts: Counter, title_words: frozenset, desc_words: frozenset, body_words: frozenset
+) -> np.ndarray:
     """The reference for the compiled _features._text_stats, which must give the same numbers."""
     # One pass over the block texts for every string statistic (one Python
     # loop instead of a dozen): sets of lower-cased words give the stopword
@@ -368,8 +444,9 @@ def _text_stats(texts: list, counts: Counter, title_words: frozenset, desc_words
     return np.array([_block_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
 
 
-def _block_text_stats(t: str, counts: Counter, title_words: frozenset, desc_words: frozenset,
-                      body_words: frozenset) -> tuple:
+def _block_text_stats(
+    t: str, counts: Counter, title_words: frozenset, desc_words: frozenset, body_words: frozenset
+) -> tuple:
     """The string statistics of one block, in the order dense_features unpacks them."""
     head = t[:200]
     n_digits = len(DIGIT_RE.findall(head))
@@ -402,7 +479,7 @@ def _ancestor_max(parents: np.ndarray, score: np.ndarray) -> np.ndarray:
     ancestors, so a tree of depth d takes log2(d) numpy steps, not a Python loop per node.
     """
     parents = np.asarray(parents)
-    jump = np.where(parents >= 0, parents, np.arange(len(parents)))   # roots point to themselves
+    jump = np.where(parents >= 0, parents, np.arange(len(parents)))  # roots point to themselves
     out = score
     while True:
         out = np.maximum(out, out[jump])

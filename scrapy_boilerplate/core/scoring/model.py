@@ -24,11 +24,11 @@ from .. import speedups
 if TYPE_CHECKING:
     import os
 
-_compiled = speedups.twin(__name__)   # _model.pyx
+_compiled = speedups.twin(__name__)  # _model.pyx
 
 FORMAT = "scrapy-boilerplate-model"
-FORMAT_VERSION = 1          # trees only
-LINEAR_FORMAT_VERSION = 2   # trees blended with a linear part: older readers must refuse it
+FORMAT_VERSION = 1  # trees only
+LINEAR_FORMAT_VERSION = 2  # trees blended with a linear part: older readers must refuse it
 
 
 class ModelError(ValueError):
@@ -39,13 +39,13 @@ class ModelError(ValueError):
 class TreeEnsemble:
     """Trees packed into flat arrays: node i of every tree lives at offset[t] + i."""
 
-    feature: np.ndarray      # int, -1 for leaves
-    threshold: np.ndarray    # float; go left when x <= threshold
+    feature: np.ndarray  # int, -1 for leaves
+    threshold: np.ndarray  # float; go left when x <= threshold
     missing_left: np.ndarray  # bool; NaN goes left
-    left: np.ndarray         # absolute node index
+    left: np.ndarray  # absolute node index
     right: np.ndarray
-    value: np.ndarray        # leaf value (raw score contribution)
-    roots: np.ndarray        # absolute index of each tree's root
+    value: np.ndarray  # leaf value (raw score contribution)
+    roots: np.ndarray  # absolute index of each tree's root
     baseline: float
     depth: int
 
@@ -65,7 +65,7 @@ class TreeEnsemble:
         child: list[int] = []
         val: list[float] = []
         roots = []
-        steps = 0   # the deepest leaf: walks need this many steps, whatever `depth` says
+        steps = 0  # the deepest leaf: walks need this many steps, whatever `depth` says
         for root in self.roots.tolist():
             new_index = {root: len(feat)}
             order = [root]
@@ -111,14 +111,21 @@ class TreeEnsemble:
         if n == 0 or len(self._roots) == 0:
             return np.full(n, self.baseline)
         if _compiled is not None:
-            return _compiled._raw_scores(np.ascontiguousarray(X, dtype=float), self._feat, self._thr,
-                                         self._child, self._val, self._roots, self.baseline, self._steps)
+            return _compiled._raw_scores(
+                np.ascontiguousarray(X, dtype=float),
+                self._feat,
+                self._thr,
+                self._child,
+                self._val,
+                self._roots,
+                self.baseline,
+                self._steps,
+            )
         return self.raw_scores_numpy(X)
 
     def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
         """`raw_scores` in numpy alone (_raw_scores)."""
-        return _raw_scores(X, self._feat, self._thr, self._child, self._val, self._roots, self.baseline,
-                           self._steps)
+        return _raw_scores(X, self._feat, self._thr, self._child, self._val, self._roots, self.baseline, self._steps)
 
     def to_json(self) -> dict:
         return {
@@ -159,8 +166,16 @@ class TreeEnsemble:
         )
 
 
-def _raw_scores(X: np.ndarray, feat: np.ndarray, thr: np.ndarray, child: np.ndarray, val: np.ndarray,
-                roots: np.ndarray, baseline: float, steps: int) -> np.ndarray:
+def _raw_scores(
+    X: np.ndarray,
+    feat: np.ndarray,
+    thr: np.ndarray,
+    child: np.ndarray,
+    val: np.ndarray,
+    roots: np.ndarray,
+    baseline: float,
+    steps: int,
+) -> np.ndarray:
     """Sum of leaf values over all trees in numpy alone: all (row, tree) walks advance one level at
     a time. The reference for the compiled _model._raw_scores, which must give the same sums."""
     n = X.shape[0]
@@ -176,9 +191,9 @@ def _raw_scores(X: np.ndarray, feat: np.ndarray, thr: np.ndarray, child: np.ndar
 class LinearPart:
     """A logistic model blended with the trees: p = (1 - weight) p_trees + weight p_linear."""
 
-    coef: np.ndarray    # one weight per feature, on the raw features (any scaling folded in)
+    coef: np.ndarray  # one weight per feature, on the raw features (any scaling folded in)
     intercept: float
-    weight: float       # 0..1
+    weight: float  # 0..1
 
     def to_json(self) -> dict:
         return {"coef": self.coef.tolist(), "intercept": self.intercept, "weight": self.weight}
@@ -201,10 +216,10 @@ def _sigmoid(raw: np.ndarray) -> np.ndarray:
 @dataclass
 class Model:
     feature_names: list
-    vocabulary: list                      # id/class tokens, in feature order after the dense ones
+    vocabulary: list  # id/class tokens, in feature order after the dense ones
     trees: TreeEnsemble
-    decode: dict = field(default_factory=dict)   # decoding parameters (threshold, transitions...)
-    meta: dict = field(default_factory=dict)     # provenance: datasets, command, sklearn version...
+    decode: dict = field(default_factory=dict)  # decoding parameters (threshold, transitions...)
+    meta: dict = field(default_factory=dict)  # provenance: datasets, command, sklearn version...
     linear: LinearPart | None = None
 
     @property
@@ -247,11 +262,15 @@ class Model:
             raise ModelError("not a scrapy-boilerplate model file")
         version = data.get("format_version")
         if version not in (FORMAT_VERSION, LINEAR_FORMAT_VERSION):
-            raise ModelError(f"model format version {version} is not supported "
-                             f"(this version reads {FORMAT_VERSION} and {LINEAR_FORMAT_VERSION})")
+            raise ModelError(
+                f"model format version {version} is not supported "
+                f"(this version reads {FORMAT_VERSION} and {LINEAR_FORMAT_VERSION})"
+            )
         if (version == LINEAR_FORMAT_VERSION) != ("linear" in data):
-            raise ModelError(f"model format version {version} "
-                             f"{'needs' if version == LINEAR_FORMAT_VERSION else 'has no'} a linear part")
+            raise ModelError(
+                f"model format version {version} "
+                f"{'needs' if version == LINEAR_FORMAT_VERSION else 'has no'} a linear part"
+            )
         try:
             if max(data["trees"]["feature"], default=-1) >= len(data["feature_names"]):
                 raise ValueError("a tree uses a feature the model does not name")
@@ -261,8 +280,7 @@ class Model:
                 trees=TreeEnsemble.from_json(data["trees"]),
                 decode=dict(data.get("decode") or {}),
                 meta=dict(data.get("meta") or {}),
-                linear=(LinearPart.from_json(data["linear"], len(data["feature_names"]))
-                        if "linear" in data else None),
+                linear=(LinearPart.from_json(data["linear"], len(data["feature_names"])) if "linear" in data else None),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ModelError(f"model file is damaged: {exc}") from exc

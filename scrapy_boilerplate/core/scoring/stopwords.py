@@ -5,7 +5,8 @@ a merged list keeps it usable without knowing the page's language, as
 trafilatura does for its jusText fallback.
 """
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a about after all also an and any are as at be because been but by can could did do does
 for from had has have he her his how i if in into is it its just more most my no not of on
 one or our out so some such than that the their them then there these they this to up was
@@ -24,4 +25,5 @@ ao as com da das de do dos ela ele em entre era essa este foi há isso mais mas 
 nos não os para pela pelo por quando que se sem ser seu sua são também um uma
 aan als bij dat de den der die dit door een en er het hij hoe in is je kan met naar niet
 nog of om ook op over te tot uit van voor was wat wel worden zich zij zijn
-""".split())
+""".split()
+)

@@ -28,13 +28,13 @@ if TYPE_CHECKING:
 
     from ..document.page import Page
 
-_compiled = speedups.twin(__name__)   # _ttr.pyx
+_compiled = speedups.twin(__name__)  # _ttr.pyx
 
 
 @cache
 def gaussian_kernel(sigma: float) -> np.ndarray:
     """The normalised kernel (cached: a handful of sigmas, used for every page; read-only)."""
-    radius = max(1, int(round(3 * sigma)))   # noqa: RUF046 - a numpy float's round() may be a float
+    radius = max(1, int(round(3 * sigma)))  # noqa: RUF046 - a numpy float's round() may be a float
     x = np.arange(-radius, radius + 1, dtype=float)
     k = np.exp(-(x * x) / (2 * sigma * sigma))
     k = k / k.sum()
@@ -50,9 +50,9 @@ def smooth(values: np.ndarray, sigma: float) -> np.ndarray:
     k = gaussian_kernel(sigma)
     num = np.convolve(values, k, mode="same")
     den = np.convolve(np.ones(n), k, mode="same")
-    if len(k) > n:   # np.convolve "same" returns max(n, len(k)) items
+    if len(k) > n:  # np.convolve "same" returns max(n, len(k)) items
         off = (len(k) - n) // 2
-        num, den = num[off:off + n], den[off:off + n]
+        num, den = num[off : off + n], den[off : off + n]
     return num / den
 
 
@@ -72,16 +72,18 @@ def forward_difference(values: np.ndarray, alpha: int = 3) -> np.ndarray:
     return out
 
 
-def block_ttr(chars: np.ndarray, tag_counts: np.ndarray,
-              sigma: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def block_ttr(
+    chars: np.ndarray, tag_counts: np.ndarray, sigma: float = 1.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-block text-to-tag ratio, its smoothed form and CETR's derivative."""
     ttr = chars / np.maximum(tag_counts, 1)
     smoothed = smooth(ttr, sigma)
     return ttr, smoothed, smooth(forward_difference(smoothed), sigma)
 
 
-def node_ratios(node_chars: ArrayLike, node_link_chars: ArrayLike, node_tag_counts: ArrayLike,
-                node_depths: ArrayLike) -> np.ndarray:
+def node_ratios(
+    node_chars: ArrayLike, node_link_chars: ArrayLike, node_tag_counts: ArrayLike, node_depths: ArrayLike
+) -> np.ndarray:
     """TextSweeper's ratio per node: net text length / (tag count + node level)."""
     net = np.asarray(node_chars, float) - np.asarray(node_link_chars, float)
     return np.maximum(net, 0) / (np.asarray(node_tag_counts, float) + np.asarray(node_depths, float))
@@ -95,9 +97,16 @@ def best_region(page: Page, tolerance: float = 0.9) -> tuple[int, int]:
     (very high ratio, one tag) cannot win on its own.
     """
     if _compiled is not None:
-        return _compiled._best_region(page.node_chars, page.node_link_chars, page.node_tag_counts,
-                                     page.node_depths, page.node_parents, page.chars, page.link_chars,
-                                     tolerance)
+        return _compiled._best_region(
+            page.node_chars,
+            page.node_link_chars,
+            page.node_tag_counts,
+            page.node_depths,
+            page.node_parents,
+            page.chars,
+            page.link_chars,
+            tolerance,
+        )
     return _best_region(page, tolerance)
 
 

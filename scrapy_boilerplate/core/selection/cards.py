@@ -87,7 +87,7 @@ def keep_card_groups(page: Page, mask: np.ndarray) -> None:
         if outside <= 0 or held >= HELD_SHARE * group_chars or group_chars < DOMINANCE * outside:
             continue
         lo, hi = headlined[0][0], headlined[-1][1]
-        if mask[max(0, lo - NEAR_BLOCKS):hi + NEAR_BLOCKS].any():
+        if mask[max(0, lo - NEAR_BLOCKS) : hi + NEAR_BLOCKS].any():
             for a, b in headlined:
                 mask[a:b] = True
             acc_kept = _prefix_sums(np.where(mask, chars, 0))
@@ -135,10 +135,10 @@ def _counted_blocks(page: Page) -> np.ndarray:
 
 def _near(mask: np.ndarray, lo: int, hi: int, counted: np.ndarray) -> bool:
     """Whether kept content is inside blocks lo..hi-1 or fewer than NEAR_BLOCKS counted blocks away."""
-    if mask[max(0, lo - NEAR_BLOCKS):hi + NEAR_BLOCKS].any():
+    if mask[max(0, lo - NEAR_BLOCKS) : hi + NEAR_BLOCKS].any():
         return True
     kept = np.flatnonzero(mask)
-    after = int(np.searchsorted(kept, hi))   # the first kept block at or after hi (none inside)
+    after = int(np.searchsorted(kept, hi))  # the first kept block at or after hi (none inside)
     if after > 0 and counted[lo] - counted[kept[after - 1] + 1] < NEAR_BLOCKS:
         return True
     return after < len(kept) and counted[kept[after]] - counted[hi] < NEAR_BLOCKS
@@ -147,8 +147,9 @@ def _near(mask: np.ndarray, lo: int, hi: int, counted: np.ndarray) -> bool:
 def _card_groups(page: Page) -> list:
     """(cards, the cards with a long linked headline) of each group of MIN_CARDS or more sibling
     cards outside navigation, headers, footers and asides, short linked headlines counted."""
-    groups = [cards for cards in card_groups(page, _OUTSIDE_CONTENT, short_headlines=True).values()
-              if len(cards) >= MIN_CARDS]
+    groups = [
+        cards for cards in card_groups(page, _OUTSIDE_CONTENT, short_headlines=True).values() if len(cards) >= MIN_CARDS
+    ]
     if not groups:
         return []
     acc_long = np.concatenate(([0], np.cumsum(page.array("link_chars") >= HEADLINE_LINK_CHARS))).tolist()
@@ -177,14 +178,22 @@ def card_groups(page: Page, excluded_flags: int, short_headlines: bool = False) 
         # Candidates in one vectorised pass; the Python loop sees only nodes with a headline link.
         candidates = np.flatnonzero(acc_links[head_end] - acc_links[first] >= HEADLINE_LINK_CHARS)
     groups: dict = {}
-    link_chars, parents, tags, tokens, flags = (page.link_chars, page.node_parents, page.node_tags,
-                                                 page.node_tokens, page.node_flags)
+    link_chars, parents, tags, tokens, flags = (
+        page.link_chars,
+        page.node_parents,
+        page.node_tags,
+        page.node_tokens,
+        page.node_flags,
+    )
     node_first, node_last = page.node_first, page.node_last
     for node in candidates.tolist():
         start, stop = node_first[node], node_last[node]
-        if (parents[node] < 0 or flags[node] & excluded_flags or tags[node] in ("p", "td", "tr")
-                or (not short_headlines
-                    and max(link_chars[start:min(stop, start + HEAD_BLOCKS)]) < HEADLINE_LINK_CHARS)):
+        if (
+            parents[node] < 0
+            or flags[node] & excluded_flags
+            or tags[node] in ("p", "td", "tr")
+            or (not short_headlines and max(link_chars[start : min(stop, start + HEAD_BLOCKS)]) < HEADLINE_LINK_CHARS)
+        ):
             continue
         groups.setdefault((parents[node], tags[node], tokens[node]), []).append((start, stop))
     return groups

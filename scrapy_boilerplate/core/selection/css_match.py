@@ -30,7 +30,7 @@ from lxml import etree
 if TYPE_CHECKING:
     from cssselect import HTMLTranslator
 
-Tree = Any   # a node of cssselect's parsed tree (its classes share no base class)
+Tree = Any  # a node of cssselect's parsed tree (its classes share no base class)
 
 #: Elements tested per rule and page before the rule is given up on that page. A page's walk
 #: holds a few thousand elements; a selector of three compounds costs three tests an element at most.
@@ -57,10 +57,10 @@ class _Compound:
     """One compound selector (`div.content:not(.x)`): its tag, and the XPath that tests an element
     when the tag alone does not say (None: the tag is the whole test)."""
 
-    tag: str | None         # None: any element
-    test: str | None        # "self::...[...]" or None
-    siblings: bool          # the test counts an element's siblings (positional pseudo-classes)
-    scan: str               # "descendant-or-self::...[...]": the elements it matches in a tree
+    tag: str | None  # None: any element
+    test: str | None  # "self::...[...]" or None
+    siblings: bool  # the test counts an element's siblings (positional pseudo-classes)
+    scan: str  # "descendant-or-self::...[...]": the elements it matches in a tree
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class _Chain:
     """A selector without commas: compounds left to right and the combinators between them."""
 
     compounds: tuple[_Compound, ...]
-    combinators: tuple[str, ...]     # combinators[i] joins compounds[i] and compounds[i + 1]
+    combinators: tuple[str, ...]  # combinators[i] joins compounds[i] and compounds[i + 1]
 
 
 class CompiledSelector:
@@ -84,12 +84,12 @@ class CompiledSelector:
         self.css = css
         translator = HTMLTranslator()
         try:
-            translator.css_to_xpath(css)   # cssselect's own checks and messages (pseudo-elements...)
+            translator.css_to_xpath(css)  # cssselect's own checks and messages (pseudo-elements...)
             self.chains = tuple(_chain(translator, selector.parsed_tree) for selector in parse(css))
         except (SelectorError, ExpressionError) as exc:
             raise ValueError(f"invalid CSS selector {css!r}: {exc}") from None
         self._local = threading.local()
-        probe = etree.fromstring(_PROBE, etree.HTMLParser())   # made here: nothing at import
+        probe = etree.fromstring(_PROBE, etree.HTMLParser())  # made here: nothing at import
         try:
             for chain in self.chains:
                 for compound in chain.compounds:
@@ -152,7 +152,7 @@ class _Matcher:
         self.xpath = xpath
         self.tests = [None if c.test is None else xpath(c.test) for c in chain.compounds]
         last = len(chain.compounds)
-        self.matched: list[dict] = [{} for _ in range(last)]    # compound -> {element: bool}
+        self.matched: list[dict] = [{} for _ in range(last)]  # compound -> {element: bool}
         # compound -> {element: it or an ancestor (a preceding sibling) matches}
         self.ancestors: list[dict] = [{} for _ in range(last)]
         self.siblings: list[dict] = [{} for _ in range(last)]
@@ -222,7 +222,7 @@ class _Matcher:
                 result = True
                 break
             el = step(el)
-        for seen in chain:   # none before the last matched, so each answers as the last does
+        for seen in chain:  # none before the last matched, so each answers as the last does
             memo[seen] = result
         return result
 
@@ -233,7 +233,7 @@ def _parent(el: etree._Element) -> etree._Element | None:
 
 def _previous(el: etree._Element) -> etree._Element | None:
     prev = el.getprevious()
-    while prev is not None and not isinstance(prev.tag, str):   # comments, processing instructions
+    while prev is not None and not isinstance(prev.tag, str):  # comments, processing instructions
         prev = prev.getprevious()
     return prev
 
@@ -254,7 +254,7 @@ def _chain(translator: HTMLTranslator, tree: Tree) -> _Chain:
 def _compound(translator: HTMLTranslator, tree: Tree) -> _Compound:
     expr = translator.xpath(tree)
     element, condition = expr.element, expr.condition
-    named = element != "*" and ":" not in element      # a prefixed name is left to the XPath
+    named = element != "*" and ":" not in element  # a prefixed name is left to the XPath
     if condition:
         test: str | None = f"self::{element}[{condition}]"
     else:

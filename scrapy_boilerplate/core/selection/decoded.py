@@ -28,15 +28,17 @@ RELAXED_GAIN = 2
 CAPTION_MAX_SHARE = 0.5
 
 
-def decoded_mask(page: Page, proba: np.ndarray, params: dict | None, options: Options,
-                 tables: list[Table]) -> np.ndarray:
+def decoded_mask(
+    page: Page, proba: np.ndarray, params: dict | None, options: Options, tables: list[Table]
+) -> np.ndarray:
     """The decoder's mask; data tables are decoded as spans."""
     spans = [(t.first, t.last) for t in tables]
     return decode(proba, page, params, favor=options.favor, table_spans=spans)
 
 
-def near_empty_fallback(page: Page, mask: np.ndarray, proba: np.ndarray, params: dict | None, options: Options,
-                        tables: list[Table]) -> np.ndarray:
+def near_empty_fallback(
+    page: Page, mask: np.ndarray, proba: np.ndarray, params: dict | None, options: Options, tables: list[Table]
+) -> np.ndarray:
     """The decoder's `mask` again where it kept next to nothing: a tiny page, a page of short items."""
     chars, link_chars = page.array("chars"), page.array("link_chars")
     if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
@@ -51,8 +53,7 @@ def near_empty_fallback(page: Page, mask: np.ndarray, proba: np.ndarray, params:
         # it finds several times more (when it adds only a little, that is the page's
         # boilerplate around a selection that was right).
         spans = [(t.first, t.last) for t in tables]
-        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=options.favor,
-                         table_spans=spans)
+        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=options.favor, table_spans=spans)
         if chars[relaxed].sum() > RELAXED_GAIN * chars[mask].sum():
             mask = relaxed
     return mask
@@ -72,7 +73,7 @@ def drop_captions(page: Page, mask: np.ndarray, options: Options) -> np.ndarray:
         chars, flags = page.array("chars"), page.array("flags", int)
         span = np.zeros_like(mask)
         first, last = np.flatnonzero(mask)[[0, -1]]
-        span[first:last + 1] = True
+        span[first : last + 1] = True
         captions = (flags & FLAG["caption"]) > 0
         if options.include_captions:
             mask = mask | (captions & span)

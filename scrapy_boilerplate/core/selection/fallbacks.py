@@ -44,8 +44,11 @@ def rewalk_thread(run: Run, result: Extraction) -> Extraction:
     thread or a page of reader posts, the "comments" are the content. Walked again with them,
     and kept if the model then finds more (comment sections are not forced in)."""
     page = run.page
-    if (not run.include_comments and page.root is not None
-            and (len(result.text) < THREAD_FALLBACK_CHARS or declares_thread(page))):
+    if (
+        not run.include_comments
+        and page.root is not None
+        and (len(result.text) < THREAD_FALLBACK_CHARS or declares_thread(page))
+    ):
         full = build_page(page.root, include_comments=True, base_url=page.base_url)
         if sum(full.chars) >= 2 * sum(page.chars):
             candidate = run.select(full)
@@ -67,9 +70,16 @@ def use_stated_body(run: Run, result: Extraction) -> Extraction:
         if stated is not None:
             mask = stated.array("chars") > 0
             # A rule that matched nothing here forced nothing out of the stated body.
-            candidate = run.extraction(Kept(stated, mask, mask.astype(float), result.title,
-                                            find_data_tables(stated),
-                                            site_rule={**rule, "forced_out": []} if rule is not None else None))
+            candidate = run.extraction(
+                Kept(
+                    stated,
+                    mask,
+                    mask.astype(float),
+                    result.title,
+                    find_data_tables(stated),
+                    site_rule={**rule, "forced_out": []} if rule is not None else None,
+                )
+            )
             if len(candidate.text) > len(result.text):
                 return candidate
     return result

@@ -19,13 +19,13 @@ class Kept:
     """What a selection kept of a page: the extraction is made from it (`build_extraction`)."""
 
     page: Page
-    mask: np.ndarray              # the kept blocks
-    probability: np.ndarray       # the blocks' probabilities, as `Block.probability` reports them
-    title: str | None             # the page's headline
+    mask: np.ndarray  # the kept blocks
+    probability: np.ndarray  # the blocks' probabilities, as `Block.probability` reports them
+    title: str | None  # the page's headline
     tables: list[Table] = field(default_factory=list)
     code_blocks: Sequence[Table] = ()
     # The mask after each step from the decoder on (selection/steps.py select); None: the blocks
     # are not a selection's (a stated body: all of them are its).
     history: list[bytes] | None = None
-    shift: np.ndarray | None = None   # how far the site memory moved the probabilities
-    site_rule: dict | None = None     # what the site selectors did (SiteRule.apply's summary)
+    shift: np.ndarray | None = None  # how far the site memory moved the probabilities
+    site_rule: dict | None = None  # what the site selectors did (SiteRule.apply's summary)

@@ -93,7 +93,7 @@ def fill_list_gaps(page: Page, mask: np.ndarray) -> None:
         if max(chars[c] for c in gap) > ALIKE_RATIO * max(longest_kept, 20):
             continue
         for c in gap:
-            mask[first[c]:last[c]] = True
+            mask[first[c] : last[c]] = True
 
 
 def _items(page: Page, parent: int) -> list[int]:
@@ -125,7 +125,7 @@ def fill_definition_list_gaps(page: Page, mask: np.ndarray, proba: np.ndarray) -
             at = tags.index("dl", at + 1)
         except ValueError:
             break
-        in_dl[page.node_first[at]:page.node_last[at]] = True
+        in_dl[page.node_first[at] : page.node_last[at]] = True
     kept = np.flatnonzero(mask)
     chars, links = page.array("chars"), page.array("link_chars")
     for before, after in pairwise(kept):
@@ -133,6 +133,9 @@ def fill_definition_list_gaps(page: Page, mask: np.ndarray, proba: np.ndarray) -
         if a >= b or not in_dl[a:b].all():
             continue
         weight = chars[a:b].sum()
-        if (weight and links[a:b].sum() < MAX_LINK_SHARE * weight
-                and (chars[a:b] * proba[a:b]).sum() >= DL_MIN_PROBABILITY * weight):
+        if (
+            weight
+            and links[a:b].sum() < MAX_LINK_SHARE * weight
+            and (chars[a:b] * proba[a:b]).sum() >= DL_MIN_PROBABILITY * weight
+        ):
             mask[a:b] = True

@@ -55,7 +55,7 @@ def keep_last_section(page: Page, mask: np.ndarray, proba: np.ndarray) -> None:
     end = h + 1
     while end < n and _leans_to_text(page, proba, end):
         end += 1
-    if sum(page.chars[h + 1:end]) >= SECTION_MIN_CHARS:
+    if sum(page.chars[h + 1 : end]) >= SECTION_MIN_CHARS:
         mask[h:end] = True
 
 
@@ -64,11 +64,17 @@ def _heading_like(page: Page, i: int) -> bool:
         return False
     if page.tags[i] in HEADING_TAGS:
         return False
-    return (page.tags[i] in ("div", "p", "span", "strong", "b") and page.chars[i] <= HEADING_MAX_CHARS
-            and SENTENCE_END_RE.search(page.texts[i]) is None)
+    return (
+        page.tags[i] in ("div", "p", "span", "strong", "b")
+        and page.chars[i] <= HEADING_MAX_CHARS
+        and SENTENCE_END_RE.search(page.texts[i]) is None
+    )
 
 
 def _leans_to_text(page: Page, proba: np.ndarray, i: int) -> bool:
-    return (proba[i] >= TAIL_PROBABILITY and page.tags[i] not in HEADING_TAGS
-            and not page.flags[i] & (FLAG["heading"] | _OFF)
-            and page.link_chars[i] < 0.5 * page.chars[i])
+    return (
+        proba[i] >= TAIL_PROBABILITY
+        and page.tags[i] not in HEADING_TAGS
+        and not page.flags[i] & (FLAG["heading"] | _OFF)
+        and page.link_chars[i] < 0.5 * page.chars[i]
+    )

@@ -55,16 +55,17 @@ def keep_sibling_sections(page: Page, mask: np.ndarray, proba: np.ndarray) -> No
         return
     first, last, chars = page.node_first, page.node_last, page.chars
     for sections in _section_groups(page):
-        held = [bool(mask[first[s]:last[s]].any()) for s in sections]
+        held = [bool(mask[first[s] : last[s]].any()) for s in sections]
         held_chars = sum(chars[j] for s in sections for j in range(first[s], last[s]) if mask[j])
         if sum(held) >= HELD_MIN_SECTIONS and held_chars >= HELD_MIN_CHARS:
             lo, hi = held.index(True), len(held) - 1 - held[::-1].index(True)
             for k in range(lo + 1, hi):
                 if not held[k] and _likely_section(page, proba, sections[k]):
                     _keep_section(page, mask, sections[k])
-            runs = (sections[hi + 1:], sections[lo - 1::-1] if lo else [])
-        elif (not any(held) and len(sections) >= FOLLOW_MIN_SECTIONS
-              and _follows_content(page, mask, first[sections[0]])):
+            runs = (sections[hi + 1 :], sections[lo - 1 :: -1] if lo else [])
+        elif (
+            not any(held) and len(sections) >= FOLLOW_MIN_SECTIONS and _follows_content(page, mask, first[sections[0]])
+        ):
             runs = (sections, [])
         else:
             continue

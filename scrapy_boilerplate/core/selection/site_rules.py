@@ -102,15 +102,24 @@ class SiteRule:
         try:
             return self._apply(page)
         except OverBudget as over:
-            logger.warning("site rule%s skipped on %s: its selectors %s tested more than %d elements "
-                           "(the page gets the model's extraction)",
-                           f" for {self.site}" if self.site else "", page.base_url or "a page",
-                           ", ".join(repr(css) for css in self.selectors()), over.args[0])
+            logger.warning(
+                "site rule%s skipped on %s: its selectors %s tested more than %d elements "
+                "(the page gets the model's extraction)",
+                f" for {self.site}" if self.site else "",
+                page.base_url or "a page",
+                ", ".join(repr(css) for css in self.selectors()),
+                over.args[0],
+            )
             empty = {"elements": 0, "blocks": 0}
             content = {"selector": self.content, **empty} if self.content is not None else None
-            return None, {"site": self.site, "matched": False, "content": content,
-                          "exclude": [{"selector": css, **empty} for css in self.exclude],
-                          "forced_out": [], "over_budget": True}
+            return None, {
+                "site": self.site,
+                "matched": False,
+                "content": content,
+                "exclude": [{"selector": css, **empty} for css in self.exclude],
+                "forced_out": [],
+                "over_budget": True,
+            }
 
     def _apply(self, page: Page) -> tuple[np.ndarray | None, dict]:
         n = len(page)
@@ -123,8 +132,9 @@ class SiteRule:
             if inside.any():
                 allowed = inside
             else:
-                logger.debug("content selector %r matches no content on %s; ignored",
-                             self.content, page.base_url or "the page")
+                logger.debug(
+                    "content selector %r matches no content on %s; ignored", self.content, page.base_url or "the page"
+                )
         excluded = []
         for css in self.exclude:
             inside, elements = spans.covered(self._compiled[css])
@@ -132,12 +142,16 @@ class SiteRule:
             if inside.any():
                 allowed = (np.ones(n, bool) if allowed is None else allowed) & ~inside
         if self.exclude and not any(e["blocks"] for e in excluded):
-            logger.debug("exclude selectors %r match no content on %s", list(self.exclude),
-                         page.base_url or "the page")
+            logger.debug("exclude selectors %r match no content on %s", list(self.exclude), page.base_url or "the page")
         matched = bool(content["blocks"]) if content is not None else any(e["blocks"] for e in excluded)
-        summary = {"site": self.site, "matched": matched, "content": content, "exclude": excluded,
-                   "forced_out": np.flatnonzero(~allowed).tolist() if allowed is not None else [],
-                   "over_budget": False}
+        summary = {
+            "site": self.site,
+            "matched": matched,
+            "content": content,
+            "exclude": excluded,
+            "forced_out": np.flatnonzero(~allowed).tolist() if allowed is not None else [],
+            "over_budget": False,
+        }
         return allowed, summary
 
 
@@ -149,8 +163,9 @@ def plain_text_blocks(page: Page, allowed: np.ndarray) -> np.ndarray:
     return mask if mask.any() else allowed & (chars > 0)
 
 
-def make_rule(content: str | None = None, exclude: Iterable[str] | str | None = None,
-              site: str | None = None) -> SiteRule | None:
+def make_rule(
+    content: str | None = None, exclude: Iterable[str] | str | None = None, site: str | None = None
+) -> SiteRule | None:
     """A SiteRule from the options, or None when neither is given; ValueError on a bad selector."""
     if isinstance(exclude, str):
         exclude = (exclude,)
@@ -181,12 +196,13 @@ class SiteRules:
         if not isinstance(rules, Mapping):
             raise ValueError(f"site rules must be a dict of host -> rule, not {rules!r}")
         self.rules: dict[str, SiteRule] = {}
-        given: dict[str, Any] = {}   # normalised host -> the key it was given as
+        given: dict[str, Any] = {}  # normalised host -> the key it was given as
         for host, spec in rules.items():
             key = host_key(host)
             if key in given:
-                raise ValueError(f"site rules: {given[key]!r} and {host!r} are the same host ({key!r}): "
-                                 "give one rule per host")
+                raise ValueError(
+                    f"site rules: {given[key]!r} and {host!r} are the same host ({key!r}): give one rule per host"
+                )
             given[key] = host
             self.rules[key] = _rule_of(key, spec)
 
@@ -222,12 +238,21 @@ def host_key(host: Any) -> str:
     example = "a host name as 'example.com' (its rule serves its subdomains too)"
     if not isinstance(host, str) or not host:
         raise ValueError(f"site rules: {host!r} is not {example}")
-    why = ("it holds a space" if any(c.isspace() for c in host) else
-           "it is a URL" if "/" in host else
-           "it is a wildcard" if "*" in host else
-           "it is an IP address in brackets" if "[" in host or "]" in host else
-           "it has a port (a rule serves every port of its host)" if ":" in host else
-           "it holds a user name" if "@" in host else None)
+    why = (
+        "it holds a space"
+        if any(c.isspace() for c in host)
+        else "it is a URL"
+        if "/" in host
+        else "it is a wildcard"
+        if "*" in host
+        else "it is an IP address in brackets"
+        if "[" in host or "]" in host
+        else "it has a port (a rule serves every port of its host)"
+        if ":" in host
+        else "it holds a user name"
+        if "@" in host
+        else None
+    )
     if why is None:
         try:
             key = _ascii_host(host.strip(".").lower())
@@ -258,8 +283,7 @@ def _rule_of(host: str, spec: Any) -> SiteRule:
     if isinstance(exclude, str):
         exclude = (exclude,)
     if not isinstance(exclude, list | tuple) or not all(isinstance(s, str) for s in exclude):
-        raise ValueError(f"site rule for {host!r}: 'exclude' must be a list of CSS selectors, "
-                         f"not {exclude!r}")
+        raise ValueError(f"site rule for {host!r}: 'exclude' must be a list of CSS selectors, not {exclude!r}")
     content = spec.get("content")
     if content is not None and not isinstance(content, str):
         raise ValueError(f"site rule for {host!r}: 'content' must be a CSS selector, not {content!r}")
@@ -280,7 +304,7 @@ class _Spans:
         self.node_of = {el: i for i, el in enumerate(page.node_elements)}
         self.first, self.last = page.node_first, page.node_last
         self._by_text: dict[str, list[int]] | None = None
-        self.budget = new_budget()   # shared by the rule's selectors on this page
+        self.budget = new_budget()  # shared by the rule's selectors on this page
 
     def covered(self, selector: CompiledSelector) -> tuple[np.ndarray, int]:
         """(mask of the blocks inside the elements `selector` matches, number of elements)."""
@@ -289,11 +313,11 @@ class _Spans:
         if root is None or not len(inside):
             return inside, 0
         elements = selector.select(root, self.budget)
-        seen: set = set()   # elements inside an inline match already read
+        seen: set = set()  # elements inside an inline match already read
         for el in elements[:MAX_MATCHES]:
             node = self.node_of.get(el)
             if node is not None:
-                inside[self.first[node]:self.last[node]] = True
+                inside[self.first[node] : self.last[node]] = True
             elif el not in seen:
                 self._inline(el, inside, seen)
         return inside, len(elements)
@@ -301,7 +325,7 @@ class _Spans:
     def _inline(self, el: etree._Element, inside: np.ndarray, seen: set) -> None:
         kind = tag_info(el.tag)[0]
         if kind not in (K_INLINE, K_LINK, K_IMG):
-            return   # a block-level or skipped element that is no node: skipped by the walk
+            return  # a block-level or skipped element that is no node: skipped by the walk
         lo = hi = -1
         for sub in el.iterdescendants():
             self.budget.spend(1)
@@ -311,7 +335,7 @@ class _Spans:
                 lo = self.first[node] if lo < 0 else lo
                 hi = max(hi, self.last[node])
         if lo >= 0:
-            inside[lo:hi] = True   # all in document order between its block-level descendants
+            inside[lo:hi] = True  # all in document order between its block-level descendants
         # At its edges (or all of it, without block-level descendants): the blocks of its
         # block-level parent whose text is its own text's start or end (or all of it).
         parent = self._parent_node(el)

@@ -72,8 +72,10 @@ def _card_box(page: Page, mask: np.ndarray, i: int) -> int | None:
             return None
         first = page.node_first[node]
         if first < i:
-            teaser = any(mask[j] and page.chars[j] >= TEASER_MIN_CHARS
-                         and 2 * page.link_chars[j] < page.chars[j] for j in range(first, i))
+            teaser = any(
+                mask[j] and page.chars[j] >= TEASER_MIN_CHARS and 2 * page.link_chars[j] < page.chars[j]
+                for j in range(first, i)
+            )
             return node if teaser else None
         node = page.node_parents[node]
     return None

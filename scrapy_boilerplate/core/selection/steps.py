@@ -59,7 +59,8 @@ CREDIT_RE = re.compile(
     r"^\(?(?:(?:additional|further)\s+)?(?:reporting|writing|editing|research)\s+by\b"
     r"|^with\s+(?:additional\s+)?reporting\s+(?:by|from)\b"
     r"|^[^.]{3,160}\bcontributed\s+(?:additional\s+)?(?:reporting\s+)?to\s+this\s+(?:report|article|story)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 #: ... kept when it is this short and this many blocks or fewer after the last kept block.
 CREDIT_MAX_CHARS = 300
 CREDIT_NEAR_BLOCKS = 2
@@ -70,15 +71,15 @@ class Selection:
     """What the steps read and change: `mask` (the kept blocks) is changed in place."""
 
     page: Page
-    proba: np.ndarray             # the block probabilities the decoder and the steps read
-    params: dict | None           # the model's decoder parameters
-    options: Options              # the extraction's options
-    title: str | None             # the page's headline (metadata/title.py)
-    tables: list[Table]           # the data tables, decided whole
-    evidence: TemplateEvidence | None = None   # the site memory's, when a store was given
+    proba: np.ndarray  # the block probabilities the decoder and the steps read
+    params: dict | None  # the model's decoder parameters
+    options: Options  # the extraction's options
+    title: str | None  # the page's headline (metadata/title.py)
+    tables: list[Table]  # the data tables, decided whole
+    evidence: TemplateEvidence | None = None  # the site memory's, when a store was given
     rule: SiteRule | None = None  # the site selectors of this page, when there are some
     # None until the decoder sets it: the steps before it change the probabilities only.
-    mask: np.ndarray = None   # type: ignore[assignment]
+    mask: np.ndarray = None  # type: ignore[assignment]
     code_blocks: list[Table] = field(default_factory=list)
     # The mask after each step from the decoder on (row k: after MASK_STEPS[k], as bytes), for
     # `step_reasons`: which step decided.
@@ -96,12 +97,29 @@ class Selection:
 
     def kept(self) -> Kept:
         """What the selection kept, for the extraction (extraction.py build_extraction)."""
-        return Kept(self.page, self.mask, self.probability, self.title, self.tables, self.code_blocks,
-                    self.history, self.shift, self.site_rule)
+        return Kept(
+            self.page,
+            self.mask,
+            self.probability,
+            self.title,
+            self.tables,
+            self.code_blocks,
+            self.history,
+            self.shift,
+            self.site_rule,
+        )
 
 
-def select(page: Page, proba: np.ndarray, params: dict | None, options: Options, title: str | None, *,
-           evidence: TemplateEvidence | None = None, rule: SiteRule | None = None) -> Selection:
+def select(
+    page: Page,
+    proba: np.ndarray,
+    params: dict | None,
+    options: Options,
+    title: str | None,
+    *,
+    evidence: TemplateEvidence | None = None,
+    rule: SiteRule | None = None,
+) -> Selection:
     """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`.
     Inference and the decoder's tuning in training both call this."""
     s = Selection(page, proba, params, options, title, find_data_tables(page), evidence, rule)
@@ -236,8 +254,7 @@ def drop_trailing_teasers(s: Selection) -> None:
     if len(kept) <= TEASER_RUN:
         return
     texts, chars, link_chars = page.texts, page.chars, page.link_chars
-    teasers = [i for i in kept
-               if 10 <= link_chars[i] < chars[i] and TEASER_END_RE.search(texts[i]) is not None]
+    teasers = [i for i in kept if 10 <= link_chars[i] < chars[i] and TEASER_END_RE.search(texts[i]) is not None]
     if len(teasers) < TEASER_RUN:
         return
     parent = {i: page.node_parents[page.nodes[i]] for i in teasers}
@@ -291,8 +308,7 @@ def keep_credit_line(s: Selection) -> None:
         return
     off = FLAG["nav"] | FLAG["footer"]
     for i in range(kept[-1] + 1, min(len(page), kept[-1] + 1 + CREDIT_NEAR_BLOCKS)):
-        if (page.chars[i] <= CREDIT_MAX_CHARS and not page.flags[i] & off
-                and CREDIT_RE.match(page.texts[i]) is not None):
+        if page.chars[i] <= CREDIT_MAX_CHARS and not page.flags[i] & off and CREDIT_RE.match(page.texts[i]) is not None:
             mask[i] = True
             return
 
@@ -332,9 +348,12 @@ def keep_listing_captions(s: Selection) -> None:
     first, last, parents = page.node_first, page.node_last, page.node_parents
     for node in page.positions("node_tags", "figcaption"):
         figure = parents[node]
-        if figure >= 0 and tags[figure] == "figure" and any(
-                mask[i] and flags[i] & unit for i in range(first[figure], last[figure])):
-            mask[first[node]:last[node]] = True
+        if (
+            figure >= 0
+            and tags[figure] == "figure"
+            and any(mask[i] and flags[i] & unit for i in range(first[figure], last[figure]))
+        ):
+            mask[first[node] : last[node]] = True
 
 
 def adjust_by_site_memory(s: Selection) -> None:
@@ -403,8 +422,9 @@ SITE_MEMORY, SITE_SELECTOR, STATED_BODY = "site_memory", "site_selector", "state
 #: step is one function above and one line here (CONTRIBUTING.md), and a line in the table of
 #: docs/extraction.md (tests/unit/test_explain.py checks them).
 PIPELINE: tuple[Step | Fallback, ...] = (
-    Step(adjust_by_site_memory, SITE_MEMORY,
-         "the site memory moved its probability (it repeats across the site's pages)"),
+    Step(
+        adjust_by_site_memory, SITE_MEMORY, "the site memory moved its probability (it repeats across the site's pages)"
+    ),
     Step(apply_site_rule, SITE_SELECTOR, "a per-site selector"),
     Step(decode, "model", "the block model and its decoder"),
     Step(decode_near_empty, "near_empty", "the decoder kept next to nothing: a tiny page's text, or a relaxed decode"),
@@ -418,8 +438,9 @@ PIPELINE: tuple[Step | Fallback, ...] = (
     Step(drop_field_dumps, "field_dump", "a hidden list of machine keys (a shop's custom fields)"),
     Step(keep_cards, "card_group", "a group of repeated cards is decided whole"),
     Step(drop_trailing_teasers, "teasers", "a run of related-post teasers after the body"),
-    Step(keep_document_sections, "document_sections",
-         "a section beside kept sections of a reference page is kept whole"),
+    Step(
+        keep_document_sections, "document_sections", "a section beside kept sections of a reference page is kept whole"
+    ),
     Step(keep_whole_lists, "list_gap", "the gap in a list between two kept items is kept"),
     Step(keep_definition_lists, "definition_list", "definition lists between kept blocks are kept"),
     Step(keep_credit_line, "credit_line", "a closing credit line after the body is kept"),
@@ -430,14 +451,13 @@ PIPELINE: tuple[Step | Fallback, ...] = (
     Step(keep_within_site_rule, SITE_SELECTOR),
     Step(trust_site_rule, SITE_SELECTOR),
     Fallback(rewalk_thread),
-    Fallback(use_stated_body, STATED_BODY,
-             "the body the page states in its JSON-LD (the markup held next to nothing)"),
+    Fallback(use_stated_body, STATED_BODY, "the body the page states in its JSON-LD (the markup held next to nothing)"),
 )
 #: The selection's steps in order (`select` runs them) and the fallbacks after it (the extractor's).
 STEPS = tuple(entry for entry in PIPELINE if isinstance(entry, Step))
 FALLBACKS = tuple(entry for entry in PIPELINE if isinstance(entry, Fallback))
 #: The steps that run once the decoder made the mask: one row of `Selection.history` each.
-MASK_STEPS = STEPS[[step.run for step in STEPS].index(decode):]
+MASK_STEPS = STEPS[[step.run for step in STEPS].index(decode) :]
 #: Every reason the pipeline gives, with its words, in the pipeline's order.
 REASONS = {entry.reason: entry.words for entry in PIPELINE if entry.reason is not None and entry.words}
 
@@ -450,7 +470,7 @@ def step_reasons(masks: list[bytes], shift: np.ndarray | None = None) -> list[st
     if not n:
         return []
     history = np.frombuffer(b"".join(masks), dtype=bool).reshape(steps, n)
-    changed = history[1:] != history[:-1]   # row k: MASK_STEPS[k + 1] changed the block
+    changed = history[1:] != history[:-1]  # row k: MASK_STEPS[k + 1] changed the block
     last = np.where(changed.any(axis=0), steps - 1 - np.argmax(changed[::-1], axis=0), 0)
     names = [step.reason for step in MASK_STEPS]
     reasons = [names[k] for k in last.tolist()]

@@ -35,8 +35,7 @@ ROW_GROUP_TAGS = frozenset(("thead", "tbody", "tfoot"))
 # of features): only many such cells tell (below). A single paragraph or division tells
 # nothing: content systems wrap data cells in them too; a long cell of two paragraphs or
 # more is a page region.
-LAYOUT_TAGS = frozenset(("section", "article", "form", "table", "header", "footer", "nav", "aside",
-                         "main"))
+LAYOUT_TAGS = frozenset(("section", "article", "form", "table", "header", "footer", "nav", "aside", "main"))
 STRUCTURE_TAGS = frozenset(("ul", "ol", "dl", "blockquote", "pre", "figure")) | HEADING_TAGS
 PARAGRAPH_TAGS = frozenset(("p",))
 #: A cell of several paragraphs and at least this many characters is a page region.
@@ -57,11 +56,11 @@ MAX_ROWS = 2000
 class Table:
     """A data table found in a page's nodes."""
 
-    node: int                   # the table's node
-    first: int                  # its blocks: [first, last)
+    node: int  # the table's node
+    first: int  # its blocks: [first, last)
     last: int
-    caption: list = field(default_factory=list)   # nodes of its caption(s)
-    rows: list = field(default_factory=list)      # [(row node, in thead, [cell nodes])]
+    caption: list = field(default_factory=list)  # nodes of its caption(s)
+    rows: list = field(default_factory=list)  # [(row node, in thead, [cell nodes])]
 
 
 def find_data_tables(page: Page) -> list[Table]:
@@ -76,7 +75,7 @@ def find_data_tables(page: Page) -> list[Table]:
     table_of = [-1] * len(tags)
     row_of = [-1] * len(tags)
     structured_cells: dict[int, set] = {}
-    paragraphs: dict[int, int] = {}   # cell -> paragraphs in it
+    paragraphs: dict[int, int] = {}  # cell -> paragraphs in it
     long_cells: dict[int, list] = {}  # table -> its cells of two paragraphs or more
     heading_cells: set[int] = set()
     for node, tag in enumerate(tags):
@@ -85,7 +84,7 @@ def find_data_tables(page: Page) -> list[Table]:
         row_of[node] = row_of[parent] if parent >= 0 else -1
         if tag == "table":
             if table_of[node] >= 0:
-                layout.add(table_of[node])   # a table in a table: the outer one lays out
+                layout.add(table_of[node])  # a table in a table: the outer one lays out
             table_of[node] = node
             row_of[node] = -1
             tables[node] = Table(node, page.node_first[node], page.node_last[node])
@@ -115,9 +114,12 @@ def find_data_tables(page: Page) -> list[Table]:
                 long_cells.setdefault(table, []).append(cell)
     for table, cells in long_cells.items():
         if any(page.node_chars[c] >= LONG_CELL_CHARS or c in heading_cells for c in cells):
-            layout.add(table)   # a cell of paragraphs, long or under a heading: a page region
-    return [t for node, t in tables.items()
-            if node not in layout and _is_data_table(page, t, len(structured_cells.get(node, ())))]
+            layout.add(table)  # a cell of paragraphs, long or under a heading: a page region
+    return [
+        t
+        for node, t in tables.items()
+        if node not in layout and _is_data_table(page, t, len(structured_cells.get(node, ())))
+    ]
 
 
 def _cell_of(node: int, parents: list, tags: list) -> int:
@@ -129,7 +131,7 @@ def _cell_of(node: int, parents: list, tags: list) -> int:
 def _is_data_table(page: Page, table: Table, structured: int) -> bool:
     rows = [cells for _, _, cells in table.rows if cells]
     if len(rows) < 2 or max(len(cells) for cells in rows) < 2:
-        return False   # one row or one column: a layout box, or a list
+        return False  # one row or one column: a layout box, or a list
     element = page.node_elements[table.node] if page.node_elements else None
     if element is not None and (element.get("role") or "").strip().lower() in ("presentation", "none"):
         return False
@@ -142,8 +144,14 @@ def _is_data_table(page: Page, table: Table, structured: int) -> bool:
     return sum(page.node_chars[c] == 0 for c in cells) <= MAX_EMPTY_CELLS * len(cells)
 
 
-def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page: Page,
-                  threshold: float = 0.5, kept_share: float = 0.25) -> None:
+def decide_tables(
+    tables: list[Table],
+    mask: np.ndarray,
+    proba: np.ndarray,
+    page: Page,
+    threshold: float = 0.5,
+    kept_share: float = 0.25,
+) -> None:
     """One decision per data table: all its blocks content or none (in place).
 
     A table is content when the model kept a good part of its text (cells dropped one by
@@ -165,8 +173,7 @@ def decide_tables(tables: list[Table], mask: np.ndarray, proba: np.ndarray, page
         share = chars[a:b][mask[a:b]].sum() / weight
         before = kept[kept < a]
         after = kept[kept >= b]
-        near = ((before.size and a - before[-1] - 1 <= NEAR_BLOCKS)
-                or (after.size and after[0] - b <= NEAR_BLOCKS))
+        near = (before.size and a - before[-1] - 1 <= NEAR_BLOCKS) or (after.size and after[0] - b <= NEAR_BLOCKS)
         plain = links[a:b].sum() < 0.5 * weight and not page.node_flags[table.node] & OFF_CONTENT
         inside = before.size > 0 and after.size > 0
         mask[a:b] = likely >= threshold or share >= kept_share or inside or bool(near and plain)

@@ -23,21 +23,43 @@ if TYPE_CHECKING:
     from ..document.page import Page
 
 #: Class names of the rich-text and heading widgets of the common page builders.
-TEXT_WIDGET_CLASSES = frozenset((
-    "elementor-widget-text-editor", "elementor-widget-heading",   # Elementor
-    "wpb_text_column", "vc_custom_heading",                       # WPBakery
-    "et_pb_text", "et_pb_heading",                                # Divi
-    "fl-module-rich-text", "fl-module-heading",                   # Beaver Builder
-    "sqs-block-html",                                             # Squarespace
-    "siteorigin-widget-tinymce",                                  # SiteOrigin
-    "oxy-rich-text", "brxe-text", "brxe-heading",                 # Oxygen, Bricks
-))
+TEXT_WIDGET_CLASSES = frozenset(
+    (
+        "elementor-widget-text-editor",
+        "elementor-widget-heading",  # Elementor
+        "wpb_text_column",
+        "vc_custom_heading",  # WPBakery
+        "et_pb_text",
+        "et_pb_heading",  # Divi
+        "fl-module-rich-text",
+        "fl-module-heading",  # Beaver Builder
+        "sqs-block-html",  # Squarespace
+        "siteorigin-widget-tinymce",  # SiteOrigin
+        "oxy-rich-text",
+        "brxe-text",
+        "brxe-heading",  # Oxygen, Bricks
+    )
+)
 #: The first word of each of those class names as the walk splits them (page.tokens): a
 #: block with none of these among its class words is in no text widget.
 BUILDER_WORDS = frozenset(TOKEN_SPLIT_RE.split(name)[0] for name in TEXT_WIDGET_CLASSES)
 #: Blocks under these flags are not the article, whatever wraps them.
-_OUTSIDE_CONTENT = sum(FLAG[name] for name in (
-    "nav", "footer", "header", "aside", "comment", "form", "share", "related", "ad", "cookie", "newsletter"))
+_OUTSIDE_CONTENT = sum(
+    FLAG[name]
+    for name in (
+        "nav",
+        "footer",
+        "header",
+        "aside",
+        "comment",
+        "form",
+        "share",
+        "related",
+        "ad",
+        "cookie",
+        "newsletter",
+    )
+)
 _NUMBERED_RE = re.compile(r"\d")
 #: Blocks the model is this sure are boilerplate stay out ("Advertisement" in a text widget).
 MIN_PROBABILITY = 0.1
@@ -69,8 +91,7 @@ def keep_text_widget_runs(page: Page, mask: np.ndarray, proba: np.ndarray) -> No
             start -= 1
         end = _run_end(page, kinds, kept_kinds, end)
         for j in range(start, end):
-            if (not flags[j] & _OUTSIDE_CONTENT and proba[j] >= MIN_PROBABILITY
-                    and link_chars[j] < 0.8 * chars[j]):
+            if not flags[j] & _OUTSIDE_CONTENT and proba[j] >= MIN_PROBABILITY and link_chars[j] < 0.8 * chars[j]:
                 mask[j] = True
 
 

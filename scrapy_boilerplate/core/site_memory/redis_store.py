@@ -77,10 +77,19 @@ class RedisTemplateStore(RedisLink, TemplateStore):
     SCRIPT = RECORD_PAGE
     NEEDED_BY = "RedisTemplateStore"
 
-    def __init__(self, client: Any, *, prefix: str = DEFAULT_PREFIX, ttl: int = DEFAULT_TTL,
-                 max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS, warmup: int = DEFAULT_WARMUP,
-                 retry_after: float = DEFAULT_RETRY_AFTER, url: str | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, quiet: bool = False) -> None:
+    def __init__(
+        self,
+        client: Any,
+        *,
+        prefix: str = DEFAULT_PREFIX,
+        ttl: int = DEFAULT_TTL,
+        max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS,
+        warmup: int = DEFAULT_WARMUP,
+        retry_after: float = DEFAULT_RETRY_AFTER,
+        url: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        quiet: bool = False,
+    ) -> None:
         super().__init__()
         if max_fingerprints < 1 or warmup < 0 or ttl < 0:
             raise ValueError("max_fingerprints must be positive, warmup and ttl not negative")
@@ -91,13 +100,20 @@ class RedisTemplateStore(RedisLink, TemplateStore):
     def __reduce__(self) -> tuple[Callable[..., RedisTemplateStore], tuple]:
         # A worker process gets its own connection to the same Redis, with the same settings.
         if self.url is None:
-            raise TypeError("a RedisTemplateStore made from a client object cannot be pickled; "
-                            "use RedisTemplateStore.from_url()")
+            raise TypeError(
+                "a RedisTemplateStore made from a client object cannot be pickled; use RedisTemplateStore.from_url()"
+            )
         return (_from_url, (self.url, self.timeout, self.settings()))
 
     def settings(self) -> dict:
-        return {"prefix": self.prefix, "ttl": self.ttl, "max_fingerprints": self.max_fingerprints,
-                "warmup": self.warmup, "retry_after": self.retry_after, "quiet": self.quiet}
+        return {
+            "prefix": self.prefix,
+            "ttl": self.ttl,
+            "max_fingerprints": self.max_fingerprints,
+            "warmup": self.warmup,
+            "retry_after": self.retry_after,
+            "quiet": self.quiet,
+        }
 
     def key(self, site: str) -> str:
         return self.prefix + site
@@ -107,24 +123,29 @@ class RedisTemplateStore(RedisLink, TemplateStore):
             return None
         fields = [format(fp, "016x") for fp in fingerprints]
         try:
-            pages, before = self._script(keys=[self.key(site)],
-                                         args=[self.max_fingerprints, self.ttl, *fields],
-                                         client=self.client)
-        except Exception as exc:   # noqa: BLE001 - redis errors, timeouts, OSError: go on without
+            pages, before = self._script(
+                keys=[self.key(site)], args=[self.max_fingerprints, self.ttl, *fields], client=self.client
+            )
+        except Exception as exc:  # noqa: BLE001 - redis errors, timeouts, OSError: go on without
             self._failed(exc)
             return None
         if self._outage.recovered():
-            logger.log(logging.DEBUG if self.quiet else logging.INFO,
-                       "template store at %s is reachable again", self.where())
+            logger.log(
+                logging.DEBUG if self.quiet else logging.INFO, "template store at %s is reachable again", self.where()
+            )
         counts = {fp: int(c) for fp, c in zip(fingerprints, before) if int(c) > 0}
         return SiteCounts(int(pages), counts, frozenset(fingerprints))
 
     def _failed(self, exc: Exception) -> None:
         self._count("errors")
         if self._outage.failed(self.retry_after):
-            logger.log(logging.DEBUG if self.quiet else logging.WARNING,
-                       "template store at %s failed (%r): pages are extracted without site "
-                       "memory; trying again in %g s", self.where(), exc, self.retry_after)
+            logger.log(
+                logging.DEBUG if self.quiet else logging.WARNING,
+                "template store at %s failed (%r): pages are extracted without site memory; trying again in %g s",
+                self.where(),
+                exc,
+                self.retry_after,
+            )
 
     def where(self) -> str:
         return redacted(self.url)
@@ -143,7 +164,7 @@ class RedisTemplateStore(RedisLink, TemplateStore):
     def close(self) -> None:
         try:
             self.client.close()
-        except Exception:   # noqa: BLE001
+        except Exception:  # noqa: BLE001
             pass
 
 

@@ -143,8 +143,8 @@ class SiteCounts:
     """What a store knows of some fingerprints of a site, before the page asking was recorded."""
 
     pages: int = 0
-    counts: dict = field(default_factory=dict)   # fingerprint -> earlier pages holding it
-    asked: frozenset = frozenset()               # the fingerprints the counts are about
+    counts: dict = field(default_factory=dict)  # fingerprint -> earlier pages holding it
+    asked: frozenset = frozenset()  # the fingerprints the counts are about
 
 
 @dataclass
@@ -153,9 +153,9 @@ class TemplateEvidence:
 
     site: str
     warmup: int
-    known: SiteCounts | None          # None: the store failed on this page
-    fingerprints: list | None = None   # of the page the evidence was asked for
-    page: object = field(default=None, repr=False, compare=False)   # that page
+    known: SiteCounts | None  # None: the store failed on this page
+    fingerprints: list | None = None  # of the page the evidence was asked for
+    page: object = field(default=None, repr=False, compare=False)  # that page
 
     @property
     def used(self) -> bool:
@@ -163,9 +163,13 @@ class TemplateEvidence:
 
     def summary(self) -> dict:
         """What happened to the site memory on this page (for a crawl's stats)."""
-        return {"site": self.site, "recorded": self.known is not None, "used": self.used,
-                "new_site": self.known is not None and self.known.pages == 0,
-                "failed": self.known is None}
+        return {
+            "site": self.site,
+            "recorded": self.known is not None,
+            "used": self.used,
+            "new_site": self.known is not None and self.known.pages == 0,
+            "failed": self.known is None,
+        }
 
     def adjust(self, page: Page, proba: np.ndarray) -> np.ndarray:
         """`proba` moved by the site's evidence (unchanged before the warm-up). `page` may be
@@ -179,7 +183,7 @@ class TemplateEvidence:
         if len(fps) != len(proba):
             return proba
         # (`used` holds only with a known site)
-        delta = evidence_log_odds(fps, self.known, proba, page.tags)   # type: ignore[arg-type]
+        delta = evidence_log_odds(fps, self.known, proba, page.tags)  # type: ignore[arg-type]
         if not delta.any():
             return proba
         moved = delta != 0
@@ -189,8 +193,9 @@ class TemplateEvidence:
         return out
 
 
-def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray,
-                      tags: list[str] | None = None) -> np.ndarray:
+def evidence_log_odds(
+    fps: list[int], known: SiteCounts, proba: np.ndarray, tags: list[str] | None = None
+) -> np.ndarray:
     """Per-block log-odds from the site's block-document frequencies (IBDF)."""
     n = len(fps)
     delta = np.zeros(n)
@@ -212,7 +217,7 @@ def evidence_log_odds(fps: list[int], known: SiteCounts, proba: np.ndarray,
         # the site's content template (product pages' "Description", "Specifications").
         likely = np.flatnonzero(proba >= 0.5)
         if len(likely):
-            delta[likely[0]:likely[-1] + 1] *= INSIDE_FACTOR
+            delta[likely[0] : likely[-1] + 1] *= INSIDE_FACTOR
             if HEADINGS_INSIDE != 1.0 and tags is not None:
                 for i in range(likely[0], likely[-1] + 1):
                     if delta[i] and tags[i] in HEADING_TAGS:
@@ -278,15 +283,19 @@ class MemoryTemplateStore(TemplateStore):
     fingerprints). Thread-safe.
     """
 
-    def __init__(self, max_sites: int = DEFAULT_MAX_SITES, max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS,
-                 warmup: int = DEFAULT_WARMUP) -> None:
+    def __init__(
+        self,
+        max_sites: int = DEFAULT_MAX_SITES,
+        max_fingerprints: int = DEFAULT_MAX_FINGERPRINTS,
+        warmup: int = DEFAULT_WARMUP,
+    ) -> None:
         super().__init__()
         if max_sites < 1 or max_fingerprints < 1 or warmup < 0:
             raise ValueError("max_sites and max_fingerprints must be positive, warmup not negative")
         self.max_sites = int(max_sites)
         self.max_fingerprints = int(max_fingerprints)
         self.warmup = int(warmup)
-        self._sites: OrderedDict[str, list] = OrderedDict()   # site -> [pages, {fp: count}]
+        self._sites: OrderedDict[str, list] = OrderedDict()  # site -> [pages, {fp: count}]
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
