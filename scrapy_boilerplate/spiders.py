@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
@@ -28,6 +29,7 @@ from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 from . import settings as bp
 from .core.extractor import Extractor
 from .core.links.roles import CONTENT, NAVIGATION, NEXT, page_links, url_roles
+from .core.metadata.article import ArticleMetadata
 from .core.overview.evidence import ARTICLE_TYPES
 from .core.render.urls import page_base
 from .crawl.feeds import feed_entry_urls, feed_urls
@@ -54,16 +56,8 @@ MIN_ARTICLE_CHARS = 300
 MIN_TEASED_CHARS = 100
 #: A page with a next page and this many content links is a listing.
 MIN_LISTING_TEASERS = 3
-ITEM_FIELDS = (
-    "authors",
-    "date_published",
-    "date_modified",
-    "language",
-    "site_name",
-    "canonical_url",
-    "description",
-    "image",
-)
+#: The article metadata an item carries (ArticleMetadata's fields, in order).
+ITEM_FIELDS = tuple(f.name for f in fields(ArticleMetadata))
 
 
 class ArticleSpider(Spider):

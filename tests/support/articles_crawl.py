@@ -10,28 +10,16 @@ from __future__ import annotations
 import json
 import sys
 
+from crawl_items import Collector
 from scrapy import signals
 from scrapy.crawler import CrawlerProcess
 
 from scrapy_boilerplate.spiders import ArticleSpider
 
 
-class Collect:
-    def __init__(self, crawler):
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
-
-    def process_item(self, item):
-        self.crawler.spider.collected.append(item)
-        return item
-
-
 class BlogArticles(ArticleSpider):
     name = "blog_articles"
-    custom_settings = {"CONCURRENT_REQUESTS": 1, "ITEM_PIPELINES": {Collect: 900}, "ROBOTSTXT_OBEY": False}
+    custom_settings = {"CONCURRENT_REQUESTS": 1, "ITEM_PIPELINES": {Collector: 900}, "ROBOTSTXT_OBEY": False}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
