@@ -32,6 +32,10 @@ sys.path.insert(0, str(SUPPORT))
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 FIXTURE_NAMES = ["article_en", "article_de", "article_jsonld"]
+# A handful of real pages cut down from ../shared/datasets (tests/support/cut_fixtures.py; their
+# sources in tests/fixtures/README.md), in the dataset format: the tests that name one of them run
+# without ../shared.
+REAL_FIXTURES = FIXTURES / "real"
 
 
 SHARED_MISSING = (
@@ -74,6 +78,31 @@ def load_shared_pages(name: str, n: int | None = None, where=None) -> list:
     if not pages:
         pytest.skip(f"../shared/datasets/{name} has no page matching the test's selection")
     return pages if n is None else pages[:n]
+
+
+def cut_page_ids(name: str) -> set[str]:
+    """The ids of the pages of dataset `name` that tests/fixtures/real holds."""
+    folder = REAL_FIXTURES / name
+    return {p.id for p in load_dataset(folder)} if (folder / "pages.jsonl").is_file() else set()
+
+
+def real_page(name: str, page_id: str):
+    """Page `page_id` of dataset `name`: its cut copy in tests/fixtures/real if there is one
+    (the same extraction, checked when it was cut), else the dataset's (or skip the test)."""
+    if page_id in cut_page_ids(name):
+        return next(p for p in load_dataset(REAL_FIXTURES / name) if p.id == page_id)
+    return load_shared_pages(name, None, where=lambda p: p.id == page_id)[0]
+
+
+def cut_real_pages() -> list:
+    """Every page of tests/fixtures/real."""
+    return [page for folder in sorted(REAL_FIXTURES.iterdir()) for page in load_dataset(folder)]
+
+
+def shared_unless_cut(name: str, page_id: str, *values):
+    """pytest.param(name, page_id, *values), marked needs_shared unless the page is cut."""
+    marks = () if page_id in cut_page_ids(name) else (needs_shared,)
+    return pytest.param(name, page_id, *values, marks=marks)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIXTURE_NAMES, fixture_bytes, load_shared_pages
+from conftest import FIXTURE_NAMES, cut_real_pages, fixture_bytes, load_shared_pages
 from cue_names import COMMENT_NAMES
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -53,6 +53,14 @@ def assert_same_walk(root, include_comments=False, skip_hidden=True):
 def test_same_page_on_fixtures(name, include_comments, skip_hidden):
     page = assert_same_walk(parse_html(fixture_bytes(name)), include_comments, skip_hidden)
     assert len(page.texts) > 10
+
+
+@needs_compiled
+def test_same_page_on_cut_real_pages():
+    for item in cut_real_pages():
+        root = parse_html(item.read_html())
+        assert_same_walk(root)
+        assert_same_walk(root, include_comments=True, skip_hidden=False)
 
 
 @pytest.mark.needs_shared
@@ -493,6 +501,11 @@ def _assert_same_cues_on_class_names(roots, with_cues: int) -> None:
 @needs_compiled
 def test_same_cues_on_fixture_class_names():
     _assert_same_cues_on_class_names([parse_html(fixture_bytes(name)) for name in FIXTURE_NAMES], 10)
+
+
+@needs_compiled
+def test_same_cues_on_cut_real_pages_class_names():
+    _assert_same_cues_on_class_names([parse_html(item.read_html()) for item in cut_real_pages()], 30)
 
 
 @pytest.mark.needs_shared

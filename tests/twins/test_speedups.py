@@ -6,7 +6,7 @@ not enough: every value must be equal.
 
 import numpy as np
 import pytest
-from conftest import FIXTURE_NAMES, fixture_bytes
+from conftest import FIXTURE_NAMES, cut_real_pages, fixture_bytes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +43,14 @@ def test_dense_features_equal_on_fixtures(name):
     page = build_page(parse_html(fixture_bytes(name)))
     fast, slow = compiled_and_pure(features.dense_features, page)
     np.testing.assert_array_equal(fast, slow)
+
+
+@needs_compiled
+def test_dense_features_equal_on_cut_real_pages():
+    for item in cut_real_pages():
+        page = build_page(parse_html(item.read_html()))
+        fast, slow = compiled_and_pure(features.dense_features, page)
+        np.testing.assert_array_equal(fast, slow, err_msg=item.id)
 
 
 @pytest.mark.needs_shared

@@ -2,7 +2,7 @@
 
 import lxml.html
 import pytest
-from conftest import FIXTURE_NAMES, fixture_bytes
+from conftest import FIXTURE_NAMES, fixture_bytes, real_page
 from lxml import etree
 from parsel import Selector
 
@@ -464,9 +464,8 @@ def test_adjacent_code_values_on_a_real_page_are_separate_words():
     assert "<code>U+00DF</code> <code>0x C3 9F</code>" in result.html
 
 
-@pytest.mark.needs_shared
-def test_adjacent_code_values_on_the_whole_page(dataset_pages):
-    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == "0415")[0]
+def test_adjacent_code_values_on_the_whole_page():
+    page = real_page("wcxb-dev", "0415")
     text = extract(page.read_html(), url=page.url).text
     assert text.count("U+00DF 0x C3 9F") >= 3 and "U+00DF0x" not in text
 

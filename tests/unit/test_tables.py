@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import real_page, shared_unless_cut
 from lxml import etree
 from markdown_it import MarkdownIt
 
@@ -84,10 +85,9 @@ def rendered_rows(markdown: str) -> set[str]:
     return {" ".join(words("".join(cell.itertext())) for cell in tr.iter("td", "th")).strip() for tr in root.iter("tr")}
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("name, page_id", DATA_TABLE_PAGES)
-def test_data_table_rows_come_out_whole(dataset_pages, name, page_id):
-    page = page_of(dataset_pages, name, page_id)
+@pytest.mark.parametrize("name, page_id", [shared_unless_cut(*page) for page in DATA_TABLE_PAGES])
+def test_data_table_rows_come_out_whole(name, page_id):
+    page = real_page(name, page_id)
     html = page.read_html()
     rows = gold_rows(html, page.read_gold())
     assert len(rows) >= 4
@@ -111,10 +111,9 @@ def test_snippets_inside_data_tables_are_kept(dataset_pages, page_id):
     assert rendered_rows(result.markdown)  # the table is a table in the Markdown
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("name, page_id", LAYOUT_PAGES)
-def test_layout_table_pages_are_extracted_not_tabulated(dataset_pages, name, page_id):
-    page = page_of(dataset_pages, name, page_id)
+@pytest.mark.parametrize("name, page_id", [shared_unless_cut(*page) for page in LAYOUT_PAGES])
+def test_layout_table_pages_are_extracted_not_tabulated(name, page_id):
+    page = real_page(name, page_id)
     result = extract(page.read_html(), url=page.url)
     score = score_page(page, result.text)
     assert score.precision >= 0.85 and score.recall >= 0.75, score

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import real_page, shared_unless_cut
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import Page, build_page
@@ -479,9 +480,8 @@ def test_custom_fields_hidden_for_the_page_scripts_are_not_text():
     assert "shipping_chunk-1:" in extract(shown).text
 
 
-@pytest.mark.needs_shared
-def test_a_real_shop_page_keeps_no_template_keys(dataset_pages):
-    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == "0604")[0]
+def test_a_real_shop_page_keeps_no_template_keys():
+    page = real_page("wcxb-dev", "0604")
     text = extract(page.read_html(), url=page.url).text
     assert "The AS Colour Staple Tee" in text
     assert not any(key in text for key in ("tab_Shipping", "shipping_chunk", "cat_thumb_"))
@@ -576,10 +576,9 @@ REAL = [
 ]
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("name, page_id, at_least", REAL)
-def test_real_pages_of_the_tail(dataset_pages, name, page_id, at_least):
-    page = dataset_pages(name, None, where=lambda p: p.id == page_id)[0]
+@pytest.mark.parametrize("name, page_id, at_least", [shared_unless_cut(*page) for page in REAL])
+def test_real_pages_of_the_tail(name, page_id, at_least):
+    page = real_page(name, page_id)
     score = score_page(page, extract(page.read_html(), url=page.url).text)
     f1 = 2 * score.precision * score.recall / (score.precision + score.recall) if score.precision else 0.0
     assert f1 >= at_least, score
