@@ -4,11 +4,14 @@ the algorithm apart from Scrapy."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scrapy_boilerplate"
 MAX_FUNCTION_LINES = 100
 MAX_MODULES_PER_FOLDER = 15
+# A function in a .pyx: def, cpdef or cdef with a parameter list (not a cdef class, struct or variable).
+PYX_FUNCTION = re.compile(r"^(\s*)(?:def|cpdef|cdef)\s[^=]*?\b(\w+)\s*\(")
 
 
 def test_no_function_is_over_100_lines():
@@ -19,6 +22,42 @@ def test_no_function_is_over_100_lines():
                 lines = node.end_lineno - node.lineno + 1
                 if lines > MAX_FUNCTION_LINES:
                     long.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not long, long
+
+
+def pyx_function_lengths(source: str) -> list[tuple[str, int, int]]:
+    """(name, first line, lines) of each function in Cython source: from its def line to its last
+    line indented deeper than the def (blank lines and comments at the end not counted)."""
+    lines = source.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        match = PYX_FUNCTION.match(line)
+        if not match:
+            continue
+        indent, last = len(match.group(1)), i
+        for j in range(i + 1, len(lines)):
+            text = lines[j].strip()
+            if not text or text.startswith("#"):
+                continue
+            if len(lines[j]) - len(lines[j].lstrip()) <= indent and not lines[j - 1].rstrip().endswith(("\\", ",")):
+                break
+            last = j
+        found.append((match.group(2), i + 1, last - i + 1))
+    return found
+
+
+def test_pyx_function_lengths_are_measured():
+    source = "cdef int f(int a,\n          int b) except -1:\n    x = 1\n\n    return x\n# end\ncdef class C:\n    cdef int n\n"
+    source += "    cdef int g(self) except -1:\n        return 0\n    def h(self):\n        pass\n"
+    assert pyx_function_lengths(source) == [("f", 1, 5), ("g", 9, 2), ("h", 11, 2)]
+
+
+def test_no_pyx_function_is_over_100_lines():
+    long = []
+    for path in PACKAGE.rglob("*.pyx"):
+        for name, first, lines in pyx_function_lengths(path.read_text(encoding="utf-8")):
+            if lines > MAX_FUNCTION_LINES:
+                long.append(f"{path.relative_to(PACKAGE)}:{first} {name} ({lines} lines)")
     assert not long, long
 
 

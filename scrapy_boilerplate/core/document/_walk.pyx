@@ -631,13 +631,78 @@ cdef class _Walker:
         slot.separate = tag in elements.SEPARATE_TAGS
         return slot
 
+    cdef object attributes(self, xmlNode* c, int kind, object tag, long long* own):
+        """What an element's attributes add: its own flag bits (into *own) and its own id/class
+        tokens; None when they make the walk skip it (an anchor mark, hidden, a comment section)."""
+        cdef _Attrs attrs = self.attrs
+        attrs.read(c)
+        if kind == K_LINK and attrs.href is not NULL and _attr_value(attrs.href).startswith("#") \
+                and is_anchor_mark(elementFactory(self.doc, c)):
+            return None
+        if attrs.special:
+            if self.skip_hidden and c is not self.c_root and attrs.is_hidden(self.opened):
+                self.hidden_skipped += 1
+                return None
+            if attrs.role is not NULL:
+                role = _attr_value(attrs.role)
+                if role:
+                    own[0] |= <long long>ROLE_FLAGS.get(role, 0)
+            if attrs.itemprop is not NULL:
+                prop = _attr_value(attrs.itemprop)
+                if prop:
+                    prop = prop.lower()
+                    if prop in BODY_PROPS:
+                        own[0] |= FLAG_BODY
+                    elif prop in MICRODATA_PROPS:
+                        head.note_microdata(prop, elementFactory(self.doc, c), self.page)
+        cls = _attr_value(attrs.cls) if attrs.cls is not NULL else None
+        idv = _attr_value(attrs.idv) if attrs.idv is not NULL else None
+        if cls or idv:
+            cue = class_cues(idv, cls)
+            # Inside <pre>, a "comment" class is a highlighter's code comment, not a section.
+            if cue[2] and not self.include_comments and not self.pre_depth and tag not in COMMENT_SAFE_TAGS:
+                return None
+            if cue[0] and tag != "body" and tag != "html":
+                own[0] |= <long long>cue[0]
+            return cue[1]
+        return ()
+
+    cdef int start_block(self, xmlNode* c, TagSlot* info, long long own, object own_tokens,
+                         object tokens) except -1:
+        """A block-level element starts: the open block's text ends and the element opens a node."""
+        cdef int kind = info.kind
+        cdef Py_ssize_t node
+        self.push_frame(FRAME_RESTORE).block_kind = kind
+        if self.n_pending:
+            self.flush()
+        else:
+            self.pend_links = 0
+        self.depth += 1
+        node = len(self.n_tags)
+        self.n_tags.append(<object>info.node_tag)
+        self.n_parents.append(self.node_stack[self.n_open - 1])
+        self.n_depths.append(self.depth)
+        self.n_first.append(len(self.texts))
+        self.n_last.append(len(self.texts))
+        self.n_tagc.append(0)
+        self.n_chars.append(0)
+        self.n_link.append(0)
+        self.n_flags.append(self.cur_flags | own)
+        self.n_tokens.append(own_tokens)
+        self.n_elements_of.append(elementFactory(self.doc, c))
+        self.push_node(node)
+        if kind == K_PRE:
+            self.pre_depth += 1
+        self.cur_flags |= own
+        self.cur_tokens = tokens
+        return 0
+
     cdef int start(self, xmlNode* c) except -1:
         """The walk's start event for element c; says what to do with its children."""
         cdef TagSlot scratch
         cdef TagSlot* info = self.info(c, &scratch)
         cdef int kind = info.kind
         cdef long long own = info.own
-        cdef Py_ssize_t node
         cdef Frame* frame
         tag = <object>info.tag
         if kind == K_SKIP:
@@ -653,47 +718,15 @@ cdef class _Walker:
             return SKIP_SUBTREE
         self.n_elements += 1
         self.pend_tags += 1
-        tokens = self.cur_tokens
         own_tokens = ()
-        cdef _Attrs attrs = self.attrs
         if c.properties is not NULL:
-            attrs.read(c)
-            if kind == K_LINK and attrs.href is not NULL and _attr_value(attrs.href).startswith("#") \
-                    and is_anchor_mark(elementFactory(self.doc, c)):
+            own_tokens = self.attributes(c, kind, tag, &own)
+            if own_tokens is None:   # an anchor mark, hidden, or a comment section
                 self.push_frame(FRAME_SKIPPED)
                 return SKIP_SUBTREE
-            if attrs.special:
-                if self.skip_hidden and c is not self.c_root and attrs.is_hidden(self.opened):
-                    self.hidden_skipped += 1
-                    self.push_frame(FRAME_SKIPPED)
-                    return SKIP_SUBTREE
-                if attrs.role is not NULL:
-                    role = _attr_value(attrs.role)
-                    if role:
-                        own |= <long long>ROLE_FLAGS.get(role, 0)
-                if attrs.itemprop is not NULL:
-                    prop = _attr_value(attrs.itemprop)
-                    if prop:
-                        prop = prop.lower()
-                        if prop in BODY_PROPS:
-                            own |= FLAG_BODY
-                        elif prop in MICRODATA_PROPS:
-                            head.note_microdata(prop, elementFactory(self.doc, c), self.page)
-            cls = _attr_value(attrs.cls) if attrs.cls is not NULL else None
-            idv = _attr_value(attrs.idv) if attrs.idv is not NULL else None
-            if cls or idv:
-                cue = class_cues(idv, cls)
-                # Inside <pre>, a "comment" class is a highlighter's code comment, not a section.
-                if cue[2] and not self.include_comments and not self.pre_depth and tag not in COMMENT_SAFE_TAGS:
-                    self.push_frame(FRAME_SKIPPED)
-                    return SKIP_SUBTREE
-                if cue[0] and tag != "body" and tag != "html":
-                    own |= <long long>cue[0]
-                own_tokens = cue[1]
-                if own_tokens:
-                    tokens = (own_tokens + self.cur_tokens)[:12]
         else:
-            attrs.href = NULL
+            self.attrs.href = NULL
+        tokens = (own_tokens + self.cur_tokens)[:12] if own_tokens else self.cur_tokens
         if kind == K_INLINE:
             if info.separate and self.separate_end and self.n_pending and not self.pre_depth \
                     and chr(<unsigned char>self.pending[self.n_pending - 1]) not in SEPARATE_JOINERS:
@@ -706,29 +739,7 @@ cdef class _Walker:
                 frame = self.push_frame(FRAME_PLAIN)
             frame.separate = info.separate
         elif kind == K_BLOCK or kind == K_PRE:
-            self.push_frame(FRAME_RESTORE).block_kind = kind
-            if self.n_pending:
-                self.flush()
-            else:
-                self.pend_links = 0
-            self.depth += 1
-            node = len(self.n_tags)
-            self.n_tags.append(<object>info.node_tag)
-            self.n_parents.append(self.node_stack[self.n_open - 1])
-            self.n_depths.append(self.depth)
-            self.n_first.append(len(self.texts))
-            self.n_last.append(len(self.texts))
-            self.n_tagc.append(0)
-            self.n_chars.append(0)
-            self.n_link.append(0)
-            self.n_flags.append(self.cur_flags | own)
-            self.n_tokens.append(own_tokens)
-            self.n_elements_of.append(elementFactory(self.doc, c))
-            self.push_node(node)
-            if kind == K_PRE:
-                self.pre_depth += 1
-            self.cur_flags |= own
-            self.cur_tokens = tokens
+            self.start_block(c, info, own, own_tokens, tokens)
         elif kind == K_BR:
             if self.br_run and self.n_pending and not self.pre_depth:
                 self.flush()
@@ -739,7 +750,7 @@ cdef class _Walker:
             return WALK_NO_TEXT
         else:
             if kind == K_LINK:
-                if attrs.href is not NULL:
+                if self.attrs.href is not NULL:
                     own |= FLAG_LINK
                     self.link_depth += 1
                     self.pend_links += 1

@@ -224,7 +224,7 @@ class _Walker:
     ) -> tuple[int, Tokens, Tokens] | None:
         """What an element's attributes add to its own flags and tokens: (own flags, own tokens,
         tokens), or None when they make the walk skip it (an anchor mark, hidden, a comment
-        section). The compiled walker reads them in start(), from the node's own list."""
+        section). The compiled walker's attributes() reads them from the node's attribute list."""
         own_tokens: Tokens = ()
         tokens = cur_tokens
         if kind == K_LINK and is_anchor_mark(el):
@@ -261,6 +261,35 @@ class _Walker:
             if own_tokens:
                 tokens = (own_tokens + cur_tokens)[:12]
         return own, own_tokens, tokens
+
+    def start_block(self, el: etree._Element, kind: int, own: int, own_tokens: Tokens, tokens: Tokens) -> None:
+        """A block-level element starts: the open block's text ends and the element opens a node."""
+        cur_flags, cur_tokens = self.cur_flags, self.cur_tokens
+        self.stack.append((kind, cur_flags, cur_tokens, 0))
+        if self.pending:
+            self.flush()
+        else:
+            self.pend_links = 0
+        self.depth += 1
+        n_tags = self.n_tags
+        node = len(n_tags)
+        n_texts = len(self.texts)
+        tag = cast(str, el.tag)  # an element's (a "start" event)
+        n_tags.append(tag if kind == K_PRE or tag in BLOCK_TAGS else clean_tag(tag))
+        self.n_parents.append(self.node_stack[-1])
+        self.n_depths.append(self.depth)
+        self.n_first.append(n_texts)
+        self.n_last.append(n_texts)
+        self.n_tagc.append(0)
+        self.n_flags.append(cur_flags | own)
+        self.n_tokens.append(own_tokens)
+        self.n_elements_of.append(el)
+        self.node_stack.append(node)
+        self.node_start.append(self.n_elements)
+        if kind == K_PRE:
+            self.pre_depth += 1
+        self.cur_flags = cur_flags | own
+        self.cur_tokens = tokens
 
     def start(self, el: etree._Element) -> int:
         """The walk's start event for `el`; says what to do with its children."""
@@ -305,31 +334,7 @@ class _Walker:
             else:
                 self.stack.append(_PLAIN_STATE)  # nothing to restore at its end
         elif kind == K_BLOCK or kind == K_PRE:
-            self.stack.append((kind, cur_flags, cur_tokens, 0))
-            if self.pending:
-                self.flush()
-            else:
-                self.pend_links = 0
-            self.depth += 1
-            n_tags = self.n_tags
-            node = len(n_tags)
-            n_texts = len(self.texts)
-            tag = cast(str, el.tag)  # an element's (a "start" event)
-            n_tags.append(tag if kind == K_PRE or tag in BLOCK_TAGS else clean_tag(tag))
-            self.n_parents.append(self.node_stack[-1])
-            self.n_depths.append(self.depth)
-            self.n_first.append(n_texts)
-            self.n_last.append(n_texts)
-            self.n_tagc.append(0)
-            self.n_flags.append(cur_flags | own)
-            self.n_tokens.append(own_tokens)
-            self.n_elements_of.append(el)
-            self.node_stack.append(node)
-            self.node_start.append(self.n_elements)
-            if kind == K_PRE:
-                self.pre_depth += 1
-            self.cur_flags = cur_flags | own
-            self.cur_tokens = tokens
+            self.start_block(el, kind, own, own_tokens, tokens)
         elif kind == K_BR:
             if self.br_run and self.pending and not self.pre_depth:
                 self.flush()
