@@ -135,7 +135,7 @@ class OverviewMiddleware:
         self.workers: CrawlWorkers | None = None
         if settings.executor == "process":
             self.workers = crawl_workers(crawler)
-            self.workers.detector = options
+            self.workers.use_for_detection()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:

@@ -110,12 +110,7 @@ class MainContentPipeline:
         self.workers: CrawlWorkers | None = None  # "process"
         if self.executor == "process":
             self.workers = crawl_workers(crawler)
-            self.workers.extractor = (self.model, self.options)
-            self.workers.site_memory = self.site_memory
-            # OverviewMiddleware's tasks extract too, unless items bring their own HTML.
-            self.workers.extract_responses = not self.html_field
-            self.workers.markup = any(attr in ("markdown", "html") for _, _, attr, _ in self.outputs)
-            self.workers.metadata = any(attr in bp.METADATA_SETTINGS for _, _, attr, _ in self.outputs)
+            self.workers.use_for_extraction(self.site_memory)
         # response -> Future of (Extraction, seconds), or None when not extracted:
         # one extraction per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -3,11 +3,14 @@
 Every component of a crawl (the pipeline, the middlewares, the worker pool, site memory) asks
 `crawl_settings(crawler)`: the first read checks every setting (a SettingError stops the crawl
 before it starts) and the typed `BoilerplateSettings` it gives is shared from then on.
+`worker_config(crawler)` is what the worker processes of BOILERPLATE_EXECUTOR = "process" take
+from them, made once per crawler as well.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .. import settings as bp
 from .weakcache import WeakCache
@@ -22,3 +25,43 @@ def crawl_settings(crawler: Crawler) -> bp.BoilerplateSettings:
     """The crawler's settings, read on first use (crawler settings are frozen by then)."""
     settings: bp.BoilerplateSettings = _read(crawler)
     return settings
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    """What the worker processes of a "process" crawl are started with (crawl/workers.py), from
+    the settings. Plain data: the model's path and the options go to every worker process."""
+
+    workers: int  # BOILERPLATE_EXECUTOR_WORKERS
+    timeout: float | None  # BOILERPLATE_EXECUTOR_TIMEOUT
+    model: Any  # Extractor(model, **options): a path, a name or a loaded model
+    options: dict[str, Any]
+    detector: dict[str, Any]  # OverviewDetector(**detector)
+    # Whether the middleware's tasks extract too: not when items bring their own HTML
+    # (BOILERPLATE_HTML_FIELD), whose extraction is the pipeline's, from that HTML.
+    extract_responses: bool
+    markup: bool  # whether items store Markdown or clean HTML (made in the worker)
+    metadata: bool  # whether items store article metadata (made in the worker)
+
+    @classmethod
+    def from_settings(cls, settings: bp.BoilerplateSettings) -> WorkerConfig:
+        outputs = settings.outputs
+        return cls(
+            workers=settings.executor_workers,
+            timeout=settings.executor_timeout,
+            model=settings.model,
+            options=settings.extractor_options(),
+            detector=settings.detector_options(),
+            extract_responses=not settings.html_field,
+            markup="markdown" in outputs or "html" in outputs,
+            metadata=any(attr in bp.METADATA_SETTINGS for attr in outputs),
+        )
+
+
+_workers = WeakCache(lambda crawler: WorkerConfig.from_settings(crawl_settings(crawler)))
+
+
+def worker_config(crawler: Crawler) -> WorkerConfig:
+    """The crawler's WorkerConfig, made on first use from `crawl_settings(crawler)`."""
+    config: WorkerConfig = _workers(crawler)
+    return config

@@ -25,7 +25,7 @@ from twisted.internet.defer import Deferred
 from twisted.internet.defer import TimeoutError as DeferredTimeoutError
 
 from .. import settings as bp
-from .config import crawl_settings
+from .config import worker_config
 from .tasks import init_worker, judge_page
 from .weakcache import WeakCache
 from .worker_pool import PoolBroken, TaskTimeout, WorkerDied, WorkerLost, WorkerPool
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..core.extraction import Extraction
     from ..core.overview.detector import OverviewVerdict
     from ..core.site_memory.templates import TemplateStore
+    from .site_memory import CrawlSiteMemory
 
 logger = logging.getLogger(__name__)
 
@@ -108,9 +109,9 @@ def count_lost(crawler: Crawler, error: WorkerLost, url: str | None) -> None:
 
 
 class CrawlWorkers:
-    """The crawl's WorkerPool, started at the first task with what the components
-    registered (the extractor's model and options, the detector's settings), and
-    shut down when the spider closes."""
+    """The crawl's WorkerPool, started at the first task with the crawl's WorkerConfig
+    (crawl/config.py) for the components that use it (`use_for_extraction`,
+    `use_for_detection`), and shut down when the spider closes."""
 
     def __init__(self, crawler: Crawler):
         if getattr(multiprocessing.current_process(), "_inheriting", False):
@@ -122,19 +123,12 @@ class CrawlWorkers:
             )
         # Weakly: this object lives in _workers, keyed by the crawler.
         self._crawler = weakref.ref(crawler)
-        self.workers = crawl_settings(crawler).executor_workers
-        self.timeout = crawl_settings(crawler).executor_timeout
-        # Set by MainContentPipeline: (model, options), whether the middleware's tasks
-        # should extract too (not when items bring their own HTML), and whether items store
-        # Markdown or HTML.
-        self.extractor: tuple | None = None
-        self.extract_responses = False
-        self.markup = True
-        self.metadata = True  # whether the crawl stores article metadata (made in the worker)
-        # Set by MainContentPipeline: the crawl's site memory (site_memory.py), or None.
-        self.site_memory = None
-        # Set by OverviewMiddleware: OverviewDetector keyword arguments.
-        self.detector: dict | None = None
+        self.config = worker_config(crawler)
+        # Which components use the workers: MainContentPipeline extracts (with the crawl's
+        # site memory, or None), OverviewMiddleware detects.
+        self.extracting = False
+        self.detecting = False
+        self.site_memory: CrawlSiteMemory | None = None
         self.pool: WorkerPool | None = None
         self.given_up = False
         self.broken_pools = 0  # pools whose supervisor failed
@@ -146,6 +140,29 @@ class CrawlWorkers:
         self._lost: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         crawler.signals.connect(self.close, signal=signals.spider_closed)
 
+    def use_for_extraction(self, site_memory: CrawlSiteMemory | None) -> None:
+        """MainContentPipeline's: the workers extract, with `site_memory`'s template store."""
+        self.extracting, self.site_memory = True, site_memory
+
+    def use_for_detection(self) -> None:
+        """OverviewMiddleware's: the workers judge pages."""
+        self.detecting = True
+
+    @property
+    def extractor(self) -> tuple[Any, dict[str, Any]] | None:
+        """(model, options) the workers extract with, or None when no component extracts."""
+        return (self.config.model, self.config.options) if self.extracting else None
+
+    @property
+    def detector(self) -> dict[str, Any] | None:
+        """OverviewDetector keyword arguments, or None when no component detects."""
+        return self.config.detector if self.detecting else None
+
+    @property
+    def extract_responses(self) -> bool:
+        """Whether the middleware's tasks extract too (for the pipeline, from the response)."""
+        return self.extracting and self.config.extract_responses
+
     def submit(self, func: Callable[..., Any], *args: Any) -> Future:
         """`func(*args)` in a worker (WorkerPool.submit); never raises."""
         try:
@@ -156,15 +173,17 @@ class CrawlWorkers:
             if self.pool is None:
                 # The crawl's template store, as the workers reach it (site_memory.py).
                 shared = self.site_memory.for_workers() if self.site_memory else None
-                self.pool = WorkerPool(self.workers, init_worker, self._worker_args(shared), task_timeout=self.timeout)
+                self.pool = WorkerPool(
+                    self.config.workers, init_worker, self._worker_args(shared), task_timeout=self.config.timeout
+                )
             return self.pool.submit(func, *args)
         except Exception as exc:  # noqa: BLE001 - reported by whoever waits
             return failed_future(exc)
 
     def _worker_args(self, templates: TemplateStore | None) -> tuple:
-        """init_worker's arguments: what the components registered."""
+        """init_worker's arguments: the WorkerConfig, for the components that use the workers."""
         model, options = self.extractor or (None, None)
-        return (model, options, self.detector, self.markup, templates, self.metadata)
+        return (model, options, self.detector, self.config.markup, templates, self.config.metadata)
 
     def _run_inline(self, func: Callable[..., Any], *args: Any) -> Future:
         """`func(*args)` here, in the reactor thread, as a worker would run it (after

@@ -25,6 +25,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_boilerplate import detect_overview, extract
+from scrapy_boilerplate.crawl.config import crawl_settings, worker_config
 from scrapy_boilerplate.crawl.tasks import judge_page
 from scrapy_boilerplate.crawl.worker_pool import WorkerPool
 from scrapy_boilerplate.crawl.workers import crawl_workers
@@ -300,6 +301,34 @@ def test_process_with_overview_off_still_extracts_in_workers(crawl):
         pipeline.workers.close()
     assert item["main_text"] == inline_text(ARTICLES[0])
     assert pipeline.workers.detector is None
+
+
+def test_the_workers_take_their_config_from_the_settings_read_once():
+    """The workers' configuration is the crawler's WorkerConfig (read once); the components only
+    say that they use the workers."""
+    settings = {
+        **PROCESS,
+        "BOILERPLATE_MARKDOWN_FIELD": "md",
+        "BOILERPLATE_HTML_FIELD": "html",
+        "BOILERPLATE_FAVOR": "recall",
+    }
+    crawler = get_crawler(Spider, settings)
+    crawler.spider = crawler._create_spider("test")
+    workers = crawl_workers(crawler)
+    assert workers.config is worker_config(crawler)
+    assert workers.extractor is None and workers.detector is None  # no component uses them yet
+    build_from_crawler(OverviewMiddleware, crawler)
+    assert workers.extractor is None and workers.detector == crawl_settings(crawler).detector_options()
+    pipeline = build_from_crawler(MainContentPipeline, crawler)
+    try:
+        model, options, detector, markup, templates, metadata = workers._worker_args(None)
+        assert (model, options) == (pipeline.model, pipeline.options) and options["favor"] == "recall"
+        assert detector == crawl_settings(crawler).detector_options()
+        assert markup and not metadata and templates is None
+        assert not workers.extract_responses  # items bring their own HTML: the pipeline extracts that
+        assert (workers.config.workers, workers.config.timeout) == (2, 30)
+    finally:
+        workers.close()
 
 
 def test_the_workers_registry_does_not_keep_the_crawler_alive():
