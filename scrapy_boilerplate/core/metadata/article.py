@@ -511,9 +511,12 @@ def from_byline(page: Page, window: range) -> dict:
             else:
                 published.append(text)
         previous = text
-    if (teaser and signed_under_subheading) or (signed_at >= 0 and _repeated(page, signed_at, window)):
-        # On a listing, a byline under a subheading is its item's ("The House of Modernity"); one
-        # repeated with other names around the headline is each card's (a front page's teasers).
+    if (teaser and signed_under_subheading) or (
+        headline_linked is None and signed_at >= 0 and _repeated(page, signed_at, window)
+    ):
+        # On a listing, a byline under a subheading is its item's ("The House of Modernity");
+        # on a page without a headline (the window is the content's first blocks), one repeated
+        # with other names is each card's (a front page's teasers).
         authors = []
     return {
         "authors": authors,
@@ -726,12 +729,18 @@ def page_byline(page: Page) -> list:
 
 
 def _repeated(page: Page, i: int, blocks: range | None = None) -> bool:
-    """Whether another short block of the page (or of `blocks`) has block `i`'s tag and class
-    words but another text: a byline repeated so is a list's, each card's or paper's ("Authors:
-    ..." on arXiv's listing, a blog's cards on a service page), not the page's."""
+    """Whether another short block of the page (or of `blocks`) with block `i`'s tag and class
+    words names someone else: a byline repeated so is a list's, each card's or paper's
+    ("Authors: ..." on arXiv's listing, a blog's cards on a service page), not the page's."""
     tag, tokens, text = page.tags[i], page.tokens[i], page.texts[i]
+    if not tokens:
+        return False  # blocks without class words are alike everywhere (plain paragraphs)
     return any(
-        page.tokens[j] == tokens and page.tags[j] == tag and page.chars[j] <= MAX_BYLINE_CHARS and page.texts[j] != text
+        page.tokens[j] == tokens
+        and page.tags[j] == tag
+        and page.chars[j] <= MAX_BYLINE_CHARS
+        and page.texts[j] != text
+        and _NAMES_RE.match(_name_text(page.texts[j]))
         for j in (blocks if blocks is not None else range(len(page.texts)))
         if j != i
     )
