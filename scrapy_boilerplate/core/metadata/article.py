@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from ..document.words import clean_text
 from ..render.urls import page_base, safe_url
-from .authors import MAX_NAME_CHARS, PREFIX_RE, clean_authors, split_names
+from .authors import MAX_NAME_CHARS, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
 from .language import page_language
 
@@ -70,8 +70,17 @@ TEASER_WORDS = 3
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: A byline starting "By" and a lower-case word is a sentence beyond this many words.
 SENTENCE_WORDS = 4
-#: A block's own and its parent's class tokens, first in its tokens (an "author-info" div).
-OWN_TOKENS = 4
+#: Levels of elements whose class and id words mark a byline block: its own and its parent's (a
+#: block's tokens run from its own element outwards over every wrapper with a class, at most 12:
+#: the last ones are the page layout's, "single-author" on an author's whole page).
+OWN_LEVELS = 2
+#: Class words of a block about an author that is not the byline: a description, a bio, a job
+#: title, an avatar ("author-description": "Licensed Q Arabica Grader, M.A. Journalism").
+NOT_BYLINE_TOKENS = frozenset(
+    ("desc", "description", "bio", "biography", "about", "title", "job", "role", "avatar", "image", "photo")
+)
+#: Elements of a byline block searched for the element that holds its name.
+NAME_ELEMENTS = 40
 #: Class and id words of a byline.
 BYLINE_TOKENS = re.compile(r"byline|author|writer|posted-?by|contributor|reporter|autor|auteur")
 UPDATED_RE = re.compile(
@@ -248,6 +257,15 @@ def article_metadata(
         # The metadata gives a login ("andrew.keaveney", "jrobison"), the byline the name the
         # page shows ("Denise Everheart"): readers know the writer by the shown one. (On a
         # forum the user name is the name shown; what is beside it is a rank, "Silver Partner".)
+        meta.authors = shown
+    elif (
+        meta.authors
+        and shown
+        and not declares_thread(page)
+        and _site_authors(meta.authors, shown, sources, url or page.base_url)
+    ):
+        # The metadata names the site itself ("Cleveland Clinic", "USA TODAY", "Buzzsprout" as
+        # the JSON-LD or <meta> author), the byline under the headline a person: the writer.
         meta.authors = shown
     meta.date_published, meta.date_modified = _dates(sources, page)
     if declares_no_article(page):
@@ -426,6 +444,9 @@ def from_byline(page: Page, window: range) -> dict:
     previous = ""
     headline_linked: bool | None = None  # None until the headline (the first h1) is met
     teaser = False
+    subheading = False  # a heading after the headline was passed
+    signed_under_subheading = False
+    signed_at = -1
     for i in window:
         text = page.texts[i]
         if page.chars[i] > MAX_BYLINE_CHARS:
@@ -447,6 +468,7 @@ def from_byline(page: Page, window: range) -> dict:
             # linked name is the author's own heading: "Craig McCarthy", "EDB Team".)
             teaser = True
             break
+        signed = bool(authors)
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
         starter = THREAD_STARTER_RE.match(text) or THREAD_POST_RE.search(text)
         if starter and not authors:
@@ -459,8 +481,17 @@ def from_byline(page: Page, window: range) -> dict:
             and not _headline_text(page, i, text)
         ):
             authors.extend(_byline_names(element, text))  # the first byline only
+        elif not authors and element is not None and page.tags[i] != "li" and not _headline_text(page, i, text):
+            # A block that holds its author's name in an element of its own ("<a
+            # class="author-name">", "<a href="/authors/chris-toy">"), or "Written by" and one.
+            # (A list item naming an author is a list's: a front page's teasers, their writers.)
+            authors.extend(_name_element(element) or _labelled_name(text, previous))
         elif not authors and page.tags[i] not in HEADINGS:
             authors.extend(_labelled_name(text, previous))
+        if authors and not signed:
+            signed_under_subheading = subheading
+            signed_at = i
+        subheading = subheading or (heading and headline_linked is not None and page.tags[i] != "h1")
         if ACTIVITY_RE.search(text):
             previous = text
             continue
@@ -480,6 +511,13 @@ def from_byline(page: Page, window: range) -> dict:
             else:
                 published.append(text)
         previous = text
+    if (teaser and signed_under_subheading) or (
+        headline_linked is None and signed_at >= 0 and _repeated(page, signed_at, window)
+    ):
+        # On a listing, a byline under a subheading is its item's ("The House of Modernity");
+        # on a page without a headline (the window is the content's first blocks), one repeated
+        # with other names is each card's (a front page's teasers).
+        authors = []
     return {
         "authors": authors,
         "date_published": [d for d in published if d],
@@ -496,7 +534,10 @@ def from_microdata(page: Page) -> dict:
     if not found:
         return {}
     authors = []
-    for el in found.get("author", []) or found.get("creator", []):
+    elements = found.get("author", []) or found.get("creator", [])
+    if _teasers(elements):
+        elements = []  # a listing: each teaser an article item with its author
+    for el in elements:
         if _owner_type(el).endswith(OTHERS_ITEMS):
             continue  # a review's, an answer's or a product's author is not the page's
         if _in_footer(el):
@@ -552,6 +593,29 @@ def declares_thread(page: Page) -> bool:
     return any(
         _owner_type(el).rpartition("/")[2] in THREAD_TYPES for elements in page.microdata.values() for el in elements
     )
+
+
+#: schema.org types of an article item: on a listing, each teaser is one, with its author.
+ARTICLE_ITEMS = ("Article", "BlogPosting", "NewsArticle", "Report")
+
+
+def _teasers(elements: list) -> bool:
+    """Whether the microdata authors belong to two or more article items (a blog's front page:
+    each teaser a BlogPosting with its author), not to the page's one article."""
+    items = set()
+    for el in elements:
+        item = _owner_item(el)
+        if item is not None and (item.get("itemtype") or "").rstrip("/ ").endswith(ARTICLE_ITEMS):
+            items.add(item)
+    return len(items) > 1
+
+
+def _owner_item(el: etree._Element) -> etree._Element | None:
+    """The nearest itemscope ancestor of a microdata property (the item it belongs to)."""
+    for ancestor in islice(el.iterancestors(), MICRODATA_ELEMENTS):
+        if ancestor.get("itemscope") is not None:
+            return ancestor
+    return None
 
 
 def _owner_type(el: etree._Element) -> str:
@@ -619,6 +683,14 @@ def shown_organisations(
     return []
 
 
+def _site_authors(authors: list[str], shown: list[str], sources: tuple[dict, ...], url: str | None) -> bool:
+    """Whether the metadata's authors are all the site's own name and the byline's are not."""
+    site = _site_keys(sources, url or "")
+    return all(_key(name) in site for name in authors) and not any(
+        _key(name) in site or _is_handle(name) for name in shown
+    )
+
+
 def _site_keys(sources: tuple[dict, ...], url: str | None) -> set[str]:
     """The site's own names, as _key gives them: the JSON-LD WebSite and publisher names,
     og:site_name and the like, and the labels of the URL's host ("docker" of docs.docker.com)."""
@@ -644,12 +716,34 @@ def page_byline(page: Page) -> list:
         if page.chars[i] > MAX_BYLINE_CHARS:
             continue
         tokens = page.tokens[i]
-        if tokens and BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()) and not _headline_text(page, i, text):
-            element = page.node_elements[page.nodes[i]] if page.node_elements else None
+        if not tokens or not BYLINE_TOKENS.search(" ".join(tokens)) or _headline_text(page, i, text):
+            continue  # (no wrapper of it says byline or author: the quick test)
+        element = page.node_elements[page.nodes[i]] if page.node_elements else None
+        if _marked_byline(page, i, element):
             names = _byline_names(element, text)
-            if names:
-                return names
+        else:
+            names = _name_element(element) if element is not None else []
+        if names:
+            return [] if _repeated(page, i) else names
     return []
+
+
+def _repeated(page: Page, i: int, blocks: range | None = None) -> bool:
+    """Whether another short block of the page (or of `blocks`) with block `i`'s tag and class
+    words names someone else: a byline repeated so is a list's, each card's or paper's
+    ("Authors: ..." on arXiv's listing, a blog's cards on a service page), not the page's."""
+    tag, tokens, text = page.tags[i], page.tokens[i], page.texts[i]
+    if not tokens:
+        return False  # blocks without class words are alike everywhere (plain paragraphs)
+    return any(
+        page.tokens[j] == tokens
+        and page.tags[j] == tag
+        and page.chars[j] <= MAX_BYLINE_CHARS
+        and page.texts[j] != text
+        and _NAMES_RE.match(_name_text(page.texts[j]))
+        for j in (blocks if blocks is not None else range(len(page.texts)))
+        if j != i
+    )
 
 
 def page_date(page: Page) -> str | None:
@@ -715,18 +809,40 @@ _CATEGORY_HREF_RE = re.compile(r"/(?:tags?|categor(?:y|ies)|topics?|section|subj
 
 
 def _marked_byline(page: Page, i: int, element: etree._Element | None) -> bool:
-    """Whether a block's classes mark a byline: its outer wrappers' (the last of the tokens
-    kept), or its own and its parent's ("author-info" on a bare name), or it holds a link to
-    its author's page (`rel=author`: the Guardian's byline, whose classes are hashes)."""
-    tokens = page.tokens[i]
-    if tokens:
-        if BYLINE_TOKENS.search(" ".join(tokens[-4:]).lower()):
-            return True
-        if BYLINE_TOKENS.search(" ".join(tokens[:OWN_TOKENS]).lower()) and _BARE_NAME_RE.match(
-            PREFIX_RE.sub("", page.texts[i])
-        ):
-            return True  # (its own classes: only a name, "Text by" one, not an "author-description" line)
-    return element is not None and any("author" in (a.get("rel") or "").lower() for a in islice(element.iter("a"), 5))
+    """Whether a block's classes mark a byline: its own or its parent's ("post-byline", an
+    "author-info" box, not an "author-description" line), and its text is names (after "By",
+    before a date or a job title: "Jane Doe · March 3, 2024", not "Visit the Acme Store" in
+    an Amazon "bylineInfo"); or it holds a link to its author's page (`rel=author`: the
+    Guardian's byline, whose classes are hashes)."""
+    if element is None:
+        return False
+    near = _near_words(element)
+    if (
+        near
+        and BYLINE_TOKENS.search(" ".join(near))
+        and NOT_BYLINE_TOKENS.isdisjoint(near)
+        and _NAMES_RE.match(_name_text(page.texts[i]))
+    ):
+        return True
+    return any("author" in (a.get("rel") or "").lower() for a in islice(element.iter("a"), 5))
+
+
+def _near_words(element: etree._Element) -> list[str]:
+    """The class and id words of an element and its parent, lower case ("post-byline" gives
+    "post", "byline")."""
+    words: list[str] = []
+    el: etree._Element | None = element
+    for _ in range(OWN_LEVELS):
+        if el is None:
+            break
+        marks = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
+        if marks.strip():
+            words.extend(w for w in _WORD_SPLIT_RE.split(marks) if w)
+        el = el.getparent()
+    return words
+
+
+_WORD_SPLIT_RE = re.compile(r"[^a-z]+")
 
 
 #: A user name: one word in lower case, or with digits, dots or underscores, or a capital
@@ -745,22 +861,85 @@ def _headline_text(page: Page, i: int, text: str) -> bool:
 
 
 def _byline_names(element: etree._Element | None, text: str) -> list[str]:
-    """Names of a byline block: its rel=author / itemprop=author element, else its text."""
+    """Names of a byline block: the element in it that holds its name (see _name_element),
+    else its text without a job title or a date after the name."""
     if element is not None:
-        for el in element.iter("a", "span", "div", "p", "address"):
-            if "author" in (el.get("rel") or "") or el.get("itemprop") == "author":
-                name = " ".join("".join(el.itertext()).split())
-                if name:
-                    return [name]
+        names = _name_element(element)
+        if names:
+            return names
         if _category_links(element, text):
             return []  # "Personal finance", a tag's link in the byline's row: a topic
-    text = _JOB_TAIL_RE.sub("", text)
     start = BYLINE_START.match(text)
-    if start and text[start.end() - 1].islower() and len(text.split()) > SENTENCE_WORDS:
+    if start and text[start.end() - 1].islower() and len(_JOB_TAIL_RE.sub("", text).split()) > SENTENCE_WORDS:
         # "By using VS Code, you agree...", "By the end of this tutorial, ...": a sentence
         # ("by jsteinhardt" is a user name's byline).
         return []
+    text = _name_text(text)
     return [text] if split_names(text) else []
+
+
+def _name_text(text: str) -> str:
+    """A byline's text without what follows its names: a job title, or a date and what joins
+    it ("Andrew Gerrand 4 August 2010", "Jane Doe on March 3, 2024")."""
+    text = _JOB_TAIL_RE.sub("", text)
+    dated = DATE_TEXT_RE.search(text)
+    if dated and dated.start() > 0:
+        text = _DATE_JOINER_RE.sub("", text[: dated.start()])
+    return text
+
+
+#: What joins a byline's name to the date after it ("Jane Doe on", "Jane Doe ·").
+_DATE_JOINER_RE = re.compile(r"(?:\s+(?:on|at|am|le|el|il|den|op|de)\b|[\s,|·•–—-])+$", re.I)
+#: A class word of the element that holds a byline's name: "author", "author-name", "authorName",
+#: "gh-author-name-list", "hero-banner__author".
+_NAME_CLASS_RE = re.compile(r"^[\w-]*?author(?:s?[-_]*name)?(?:[-_]*list)?$", re.I)
+#: Names, and what the byline's text may hold around them: "By" (PREFIX_RE), a role in brackets,
+#: a separator and what follows ("Jane Doe | Staff"), several names ("Jane Doe and John Roe").
+_NAMES_RE = re.compile(
+    r"^\s*(?:(?:[\w ]{0,20}\s)?(?i:by|von|par|por)\s*:?\s+(?:the\s+)?)?"
+    r"(?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s?){1,4}(?:(?:,\s*|\s*&\s*|\s+(?:and|und|et|y)\s+)(?:[A-ZÀ-ÖØ-Þ][\w'’.-]*\s?){1,4})*"
+    r"(?:\s*\([^()]{1,40}\))?(?:\s*(?:[|·•⋅●/,]|[-–—]\s).*)?$"
+)
+#: A link to an author's page ("/author/jane-doe/", "/authors/chris-toy").
+_AUTHOR_HREF_RE = re.compile(r"/(?:authors?|writers?|contributors?)/[^/?#]+/?(?:[?#]|$)", re.I)
+
+
+def _hcard_name(el: etree._Element, classes: list[str]) -> bool:
+    """An hCard's formatted name ("fn" inside a "vcard": `<span class="author vcard"><a
+    class="url fn n">`); "fn" alone is a function's name in code documentation (rustdoc)."""
+    if "fn" not in classes:
+        return False
+    return any("vcard" in (a.get("class") or "").split() for a in islice(el.iterancestors(), 3))
+
+
+def _name_element(element: etree._Element) -> list[str]:
+    """The names in the element of a block that holds them: its `rel=author` or
+    `itemprop=author` element, else one whose class says so ("author", "author-name", hCard's
+    "fn"), or a link to an author's page ("/authors/chris-toy"); the texts of its links when it
+    has some ("Jane Doe, John Roe" as two links), else its text."""
+    elements = list(islice(element.iter(), NAME_ELEMENTS))
+    for el in elements:
+        if "author" in (el.get("rel") or "") or el.get("itemprop") == "author":
+            if el.get("itemprop") and _owner_type(el).endswith(OTHERS_ITEMS):
+                continue  # a review's author, not the page's
+            name = " ".join((_microdata_name(el) or "").split()) if el.get("itemprop") else ""
+            name = name or " ".join("".join(el.itertext()).split())
+            if name:
+                return [name]
+    for el in elements:
+        if not isinstance(el.tag, str):
+            continue  # a comment
+        classes = (el.get("class") or "").split()
+        if (
+            any(_NAME_CLASS_RE.match(c) for c in classes)
+            or _hcard_name(el, classes)
+            or (el.tag == "a" and _AUTHOR_HREF_RE.search(el.get("href") or ""))
+        ):
+            texts = [" ".join("".join(a.itertext()).split()) for a in islice(el.iter("a"), 10)]
+            texts = [t for t in texts if t] or [" ".join("".join(el.itertext()).split())]
+            if all(_NAMES_RE.match(_name_text(t)) or _HANDLE_RE.match(t) for t in texts) and clean_authors(texts):
+                return texts
+    return []
 
 
 #: A byline's label alone in its block ("Written by", "Author:"), its name in the next block.

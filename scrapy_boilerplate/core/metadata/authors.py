@@ -38,8 +38,9 @@ _SPLIT_RE = re.compile(rf"\s*(?:,\s*(?:{_AND}|&)\s|,|;|\s&\s|\s\+\s|\s{_AND}\s)\
 _AFTER_LAST_RE = re.compile(rf"(?:\s&\s|\s{_AND}\s)[^,;]+(,[^,;]*)$")
 # A date or a time in a "name": "Jane Doe 12.03.2024", "3 March 2024".
 _DATE_LIKE_RE = re.compile(r"\d{1,4}[./:-]\d|\d{4}|\d\s+\w")
-# What follows a name in a byline: "Jane Doe | Staff Writer", "Jane Doe · 3 March", "Jane Doe - Reuters".
-_TAIL_RE = re.compile(r"\s+(?:[|·•/]|[-–—]\s)\s*.*$")
+# What follows a name in a byline: "Jane Doe | Staff Writer", "Jane Doe · 3 March", "Jane Doe - Reuters",
+# "Chris McNamara ⋅ Founder", "Jane Doe ● December 23, 2025".
+_TAIL_RE = re.compile(r"\s+(?:[|·•⋅●∙/]|[-–—]\s)\s*.*$")
 # Academic and professional letters after a name ("Jane Doe, MD, PhD").
 _CREDENTIAL_RE = re.compile(r"^(?:[A-Z][A-Za-z]{0,3}\.?){1,4}(?:[-\s]?\d+)?®?$|^ph\.?\s?d\.?$", re.I)
 _CREDENTIAL_WORDS = {
@@ -71,7 +72,7 @@ _CREDENTIAL_WORDS = {
 # Words of a byline's furniture, never of a name ("Written By", "5 mins read", "Share").
 _FURNITURE_RE = re.compile(
     r"\b(?:by|read|mins?|minutes?|written|posted|updated|published|views?|"
-    r"comments?|share|follow|handle|email|login)\b",
+    r"comments?|share|follow|handle|email|login|about)\b",
     re.I,
 )
 # Values that stand where a name should be: form labels, placeholders, roles.
