@@ -65,6 +65,7 @@ class PageData:
     with_: tuple = ()  # snippets that must / must not be in the output
     without: tuple = ()
     weight: float = 1.0  # the page's weight against a gold page of a narrow set (training/cv.py)
+    negative_weight: float = 1.0  # its boilerplate blocks' weight against its content blocks'
 
 
 def progress(message: str) -> None:
@@ -133,7 +134,10 @@ def sample_weights(d: PageData) -> np.ndarray:
     Snippet-labelled pages (few, biased labels) weigh half a gold page.
     """
     w = (np.minimum(np.asarray(d.page.words, float), 200) + 5) * (d.labels >= 0)
-    return w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT) * d.weight
+    w = w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT) * d.weight
+    if d.negative_weight != 1.0:
+        w = np.where(d.labels == 0, w * d.negative_weight, w)
+    return w
 
 
 def design(data: list[PageData], vocabulary: list[str]):
