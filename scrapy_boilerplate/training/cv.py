@@ -358,6 +358,11 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
     return out
 
 
+#: The recipe `scrapy-boilerplate train` follows (train.train_recipe): chosen by the
+#: cross-validation (benchmarks/CV.md).
+SHIPPED_RECIPE = Recipe("today-oof", sets=("wcxb-dev", "trafilatura-eval"), tune="oof", stack=True)
+
+
 def make_models(recipe: Recipe, items: list[Item], log: Callable = print) -> dict[str, Model]:
     """The recipe's models by name: one, or (tune="oof" with stack) the first stage and the stacked one."""
     if recipe.tune != "oof":
