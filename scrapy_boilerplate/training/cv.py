@@ -393,6 +393,8 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Mode
         if d is not None:
             data.append(d)
             kept.append(it)
+    if recipe.wide_negatives == "balanced":
+        balance_wide_negatives(data, kept)
     tune_sets = recipe.tune_sets or recipe.sets
     tune_flags = [is_validation_site("tune:" + it.group, 0.25) for it in kept]
     fit_part = [d for d, t in zip(data, tune_flags) if not t]

@@ -94,9 +94,7 @@ def page_structure(page: Page) -> Structure:
     pa, ga = np.minimum(pa, idx), np.minimum(ga, idx)
     pb, gb = np.maximum(pb, idx + 1), np.maximum(gb, idx + 1)
     keys: dict[tuple, int] = {}
-    sibling = np.fromiter(
-        (keys.setdefault((tag, toks), len(keys)) for tag, toks in zip(page.tags, page.tokens)), np.int64, n
-    )
+    sibling = np.array([keys.setdefault(key, len(keys)) for key in zip(page.tags, page.tokens)], np.int64)
     return Structure(np.asarray(page.words, float), pa, pb, ga, gb, sibling)
 
 
@@ -107,9 +105,12 @@ def _span_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _span_max(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """max(values[a:b]) per span (spans are never empty: a block lies in its own container)."""
-    spans, inverse = np.unique(np.stack([a, b], axis=1), axis=0, return_inverse=True)
+    n = len(values) + 1
+    keys, inverse = np.unique(a * n + b, return_inverse=True)  # one number per (a, b): 1-d unique is fast
+    starts_ends = np.empty(2 * len(keys), np.int64)
+    starts_ends[0::2], starts_ends[1::2] = keys // n, keys % n
     padded = np.append(values, 0.0)  # a span may end at len(values)
-    maxima = np.maximum.reduceat(padded, spans.ravel())[::2]
+    maxima = np.maximum.reduceat(padded, starts_ends)[::2]
     return maxima[np.ravel(inverse)]
 
 
