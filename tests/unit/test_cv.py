@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from conftest import load_shared_pages, needs_shared, slow
 
 from scrapy_boilerplate.core.document.elements import FLAG
@@ -147,3 +148,36 @@ def test_stacked_recipe_trains_reproducibly_and_its_model_file_predicts_the_same
     assert stacked.shape == alone.shape and ((stacked >= 0) & (stacked <= 1)).all()
     assert not np.allclose(stacked, alone)  # the second stage moved them
     np.testing.assert_array_equal(Extractor(model=model).block_probabilities(page), stacked)
+
+
+def test_wide_negatives_balanced_to_the_narrow_ratio():
+    from types import SimpleNamespace
+
+    from scrapy_boilerplate.training import train as training
+
+    def data(dataset, labels, words):
+        page = SimpleNamespace(words=words)
+        d = training.PageData(dataset, "g", page, "gold", np.zeros((len(labels), 1)), np.array(labels))
+        return d, SimpleNamespace(dataset=dataset)
+
+    pairs = [
+        data("wcxb-dev", [1, 1, 0], [100, 100, 100]),  # content : boilerplate = 2 : 1
+        data("dragnet", [1, 0, 0, 0, -1], [100, 100, 100, 100, 100]),  # 1 : 3
+        data("cleaneval", [0, 0], [10, 10]),  # no content left: left as it is
+    ]
+    ds, items = [d for d, _ in pairs], [it for _, it in pairs]
+    cv.balance_wide_negatives(ds, items)  # type: ignore[arg-type]
+
+    def ratio(d):
+        w = training.sample_weights(d)
+        return w[d.labels == 1].sum() / w[d.labels == 0].sum()
+
+    assert ds[0].negative_weight == 1.0 and ds[2].negative_weight == 1.0
+    assert ratio(ds[1]) == pytest.approx(ratio(ds[0])) == pytest.approx(2.0)
+
+
+def test_inner_folds_are_stable_and_all_used():
+    groups = [f"site{i}.example" for i in range(60)]
+    folds = [cv.inner_fold(g) for g in groups]
+    assert folds == [cv.inner_fold(g) for g in groups]
+    assert set(folds) == set(range(cv.INNER_FOLDS))
