@@ -207,7 +207,7 @@ def _tables(runs: dict[str, list[dict]], reference: str, outside: set) -> list[s
                 continue
             s = cv.summary(part)
             delta = ""
-            if ref is not None and not name.startswith(reference):
+            if ref is not None and name != reference and not name.startswith(reference + " ("):
                 ref_part = cv.slices(ref).get(slice_name, [])
                 b = cv.paired_bootstrap(ref_part, part)
                 if b.get("pages"):

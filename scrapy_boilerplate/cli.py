@@ -164,11 +164,11 @@ def _add_dataset_commands(sub: Any) -> None:
     p.add_argument(
         "--recipe",
         choices=("stacked", "split"),
-        default="stacked",
-        help="block model: 'stacked' (default; the cross-validated recipe: out-of-fold probabilities "
-        "from 3 inner folds grouped by site tune the decoder on the real selection, and a second "
-        "stage learns each block's context; docs/training.md) or 'split' (one tree ensemble, the "
-        "decoder tuned on a quarter of the training sites: the model before issue 38)",
+        default="split",
+        help="block model: 'split' (default: one tree ensemble, the decoder tuned on a quarter of "
+        "the training sites, as the shipped model) or 'stacked' (out-of-fold probabilities from 3 "
+        "inner folds grouped by site tune the decoder on the real selection, and a second stage "
+        "learns each block's context; docs/training.md)",
     )
 
 
