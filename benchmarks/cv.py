@@ -60,7 +60,25 @@ RECIPES = {
     # the learning curve: a quarter and a half of each fold's training sites
     "all-masked-25%": cv.Recipe("all-masked-25%", train_share=0.25),
     "all-masked-50%": cv.Recipe("all-masked-50%", train_share=0.5),
+    # out-of-fold probabilities from 3 inner folds (grouped by site) tune the decoder on every
+    # training page through the real selection (a coarse grid searched whole); each also makes
+    # NAME+stack, a second stage over the OOF probabilities' context (core/scoring/context.py)
+    "today-oof": cv.Recipe("today-oof", sets=NARROW, tune="oof", stack=True),
+    # all six sets, wide golds masked, each wide set's negatives weighed down to the narrow
+    # sets' content : boilerplate ratio, the decoder tuned on the narrow sets
+    "all-bal-oof": cv.Recipe("all-bal-oof", tune="oof", stack=True, wide_negatives="balanced", tune_sets=NARROW),
+    # the same weights, the decoder tuned as the older recipes (a quarter of the training sites):
+    # a cheaper screen of the weights alone
+    "all-bal-tn": cv.Recipe("all-bal-tn", wide_negatives="balanced", tune_sets=NARROW),
+    "all-raw-oof": cv.Recipe("all-raw-oof", tune="oof", stack=True, mask_wide=False, tune_sets=NARROW),
 }
+
+
+def result_names() -> list[str]:
+    """Every run name a recipe stores (a stacking recipe stores NAME and NAME+stack)."""
+    return [v for name, r in RECIPES.items() for v in ((name, name + "+stack") if r.stack else (name,))]
+
+
 #: Extractors that do not learn from the folds: scored once on every page.
 FIXED = ("shipped", "trafilatura")
 
@@ -125,8 +143,12 @@ def run(names: list[str], folds: int, cache: str | None, processes: int, untouch
                 row["fold"] = it.fold
             record = {"name": name, "rows": rows}
         elif untouched:
-            file = out / f"{name}-untouched.json"
-            record = {"name": name, "rows": cv.untouched_rows(RECIPES[name], items, _log)}
+            for variant, rows in cv.untouched_rows(RECIPES[name], items, _log).items():
+                file = out / f"{variant}-untouched.json"
+                record = {"name": variant, "rows": rows, "seconds": round(time.time() - start)}
+                file.write_text(json.dumps(record))
+                _log(f"{variant}: {record['seconds']}s -> {file}")
+            continue
         else:
             continue
         record["seconds"] = round(time.time() - start)
@@ -156,7 +178,7 @@ def _load_runs(folds: int, cache: str | None, names: list[str] | None, untouched
         if (out / f"{name}.json").exists():
             rows = json.loads((out / f"{name}.json").read_text())["rows"]
             runs[name] = [r for r in rows if (r["fold"] == -1) == untouched]
-    for name in names or RECIPES:
+    for name in names or result_names():
         file = out / (f"{name}-untouched.json" if untouched else f"{name}-{folds}f.json")
         if file.exists():
             record = json.loads(file.read_text())
@@ -185,7 +207,7 @@ def _tables(runs: dict[str, list[dict]], reference: str, outside: set) -> list[s
                 continue
             s = cv.summary(part)
             delta = ""
-            if ref is not None and not name.startswith(reference):
+            if ref is not None and name != reference and not name.startswith(reference + " ("):
                 ref_part = cv.slices(ref).get(slice_name, [])
                 b = cv.paired_bootstrap(ref_part, part)
                 if b.get("pages"):

@@ -177,7 +177,7 @@ class Extractor:
         if self.model is None:
             return cluster_probabilities(page)
         X = feature_matrix(page, self.model.token_index)
-        return self.model.predict_proba(X)
+        return self.model.predict_proba(X, page)
 
     def _extract_page(
         self,

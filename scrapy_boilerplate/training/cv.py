@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..core.document.page import build_page
+from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
 from ..core.extraction import build_extraction
 from ..core.extractor import Extractor
@@ -92,6 +92,12 @@ class Recipe:
     tune_sets: tuple[str, ...] | None = None  # the sets the decoder is tuned on (None: `sets`)
     train_share: float = 1.0  # learning curve: this share of the training sites
     hgb: dict = field(default_factory=lambda: dict(training.HGB_PARAMS))
+    # "balanced": each wide set's boilerplate blocks weighed down so that its content :
+    # boilerplate weight ratio is the narrow sets' (the masking's class-prior shift undone)
+    wide_negatives: str = "as-is"
+    # tune="oof": also a second stage (stacking) over the out-of-fold probabilities' context;
+    # the recipe then makes two models, NAME (first stage) and NAME+stack
+    stack: bool = False
 
 
 def _page_data(item: Item, recipe: Recipe) -> training.PageData | None:
@@ -203,6 +209,178 @@ def _walk(item: Item):
     return build_page(parse_html(item.dp.read_html()), base_url=item.dp.url)
 
 
+#: Inner folds (grouped by site) of a fold's training sites, for out-of-fold probabilities.
+INNER_FOLDS = 3
+#: The decoder is tuned on at most this many training pages of the tuning sets (walked pages
+#: are held in memory for the grid: about 1.3 MB each).
+TUNE_MAX_PAGES = 800
+#: The decoder grid tuned on out-of-fold probabilities: searched whole (no path through it),
+#: the rest of the parameters at the shipped model's values.
+OOF_GRID: dict[str, list[float]] = {
+    "threshold": [0.35, 0.5, 0.65],
+    "min_probability": [0.0, 0.15, 0.3],
+    "switch_penalty": [0.5, 2.0],
+}
+OOF_FIXED = {"size_weight": 0.5, "min_segment_share": 0.05, "max_gap": 12}
+#: The second stage's trees: the first stage's, fewer iterations (fewer, denser features).
+STACK_HGB = {**training.HGB_PARAMS, "max_iter": 100}
+
+
+def inner_fold(group: str, k: int = INNER_FOLDS) -> int:
+    """A site group's inner fold (sha1: the same on every run)."""
+    import hashlib
+
+    return int.from_bytes(hashlib.sha1(("inner:" + group).encode()).digest()[:8], "big") % k
+
+
+def balance_wide_negatives(data: list[training.PageData], items: list[Item]) -> None:
+    """Weigh each wide set's boilerplate blocks so that its content : boilerplate weight ratio is
+    the narrow sets' (masking a wide gold's positives leaves its negatives over-represented)."""
+    from .conventions import NARROW
+
+    totals: dict[str, list[float]] = {}
+    for d, it in zip(data, items):
+        w = training.sample_weights(d)
+        t = totals.setdefault(it.dataset, [0.0, 0.0])
+        t[0] += float(w[d.labels == 1].sum())
+        t[1] += float(w[d.labels == 0].sum())
+    pos = sum(totals[n][0] for n in NARROW if n in totals)
+    neg = sum(totals[n][1] for n in NARROW if n in totals)
+    if not pos or not neg:
+        return
+    target = pos / neg
+    for d, it in zip(data, items):
+        if it.dataset in WIDE and totals[it.dataset][1] > 0 and totals[it.dataset][0] > 0:
+            d.negative_weight = (totals[it.dataset][0] / totals[it.dataset][1]) / target
+
+
+def _stack_design(dense: list[np.ndarray], probas: list[np.ndarray], structures: list) -> list[np.ndarray]:
+    from ..core.scoring.context import context_features
+
+    return [np.hstack([x, context_features(p, s)]) for x, p, s in zip(dense, probas, structures)]
+
+
+def _fit_rows(X: list[np.ndarray], data: list[training.PageData], params: dict):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    Xa = np.vstack(X)
+    y = np.concatenate([d.labels for d in data])
+    w = np.concatenate([training.sample_weights(d) for d in data]) * 1000
+    known = y >= 0
+    clf = HistGradientBoostingClassifier(random_state=training.SEED, early_stopping=False, **params)
+    clf.fit(Xa[known], y[known], sample_weight=w[known])
+    return clf, Xa[known]
+
+
+def tune_grid(pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print) -> dict:
+    """The decoder from OOF_GRID (searched whole), scored as tune_on_selection scores."""
+    import itertools
+
+    opts = [options_for(it.dataset) for it in items]
+    best, best_params = -1.0, dict(DEFAULT_PARAMS)
+    keys = list(OOF_GRID)
+    for values in itertools.product(*(OOF_GRID[k] for k in keys)):
+        params = {**DEFAULT_PARAMS, **OOF_FIXED, **dict(zip(keys, values))}
+        by_set: dict[str, list] = {}
+        for page, it, proba, o in zip(pages, items, probas, opts):
+            text = selection_text(page, proba, params, o, it.dp.url)
+            by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
+        score = float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
+        if score > best + 1e-4:
+            best, best_params = score, params
+    log(f"decoder (grid on out-of-fold probabilities): score {best:.4f} {best_params}")
+    return best_params
+
+
+def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[Item], log: Callable) -> dict:
+    """Out-of-fold first-stage probabilities for every training page (INNER_FOLDS fits grouped by
+    site), the decoder tuned on them through the real selection, the first stage refitted on all;
+    with `recipe.stack` also the second stage, fitted on the OOF probabilities' context (its own
+    OOF probabilities, from the same inner folds, tune its decoder)."""
+    from ..core.scoring.context import CONTEXT_FEATURES, page_structure
+    from ..core.scoring.features import dense_feature_names
+    from ..core.scoring.model import StackPart
+
+    start = time.time()
+    inner = np.array([inner_fold(it.group) for it in kept])
+    oof1: list[np.ndarray] = [np.zeros(0)] * len(kept)
+    for k in range(INNER_FOLDS):
+        fit_idx = np.flatnonzero(inner != k)
+        clf, vocabulary, _ = _fit([data[i] for i in fit_idx], recipe)
+        held = np.flatnonzero(inner == k).tolist()
+        for j, proba in zip(held, _probas(clf, vocabulary, [kept[j] for j in held])):
+            oof1[j] = proba
+        log(f"{recipe.name}: inner fold {k} fitted on {len(fit_idx)} pages, {time.time() - start:.0f}s")
+    tune_sets = recipe.tune_sets or recipe.sets
+    in_tune = [it.dataset in tune_sets for it in kept]
+    share = min(1.0, TUNE_MAX_PAGES / max(sum(in_tune), 1))
+    tuned = [t and (share >= 1 or is_validation_site("tune:" + it.group, share)) for it, t in zip(kept, in_tune)]
+    structures: list = []
+    tune_pages: dict[int, Page] = {}
+    for i, it in enumerate(kept):
+        if not (recipe.stack or tuned[i]):
+            structures.append(None)
+            continue
+        page = _walk(it)
+        if len(page) != len(it.cp):
+            raise AssertionError(f"{it.dp.id}: the walk gives {len(page)} blocks, the cache {len(it.cp)}")
+        structures.append(page_structure(page))
+        if tuned[i]:
+            tune_pages[i] = page
+    idx = sorted(tune_pages)
+    log(f"{recipe.name}: {len(kept)} pages walked, {len(idx)} for tuning, {time.time() - start:.0f}s")
+    params1 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof1[i] for i in idx], log)
+    clf, vocabulary, X = _fit(data, recipe)
+    meta = {"recipe": recipe.name, "training_pages": len(data)}
+    model = training.to_model(clf, vocabulary, X, params1, meta)
+    out = {recipe.name: model}
+    log(f"{recipe.name}: first stage, {time.time() - start:.0f}s")
+    if recipe.stack:
+        n_dense = len(dense_feature_names())
+        X2 = _stack_design([it.cp.dense for it in kept], oof1, structures)
+        oof2: list[np.ndarray] = [np.zeros(0)] * len(kept)
+        for k in range(INNER_FOLDS):
+            fit_idx = np.flatnonzero(inner != k)
+            clf2, _ = _fit_rows([X2[i] for i in fit_idx], [data[i] for i in fit_idx], STACK_HGB)
+            for j in np.flatnonzero(inner == k).tolist():
+                oof2[j] = clf2.predict_proba(X2[j])[:, 1] if len(X2[j]) else np.zeros(0)
+        params2 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof2[i] for i in idx], log)
+        clf2, X2_all = _fit_rows(X2, data, STACK_HGB)
+        stacked = training.to_model(clf, vocabulary, X, params2, {**meta, "recipe": recipe.name + "+stack"})
+        stacked.stack = StackPart(list(range(n_dense)), list(CONTEXT_FEATURES), training.export_trees(clf2))
+        sample = X2_all[:: max(1, len(X2_all) // 5000)]
+        got = 1 / (1 + np.exp(-np.clip(stacked.stack.trees.raw_scores(sample), -30, 30)))
+        if not np.allclose(clf2.predict_proba(sample)[:, 1], got, atol=1e-9):
+            raise AssertionError("exported second stage differs from scikit-learn")
+        out[recipe.name + "+stack"] = stacked
+        log(f"{recipe.name}+stack: second stage, decoder {params2}, {time.time() - start:.0f}s")
+    del tune_pages
+    return out
+
+
+#: The recipe `scrapy-boilerplate train` follows (train.train_recipe): chosen by the
+#: cross-validation (benchmarks/CV.md).
+SHIPPED_RECIPE = Recipe("today-oof", sets=("wcxb-dev", "trafilatura-eval"), tune="oof", stack=True)
+
+
+def make_models(recipe: Recipe, items: list[Item], log: Callable = print) -> dict[str, Model]:
+    """The recipe's models by name: one, or (tune="oof" with stack) the first stage and the stacked one."""
+    if recipe.tune != "oof":
+        return {recipe.name: make_model(recipe, items, log)}
+    items = [it for it in items if it.dataset in recipe.sets]
+    if recipe.train_share < 1:
+        items = [it for it in items if is_validation_site("share:" + it.group, recipe.train_share)]
+    data, kept = [], []
+    for it in items:
+        d = _page_data(it, recipe)
+        if d is not None:
+            data.append(d)
+            kept.append(it)
+    if recipe.wide_negatives == "balanced":
+        balance_wide_negatives(data, kept)
+    return make_oof_models(recipe, data, kept, log)
+
+
 def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Model:
     """The recipe's model from `items` (a fold's training pages): vocabulary and trees fitted on
     three quarters of the sites, the decoder tuned on the fourth, then all refitted."""
@@ -215,6 +393,8 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Mode
         if d is not None:
             data.append(d)
             kept.append(it)
+    if recipe.wide_negatives == "balanced":
+        balance_wide_negatives(data, kept)
     tune_sets = recipe.tune_sets or recipe.sets
     tune_flags = [is_validation_site("tune:" + it.group, 0.25) for it in kept]
     fit_part = [d for d, t in zip(data, tune_flags) if not t]
@@ -296,22 +476,26 @@ def extract_rows(extractor: Extractor | Callable, items: list[Item]) -> list[dic
 _SHARED: list[Item] = []
 
 
-def _fold_task(args) -> tuple[int, list[dict], dict]:
+def _fold_task(args) -> tuple[int, dict[str, tuple[list[dict], dict]]]:
     recipe, fold = args
     items = _SHARED
     train_items = [it for it in items if it.fold not in (fold, -1)]
     test_items = [it for it in items if it.fold == fold]
     start = time.time()
-    model = make_model(recipe, train_items, log=lambda m: _stderr(f"fold {fold}: {m}"))
-    rows = extract_rows(Extractor(model=model), test_items)
-    # The out-of-fold block probabilities (for the error analysis and a second stage).
-    index = model.token_index
-    for row, it in zip(rows, test_items):
-        if len(it.cp):
-            X = np.hstack([it.cp.dense, token_features(it.cp, index)])  # type: ignore[arg-type]
-            row["proba"] = np.round(model.predict_proba(X), 4).tolist()
-    _stderr(f"fold {fold}: {recipe.name} scored {len(rows)} pages, {time.time() - start:.0f}s in all")
-    return fold, rows, dict(model.decode)
+    models = make_models(recipe, train_items, log=lambda m: _stderr(f"fold {fold}: {m}"))
+    out = {}
+    for name, model in models.items():
+        rows = extract_rows(Extractor(model=model), test_items)
+        # The out-of-fold block probabilities (for the error analysis and a second stage).
+        index = model.token_index
+        for row, it in zip(rows, test_items):
+            if len(it.cp):
+                X = np.hstack([it.cp.dense, token_features(it.cp, index)])  # type: ignore[arg-type]
+                page = _walk(it) if model.stack is not None else None
+                row["proba"] = np.round(model.predict_proba(X, page), 4).tolist()
+        out[name] = (rows, dict(model.decode))
+        _stderr(f"fold {fold}: {name} scored {len(rows)} pages, {time.time() - start:.0f}s in all")
+    return fold, out
 
 
 def _stderr(message: str) -> None:
@@ -334,10 +518,12 @@ def cross_validate(
             results = pool.map(_fold_task, tasks, chunksize=1)
     else:
         results = [_fold_task(t) for t in tasks]
-    out = {}
-    for n, recipe in enumerate(recipes):
-        mine = results[n * folds : (n + 1) * folds]
-        out[recipe.name] = ([row for _, fold_rows, _ in mine for row in fold_rows], [d for _, _, d in mine])
+    out: dict[str, tuple[list[dict], list[dict]]] = {}
+    for _fold, by_name in results:
+        for name, (rows, decoder) in by_name.items():
+            all_rows, decoders = out.setdefault(name, ([], []))
+            all_rows.extend(rows)
+            decoders.append(decoder)
     log(f"{', '.join(r.name for r in recipes)}: {folds}-fold CV in {time.time() - start:.0f}s")
     return out
 
@@ -358,10 +544,11 @@ def fixed_rows(make: Callable, items: list[Item], processes: int = 2) -> list[di
     return sorted((row for part in parts for row in part), key=lambda r: order[(r["set"], r["id"])])
 
 
-def untouched_rows(recipe: Recipe, items: list[Item], log: Callable = print) -> list[dict]:
-    """The recipe trained on every non-untouched page, scored on the untouched ones."""
-    model = make_model(recipe, [it for it in items if it.fold != -1], log)
-    return extract_rows(Extractor(model=model), [it for it in items if it.fold == -1])
+def untouched_rows(recipe: Recipe, items: list[Item], log: Callable = print) -> dict[str, list[dict]]:
+    """The recipe('s models) trained on every non-untouched page, scored on the untouched ones."""
+    models = make_models(recipe, [it for it in items if it.fold != -1], log)
+    test = [it for it in items if it.fold == -1]
+    return {name: extract_rows(Extractor(model=model), test) for name, model in models.items()}
 
 
 def with_recipe(recipe: Recipe, **changes) -> Recipe:

@@ -65,6 +65,7 @@ class PageData:
     with_: tuple = ()  # snippets that must / must not be in the output
     without: tuple = ()
     weight: float = 1.0  # the page's weight against a gold page of a narrow set (training/cv.py)
+    negative_weight: float = 1.0  # its boilerplate blocks' weight against its content blocks'
 
 
 def progress(message: str) -> None:
@@ -133,7 +134,10 @@ def sample_weights(d: PageData) -> np.ndarray:
     Snippet-labelled pages (few, biased labels) weigh half a gold page.
     """
     w = (np.minimum(np.asarray(d.page.words, float), 200) + 5) * (d.labels >= 0)
-    return w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT) * d.weight
+    w = w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT) * d.weight
+    if d.negative_weight != 1.0:
+        w = np.where(d.labels == 0, w * d.negative_weight, w)
+    return w
 
 
 def design(data: list[PageData], vocabulary: list[str]):
@@ -255,9 +259,8 @@ def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> d
     return params
 
 
-def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False) -> Model:
-    """The block model. `all_sites`: train on every site (no validation sites held out)."""
-    start = time.time()
+def training_pages(pages: list[DatasetPage], datasets: list[str], log=print, all_sites: bool = False) -> list:
+    """The pages with gold text or snippets, the validation sites held out unless `all_sites`."""
     usable = [p for p in pages if p.gold_path or p.with_ or p.without]
     if not usable:
         raise ValueError(
@@ -272,6 +275,27 @@ def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print
         raise ValueError(
             f"all {len(usable)} pages with gold or snippets are on validation sites: add --all-sites to train on them"
         )
+    return train_pages
+
+
+def walk_pages(pages: list[DatasetPage]) -> list:
+    """(page, its CachedPage) for the pages that have blocks (training/cache.py walk_page)."""
+    from .cache import walk_page
+
+    out = []
+    for n, p in enumerate(pages, 1):
+        progress(f"reading pages {n}/{len(pages)}")
+        c = walk_page(p)
+        if c is not None and len(c):
+            out.append((p, c))
+    progress("")
+    return out
+
+
+def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False) -> Model:
+    """The block model. `all_sites`: train on every site (no validation sites held out)."""
+    start = time.time()
+    train_pages = training_pages(pages, datasets, log, all_sites)
     data = collect(train_pages)
     labels = np.concatenate([d.labels for d in data])
     log(
@@ -310,4 +334,55 @@ def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print
         f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, "
         f"{len(vocabulary)} tokens, {len(model.feature_names)} features"
     )
+    return model
+
+
+def train_recipe(
+    pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False
+) -> Model:
+    """The block model as the cross-validation's shipped recipe makes it (training/cv.py
+    SHIPPED_RECIPE, make_models): out-of-fold probabilities from inner folds grouped by site,
+    the decoder tuned on them through the real selection, the second stage on their context."""
+    from dataclasses import replace
+
+    from . import cv
+    from .conventions import NARROW
+    from .groups import page_group, pages_in_two_sets
+
+    start = time.time()
+    walked = walk_pages(training_pages(pages, datasets, log, all_sites))
+    twice = pages_in_two_sets([p for p, _ in walked], [c.digest for _, c in walked])
+    items = [cv.Item(p, c, page_group(p)) for k, (p, c) in enumerate(walked) if k not in twice]
+    inner = {cv.inner_fold(it.group) for it in items}
+    if len(inner) < cv.INNER_FOLDS:
+        raise ValueError(
+            f"the stacked recipe deals the training sites to {cv.INNER_FOLDS} inner folds and these "
+            f"{len({it.group for it in items})} sites fill {len(inner)}: add pages of more sites, "
+            "or train with --recipe split"
+        )
+    names = tuple(sorted({it.dataset for it in items}))
+    narrow = tuple(n for n in names if n in NARROW)
+    recipe = replace(cv.SHIPPED_RECIPE, sets=names, tune_sets=narrow or None)
+    log(f"training pages: {len(items)} of {', '.join(names)} ({len(twice)} in two sets dropped)")
+    models = cv.make_models(recipe, items, log)
+    model = models[recipe.name + "+stack"] if recipe.stack else models[recipe.name]
+    import sklearn
+
+    model.meta = {
+        "datasets": datasets,
+        "command": command,
+        "recipe": recipe.name + ("+stack" if recipe.stack else ""),
+        "sklearn_version": sklearn.__version__,
+        "training_pages": len(items),
+        "hgb_params": HGB_PARAMS,
+        "stack_hgb_params": cv.STACK_HGB if recipe.stack else None,
+        "seed": SEED,
+        "validation": (
+            "none: trained on all sites (--all-sites)"
+            if all_sites
+            else "sites where is_validation_site(site) is true were held out"
+        ),
+        "trained_at": time.strftime("%Y-%m-%d"),
+    }
+    log(f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, decoder {model.decode}")
     return model

@@ -454,7 +454,8 @@ def test_a_folder_that_is_not_a_dataset_is_one_error_line(tmp_path, command):
     assert done.returncode == 1 and "nowhere: no such folder" in done.stderr.decode()
 
 
-def test_train_all_sites_keeps_the_validation_sites(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("recipe", ["stacked", "split"])
+def test_train_all_sites_keeps_the_validation_sites(tmp_path, monkeypatch, capsys, recipe):
     from scrapy_boilerplate.training import train as training
     from scrapy_boilerplate.training.datasets import is_validation_site
 
@@ -471,8 +472,9 @@ def test_train_all_sites_keeps_the_validation_sites(tmp_path, monkeypatch, capsy
         raise ValueError("stopped by the test")
 
     monkeypatch.setattr(training, "collect", collect)
-    assert main(["train", str(dataset), "--output", str(tmp_path / "m.json")]) == 1
-    assert main(["train", str(dataset), "--all-sites", "--output", str(tmp_path / "m.json")]) == 1
+    monkeypatch.setattr(training, "walk_pages", collect)
+    assert main(["train", str(dataset), "--recipe", recipe, "--output", str(tmp_path / "m.json")]) == 1
+    assert main(["train", str(dataset), "--recipe", recipe, "--all-sites", "--output", str(tmp_path / "m.json")]) == 1
     assert trained_on == [["de"], ["de", "en"]]
     err = capsys.readouterr().err
     assert "validation sites held out): 1" in err and "all sites, none held out): 2" in err

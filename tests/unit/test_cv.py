@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
+from conftest import load_shared_pages, needs_shared, slow
 
 from scrapy_boilerplate.core.document.elements import FLAG
 from scrapy_boilerplate.training import cv
@@ -110,3 +112,72 @@ def test_summary_and_paired_bootstrap():
     better = _rows([(1.0, 1.0), (0.9, 0.9), (0.9, 0.9), (1.0, 0.9)])
     b = cv.paired_bootstrap(a, better)
     assert b["diff"] > 0 and b["low"] > 0 and b["pages"] == 4
+
+
+@needs_shared
+@slow
+def test_stacked_recipe_trains_reproducibly_and_its_model_file_predicts_the_same(monkeypatch):
+    """train_recipe on 30 real pages (small trees): the second stage is fitted, exported and read
+    back giving the probabilities the extraction uses; the same pages give the same file."""
+    import json
+
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import parse_html
+    from scrapy_boilerplate.core.extractor import Extractor
+    from scrapy_boilerplate.core.scoring.features import feature_matrix
+    from scrapy_boilerplate.core.scoring.model import Model
+    from scrapy_boilerplate.training import train as training
+
+    pages = load_shared_pages("wcxb-dev", 30)
+    monkeypatch.setattr(
+        cv, "SHIPPED_RECIPE", cv.with_recipe(cv.SHIPPED_RECIPE, hgb={**training.HGB_PARAMS, "max_iter": 10})
+    )
+    monkeypatch.setattr(cv, "STACK_HGB", {**cv.STACK_HGB, "max_iter": 10})
+    monkeypatch.setattr(cv, "TUNE_MAX_PAGES", 20)
+    monkeypatch.setattr(cv, "OOF_GRID", {"threshold": [0.35, 0.5]})
+    models = [training.train_recipe(pages, "test", ["wcxb-dev"], log=lambda m: None, all_sites=True) for _ in range(2)]
+    first, second = (m.to_json() for m in models)
+    for data in (first, second):
+        data["meta"].pop("trained_at")
+    assert json.dumps(first) == json.dumps(second)
+    assert first["format_version"] == 3 and first["meta"]["recipe"].endswith("+stack")
+    model = Model.from_json(json.loads(json.dumps(models[0].to_json())))
+    page = build_page(parse_html(pages[0].read_html()))
+    X = feature_matrix(page, model.token_index)
+    stacked, alone = model.predict_proba(X, page), model.predict_proba(X)
+    assert stacked.shape == alone.shape and ((stacked >= 0) & (stacked <= 1)).all()
+    assert not np.allclose(stacked, alone)  # the second stage moved them
+    np.testing.assert_array_equal(Extractor(model=model).block_probabilities(page), stacked)
+
+
+def test_wide_negatives_balanced_to_the_narrow_ratio():
+    from types import SimpleNamespace
+
+    from scrapy_boilerplate.training import train as training
+
+    def data(dataset, labels, words):
+        page = SimpleNamespace(words=words)
+        d = training.PageData(dataset, "g", page, "gold", np.zeros((len(labels), 1)), np.array(labels))
+        return d, SimpleNamespace(dataset=dataset)
+
+    pairs = [
+        data("wcxb-dev", [1, 1, 0], [100, 100, 100]),  # content : boilerplate = 2 : 1
+        data("dragnet", [1, 0, 0, 0, -1], [100, 100, 100, 100, 100]),  # 1 : 3
+        data("cleaneval", [0, 0], [10, 10]),  # no content left: left as it is
+    ]
+    ds, items = [d for d, _ in pairs], [it for _, it in pairs]
+    cv.balance_wide_negatives(ds, items)  # type: ignore[arg-type]
+
+    def ratio(d):
+        w = training.sample_weights(d)
+        return w[d.labels == 1].sum() / w[d.labels == 0].sum()
+
+    assert ds[0].negative_weight == 1.0 and ds[2].negative_weight == 1.0
+    assert ratio(ds[1]) == pytest.approx(ratio(ds[0])) == pytest.approx(2.0)
+
+
+def test_inner_folds_are_stable_and_all_used():
+    groups = [f"site{i}.example" for i in range(60)]
+    folds = [cv.inner_fold(g) for g in groups]
+    assert folds == [cv.inner_fold(g) for g in groups]
+    assert set(folds) == set(range(cv.INNER_FOLDS))

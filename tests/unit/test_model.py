@@ -162,6 +162,30 @@ def test_linear_part_is_blended_with_the_trees_and_survives_a_round_trip(tmp_pat
     np.testing.assert_array_equal(again.predict_proba(x[:, None]), proba)
 
 
+#: A second stage over column 0 and the first stage's probability ("p"): its tree splits on p.
+VALID_STACK = {
+    "columns": [0],
+    "context": ["p"],
+    "trees": {**VALID_TREES, "feature": [1, -1, -1], "value": [0.0, -2.0, 2.0]},
+}
+
+
+def test_second_stage_reads_the_first_stages_probability_and_survives_a_round_trip(tmp_path):
+    path = tmp_path / "stacked.json"
+    path.write_text(json.dumps(model_json(format_version=3, stack=VALID_STACK)))
+    stacked = load_model(path)
+    page = build_page(to_element(b"<html><body><p>one</p><p>two two</p><p>three three three</p></body></html>"))
+    x = np.array([[0.0], [0.7], [0.2]])
+    first = 1 / (1 + np.exp([1.0, -1.0, 1.0]))  # p = .27, .73, .27
+    np.testing.assert_allclose(stacked.predict_proba(x), first)  # no page: the first stage alone
+    second = stacked.predict_proba(x, page)
+    expected = 1 / (1 + np.exp(-np.where(first > 0.5, 2.0, -2.0)))  # the second tree splits p at .5
+    np.testing.assert_allclose(second, expected)
+    again = Model.from_json(json.loads(json.dumps(stacked.to_json())))
+    assert again.to_json()["format_version"] == 3
+    np.testing.assert_array_equal(again.predict_proba(x, page), second)
+
+
 def test_minimal_model_file_works(tmp_path):
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(model_json()))
@@ -178,7 +202,14 @@ def test_minimal_model_file_works(tmp_path):
         "not json at all",
         "[1, 2, 3]",
         json.dumps({"format": "some-other-tool", "trees": []}),
+        json.dumps(model_json(format_version=4)),
         json.dumps(model_json(format_version=3)),
+        json.dumps(model_json(stack=VALID_STACK)),
+        json.dumps(model_json(format_version=3, stack={**VALID_STACK, "columns": [1]})),
+        json.dumps(model_json(format_version=3, stack={**VALID_STACK, "context": ["not-a-context-feature"]})),
+        json.dumps(
+            model_json(format_version=3, stack={**VALID_STACK, "trees": {**VALID_TREES, "feature": [2, -1, -1]}})
+        ),
         json.dumps({k: v for k, v in model_json().items() if k != "trees"}),
         json.dumps(model_json(trees={**VALID_TREES, "threshold": "abc"})),
         json.dumps(model_json(feature_names=5)),
@@ -196,6 +227,11 @@ def test_minimal_model_file_works(tmp_path):
         "list",
         "other-format",
         "future-version",
+        "v3-without-stack",
+        "v1-with-stack",
+        "stack-column-out-of-range",
+        "stack-unknown-context",
+        "stack-tree-feature-out-of-range",
         "no-trees",
         "bad-threshold",
         "bad-feature-names",

@@ -20,15 +20,19 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import speedups
+from .context import Structure, context_features, page_structure
 
 if TYPE_CHECKING:
     import os
+
+    from ..document.page import Page
 
 _compiled = speedups.twin(__name__)  # _model.pyx
 
 FORMAT = "scrapy-boilerplate-model"
 FORMAT_VERSION = 1  # trees only
 LINEAR_FORMAT_VERSION = 2  # trees blended with a linear part: older readers must refuse it
+STACK_FORMAT_VERSION = 3  # trees and a second stage over the first's context: older readers refuse it
 
 
 class ModelError(ValueError):
@@ -209,6 +213,35 @@ class LinearPart:
         return cls(coef, intercept, weight)
 
 
+@dataclass
+class StackPart:
+    """The second stage (stacking, core/scoring/context.py): a tree ensemble over some of the
+    first stage's columns (`columns`, indices into its feature row) followed by the block's
+    context features (`context`, names of context.CONTEXT_FEATURES, in that order)."""
+
+    columns: list
+    context: list
+    trees: TreeEnsemble
+
+    def to_json(self) -> dict:
+        return {"columns": list(self.columns), "context": list(self.context), "trees": self.trees.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict, n_features: int) -> StackPart:
+        from .context import CONTEXT_FEATURES
+
+        columns = [int(c) for c in data["columns"]]
+        context = list(data["context"])
+        if any(not 0 <= c < n_features for c in columns):
+            raise ValueError("second stage reads a column the first stage does not have")
+        if context != list(CONTEXT_FEATURES[: len(context)]):
+            raise ValueError(f"second stage's context features {context} are not this version's")
+        trees = TreeEnsemble.from_json(data["trees"])
+        if max(trees.feature.tolist(), default=-1) >= len(columns) + len(context):
+            raise ValueError("a second-stage tree uses a feature the model does not name")
+        return cls(columns, context, trees)
+
+
 def _sigmoid(raw: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(raw, -30, 30)))
 
@@ -221,6 +254,7 @@ class Model:
     decode: dict = field(default_factory=dict)  # decoding parameters (threshold, transitions...)
     meta: dict = field(default_factory=dict)  # provenance: datasets, command, sklearn version...
     linear: LinearPart | None = None
+    stack: StackPart | None = None
 
     @property
     def token_index(self) -> dict:
@@ -229,20 +263,33 @@ class Model:
             cached = self._token_index = {t: i for i, t in enumerate(self.vocabulary)}
         return cached
 
-    def predict_proba(self, X: np.ndarray) -> np.ndarray:
-        """Probability that each block (row) is main content."""
+    def predict_proba(self, X: np.ndarray, page: Page | None = None) -> np.ndarray:
+        """Probability that each block (row) is main content: the first stage's, then, when the
+        model has a second stage and `page` (the blocks' page) is given, the second stage's."""
         if X.shape[1] != len(self.feature_names):
             raise ModelError(f"model expects {len(self.feature_names)} features, got {X.shape[1]}")
         proba = _sigmoid(self.trees.raw_scores(X))
         if self.linear is not None:
             w = self.linear.weight
             proba = (1.0 - w) * proba + w * _sigmoid(X @ self.linear.coef + self.linear.intercept)
+        if self.stack is not None and page is not None and len(proba):
+            proba = self.second_stage(X, proba, page_structure(page))
         return proba
 
+    def second_stage(self, X: np.ndarray, proba: np.ndarray, structure: Structure) -> np.ndarray:
+        """The second stage's probabilities from the first stage's row `X` and `proba`."""
+        assert self.stack is not None
+        context = context_features(proba, structure)[:, : len(self.stack.context)]
+        X2 = np.hstack([X[:, self.stack.columns], context])
+        return _sigmoid(self.stack.trees.raw_scores(X2))
+
     def to_json(self) -> dict:
+        version = FORMAT_VERSION if self.linear is None else LINEAR_FORMAT_VERSION
+        if self.stack is not None:
+            version = STACK_FORMAT_VERSION
         data = {
             "format": FORMAT,
-            "format_version": FORMAT_VERSION if self.linear is None else LINEAR_FORMAT_VERSION,
+            "format_version": version,
             "feature_names": self.feature_names,
             "vocabulary": self.vocabulary,
             "decode": self.decode,
@@ -251,6 +298,8 @@ class Model:
         }
         if self.linear is not None:
             data["linear"] = self.linear.to_json()
+        if self.stack is not None:
+            data["stack"] = self.stack.to_json()
         return data
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -261,12 +310,17 @@ class Model:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ModelError("not a scrapy-boilerplate model file")
         version = data.get("format_version")
-        if version not in (FORMAT_VERSION, LINEAR_FORMAT_VERSION):
+        if version not in (FORMAT_VERSION, LINEAR_FORMAT_VERSION, STACK_FORMAT_VERSION):
             raise ModelError(
                 f"model format version {version} is not supported "
-                f"(this version reads {FORMAT_VERSION} and {LINEAR_FORMAT_VERSION})"
+                f"(this version reads {FORMAT_VERSION}, {LINEAR_FORMAT_VERSION} and {STACK_FORMAT_VERSION})"
             )
-        if (version == LINEAR_FORMAT_VERSION) != ("linear" in data):
+        if (version == STACK_FORMAT_VERSION) != ("stack" in data):
+            raise ModelError(
+                f"model format version {version} {'needs' if version == STACK_FORMAT_VERSION else 'has no'} "
+                "a second stage"
+            )
+        if version != STACK_FORMAT_VERSION and (version == LINEAR_FORMAT_VERSION) != ("linear" in data):
             raise ModelError(
                 f"model format version {version} "
                 f"{'needs' if version == LINEAR_FORMAT_VERSION else 'has no'} a linear part"
@@ -281,6 +335,7 @@ class Model:
                 decode=dict(data.get("decode") or {}),
                 meta=dict(data.get("meta") or {}),
                 linear=(LinearPart.from_json(data["linear"], len(data["feature_names"])) if "linear" in data else None),
+                stack=(StackPart.from_json(data["stack"], len(data["feature_names"])) if "stack" in data else None),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ModelError(f"model file is damaged: {exc}") from exc
