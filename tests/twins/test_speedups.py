@@ -115,18 +115,6 @@ WORDS = [
     "x_y",
     "İstanbul",
     "ΣΟΦΊΑ",
-    # handles, datelines, bylines and sentence ends (the columns after the first model's)
-    "@news_desk",
-    "jane@example.org",
-    "a@b",
-    "By Jane Doe",
-    "March 3, 2024",
-    "3. März 2024",
-    ".”",
-    "!)",
-    "? ",
-    "。",
-    "_",
 ]
 texts = st.lists(st.one_of(st.sampled_from(SPECIAL), st.sampled_from(WORDS), st.characters()), max_size=40).map("".join)
 
@@ -140,7 +128,7 @@ def test_text_stats_equal_on_weird_texts(data):
     blocks += [t * 30 for t in blocks[:2]] + blocks[:1]
     meta = [features._word_set(" ".join(data.draw(st.lists(st.sampled_from(blocks + WORDS))))) for _ in range(3)]
     fast, slow = compiled_and_pure(features.text_stats, blocks, *meta)
-    assert fast.shape == slow.shape == (len(blocks), 20)
+    assert fast.shape == slow.shape == (len(blocks), 15)
     np.testing.assert_array_equal(fast, slow)
 
 

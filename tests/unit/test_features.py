@@ -50,9 +50,9 @@ def test_the_shipped_model_names_columns_of_this_order():
 def test_a_model_gets_the_columns_it_names(page):
     X = dense_features(page)
     assert dense_columns(DENSE_NAMES + ["tok=post"]) is None  # all of them: no selection
-    names = ["ld", "lwords", "caps", "tok=post", "tok=nav"]
+    names = ["ld", "lwords", "td", "tok=post", "tok=nav"]
     columns = dense_columns(names)
-    assert columns == (DENSE_NAMES.index("ld"), DENSE_NAMES.index("lwords"), DENSE_NAMES.index("caps"))
+    assert columns == (DENSE_NAMES.index("ld"), DENSE_NAMES.index("lwords"), DENSE_NAMES.index("td"))
     assert np.array_equal(dense_features(page, columns=columns), X[:, list(columns)])
     both = feature_matrix(page, {"post": 0, "nav": 1}, columns)
     assert both.shape == (len(page), 5) and np.array_equal(both[:, :3], X[:, list(columns)])
@@ -95,58 +95,3 @@ def test_columns_hold_what_their_names_say(page):
     assert column(X, "flag=nav").any() and column(X, "flag=article").any()
     title = [i for i, t in enumerate(page.texts) if t == "Otters return upstream"]
     assert column(X, "is_title")[title].tolist() == [1.0]
-
-
-LONG = (
-    "The river has come back to life after twenty years of work by the volunteers, who count "
-    "the otters every spring and write down where they saw them, and the council now says so."
-)
-RUN_HTML = f"""<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><article>
-<p>By Jane Doe · March 3, 2024</p>
-<p>{LONG}</p>
-<p><a href="/other">OTTERS SEEN IN THE CITY CENTRE AGAIN</a></p>
-<p>{LONG} And the fish are back.</p>
-<p>“{LONG}”</p>
-<p>Write to jane@example.org or follow @janedoe for more!</p></article>
-<h3>Comments</h3><p>Great story, we saw two otters near the bridge last week?</p>
-<footer>Footer text, 2026</footer></body></html>"""
-
-
-@pytest.fixture(scope="module")
-def run_page():
-    return build_page(parse_html(RUN_HTML))
-
-
-def row(page, X, start):
-    """The values of the first block whose text starts with `start`."""
-    i = next(i for i, t in enumerate(page.texts) if t.startswith(start))
-    return {name: X[i, j] for j, name in enumerate(DENSE_NAMES)}
-
-
-def test_the_text_marks(run_page):
-    X = dense_features(run_page)
-    byline, contact = row(run_page, X, "By Jane"), row(run_page, X, "Write to")
-    long, quoted, caps = row(run_page, X, "The river"), row(run_page, X, "“The river"), row(run_page, X, "OTTERS")
-    assert byline["dateline"] == 1 and contact["dateline"] == 0 and long["dateline"] == 0
-    assert contact["handle"] == 1 and byline["handle"] == 0 and long["handle"] == 0
-    assert long["ends_stop"] == 1 and quoted["ends_stop"] == 1  # before the closing quote
-    assert contact["ends_exclaim"] == 1 and contact["ends_stop"] == 0
-    assert row(run_page, X, "Great story")["ends_exclaim"] == 1  # a question
-    assert caps["caps"] == 1.0 and long["caps"] < 0.05
-
-
-def test_the_block_against_the_running_text(run_page):
-    X = dense_features(run_page)
-    first, teaser, last = row(run_page, X, "The river"), row(run_page, X, "OTTERS"), row(run_page, X, "“The river")
-    nav, comment = row(run_page, X, "Home"), row(run_page, X, "Great story")
-    assert nav["long_before"] == 0 and nav["long_after"] == 1  # all of the running text follows
-    assert first["long_before"] == 0 and 0 < first["long_after"] < 1
-    assert 0 < teaser["long_before"] < 1 and teaser["long_before"] + teaser["long_after"] == pytest.approx(1)
-    assert last["long_after"] == 0 and comment["long_before"] == 1 and comment["long_after"] == 0
-    assert first["long_gap"] == 0 and teaser["long_gap"] == pytest.approx(np.log(2))
-    # one link, the whole block, between long paragraphs; the menu is not between them
-    assert teaser["lone_link"] == 1 and nav["lone_link"] == 0 and first["lone_link"] == 0
-    # "Comments" ends the running text: what follows it (no long paragraph since) is marked
-    assert comment["after_marker"] == 1 and last["after_marker"] == 0 and teaser["after_marker"] == 0
-    # the length against the median long paragraph: the paragraphs near 0, the teaser far below
-    assert abs(first["len_vs_long"]) < 0.2 and teaser["len_vs_long"] < -1.5

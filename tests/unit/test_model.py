@@ -148,6 +148,19 @@ def model_json(**changes) -> dict:
     return data
 
 
+def test_a_model_naming_some_dense_columns_gets_those():
+    # A model trained before columns were appended names fewer of them (in any case a
+    # subset, its tokens after them): the Extractor computes the ones it names, in its order.
+    trees = {**VALID_TREES, "feature": [1, -1, -1], "threshold": [0.3, None, None]}  # splits on "ld"
+    small = Model.from_json(model_json(feature_names=["lwords", "ld", "tok=post"], vocabulary=["post"], trees=trees))
+    extractor = Extractor(model=small)
+    page = build_page(to_element(fixture_bytes("article_de")))
+    ld = np.asarray(page.link_chars, float) / np.maximum(np.asarray(page.chars, float), 1)
+    expected = 1 / (1 + np.exp(np.where(ld <= 0.3, 1.0, -1.0)))
+    np.testing.assert_allclose(extractor.block_probabilities(page), expected)
+    assert (ld > 0.3).any() and (ld <= 0.3).any()
+
+
 VALID_LINEAR = {"coef": [2.0], "intercept": -1.0, "weight": 0.25}
 
 

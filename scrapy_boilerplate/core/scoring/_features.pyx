@@ -15,14 +15,13 @@ import numpy as np
 
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from cpython.ref cimport PyObject
-from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_DATA,
+from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, PyUnicode_DATA,
                               PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_READ)
 from libc.stdint cimport uint64_t
 
 cdef enum:
-    N_STATS = 20   # columns, in the order of features._text_stats
-    HEAD = 200     # digits, upper case and letters are counted in the first 200 characters
-    DATELINE_CHARS = 160  # features.DATELINE_CHARS
+    N_STATS = 15   # columns, in the order of features._text_stats
+    HEAD = 200     # digits and upper case are counted in the first 200 characters
 
 
 cdef inline bint is_word_char(Py_UCS4 ch):
@@ -37,12 +36,6 @@ cdef inline bint is_digit(Py_UCS4 ch):
     if ch < 128:
         return u"0" <= ch <= u"9"
     return Py_UNICODE_ISDECIMAL(ch)
-
-
-cdef inline bint is_closer(Py_UCS4 ch):
-    # features.CLOSERS: a sentence ends before a closing quote or bracket
-    return (ch == u'"' or ch == u"'" or ch == u"\u201d" or ch == u"\u2019" or ch == u"\u00bb"
-            or ch == u")" or ch == u"]")
 
 
 cdef inline bint is_upper(Py_UCS4 ch):
@@ -181,15 +174,13 @@ cdef class SeenWords:
 
 
 def _text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
-                frozenset body_words, frozenset stopwords, cue_start_re, end_marker_re, date_re,
-                handle_re, date_text_re, byline_re):
-    """The (n_blocks x 20) statistics of features._text_stats, one row per text (its regexes and
+                frozenset body_words, frozenset stopwords, cue_start_re, end_marker_re, date_re):
+    """The (n_blocks x 15) statistics of features._text_stats, one row per text (its regexes and
     stopwords given by the caller)."""
     cdef Py_ssize_t n = len(texts), row, i, length
-    cdef Py_ssize_t ends, commas, punct, digits, upper, letters
+    cdef Py_ssize_t ends, commas, punct, digits, upper
     cdef Py_ssize_t n_words, n_stop, n_title, n_desc, n_body
-    cdef Py_UCS4 ch, prev, last
-    cdef bint has_at
+    cdef Py_UCS4 ch, prev
     cdef str t
     cdef Py_ssize_t start, length_low
     cdef int kind, bits
@@ -205,9 +196,8 @@ def _text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
     for row in range(n):
         t = texts[row]
         length = len(t)
-        ends = commas = punct = digits = upper = letters = 0
-        prev = last = 0
-        has_at = False
+        ends = commas = punct = digits = upper = 0
+        prev = 0
         i = 0
         for ch in t:
             # count_sentences: ". ", "? ", "! " (cannot overlap) and "。"
@@ -219,18 +209,11 @@ def _text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
                 commas += 1
             if ch == u"." or ch == u"|" or ch == u"»" or ch == u"·":
                 punct += 1
-            elif ch == u"@":
-                has_at = True
             if i < HEAD:
                 if is_digit(ch):
                     digits += 1
-                else:
-                    if is_upper(ch):
-                        upper += 1
-                    if ch != u"_" and is_word_char(ch):   # re's [^\W\d_]
-                        letters += 1
-            if not (Py_UNICODE_ISSPACE(ch) or is_closer(ch)):
-                last = ch
+                elif is_upper(ch):
+                    upper += 1
             prev = ch
             i += 1
         # text[-1:] in ".!?" is also true for the empty text
@@ -281,11 +264,4 @@ def _text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
             res[row, 13] = <double>n_desc / <double>n_words
         if n_words and has_body:
             res[row, 14] = <double>n_body / <double>n_words
-        res[row, 15] = letters
-        res[row, 16] = last == u"." or last == u"。"
-        res[row, 17] = last == u"!" or last == u"?"
-        res[row, 18] = has_at and handle_re.search(t) is not None
-        # a written date needs a year's four digits (all of a short text is in the head)
-        res[row, 19] = length < DATELINE_CHARS and ((digits >= 4 and date_text_re.search(t) is not None)
-                                                    or byline_re.match(t) is not None)
     return out

@@ -15,11 +15,6 @@ Columns, in groups (``DENSE_COLUMNS``: each column's name beside how it is compu
   "inside the best container", TextSweeper's best region, the parent's share
   of the page's net text;
 * metadata overlaps: title, og:description, JSON-LD articleBody;
-* against the running text (the page's long paragraphs): length against their median, share
-  of their words before and after the block, distance to the nearest, a lone link between
-  them, an end marker ("Comments", "Related") since the last one;
-* the text's own marks: share of capitals among letters, a sentence end (full stop; "!" or
-  "?"), an e-mail address or handle, a dateline or byline (core/metadata's patterns);
 * id/class tokens: binary presence of the tokens chosen at training time by
   Naive-Bayes log-odds (Yao & Zuo), held by the model.
 
@@ -41,8 +36,6 @@ from .. import speedups
 from ..document.elements import FLAG, FLAG_NAMES
 from ..document.page import Page
 from ..document.words import count_sentences
-from ..metadata.bylines import BYLINE_RE
-from ..metadata.dates import DATE_TEXT_RE
 from . import ttr
 from .stopwords import STOPWORDS
 
@@ -100,14 +93,6 @@ DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b")
 WORD_RE = re.compile(r"\w+")
 DIGIT_RE = re.compile(r"\d")
 UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
-# An e-mail address or a handle ("name@example.org", "@name"): an author's contact line.
-HANDLE_RE = re.compile(r"(?<![\w@])@\w{2,}|\w@\w[\w-]*\.\w")
-LETTER_RE = re.compile(r"[^\W\d_]")
-#: Closing quotes and brackets: a sentence ends before them ("... he said.")
-CLOSERS = "\"'”’»)]"
-#: Blocks this short are read for a dateline or a byline ("By Jane Doe · 3 March 2024"); all
-#: of such a block is in the 200-character head whose digits are counted (a date needs four).
-DATELINE_CHARS = 160
 
 _compiled = speedups.twin(__name__)  # _features.pyx
 
@@ -221,11 +206,6 @@ def _block_values(page: Page) -> SimpleNamespace:
         title_sim,
         desc_sim,
         body_overlap,
-        letters,
-        ends_stop,
-        ends_exclaim,
-        handle,
-        dateline,
     ) = stats.T
     head_len = np.maximum(head_len, 1)
     is_title = (title_sim >= 0.6) & (chars < 300)
@@ -242,7 +222,6 @@ def _block_values(page: Page) -> SimpleNamespace:
     in_top, top_share, anc_score, parent_share, in_region, dist_top = _containers(
         page, nodes, owners, chars, link_chars, commas
     )
-    run = _text_run(words, ld, links, end_marker)
 
     return SimpleNamespace(
         n=n,
@@ -283,12 +262,6 @@ def _block_values(page: Page) -> SimpleNamespace:
         in_region=in_region,
         parent_share=parent_share,
         dist_top=dist_top,
-        letters=letters,
-        ends_stop=ends_stop,
-        ends_exclaim=ends_exclaim,
-        handle=handle,
-        dateline=dateline,
-        run=run,
         tag_index=np.array([_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]),
         # the four little-endian bytes of each block's flags, unpacked low bit first
         flag_bits=np.unpackbits(
@@ -333,38 +306,6 @@ def _containers(
         if region >= 0:
             in_region = ((idx >= first[region]) & (idx < last[region])).astype(float)
     return in_top, top_share, anc_score, parent_share, in_region, dist_top
-
-
-#: A long paragraph: the page's running text, which the other blocks are measured against.
-LONG_WORDS = 25
-LONG_LD = 0.3
-
-
-def _text_run(words: np.ndarray, ld: np.ndarray, links: np.ndarray, end_marker: np.ndarray) -> SimpleNamespace:
-    """The block against the page's long paragraphs: its length against their median, the
-    share of their words before and after it, how far the nearest one is, a lone link set
-    between them, and an end marker ("Comments", "Related") since the last one."""
-    n = len(words)
-    idx = np.arange(n)
-    long = (words >= LONG_WORDS) & (ld < LONG_LD)
-    long_words = np.where(long, words, 0.0)
-    total = long_words.sum()
-    median = np.median(words[long]) if total else LONG_WORDS
-    through = np.cumsum(long_words)
-    before = (through - long_words) / max(total, 1.0)
-    after = (total - through) / max(total, 1.0)
-    last_long = np.maximum.accumulate(np.where(long, idx, -1))
-    next_long = np.minimum.accumulate(np.where(long, idx, n)[::-1])[::-1]
-    gap = np.minimum(np.where(last_long >= 0, idx - last_long, n), np.where(next_long < n, next_long - idx, n))
-    last_marker = np.maximum.accumulate(np.where(end_marker > 0, idx, -1))
-    return SimpleNamespace(
-        len_vs_long=np.log(words / median),
-        before=before,
-        after=after,
-        gap=np.log1p(gap),
-        lone_link=(links == 1) & (ld > 0.8) & (last_long >= 0) & (next_long < n),
-        after_marker=(last_marker > last_long) & (last_marker >= 0),
-    )
 
 
 def _shifted_column(key: str, offset: int) -> Callable[[SimpleNamespace], np.ndarray]:
@@ -430,20 +371,6 @@ DENSE_COLUMNS: tuple = (
     # structure: tag one-hots, then semantic-ancestor and cue bits
     *((f"tag={tag}", lambda v, j=j: v.tag_index == j) for j, tag in enumerate(TAG_COLUMNS)),
     *((f"flag={flag}", lambda v, j=j: v.flag_bits[:, j]) for j, flag in enumerate(FLAG_NAMES)),
-    # since the first model: appended, so that a model names the columns it was trained on
-    # the block against the page's running text (the long paragraphs)
-    ("len_vs_long", lambda v: v.run.len_vs_long),
-    ("long_before", lambda v: v.run.before),
-    ("long_after", lambda v: v.run.after),
-    ("long_gap", lambda v: v.run.gap),
-    ("lone_link", lambda v: v.run.lone_link),
-    ("after_marker", lambda v: v.run.after_marker),
-    # the text's own marks: capitals among letters, how it ends, a handle, a dateline
-    ("caps", lambda v: v.upper / np.maximum(v.letters, 1)),
-    ("ends_stop", lambda v: v.ends_stop),
-    ("ends_exclaim", lambda v: v.ends_exclaim),
-    ("handle", lambda v: v.handle),
-    ("dateline", lambda v: v.dateline),
 )
 DENSE_NAMES = dense_feature_names()
 assert len(set(DENSE_NAMES)) == len(DENSE_NAMES) and len(FLAG_NAMES) <= 32  # flags: four bytes
@@ -453,8 +380,9 @@ def dense_columns(feature_names: list[str]) -> tuple[int, ...] | None:
     """The dense columns a model's feature names start with (its id/class tokens, "tok=...",
     follow them), as indices into DENSE_COLUMNS; None when they are all of them, in order.
 
-    A model trained before a column was added names fewer columns: it gets the ones it names.
-    ValueError when it names a column this version does not compute."""
+    Columns are only ever appended: a model trained before a column was added names fewer
+    columns, and gets the ones it names. ValueError when it names a column this version
+    does not compute."""
     dense = [name for name in feature_names if not name.startswith(TOKEN_PREFIX)]
     if feature_names[: len(dense)] != dense:
         raise ValueError("the model's dense features do not all come before its tokens")
@@ -521,22 +449,11 @@ def feature_matrix(page: Page, vocabulary: dict | None = None, columns: tuple[in
 
 
 def text_stats(texts: list, title_words: frozenset, desc_words: frozenset, body_words: frozenset) -> np.ndarray:
-    """The string statistics of every block (n_blocks x 20, columns as in _text_stats)."""
+    """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
     counts = Counter(texts)
     if _compiled is not None:
         return _compiled._text_stats(
-            texts,
-            counts,
-            title_words,
-            desc_words,
-            body_words,
-            STOPWORDS,
-            CUE_START_RE,
-            END_MARKER_RE,
-            DATE_RE,
-            HANDLE_RE,
-            DATE_TEXT_RE,
-            BYLINE_RE,
+            texts, counts, title_words, desc_words, body_words, STOPWORDS, CUE_START_RE, END_MARKER_RE, DATE_RE
         )
     return _text_stats(texts, counts, title_words, desc_words, body_words)
 
@@ -560,7 +477,6 @@ def _block_text_stats(
     words = frozenset(WORD_RE.findall(t.lower()))
     n_words = len(words)
     short = len(t)
-    last = _last_char(t)
     return (
         count_sentences(t),
         t.count(",") + t.count("،") + t.count("、"),
@@ -577,21 +493,7 @@ def _block_text_stats(
         _jaccard(words, title_words),
         _cover(words, desc_words),
         _cover(words, body_words),
-        len(LETTER_RE.findall(head)),
-        last in (".", "。"),
-        last in ("!", "?"),
-        "@" in t and HANDLE_RE.search(t) is not None,
-        short < DATELINE_CHARS
-        and ((n_digits >= 4 and DATE_TEXT_RE.search(t) is not None) or BYLINE_RE.match(t) is not None),
     )
-
-
-def _last_char(t: str) -> str:
-    """The text's last character that is neither a space nor a closing quote or bracket."""
-    i = len(t)
-    while i and (t[i - 1].isspace() or t[i - 1] in CLOSERS):
-        i -= 1
-    return t[i - 1 : i]
 
 
 def _ancestor_max(parents: np.ndarray, score: np.ndarray) -> np.ndarray:
