@@ -28,7 +28,7 @@ from .extraction import Extraction, build_extraction, empty_extraction
 from .metadata.title import best_title
 from .options import Options, selector_tuple
 from .scoring.clusters import cluster_probabilities
-from .scoring.features import dense_feature_names, feature_matrix
+from .scoring.features import dense_columns, feature_matrix
 from .scoring.model import Model, ModelError, load_model
 from .selection.kept import Kept
 from .selection.site_rules import SiteRule, SiteRules, make_rule
@@ -85,6 +85,8 @@ class Extractor:
         self.rule = make_rule(self.options.content_selector, self.options.exclude_selectors)
         self.site_rules = SiteRules(site_rules) if site_rules else None
         self.model = self._load(model)
+        # the dense columns the model was trained on (None: all, in order)
+        self._columns = dense_columns(self.model.feature_names) if self.model is not None else None
         self.templates = templates
 
     @staticmethod
@@ -101,8 +103,11 @@ class Extractor:
                     raise
                 logger.warning("cannot load the default model (%s); using model-free extraction", exc)
                 return None
-        dense = dense_feature_names()
-        if loaded.feature_names[: len(dense)] != dense:
+        try:
+            # a model names the dense columns it was trained on: all of today's, or the ones
+            # there were when it was trained (columns are only ever appended)
+            dense_columns(loaded.feature_names)
+        except ValueError as exc:
             from .overview.detector import is_overview_model
 
             if is_overview_model(loaded):
@@ -110,10 +115,10 @@ class Extractor:
                     "this is an overview model (for 'overview --model' and "
                     "BOILERPLATE_OVERVIEW_MODEL), not a block model: give a block model "
                     "made by 'scrapy-boilerplate train', or none for the shipped one"
-                )
+                ) from None
             raise ModelError(
-                "the model was trained with another feature set; retrain it with 'scrapy-boilerplate train'"
-            )
+                f"the model was trained with another feature set ({exc}); retrain it with 'scrapy-boilerplate train'"
+            ) from None
         return loaded
 
     def extract(
@@ -176,7 +181,7 @@ class Extractor:
     def block_probabilities(self, page: Page) -> np.ndarray:
         if self.model is None:
             return cluster_probabilities(page)
-        X = feature_matrix(page, self.model.token_index)
+        X = feature_matrix(page, self.model.token_index, self._columns)
         return self.model.predict_proba(X, page)
 
     def _extract_page(

@@ -12,7 +12,7 @@ from regenerate_expected import EXPECTED, model_sha256
 from scrapy_boilerplate import Extractor, Model, ModelError, load_model
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import to_element
-from scrapy_boilerplate.core.scoring.features import dense_feature_names, feature_matrix
+from scrapy_boilerplate.core.scoring.features import dense_columns, dense_feature_names, feature_matrix
 from scrapy_boilerplate.training.train import export_trees, to_model
 
 
@@ -23,16 +23,19 @@ def model() -> Model:
 
 def fixture_features(model: Model, name: str) -> np.ndarray:
     page = build_page(to_element(fixture_bytes(name)))
-    return feature_matrix(page, model.token_index)
+    return feature_matrix(page, model.token_index, dense_columns(model.feature_names))
 
 
 # -- the shipped model ------------------------------------------------------------------------
 
 
 def test_shipped_model_loads_with_the_current_feature_set(model):
+    # its dense columns are the first of today's (columns added since are appended)
     dense = dense_feature_names()
-    assert model.feature_names[: len(dense)] == dense
-    assert model.feature_names[len(dense) :] == [f"tok={t}" for t in model.vocabulary]
+    n_dense = len(model.feature_names) - len(model.vocabulary)
+    assert n_dense <= len(dense)
+    assert model.feature_names[:n_dense] == dense[:n_dense]
+    assert model.feature_names[n_dense:] == [f"tok={t}" for t in model.vocabulary]
     assert len(model.trees.roots) > 0
     assert model.meta.get("sklearn_version")
 
@@ -143,6 +146,19 @@ def model_json(**changes) -> dict:
     }
     data.update(changes)
     return data
+
+
+def test_a_model_naming_some_dense_columns_gets_those():
+    # A model trained before columns were appended names fewer of them (in any case a
+    # subset, its tokens after them): the Extractor computes the ones it names, in its order.
+    trees = {**VALID_TREES, "feature": [1, -1, -1], "threshold": [0.3, None, None]}  # splits on "ld"
+    small = Model.from_json(model_json(feature_names=["lwords", "ld", "tok=post"], vocabulary=["post"], trees=trees))
+    extractor = Extractor(model=small)
+    page = build_page(to_element(fixture_bytes("article_de")))
+    ld = np.asarray(page.link_chars, float) / np.maximum(np.asarray(page.chars, float), 1)
+    expected = 1 / (1 + np.exp(np.where(ld <= 0.3, 1.0, -1.0)))
+    np.testing.assert_allclose(extractor.block_probabilities(page), expected)
+    assert (ld > 0.3).any() and (ld <= 0.3).any()
 
 
 VALID_LINEAR = {"coef": [2.0], "intercept": -1.0, "weight": 0.25}

@@ -127,10 +127,14 @@ def _load_overview_model(model: Model | str | os.PathLike[str] | Literal[False] 
         loaded = load_model(model)
     missing = [f for f in loaded.feature_names if f not in FEATURE_NAMES and not is_token_feature(f)]
     if missing:
-        from ..scoring.features import dense_feature_names
+        from ..scoring.features import dense_columns
 
-        dense = dense_feature_names()
-        if loaded.feature_names[: len(dense)] == dense:
+        try:
+            dense_columns(loaded.feature_names)
+            is_block_model = True
+        except ValueError:
+            is_block_model = False
+        if is_block_model:
             raise ModelError(
                 "this is a block model (for 'extract --model' and BOILERPLATE_MODEL), "
                 "not an overview model: give an overview model made by "

@@ -96,6 +96,9 @@ UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
 
 _compiled = speedups.twin(__name__)  # _features.pyx
 
+#: A model's id/class token features are named so: "tok=" and the token.
+TOKEN_PREFIX = "tok="
+
 SHALLOW = ("lwords", "ld", "td")  # the values copied from neighbours
 OFFSETS = (-2, -1, 1, 2)
 
@@ -373,15 +376,35 @@ DENSE_NAMES = dense_feature_names()
 assert len(set(DENSE_NAMES)) == len(DENSE_NAMES) and len(FLAG_NAMES) <= 32  # flags: four bytes
 
 
-def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
-    """The dense feature matrix (n_blocks x len(DENSE_COLUMNS)), written into `out` when given
-    (a float matrix of that shape, or a view of one)."""
+def dense_columns(feature_names: list[str]) -> tuple[int, ...] | None:
+    """The dense columns a model's feature names start with (its id/class tokens, "tok=...",
+    follow them), as indices into DENSE_COLUMNS; None when they are all of them, in order.
+
+    Columns are only ever appended: a model trained before a column was added names fewer
+    columns, and gets the ones it names. ValueError when it names a column this version
+    does not compute."""
+    dense = [name for name in feature_names if not name.startswith(TOKEN_PREFIX)]
+    if feature_names[: len(dense)] != dense:
+        raise ValueError("the model's dense features do not all come before its tokens")
+    if dense == DENSE_NAMES:
+        return None
+    index = {name: j for j, name in enumerate(DENSE_NAMES)}
+    unknown = [name for name in dense if name not in index]
+    if unknown:
+        raise ValueError(f"unknown features: {', '.join(unknown[:5])}")
+    return tuple(index[name] for name in dense)
+
+
+def dense_features(page: Page, out: np.ndarray | None = None, columns: tuple[int, ...] | None = None) -> np.ndarray:
+    """The dense feature matrix (n_blocks x len(DENSE_COLUMNS), or the `columns` chosen, in
+    their order), written into `out` when given (a float matrix of that shape, or a view of one)."""
+    chosen = list(enumerate(DENSE_COLUMNS)) if columns is None else [(j, DENSE_COLUMNS[j]) for j in columns]
     if len(page) == 0:
-        return np.zeros((0, len(DENSE_COLUMNS)))
+        return np.zeros((0, len(chosen)))
     values = _block_values(page)
-    X = np.empty((values.n, len(DENSE_COLUMNS))) if out is None else out
-    for j, (_name, column) in enumerate(DENSE_COLUMNS):
-        X[:, j] = column(values)  # (a scalar fills the whole column)
+    X = np.empty((values.n, len(chosen))) if out is None else out
+    for k, (_j, (_name, column)) in enumerate(chosen):
+        X[:, k] = column(values)  # (a scalar fills the whole column)
     # The tree walker sends NaN left; keep every value finite instead.
     if not np.isfinite(X).all():
         np.nan_to_num(X, copy=False, posinf=1e6, neginf=-1e6)
@@ -412,14 +435,15 @@ def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) 
     return out
 
 
-def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
-    """Dense features, then the token features of `vocabulary`, in one matrix."""
+def feature_matrix(page: Page, vocabulary: dict | None = None, columns: tuple[int, ...] | None = None) -> np.ndarray:
+    """Dense features (all, or the `columns` of dense_columns), then the token features of
+    `vocabulary`, in one matrix."""
     if not vocabulary:
-        return dense_features(page)
-    n_dense = len(DENSE_NAMES)
+        return dense_features(page, columns=columns)
+    n_dense = len(DENSE_NAMES) if columns is None else len(columns)
     X = np.empty((len(page), n_dense + len(vocabulary)))
     if len(page):
-        dense_features(page, out=X[:, :n_dense])
+        dense_features(page, out=X[:, :n_dense], columns=columns)
         token_features(page, vocabulary, out=X[:, n_dense:])
     return X
 
