@@ -867,8 +867,8 @@ def _byline_names(element: etree._Element | None, text: str) -> list[str]:
         names = _name_element(element)
         if names:
             return names
-        if _category_links(element, text):
-            return []  # "Personal finance", a tag's link in the byline's row: a topic
+        if _category_links(element, _name_text(text)):
+            return []  # "Personal finance" (a date beside it), a tag's link in the byline's row: a topic
     start = BYLINE_START.match(text)
     if start and text[start.end() - 1].islower() and len(_JOB_TAIL_RE.sub("", text).split()) > SENTENCE_WORDS:
         # "By using VS Code, you agree...", "By the end of this tutorial, ...": a sentence
