@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import weakref
 from bisect import bisect_right
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -352,6 +353,41 @@ def url_roles(links: list[Link]) -> dict[str, str]:
     return roles
 
 
+def own_pager(page: Page, url: str | None = None) -> bool:
+    """Whether `page` has a pager of its own: a link to another page of its host that is the next
+    page of a numbered pager (the number after the current one), or a next, previous or numbered
+    link inside a listing's pager by its own name (``pagination``, ``pager``; not a post's
+    previous/next navigation). URL patterns are not read."""
+    root = page.root
+    if root is None:
+        return False
+    page_url = url or page.base_url
+    self_key = link_key(page_url, None) if page_url else None
+    anchors = _anchors(page, root, page_base(page_url, page.base_href))
+    numbered = _pager_next(page, anchors, self_key, False)
+    host = _host(self_key)
+    for i, a in enumerate(anchors):
+        if a.key is None or a.key == self_key or (host and _host(a.key) != host) or _url_kind(a.key) == _JUNK_URL:
+            continue
+        if i in numbered:
+            return True
+        if (
+            not STRICT_PAGER_TOKENS.isdisjoint(a.tokens)
+            and POST_NAV_TOKENS.isdisjoint(a.tokens)
+            and (_NUMBER_RE.match(a.text) or _direction(a))
+        ):
+            return True
+    return False
+
+
+def _host(url: str | None) -> str | None:
+    """The host of an absolute URL, without "www." (None for None)."""
+    if not url:
+        return None
+    host = url.split("/", 3)[2].lower() if url.count("/") >= 2 else ""
+    return host[4:] if host.startswith("www.") else host
+
+
 #: A page reached by a content link is an article unless its own score says plainly otherwise.
 CONTENT_LINK_MAX_SCORE = 0.9
 
@@ -375,7 +411,20 @@ def reached_by(verdict: OverviewVerdict, role: str | None) -> OverviewVerdict:
 # --- the anchors and where they stand ----------------------------------------------------------
 
 
+# The anchors of a walked page, by base: overview detection (own_pager) and the roles read the same.
+_ANCHORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
+    cached = _ANCHORS.get(page)
+    if cached is not None and cached[0] == base and cached[1] is root:
+        return cached[2]
+    anchors = _read_anchors(page, root, base)
+    _ANCHORS[page] = (base, root, anchors)
+    return anchors
+
+
+def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
     node_of = {el: i for i, el in enumerate(page.node_elements)}
     own: dict[int, list[int]] = {}
     for b, node in enumerate(page.nodes):
