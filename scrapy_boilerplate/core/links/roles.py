@@ -106,6 +106,7 @@ LISTING_PATH_RE = re.compile(
 )
 _ARROWS_NEXT = "»›→⟩>"
 _ARROWS_PREV = "«‹←⟨<"
+_ARROWS = frozenset(_ARROWS_NEXT + _ARROWS_PREV)
 _TRIM = _ARROWS_NEXT + _ARROWS_PREV + " \t\n|·•:.…-–—()[]"
 # The words of a "next page" link (without arrows), across languages: on a listing "older"
 # is the next page (newest first).
@@ -426,9 +427,11 @@ def _anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor
 
 def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
     node_of = {el: i for i, el in enumerate(page.node_elements)}
-    own: dict[int, list[int]] = {}
-    for b, node in enumerate(page.nodes):
-        own.setdefault(node, []).append(b)
+    owners, texts, block_flags, block_tokens = page.nodes, page.texts, page.flags, page.tokens
+    node_first, node_last, node_flags, node_tokens = page.node_first, page.node_last, page.node_flags, page.node_tokens
+    own: dict[int, list[int]] = {}  # a node's own blocks, for the nodes that hold links
+    frozen: dict[int, frozenset] = {}  # a block's tokens, for the links that add none of their own
+    comment_flag = FLAG["comment"]
     out = []
     for el in root.iter("a", "area"):
         href = el.get("href")
@@ -449,38 +452,54 @@ def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_A
             cls, idv = x.get("class"), x.get("id")
             if cls or idv:
                 bits, toks, comment = class_cues(idv, cls)
-                flags |= bits | (FLAG["comment"] if comment else 0)
+                flags |= bits | (comment_flag if comment else 0)
                 tokens.update(toks)
-                tokens.update((cls or "").lower().split())
+                if cls:
+                    tokens.update(cls.lower().split())
             x = x.getparent()
         block = -1
-        inner = _inner_node(el, node_of) if len(el) else None
+        has_children = len(el) > 0
+        inner = _inner_node(el, node_of) if has_children else None
         if inner is not None:
             # A link around whole blocks (a card that is one link): its first block.
-            if page.node_last[inner] > page.node_first[inner]:
-                block = page.node_first[inner]
-            flags |= page.node_flags[inner]
+            if node_last[inner] > node_first[inner]:
+                block = node_first[inner]
+            flags |= node_flags[inner]
         elif node >= 0:
-            blocks = own.get(node, ())
+            blocks = own.get(node)
+            if blocks is None:
+                # The node's own blocks lie within its span (its children's blocks between them).
+                blocks = own[node] = [b for b in range(node_first[node], node_last[node]) if owners[b] == node]
             if len(blocks) == 1 or (blocks and not text):
                 block = blocks[0]
             elif blocks:
-                block = next((b for b in blocks if text in page.texts[b]), blocks[0])
-        if block >= 0:
-            flags |= page.flags[block]
-            tokens.update(page.tokens[block])
-        elif node >= 0:
-            flags |= page.node_flags[node]
-            tokens.update(page.node_tokens[node])
-        if not text and len(el):
+                block = next((b for b in blocks if text in texts[b]), blocks[0])
+        if not text and has_children:
             # An icon link: its icon's class names say where it goes ("fa-chevron-right").
             for d in el.iterdescendants():
                 cls = d.get("class") if isinstance(d.tag, str) else None
                 if cls:
                     tokens.update(cls.lower().split())
-        rel = frozenset((el.get("rel") or "").lower().split())
-        out.append(_Anchor(link_key(href, base), href, text, rel, flags, frozenset(tokens), block, node))
+        if block >= 0:
+            flags |= block_flags[block]
+            if tokens:
+                tokens.update(block_tokens[block])
+                all_tokens = frozenset(tokens)
+            else:
+                all_tokens = frozen.get(block) or frozen.setdefault(block, frozenset(block_tokens[block]))
+        elif node >= 0:
+            flags |= node_flags[node]
+            tokens.update(node_tokens[node])
+            all_tokens = frozenset(tokens)
+        else:
+            all_tokens = frozenset(tokens)
+        rel = el.get("rel")
+        rels = frozenset(rel.lower().split()) if rel else _NO_REL
+        out.append(_Anchor(link_key(href, base), href, text, rels, flags, all_tokens, block, node))
     return out
+
+
+_NO_REL: frozenset = frozenset()
 
 
 def _inner_node(el: etree._Element, node_of: dict) -> int | None:
@@ -572,9 +591,11 @@ def _words(text: str) -> str:
 def _arrow(text: str) -> int:
     """+1 for a text that is only a forward arrow ("»", "›", ">>"), -1 for a backward one, else 0."""
     t = text.replace(" ", "")
-    if t and all(c in _ARROWS_NEXT for c in t):
+    if not t or t[0] not in _ARROWS:
+        return 0  # most texts: no arrow to read
+    if all(c in _ARROWS_NEXT for c in t):
         return 1
-    if t and all(c in _ARROWS_PREV for c in t):
+    if all(c in _ARROWS_PREV for c in t):
         return -1
     return 0
 
