@@ -1,11 +1,13 @@
 """Overview verdicts on every page of the real static sites of ../shared/sites, with crawler URLs.
 
-    python benchmarks/site_overview.py [--sites NAME ...] [--examples N]
+    python benchmarks/site_overview.py [--sites NAME ...] [--examples N] [--no-site-signs]
 
 Each page is judged by the shipped overview detector with the URL a crawler sees for it
 (benchmarks/crawl_sites.py: the live site's origin, a folder's index.html as the folder). Per site
 and over all sites: list pages (label overview) flagged, articles flagged, other pages flagged; with
---examples, the first N articles flagged and lists missed of each site.
+--examples, the first N articles flagged and lists missed of each site. --no-site-signs: the
+model's score alone (OverviewDetector(site_signs=False): no "pager of its own on a listing's URL").
+The site signs fit nothing to these sites (no threshold), so leave-one-site-out figures are these.
 """
 
 from __future__ import annotations
@@ -21,15 +23,16 @@ from crawl_sites import load_site, site_names
 
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
-from scrapy_boilerplate.core.overview.detector import default_detector
+from scrapy_boilerplate.core.overview.detector import OverviewDetector
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sites", nargs="*", default=None)
     parser.add_argument("--examples", type=int, default=0)
+    parser.add_argument("--no-site-signs", action="store_true", help="the model's score alone")
     args = parser.parse_args()
-    detector = default_detector()
+    detector = OverviewDetector(site_signs=not args.no_site_signs)
     totals = {"overview": [0, 0], "article": [0, 0], "other": [0, 0]}
     print(f"{'site':22}{'lists flagged':>16}{'articles flagged':>19}{'other flagged':>16}")
     for name in args.sites or site_names():

@@ -284,3 +284,58 @@ def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path, monkeypat
     dp = pages[0]
     verdict = detector.detect(dp.read_html(), url=dp.url)
     assert verdict.score == pytest.approx(OverviewDetector(model=model).detect(dp.read_html(), url=dp.url).score)
+
+
+def _indiantinker(*names: str) -> dict:
+    import tarfile
+    from pathlib import Path
+
+    archive = Path(__file__).resolve().parents[3] / "shared" / "sites" / "indiantinker" / "site.tar.gz"
+    if not archive.is_file():
+        pytest.skip("../shared/sites/indiantinker not found")
+    with tarfile.open(archive) as tar:
+        return {name: tar.extractfile(name).read() for name in names}  # type: ignore[union-attr]
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize(
+    ("name", "url"),
+    [
+        ("index.html", "http://rohitg.in/"),
+        ("page2/index.html", "http://rohitg.in/page2/"),
+        ("page36/index.html", "http://rohitg.in/page36/"),  # the last page: "Newer" only
+        ("page2/index.html", "http://rohitg.in/blog/page/2/"),
+        ("page2/index.html", "http://rohitg.in/index2.html"),
+        ("page2/index.html", "http://rohitg.in/posts?page=2"),
+    ],
+)
+def test_a_pager_of_its_own_on_a_listing_url_makes_a_listing(name, url):
+    """Jekyll's Hyde shows whole posts on its home pages: alone, they read as articles."""
+    html = _indiantinker(name)[name]
+    plain = OverviewDetector(site_signs=False).detect(html, url=url)
+    assert not plain.is_overview
+    verdict = OverviewDetector().detect(html, url=url)
+    assert verdict.is_overview
+    assert "pager of its own" in verdict.reason
+    assert verdict.score == plain.score  # the score stays the page's own
+
+
+@pytest.mark.needs_shared
+@pytest.mark.parametrize(
+    "url",
+    # An article's URL; WordPress's post ids on the root; a section's URL without a page number.
+    ["http://rohitg.in/2021/01/01/post-1/", "http://rohitg.in/?p=123", "http://rohitg.in/blog/"],
+)
+def test_a_pager_elsewhere_is_no_sign(url):
+    html = _indiantinker("page2/index.html")["page2/index.html"]
+    assert not OverviewDetector().detect(html, url=url).is_overview
+
+
+@pytest.mark.needs_shared
+def test_a_pager_to_another_host_is_no_pager():
+    html = _indiantinker("page2/index.html")["page2/index.html"].decode()
+    url = "http://rohitg.in/page2/"
+    other_host = html.replace('href="/page3"', 'href="https://elsewhere.example.com/page3"').replace(
+        'href="/"', 'href="https://elsewhere.example.com/"'
+    )
+    assert not OverviewDetector().detect(other_host, url=url).is_overview

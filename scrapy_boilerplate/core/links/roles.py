@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import weakref
 from bisect import bisect_right
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -105,6 +106,7 @@ LISTING_PATH_RE = re.compile(
 )
 _ARROWS_NEXT = "»›→⟩>"
 _ARROWS_PREV = "«‹←⟨<"
+_ARROWS = frozenset(_ARROWS_NEXT + _ARROWS_PREV)
 _TRIM = _ARROWS_NEXT + _ARROWS_PREV + " \t\n|·•:.…-–—()[]"
 # The words of a "next page" link (without arrows), across languages: on a listing "older"
 # is the next page (newest first).
@@ -352,6 +354,41 @@ def url_roles(links: list[Link]) -> dict[str, str]:
     return roles
 
 
+def own_pager(page: Page, url: str | None = None) -> bool:
+    """Whether `page` has a pager of its own: a link to another page of its host that is the next
+    page of a numbered pager (the number after the current one), or a next, previous or numbered
+    link inside a listing's pager by its own name (``pagination``, ``pager``; not a post's
+    previous/next navigation). URL patterns are not read."""
+    root = page.root
+    if root is None:
+        return False
+    page_url = url or page.base_url
+    self_key = link_key(page_url, None) if page_url else None
+    anchors = _anchors(page, root, page_base(page_url, page.base_href))
+    numbered = _pager_next(page, anchors, self_key, False)
+    host = _host(self_key)
+    for i, a in enumerate(anchors):
+        if a.key is None or a.key == self_key or (host and _host(a.key) != host) or _url_kind(a.key) == _JUNK_URL:
+            continue
+        if i in numbered:
+            return True
+        if (
+            not STRICT_PAGER_TOKENS.isdisjoint(a.tokens)
+            and POST_NAV_TOKENS.isdisjoint(a.tokens)
+            and (_NUMBER_RE.match(a.text) or _direction(a))
+        ):
+            return True
+    return False
+
+
+def _host(url: str | None) -> str | None:
+    """The host of an absolute URL, without "www." (None for None)."""
+    if not url:
+        return None
+    host = url.split("/", 3)[2].lower() if url.count("/") >= 2 else ""
+    return host[4:] if host.startswith("www.") else host
+
+
 #: A page reached by a content link is an article unless its own score says plainly otherwise.
 CONTENT_LINK_MAX_SCORE = 0.9
 
@@ -375,11 +412,26 @@ def reached_by(verdict: OverviewVerdict, role: str | None) -> OverviewVerdict:
 # --- the anchors and where they stand ----------------------------------------------------------
 
 
+# The anchors of a walked page, by base: overview detection (own_pager) and the roles read the same.
+_ANCHORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
+    cached = _ANCHORS.get(page)
+    if cached is not None and cached[0] == base and cached[1] is root:
+        return cached[2]
+    anchors = _read_anchors(page, root, base)
+    _ANCHORS[page] = (base, root, anchors)
+    return anchors
+
+
+def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
     node_of = {el: i for i, el in enumerate(page.node_elements)}
-    own: dict[int, list[int]] = {}
-    for b, node in enumerate(page.nodes):
-        own.setdefault(node, []).append(b)
+    owners, texts, block_flags, block_tokens = page.nodes, page.texts, page.flags, page.tokens
+    node_first, node_last, node_flags, node_tokens = page.node_first, page.node_last, page.node_flags, page.node_tokens
+    own: dict[int, list[int]] = {}  # a node's own blocks, for the nodes that hold links
+    frozen: dict[int, frozenset] = {}  # a block's tokens, for the links that add none of their own
+    comment_flag = FLAG["comment"]
     out = []
     for el in root.iter("a", "area"):
         href = el.get("href")
@@ -400,38 +452,54 @@ def _anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor
             cls, idv = x.get("class"), x.get("id")
             if cls or idv:
                 bits, toks, comment = class_cues(idv, cls)
-                flags |= bits | (FLAG["comment"] if comment else 0)
+                flags |= bits | (comment_flag if comment else 0)
                 tokens.update(toks)
-                tokens.update((cls or "").lower().split())
+                if cls:
+                    tokens.update(cls.lower().split())
             x = x.getparent()
         block = -1
-        inner = _inner_node(el, node_of) if len(el) else None
+        has_children = len(el) > 0
+        inner = _inner_node(el, node_of) if has_children else None
         if inner is not None:
             # A link around whole blocks (a card that is one link): its first block.
-            if page.node_last[inner] > page.node_first[inner]:
-                block = page.node_first[inner]
-            flags |= page.node_flags[inner]
+            if node_last[inner] > node_first[inner]:
+                block = node_first[inner]
+            flags |= node_flags[inner]
         elif node >= 0:
-            blocks = own.get(node, ())
+            blocks = own.get(node)
+            if blocks is None:
+                # The node's own blocks lie within its span (its children's blocks between them).
+                blocks = own[node] = [b for b in range(node_first[node], node_last[node]) if owners[b] == node]
             if len(blocks) == 1 or (blocks and not text):
                 block = blocks[0]
             elif blocks:
-                block = next((b for b in blocks if text in page.texts[b]), blocks[0])
-        if block >= 0:
-            flags |= page.flags[block]
-            tokens.update(page.tokens[block])
-        elif node >= 0:
-            flags |= page.node_flags[node]
-            tokens.update(page.node_tokens[node])
-        if not text and len(el):
+                block = next((b for b in blocks if text in texts[b]), blocks[0])
+        if not text and has_children:
             # An icon link: its icon's class names say where it goes ("fa-chevron-right").
             for d in el.iterdescendants():
                 cls = d.get("class") if isinstance(d.tag, str) else None
                 if cls:
                     tokens.update(cls.lower().split())
-        rel = frozenset((el.get("rel") or "").lower().split())
-        out.append(_Anchor(link_key(href, base), href, text, rel, flags, frozenset(tokens), block, node))
+        if block >= 0:
+            flags |= block_flags[block]
+            if tokens:
+                tokens.update(block_tokens[block])
+                all_tokens = frozenset(tokens)
+            else:
+                all_tokens = frozen.get(block) or frozen.setdefault(block, frozenset(block_tokens[block]))
+        elif node >= 0:
+            flags |= node_flags[node]
+            tokens.update(node_tokens[node])
+            all_tokens = frozenset(tokens)
+        else:
+            all_tokens = frozenset(tokens)
+        rel = el.get("rel")
+        rels = frozenset(rel.lower().split()) if rel else _NO_REL
+        out.append(_Anchor(link_key(href, base), href, text, rels, flags, all_tokens, block, node))
     return out
+
+
+_NO_REL: frozenset = frozenset()
 
 
 def _inner_node(el: etree._Element, node_of: dict) -> int | None:
@@ -523,9 +591,11 @@ def _words(text: str) -> str:
 def _arrow(text: str) -> int:
     """+1 for a text that is only a forward arrow ("»", "›", ">>"), -1 for a backward one, else 0."""
     t = text.replace(" ", "")
-    if t and all(c in _ARROWS_NEXT for c in t):
+    if not t or t[0] not in _ARROWS:
+        return 0  # most texts: no arrow to read
+    if all(c in _ARROWS_NEXT for c in t):
         return 1
-    if t and all(c in _ARROWS_PREV for c in t):
+    if all(c in _ARROWS_PREV for c in t):
         return -1
     return 0
 

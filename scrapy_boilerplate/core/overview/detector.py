@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import threading
 from dataclasses import dataclass
 from importlib import resources
@@ -11,13 +12,21 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..document.page import Page, build_page
 from ..document.parse import to_element
 from ..scoring.model import Model, ModelError, load_model
-from .evidence import FEATURE_NAMES, EvidencePlan, is_token_feature, page_evidence
+from .evidence import FEATURE_NAMES, EvidencePlan, is_token_feature, own_url, page_evidence
 
 if TYPE_CHECKING:
     import os
 
 #: Net text length (characters) below which TextSweeper calls a page an overview.
 DEFAULT_NET_TEXT_THRESHOLD = 1500
+# The URL of a listing's first or numbered page: the site's root, /page/2, /page2, index2.html,
+# ?page=2. A page there with a pager of its own is a listing, however long its teasers (a blog
+# theme that shows whole posts on its home pages). Not ?p=N, WordPress's post ids.
+LISTING_PAGE_URL_RE = re.compile(
+    r"^https?://[^/?#]+(?:/?(?:#|$)|/(?:.*/)?(?:page/?\d{1,5}/?|index\d{1,5}\.html?)(?:[?#]|$)|"
+    r"[^?#]*\?(?:[^#]*&)?(?:page|paged)=\d{1,5}(?:[&#]|$))",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -27,7 +36,9 @@ class OverviewVerdict:
     is_overview: bool
     net_text_length: int  # net text of TextSweeper's best region (characters)
     threshold: int  # the net-text threshold in force (TextSweeper's rule)
-    score: float  # 0..1, higher = more overview-like; is_overview == score >= the cutoff
+    # 0..1, higher = more overview-like; is_overview == score >= the cutoff, unless a sign of the
+    # site's own overrules it (a pager on a listing URL; in a crawl, the link the page was reached by)
+    score: float
     reason: str
 
     def to_dict(self) -> dict:
@@ -49,7 +60,8 @@ class OverviewDetector:
     file, or False for the plain TextSweeper rule. ``cutoff`` is the score at
     or above which a page is an overview: by default the one stored with the
     model (chosen in cross-validation to flag at most 5 % of articles), 0.5
-    for the plain rule.
+    for the plain rule. ``site_signs``: a page with a pager of its own on the site's root or a
+    numbered page's URL (``/page/2/``) is an overview whatever its score (False: the score alone).
     """
 
     def __init__(
@@ -57,6 +69,7 @@ class OverviewDetector:
         threshold: int = DEFAULT_NET_TEXT_THRESHOLD,
         model: Model | str | os.PathLike[str] | Literal[False] | None = None,
         cutoff: float | None = None,
+        site_signs: bool = True,
     ) -> None:
         if threshold <= 0:
             raise ValueError("threshold must be a positive number of characters")
@@ -66,6 +79,7 @@ class OverviewDetector:
         if cutoff is None:
             cutoff = self.model.decode.get("cutoff", 0.5) if self.model is not None else 0.5
         self.cutoff = float(cutoff)
+        self.site_signs = bool(site_signs)
 
     def detect(self, html: Any, url: str | None = None) -> OverviewVerdict:
         """Verdict for `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes."""
@@ -92,9 +106,21 @@ class OverviewDetector:
             how = "model"
         net = round(math.expm1(values["log_net_region"]))
         is_overview = score >= self.cutoff
-        return OverviewVerdict(
-            is_overview, net, self.threshold, round(score, 4), _reason(values, net, self.threshold, is_overview, how)
-        )
+        reason = _reason(values, net, self.threshold, is_overview, how)
+        if not is_overview and self.site_signs and _paged_listing(page, url):
+            is_overview = True
+            reason += "; a pager of its own on a listing's URL: a listing"
+        return OverviewVerdict(is_overview, net, self.threshold, round(score, 4), reason)
+
+
+def _paged_listing(page: Page, url: str | None) -> bool:
+    """A pager of its own (core/links/roles.own_pager) on a listing's first or numbered page URL."""
+    url = url or own_url(page)
+    if not url or LISTING_PAGE_URL_RE.match(url) is None:
+        return False
+    from ..links.roles import own_pager
+
+    return own_pager(page, url)
 
 
 def _reason(values: dict, net: int, threshold: int, is_overview: bool, how: str) -> str:
