@@ -92,7 +92,7 @@ def decode(
     n = len(proba)
     if n == 0:
         return np.zeros(0, bool)
-    chars = page.array("chars")
+    chars = page.arrays.chars
     eps = 1e-6
     prob = np.clip(proba, eps, 1 - eps)
     log_odds = np.log(prob / (1 - prob)) - np.log(p["threshold"] / (1 - p["threshold"]))

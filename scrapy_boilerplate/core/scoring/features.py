@@ -126,12 +126,12 @@ class NodeArrays:
     about as much as a numpy operation on the page)."""
 
     def __init__(self, page: Page) -> None:
-        self.parents = page.array("node_parents", int)
-        self.first = page.array("node_first", int)
-        self.last = page.array("node_last", int)
-        self.flags = page.array("node_flags", int)
-        self.chars = page.array("node_chars")
-        self.link_chars = page.array("node_link_chars")
+        self.parents = page.arrays.node_parents
+        self.first = page.arrays.node_first
+        self.last = page.arrays.node_last
+        self.flags = page.arrays.node_flags
+        self.chars = page.arrays.node_chars
+        self.link_chars = page.arrays.node_link_chars
 
 
 def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, commas: np.ndarray) -> np.ndarray:
@@ -170,9 +170,9 @@ def _block_values(page: Page) -> SimpleNamespace:
     """The per-block arrays (and per-page scalars) the dense columns are made of."""
     n = len(page)
     texts = page.texts
-    chars = page.array("chars")
-    words = np.maximum(page.array("words"), 1)
-    link_chars = page.array("link_chars")
+    chars = page.arrays.chars
+    words = np.maximum(page.arrays.words, 1)
+    link_chars = page.arrays.link_chars
     links = np.asarray(page.links, float)
     owners = np.asarray(page.nodes)
     nodes = NodeArrays(page)

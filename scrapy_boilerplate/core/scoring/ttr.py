@@ -114,8 +114,8 @@ def _best_region(page: Page, tolerance: float) -> tuple[int, int]:
     """The reference for the compiled _ttr._best_region, which must give the same region."""
     if not page.node_tags:
         return -1, 0
-    chars = page.array("node_chars")
-    links = page.array("node_link_chars")
+    chars = page.arrays.node_chars
+    links = page.arrays.node_link_chars
     ratio = node_ratios(chars, links, page.node_tag_counts, page.node_depths)
     ratio[(chars - links) < 25] = 0
     best = float(ratio.max())

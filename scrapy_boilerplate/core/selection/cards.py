@@ -69,7 +69,7 @@ def keep_card_groups(page: Page, mask: np.ndarray) -> None:
     # A page that states it is a discussion (a forum thread, a Q&A page): its posts are not cards.
     if not groups or declares_thread(page):
         return
-    chars = page.array("chars")
+    chars = page.arrays.chars
     acc_chars = _prefix_sums(chars)
     if not mask.any():
         # Nothing kept of a page of cards (a shop's grid of short, linked product names, each
@@ -129,7 +129,7 @@ def _spans_sum(acc: list, spans: Iterable[tuple[int, int]]) -> float:
 def _counted_blocks(page: Page) -> np.ndarray:
     """Prefix sums of the blocks that count in the distance between a group and the kept
     content: not navigation, headings or separators of SEPARATOR_CHARS or less."""
-    counts = (page.array("flags", np.int64) & _NOT_COUNTED == 0) & (page.array("chars") > SEPARATOR_CHARS)
+    counts = (page.arrays.flags & _NOT_COUNTED == 0) & (page.arrays.chars > SEPARATOR_CHARS)
     return np.concatenate(([0], np.cumsum(counts)))
 
 
@@ -152,7 +152,7 @@ def _card_groups(page: Page) -> list:
     ]
     if not groups:
         return []
-    acc_long = np.concatenate(([0], np.cumsum(page.array("link_chars") >= HEADLINE_LINK_CHARS))).tolist()
+    acc_long = np.concatenate(([0], np.cumsum(page.arrays.link_chars >= HEADLINE_LINK_CHARS))).tolist()
     return [(cards, [(a, b) for a, b in cards if acc_long[min(b, a + HEAD_BLOCKS)] > acc_long[a]]) for cards in groups]
 
 
@@ -165,10 +165,10 @@ def card_groups(page: Page, excluded_flags: int, short_headlines: bool = False) 
     are at least half its text is a headline too (the extraction's second pass). Overview
     detection counts the groups of long headlines (overview.teaser_cards, and its compiled twin).
     """
-    first, last = page.array("node_first", int), page.array("node_last", int)
+    first, last = page.arrays.node_first, page.arrays.node_last
     head_end = np.minimum(last, first + HEAD_BLOCKS)
     if short_headlines:
-        links, chars = page.array("link_chars"), page.array("chars")
+        links, chars = page.arrays.link_chars, page.arrays.chars
         headline = (links >= HEADLINE_LINK_CHARS) | ((links >= SHORT_HEADLINE_LINK_CHARS) & (2 * links >= chars))
         acc_headlines = np.concatenate(([0], np.cumsum(headline)))
         # Exact in one vectorised pass: a node is a candidate when a headline block starts it.

@@ -158,7 +158,7 @@ class SiteRule:
 def plain_text_blocks(page: Page, allowed: np.ndarray) -> np.ndarray:
     """The allowed blocks that are not mostly link text (all the allowed ones when every one
     is): the content when a content selector matched and the model kept nothing in it."""
-    chars, link_chars = page.array("chars"), page.array("link_chars")
+    chars, link_chars = page.arrays.chars, page.arrays.link_chars
     mask = allowed & (link_chars < chars / 2)
     return mask if mask.any() else allowed & (chars > 0)
 

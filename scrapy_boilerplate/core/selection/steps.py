@@ -346,7 +346,7 @@ def keep_listing_captions(s: Selection) -> None:
     page, mask = s.page, s.mask
     tags, flags, unit = page.node_tags, page.flags, FLAG["pre"] | FLAG["table"]
     first, last, parents = page.node_first, page.node_last, page.node_parents
-    for node in page.positions("node_tags", "figcaption"):
+    for node in page.node_tag_positions("figcaption"):
         figure = parents[node]
         if (
             figure >= 0

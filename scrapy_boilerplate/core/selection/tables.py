@@ -161,8 +161,8 @@ def decide_tables(
     aside, footer or related box."""
     if not tables:
         return
-    chars = page.array("chars")
-    links = page.array("link_chars")
+    chars = page.arrays.chars
+    links = page.arrays.link_chars
     kept = np.flatnonzero(mask)
     for table in tables:
         a, b = table.first, table.last
