@@ -36,15 +36,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .core.duplicates import redis_store as duplicates_redis
 from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
 from .core.duplicates.store import DEFAULT_MAX_ITEMS
 from .core.metadata.article import ArticleMetadata
 from .core.options import FAVORS, OPTIONS
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
-from .core.redis_link import redacted
+from .core.redis_link import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL, redacted
 from .core.selection.site_rules import SiteRules
-from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
+from .core.site_memory.redis_store import DEFAULT_PREFIX
 from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
 
 #: Reads one setting's value: (setting name, value as given) -> typed value, or SettingError.
@@ -690,7 +689,7 @@ class BoilerplateSettings:
     )
     duplicates_ttl: int = setting(
         "BOILERPLATE_DUPLICATES_TTL",
-        duplicates_redis.DEFAULT_TTL,
+        DEFAULT_TTL,
         _integer_of("a number of seconds (0: no expiry)", 0),
         "Redis store: seconds a remembered text lives; `0`: forever",
     )

@@ -15,10 +15,9 @@ from .weakcache import WeakCache
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-_read = WeakCache(lambda crawler: bp.read(crawler.settings))
+_read: WeakCache[Crawler, bp.BoilerplateSettings] = WeakCache(lambda crawler: bp.read(crawler.settings))
 
 
 def crawl_settings(crawler: Crawler) -> bp.BoilerplateSettings:
     """The crawler's settings, read on first use (crawler settings are frozen by then)."""
-    settings: bp.BoilerplateSettings = _read(crawler)
-    return settings
+    return _read(crawler)

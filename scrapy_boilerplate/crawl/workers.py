@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..core.extraction import Extraction
     from ..core.overview.detector import OverviewVerdict
     from ..core.site_memory.templates import TemplateStore
+    from .site_memory import CrawlSiteMemory
 
 logger = logging.getLogger(__name__)
 
@@ -49,8 +50,12 @@ MAX_DEATHS_IN_A_ROW = 5
 # Pools whose supervisor may fail before the crawl runs its tasks inline instead.
 MAX_BROKEN_POOLS = 2
 
+# init_worker's arguments: the model (a Model, a path or None), the Extractor's and the
+# OverviewDetector's keyword arguments, markup, the template store, metadata.
+_WorkerArgs = tuple[Any, "dict[str, Any] | None", "dict[str, Any] | None", bool, "TemplateStore | None", bool]
 
-async def wait(future: Future, timeout: float | None = None) -> Any:
+
+async def wait(future: Future[Any], timeout: float | None = None) -> Any:
     """Await a concurrent.futures.Future under any reactor (or none); TaskTimeout after
     `timeout` seconds (the task itself goes on: only a worker process can be stopped)."""
     if future.done():
@@ -62,9 +67,9 @@ async def wait(future: Future, timeout: float | None = None) -> Any:
             raise TaskTimeout(f"no result within {timeout:g} s") from None
     from twisted.internet import reactor
 
-    d: Deferred = Deferred()
+    d: Deferred[Any] = Deferred()
 
-    def done(f: Future) -> None:
+    def done(f: Future[Any]) -> None:
         if not f.cancelled():
             error = f.exception()
             reactor.callFromThread(d.errback if error else d.callback, error or f.result())
@@ -78,8 +83,8 @@ async def wait(future: Future, timeout: float | None = None) -> Any:
         raise TaskTimeout(f"no result within {timeout:g} s") from None
 
 
-def failed_future(exc: BaseException) -> Future:
-    future: Future = Future()
+def failed_future(exc: BaseException) -> Future[Any]:
+    future: Future[Any] = Future()
     future.set_exception(exc)
     return future
 
@@ -127,26 +132,28 @@ class CrawlWorkers:
         # Set by MainContentPipeline: (model, options), whether the middleware's tasks
         # should extract too (not when items bring their own HTML), and whether items store
         # Markdown or HTML.
-        self.extractor: tuple | None = None
+        self.extractor: tuple[Any, dict[str, Any]] | None = None
         self.extract_responses = False
         self.markup = True
         self.metadata = True  # whether the crawl stores article metadata (made in the worker)
         # Set by MainContentPipeline: the crawl's site memory (site_memory.py), or None.
-        self.site_memory = None
+        self.site_memory: CrawlSiteMemory | None = None
         # Set by OverviewMiddleware: OverviewDetector keyword arguments.
-        self.detector: dict | None = None
+        self.detector: dict[str, Any] | None = None
         self.pool: WorkerPool | None = None
         self.given_up = False
         self.broken_pools = 0  # pools whose supervisor failed
         self.inline = False  # after MAX_BROKEN_POOLS of them: tasks run in this process
         self._inline_ready = False
         # response -> (Extraction, seconds) made by the middleware's task.
-        self._extractions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._extractions: weakref.WeakKeyDictionary[TextResponse, tuple[Extraction, float]] = (
+            weakref.WeakKeyDictionary()
+        )
         # response -> the WorkerLost of the middleware's task: not sent to a worker again.
-        self._lost: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._lost: weakref.WeakKeyDictionary[TextResponse, WorkerLost] = weakref.WeakKeyDictionary()
         crawler.signals.connect(self.close, signal=signals.spider_closed)
 
-    def submit(self, func: Callable[..., Any], *args: Any) -> Future:
+    def submit(self, func: Callable[..., Any], *args: Any) -> Future[Any]:
         """`func(*args)` in a worker (WorkerPool.submit); never raises."""
         try:
             if self.given_up:
@@ -161,18 +168,18 @@ class CrawlWorkers:
         except Exception as exc:  # noqa: BLE001 - reported by whoever waits
             return failed_future(exc)
 
-    def _worker_args(self, templates: TemplateStore | None) -> tuple:
+    def _worker_args(self, templates: TemplateStore | None) -> _WorkerArgs:
         """init_worker's arguments: what the components registered."""
         model, options = self.extractor or (None, None)
         return (model, options, self.detector, self.markup, templates, self.metadata)
 
-    def _run_inline(self, func: Callable[..., Any], *args: Any) -> Future:
+    def _run_inline(self, func: Callable[..., Any], *args: Any) -> Future[Any]:
         """`func(*args)` here, in the reactor thread, as a worker would run it (after
         MAX_BROKEN_POOLS pools failed): slower, but the crawl keeps its extractions."""
         if not self._inline_ready:
             init_worker(*self._worker_args(self.site_memory.store if self.site_memory else None))
             self._inline_ready = True
-        future: Future = Future()
+        future: Future[Any] = Future()
         try:
             future.set_result(func(*args))
         except Exception as exc:  # noqa: BLE001 - reported by whoever waits, as from a worker

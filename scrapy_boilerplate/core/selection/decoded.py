@@ -12,6 +12,7 @@ from ..document.page import Page
 from ..scoring.decode import decode
 
 if TYPE_CHECKING:
+    from ..jsondata import JsonObject
     from ..options import Options
     from .tables import Table
 
@@ -29,7 +30,7 @@ CAPTION_MAX_SHARE = 0.5
 
 
 def decoded_mask(
-    page: Page, proba: np.ndarray, params: dict | None, options: Options, tables: list[Table]
+    page: Page, proba: np.ndarray, params: JsonObject | None, options: Options, tables: list[Table]
 ) -> np.ndarray:
     """The decoder's mask; data tables are decoded as spans."""
     spans = [(t.first, t.last) for t in tables]
@@ -37,7 +38,7 @@ def decoded_mask(
 
 
 def near_empty_fallback(
-    page: Page, mask: np.ndarray, proba: np.ndarray, params: dict | None, options: Options, tables: list[Table]
+    page: Page, mask: np.ndarray, proba: np.ndarray, params: JsonObject | None, options: Options, tables: list[Table]
 ) -> np.ndarray:
     """The decoder's `mask` again where it kept next to nothing: a tiny page, a page of short items."""
     chars, link_chars = page.arrays.chars, page.arrays.link_chars

@@ -43,6 +43,7 @@ from .css_match import CompiledSelector, OverBudget, new_budget
 
 if TYPE_CHECKING:
     from ..document.page import Page
+    from ..jsondata import JsonObject
 
 logger = logging.getLogger(__name__)
 
@@ -76,13 +77,13 @@ class SiteRule:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_compiled", {css: compile_selector(css) for css in self.selectors()})
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[SiteRule], tuple[str | None, tuple[str, ...], str | None]]:
         return SiteRule, (self.content, self.exclude, self.site)
 
     def selectors(self) -> list[str]:
         return ([self.content] if self.content is not None else []) + list(self.exclude)
 
-    def apply(self, page: Page) -> tuple[np.ndarray | None, dict]:
+    def apply(self, page: Page) -> tuple[np.ndarray | None, JsonObject]:
         """(allowed, summary): the mask of the blocks that may be content (None: the rule
         matched nothing and changes nothing) and what the rule did (`summary` shape below).
 
@@ -121,7 +122,7 @@ class SiteRule:
                 "over_budget": True,
             }
 
-    def _apply(self, page: Page) -> tuple[np.ndarray | None, dict]:
+    def _apply(self, page: Page) -> tuple[np.ndarray | None, JsonObject]:
         n = len(page)
         spans = _Spans(page)
         allowed: np.ndarray | None = None
@@ -313,7 +314,7 @@ class _Spans:
         if root is None or not len(inside):
             return inside, 0
         elements = selector.select(root, self.budget)
-        seen: set = set()  # elements inside an inline match already read
+        seen: set[etree._Element] = set()  # elements inside an inline match already read
         for el in elements[:MAX_MATCHES]:
             node = self.node_of.get(el)
             if node is not None:
@@ -322,7 +323,7 @@ class _Spans:
                 self._inline(el, inside, seen)
         return inside, len(elements)
 
-    def _inline(self, el: etree._Element, inside: np.ndarray, seen: set) -> None:
+    def _inline(self, el: etree._Element, inside: np.ndarray, seen: set[etree._Element]) -> None:
         kind = tag_info(el.tag)[0]
         if kind not in (K_INLINE, K_LINK, K_IMG):
             return  # a block-level or skipped element that is no node: skipped by the walk

@@ -37,7 +37,9 @@ from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
 if TYPE_CHECKING:
+    from ..document.page import Tokens
     from ..extraction import Extraction
+    from ..jsondata import JsonObject
     from ..site_memory.templates import TemplateEvidence
 
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
@@ -72,7 +74,7 @@ class Selection:
 
     page: Page
     proba: np.ndarray  # the block probabilities the decoder and the steps read
-    params: dict | None  # the model's decoder parameters
+    params: JsonObject | None  # the model's decoder parameters
     options: Options  # the extraction's options
     title: str | None  # the page's headline (metadata/title.py)
     tables: list[Table]  # the data tables, decided whole
@@ -90,7 +92,7 @@ class Selection:
     shift: np.ndarray | None = None
     # What the site rule allows (None: everything) and its summary (`SiteRule.apply`).
     allowed: np.ndarray | None = None
-    site_rule: dict | None = None
+    site_rule: JsonObject | None = None
 
     def __post_init__(self) -> None:
         self.probability = self.proba
@@ -113,7 +115,7 @@ class Selection:
 def select(
     page: Page,
     proba: np.ndarray,
-    params: dict | None,
+    params: JsonObject | None,
     options: Options,
     title: str | None,
     *,
@@ -205,7 +207,7 @@ def drop_renderings(s: Selection) -> None:
     mobile and desktop variants of one article, a reply's preview of the post above it). A
     repeat under the same ids and classes is the page's own (a chorus, a repeated note)."""
     page, mask = s.page, s.mask
-    first_path: dict[str, tuple] = {}
+    first_path: dict[str, Tokens] = {}
     for i in np.flatnonzero(mask):
         if page.chars[i] < REPEAT_MIN_CHARS:
             continue
