@@ -42,6 +42,8 @@ from .stopwords import STOPWORDS
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..document.page import Tokens
+
 TAG_GROUPS = {
     "p": "p",
     "div": "div",
@@ -115,7 +117,7 @@ def _shifted(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
     return out
 
 
-def _word_set(text: str | None) -> frozenset:
+def _word_set(text: str | None) -> frozenset[str]:
     if not text:
         return frozenset()
     return frozenset(w.lower() for w in WORD_RE.findall(text))
@@ -269,7 +271,7 @@ def _block_values(page: Page) -> SimpleNamespace:
 
 def _containers(
     page: Page, nodes: NodeArrays, owners: np.ndarray, chars: np.ndarray, link_chars: np.ndarray, commas: np.ndarray
-) -> tuple:
+) -> tuple[float | np.ndarray, float, float | np.ndarray, float | np.ndarray, float | np.ndarray, float | np.ndarray]:
     """The block's place in the page's containers: the Readability-style top candidate and
     TextSweeper's region (in_top, top_share, anc_score, parent_share, in_region, dist_top)."""
     node_score = region_scores(nodes, chars, owners, commas)
@@ -313,7 +315,7 @@ def _shifted_column(key: str, offset: int) -> Callable[[SimpleNamespace], np.nda
 # The dense columns, in order: (name, its values from _block_values). The names come from
 # this table too, so a column cannot move without its name (and the shipped model's
 # feature_names, checked at load, say which order it was trained on).
-DENSE_COLUMNS: tuple = (
+DENSE_COLUMNS: tuple[tuple[str, Callable[[SimpleNamespace], np.ndarray]], ...] = (
     # shallow text
     ("lwords", lambda v: v.lwords),
     ("lchars", lambda v: np.log1p(v.chars)),
@@ -388,7 +390,7 @@ def dense_features(page: Page, out: np.ndarray | None = None) -> np.ndarray:
     return X
 
 
-def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) -> np.ndarray:
+def token_features(page: Page, vocabulary: dict[str, int], out: np.ndarray | None = None) -> np.ndarray:
     """Binary presence of the model's id/class tokens in each block's ancestor chain
     (written into `out` when given, a float matrix of n_blocks x len(vocabulary))."""
     n = len(page)
@@ -398,7 +400,7 @@ def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) 
         out[:] = 0
     if not vocabulary or not n:
         return out
-    cache: dict = {}
+    cache: dict[Tokens, list[int]] = {}
     rows: list[int] = []
     cols: list[int] = []
     for i, chain in enumerate(page.tokens):
@@ -412,7 +414,7 @@ def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) 
     return out
 
 
-def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
+def feature_matrix(page: Page, vocabulary: dict[str, int] | None = None) -> np.ndarray:
     """Dense features, then the token features of `vocabulary`, in one matrix."""
     if not vocabulary:
         return dense_features(page)
@@ -424,18 +426,25 @@ def feature_matrix(page: Page, vocabulary: dict | None = None) -> np.ndarray:
     return X
 
 
-def text_stats(texts: list, title_words: frozenset, desc_words: frozenset, body_words: frozenset) -> np.ndarray:
+def text_stats(
+    texts: list[str], title_words: frozenset[str], desc_words: frozenset[str], body_words: frozenset[str]
+) -> np.ndarray:
     """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
     counts = Counter(texts)
     if _compiled is not None:
-        return _compiled._text_stats(
+        stats: np.ndarray = _compiled._text_stats(
             texts, counts, title_words, desc_words, body_words, STOPWORDS, CUE_START_RE, END_MARKER_RE, DATE_RE
         )
+        return stats
     return _text_stats(texts, counts, title_words, desc_words, body_words)
 
 
 def _text_stats(
-    texts: list, counts: Counter, title_words: frozenset, desc_words: frozenset, body_words: frozenset
+    texts: list[str],
+    counts: Counter[str],
+    title_words: frozenset[str],
+    desc_words: frozenset[str],
+    body_words: frozenset[str],
 ) -> np.ndarray:
     """The reference for the compiled _features._text_stats, which must give the same numbers."""
     # One pass over the block texts for every string statistic (one Python
@@ -445,8 +454,8 @@ def _text_stats(
 
 
 def _block_text_stats(
-    t: str, counts: Counter, title_words: frozenset, desc_words: frozenset, body_words: frozenset
-) -> tuple:
+    t: str, counts: Counter[str], title_words: frozenset[str], desc_words: frozenset[str], body_words: frozenset[str]
+) -> tuple[int, int, int, int, int, int, float, bool, bool, bool, bool, bool, float, float, float]:
     """The string statistics of one block, in the order dense_features unpacks them."""
     head = t[:200]
     n_digits = len(DIGIT_RE.findall(head))
@@ -480,7 +489,7 @@ def _ancestor_max(parents: np.ndarray, score: np.ndarray) -> np.ndarray:
     """
     parents = np.asarray(parents)
     jump = np.where(parents >= 0, parents, np.arange(len(parents)))  # roots point to themselves
-    out = score
+    out: np.ndarray = score
     while True:
         out = np.maximum(out, out[jump])
         further = jump[jump]
@@ -489,13 +498,13 @@ def _ancestor_max(parents: np.ndarray, score: np.ndarray) -> np.ndarray:
         jump = further
 
 
-def _jaccard(a: frozenset, b: frozenset) -> float:
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
     return len(a & b) / len(a | b)
 
 
-def _cover(a: frozenset, b: frozenset) -> float:
+def _cover(a: frozenset[str], b: frozenset[str]) -> float:
     """Share of the block's words found in b."""
     if not a or not b:
         return 0.0
