@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..document.page import Page
+    from ..jsondata import JsonObject
 
 DEFAULT_PARAMS = {
     "threshold": 0.5,  # probability at which a lone block switches to content
@@ -76,7 +77,7 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
 def decode(
     proba: np.ndarray,
     page: Page,
-    params: dict | None = None,
+    params: JsonObject | None = None,
     favor: str = "balanced",
     table_spans: Sequence[tuple[int, int]] = (),
 ) -> np.ndarray:
