@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .options import Options
     from .render.text import Unit
     from .selection.kept import Kept
+    from .selection.site_rules import RuleSummary
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ class Extraction:
     #: What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
     site_memory: dict[str, str | bool] | None = field(default=None, repr=False, compare=False)
     # What the site selectors did on this page (SiteRule.apply's summary), when a rule applied.
-    _site_rule: JsonObject | None = field(default=None, repr=False, compare=False)
+    _site_rule: RuleSummary | None = field(default=None, repr=False, compare=False)
     # Until a metadata field is first read: the article metadata (metadata/article.py) is made
     # then, so a crawl that stores none never pays for it.
     _meta_source: MetaSource | None = field(default=None, repr=False, compare=False)
@@ -158,7 +159,7 @@ class Extraction:
         return self.metadata.image
 
     @property
-    def site_rule(self) -> JsonObject | None:
+    def site_rule(self) -> RuleSummary | None:
         """What the site selectors did on this page, None when none were given:
         ``{"site", "matched", "content": {"selector", "elements", "blocks"} | None,
         "exclude": [{"selector", "elements", "blocks"}...], "forced_out": [block indices]}``
@@ -310,7 +311,7 @@ def empty_extraction(page: Page, title: str | None, url: str | None) -> Extracti
     return Extraction(title=title, _meta_source=MetaSource(page, None, title, url, "", ()))
 
 
-def _mark_site_rule(reasons: list[str], rule: JsonObject) -> None:
+def _mark_site_rule(reasons: list[str], rule: RuleSummary) -> None:
     """A site rule's blocks: the ones it did not allow, whatever decided them (the ones whose
     decision it changed after the steps have its reason from the selection's history)."""
     for i in rule.get("forced_out", ()):

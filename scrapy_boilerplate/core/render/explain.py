@@ -29,9 +29,9 @@ if TYPE_CHECKING:
 
     from ..extraction import Extraction
     from ..extractor import Extractor
-    from ..jsondata import JsonObject
     from ..links.roles import Link
     from ..overview.detector import OverviewDetector, OverviewVerdict
+    from ..selection.site_rules import RuleSummary
 
 #: Reasons the explain page gives to blocks the extraction never saw (the walk skips them).
 HIDDEN, COMMENT_SECTION, NOT_READ = "hidden", "comment_section", "not_read"
@@ -237,7 +237,7 @@ def _verdict(verdict: OverviewVerdict) -> str:
     )
 
 
-def _site_rule(rule: JsonObject | None) -> str:
+def _site_rule(rule: RuleSummary | None) -> str:
     """What a per-site selector did on the page: each selector, what it matched, the blocks it
     kept out (those blocks carry the reason site_selector)."""
     if rule is None:
@@ -260,7 +260,8 @@ def _site_rule(rule: JsonObject | None) -> str:
         if rule["matched"]
         else "did not match (the extraction is as without it)"
     )
-    site = f" for {e(rule['site'])}" if rule.get("site") else ""
+    site_name = rule.get("site")
+    site = f" for {e(site_name)}" if site_name else ""
     return (
         f'<div class="rule"><b>Site rule{site}</b>: {state}; {len(rule["forced_out"])} block(s) '
         f"kept out<ul>{''.join(items)}</ul></div>"

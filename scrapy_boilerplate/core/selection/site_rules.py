@@ -31,7 +31,7 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -43,7 +43,6 @@ from .css_match import CompiledSelector, OverBudget, new_budget
 
 if TYPE_CHECKING:
     from ..document.page import Page
-    from ..jsondata import JsonObject
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +50,25 @@ logger = logging.getLogger(__name__)
 MAX_MATCHES = 5000
 #: Ancestors looked through for an inline element's block-level parent.
 MAX_ANCESTORS = 1000
+
+
+class SelectorCount(TypedDict):
+    """One selector of a rule on a page: the elements it matched, the page's blocks inside them."""
+
+    selector: str
+    elements: int
+    blocks: int
+
+
+class RuleSummary(TypedDict):
+    """What a site rule did on a page (SiteRule.apply; Extraction.site_rule, the explain page)."""
+
+    site: str | None
+    matched: bool
+    content: SelectorCount | None
+    exclude: list[SelectorCount]
+    forced_out: list[int]  # block indices the rule keeps out of the content
+    over_budget: bool
 
 
 @functools.lru_cache(maxsize=512)
@@ -83,7 +101,7 @@ class SiteRule:
     def selectors(self) -> list[str]:
         return ([self.content] if self.content is not None else []) + list(self.exclude)
 
-    def apply(self, page: Page) -> tuple[np.ndarray | None, JsonObject]:
+    def apply(self, page: Page) -> tuple[np.ndarray | None, RuleSummary]:
         """(allowed, summary): the mask of the blocks that may be content (None: the rule
         matched nothing and changes nothing) and what the rule did (`summary` shape below).
 
@@ -111,22 +129,23 @@ class SiteRule:
                 ", ".join(repr(css) for css in self.selectors()),
                 over.args[0],
             )
-            empty = {"elements": 0, "blocks": 0}
-            content = {"selector": self.content, **empty} if self.content is not None else None
+            content: SelectorCount | None = None
+            if self.content is not None:
+                content = {"selector": self.content, "elements": 0, "blocks": 0}
             return None, {
                 "site": self.site,
                 "matched": False,
                 "content": content,
-                "exclude": [{"selector": css, **empty} for css in self.exclude],
+                "exclude": [{"selector": css, "elements": 0, "blocks": 0} for css in self.exclude],
                 "forced_out": [],
                 "over_budget": True,
             }
 
-    def _apply(self, page: Page) -> tuple[np.ndarray | None, JsonObject]:
+    def _apply(self, page: Page) -> tuple[np.ndarray | None, RuleSummary]:
         n = len(page)
         spans = _Spans(page)
         allowed: np.ndarray | None = None
-        content = None
+        content: SelectorCount | None = None
         if self.content is not None:
             inside, elements = spans.covered(self._compiled[self.content])
             content = {"selector": self.content, "elements": elements, "blocks": int(inside.sum())}
@@ -136,7 +155,7 @@ class SiteRule:
                 logger.debug(
                     "content selector %r matches no content on %s; ignored", self.content, page.base_url or "the page"
                 )
-        excluded = []
+        excluded: list[SelectorCount] = []
         for css in self.exclude:
             inside, elements = spans.covered(self._compiled[css])
             excluded.append({"selector": css, "elements": elements, "blocks": int(inside.sum())})
@@ -145,7 +164,7 @@ class SiteRule:
         if self.exclude and not any(e["blocks"] for e in excluded):
             logger.debug("exclude selectors %r match no content on %s", list(self.exclude), page.base_url or "the page")
         matched = bool(content["blocks"]) if content is not None else any(e["blocks"] for e in excluded)
-        summary = {
+        summary: RuleSummary = {
             "site": self.site,
             "matched": matched,
             "content": content,

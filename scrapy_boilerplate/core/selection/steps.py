@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ..extraction import Extraction
     from ..jsondata import JsonObject
     from ..site_memory.templates import TemplateEvidence
+    from .site_rules import RuleSummary
 
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
@@ -92,7 +93,7 @@ class Selection:
     shift: np.ndarray | None = None
     # What the site rule allows (None: everything) and its summary (`SiteRule.apply`).
     allowed: np.ndarray | None = None
-    site_rule: JsonObject | None = None
+    site_rule: RuleSummary | None = None
 
     def __post_init__(self) -> None:
         self.probability = self.proba
