@@ -36,6 +36,8 @@ LINEAR_FORMAT_VERSION = 2  # trees blended with a linear part: older readers mus
 class ModelError(ValueError):
     """A model file that cannot be used (wrong format, version or features)."""
 
+    _boilerplate_reported = False  # set once a crawl logged it (settings.py)
+
 
 @dataclass
 class TreeEnsemble:
