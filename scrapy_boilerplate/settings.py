@@ -36,15 +36,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .core.duplicates import redis_store as duplicates_redis
 from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
 from .core.duplicates.store import DEFAULT_MAX_ITEMS
+from .core.jsondata import JsonObject
 from .core.metadata.article import ArticleMetadata
 from .core.options import FAVORS, OPTIONS
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
-from .core.redis_link import redacted
+from .core.redis_link import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL, redacted
 from .core.selection.site_rules import SiteRules
-from .core.site_memory.redis_store import DEFAULT_PREFIX, DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL
+from .core.site_memory.redis_store import DEFAULT_PREFIX
 from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
 
 #: Reads one setting's value: (setting name, value as given) -> typed value, or SettingError.
@@ -83,6 +83,9 @@ class SettingError(ValueError):
 
     The message names the setting, the value given and the values allowed.
     """
+
+    # Set once the crawl logged it (components that read the settings again re-raise it).
+    _boilerplate_reported = False
 
     def __init__(self, name: str, value: Any, allowed: str):
         self.setting, self.value, self.allowed = name, value, allowed
@@ -246,7 +249,7 @@ def _judged_pages(name: str, value: Any, field_name: str | None, earlier: dict[s
         )
 
 
-def _site_rules(name: str, value: Any) -> dict | None:
+def _site_rules(name: str, value: Any) -> dict[str, JsonObject] | None:
     """Host -> {"content": CSS, "exclude": [CSS]}, as a dict or its JSON; every selector compiled."""
     if _is_blank(value) or value == {}:
         return None
@@ -516,7 +519,7 @@ class BoilerplateSettings:
         _model,
         "path to a block model JSON file (docs/training.md); `None`: the shipped model",
     )
-    site_rules: dict | None = setting(
+    site_rules: dict[str, JsonObject] | None = setting(
         "BOILERPLATE_SITE_RULES",
         None,
         _site_rules,
@@ -690,7 +693,7 @@ class BoilerplateSettings:
     )
     duplicates_ttl: int = setting(
         "BOILERPLATE_DUPLICATES_TTL",
-        duplicates_redis.DEFAULT_TTL,
+        DEFAULT_TTL,
         _integer_of("a number of seconds (0: no expiry)", 0),
         "Redis store: seconds a remembered text lives; `0`: forever",
     )
@@ -719,7 +722,7 @@ class BoilerplateSettings:
         options = {name: getattr(self, name) for name in EXTRACTION_OPTIONS}
         return {**options, "site_rules": self.site_rules}
 
-    def detector_options(self) -> dict:
+    def detector_options(self) -> dict[str, Any]:
         """OverviewDetector keyword arguments (plain data, so worker processes can build the same)."""
         return {"threshold": self.overview_threshold, "model": self.overview_model, "cutoff": self.overview_cutoff}
 
@@ -845,7 +848,8 @@ def stops_crawl(init):
 def read_enabled(settings: Any) -> bool:
     """BOILERPLATE_ENABLED alone (the add-on reads it before the other settings are final)."""
     spec = SETTINGS[f"{PREFIX}ENABLED"]
-    return spec.parse(spec.name, settings.get(spec.name, spec.default))
+    enabled: bool = spec.parse(spec.name, settings.get(spec.name, spec.default))
+    return enabled
 
 
 def read(settings: Any) -> BoilerplateSettings:

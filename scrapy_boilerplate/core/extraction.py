@@ -20,8 +20,12 @@ from .selection.steps import SITE_SELECTOR, STATED_BODY, step_reasons
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from .jsondata import JsonObject
+    from .links.roles import Link
     from .options import Options
+    from .render.text import Unit
     from .selection.kept import Kept
+    from .selection.site_rules import RuleSummary
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +34,7 @@ class MarkupSource(NamedTuple):
     """What `markdown` and `html` are rendered from (render/markup.py render_markup)."""
 
     page: Page
-    units: list[tuple]
+    units: list[Unit]
     lead: str | None  # the title when it goes first
     options: MarkupOptions
 
@@ -44,6 +48,10 @@ class BlockSource(NamedTuple):
     probability: np.ndarray
     history: list[bytes] | None
     shift: np.ndarray | None
+
+
+#: What `links` are made from: (page, the kept blocks' mask, the page's URL).
+LinkSource = tuple[Page, np.ndarray, "str | None"]
 
 
 class MetaSource(NamedTuple):
@@ -74,28 +82,28 @@ class Extraction:
 
     text: str = ""
     title: str | None = None
-    images: list = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
     # Until `markdown` or `html` is first read: a crawl that stores only the text never pays for them.
     _markup_source: MarkupSource | None = field(default=None, repr=False, compare=False)
-    _markup: tuple | None = field(default=None, repr=False, compare=False)
-    _blocks: list | None = field(default=None, repr=False, compare=False)
+    _markup: tuple[str, str] | None = field(default=None, repr=False, compare=False)
+    _blocks: list[Block] | None = field(default=None, repr=False, compare=False)
     # Until `blocks` is first read: most callers never read it, and a Block per block of the
     # page costs as much as decoding the page.
     _block_source: BlockSource | None = field(default=None, repr=False, compare=False)
     #: What the site memory did on this page (TemplateEvidence.summary()), when a store was given.
-    site_memory: dict | None = field(default=None, repr=False, compare=False)
+    site_memory: dict[str, str | bool] | None = field(default=None, repr=False, compare=False)
     # What the site selectors did on this page (SiteRule.apply's summary), when a rule applied.
-    _site_rule: dict | None = field(default=None, repr=False, compare=False)
+    _site_rule: RuleSummary | None = field(default=None, repr=False, compare=False)
     # Until a metadata field is first read: the article metadata (metadata/article.py) is made
     # then, so a crawl that stores none never pays for it.
     _meta_source: MetaSource | None = field(default=None, repr=False, compare=False)
     _meta: ArticleMetadata | None = field(default=None, repr=False, compare=False)
     # (page, mask, url) until `links` is first read (core/links/roles.py): no cost unless read.
-    _link_source: tuple | None = field(default=None, repr=False, compare=False)
-    _links: list | None = field(default=None, repr=False, compare=False)
+    _link_source: LinkSource | None = field(default=None, repr=False, compare=False)
+    _links: list[Link] | None = field(default=None, repr=False, compare=False)
 
     @property
-    def links(self) -> list:
+    def links(self) -> list[Link]:
         """Every link of the page, ``(url, text, role)``: role one of content, next, navigation,
         related, boilerplate (core/links/roles.py); URLs absolute, as requests normalise them."""
         if self._links is None:
@@ -112,7 +120,7 @@ class Extraction:
         return self._meta
 
     @property
-    def authors(self) -> list:
+    def authors(self) -> list[str]:
         """The article's authors: person names, each once (organisations when it names no person);
         on a forum thread or a Q&A page, the thread's starter (the first post's writer)."""
         return self.metadata.authors
@@ -151,7 +159,7 @@ class Extraction:
         return self.metadata.image
 
     @property
-    def site_rule(self) -> dict | None:
+    def site_rule(self) -> RuleSummary | None:
         """What the site selectors did on this page, None when none were given:
         ``{"site", "matched", "content": {"selector", "elements", "blocks"} | None,
         "exclude": [{"selector", "elements", "blocks"}...], "forced_out": [block indices]}``
@@ -170,7 +178,7 @@ class Extraction:
         pre, code, blockquote, em, strong, br; a and img with the options that ask for them)."""
         return self._rendered()[1]
 
-    def _rendered(self) -> tuple:
+    def _rendered(self) -> tuple[str, str]:
         if self._markup is None:
             self._markup = render_markup(*self._markup_source) if self._markup_source else ("", "")
             self._markup_source = None
@@ -189,7 +197,7 @@ class Extraction:
             self._link_source, self._links = None, []  # a crawl reads the roles from the response
         return self
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, object]:
         # The markup source holds the parsed tree, which does not pickle: the copy gets the
         # rendered markup instead.
         state = self.__dict__.copy()
@@ -201,7 +209,7 @@ class Extraction:
         return state
 
     @property
-    def blocks(self) -> list:
+    def blocks(self) -> list[Block]:
         """Every block of the page with its tag, label, probability and the reason of its label."""
         if self._blocks is None:
             self._blocks = []
@@ -218,7 +226,7 @@ class Extraction:
         return self._blocks
 
     @blocks.setter
-    def blocks(self, value: list) -> None:
+    def blocks(self, value: list[Block]) -> None:
         self._blocks = list(value)
         self._block_source = None
 
@@ -230,8 +238,8 @@ class Extraction:
     def __bool__(self) -> bool:
         return bool(self.text)
 
-    def to_dict(self, include_blocks: bool = False) -> dict:
-        out = {
+    def to_dict(self, include_blocks: bool = False) -> JsonObject:
+        out: JsonObject = {
             "title": self.title,
             "text": self.text,
             "markdown": self.markdown,
@@ -255,7 +263,7 @@ def _metadata_of(source: MetaSource | None) -> ArticleMetadata:
         return ArticleMetadata()
 
 
-def _links_of(source: tuple | None) -> list:
+def _links_of(source: LinkSource | None) -> list[Link]:
     """The roles of the page's links (the overview verdict made now); [] when it failed."""
     if source is None:
         return []
@@ -303,7 +311,7 @@ def empty_extraction(page: Page, title: str | None, url: str | None) -> Extracti
     return Extraction(title=title, _meta_source=MetaSource(page, None, title, url, "", ()))
 
 
-def _mark_site_rule(reasons: list[str], rule: dict) -> None:
+def _mark_site_rule(reasons: list[str], rule: RuleSummary) -> None:
     """A site rule's blocks: the ones it did not allow, whatever decided them (the ones whose
     decision it changed after the steps have its reason from the selection's history)."""
     for i in rule.get("forced_out", ()):

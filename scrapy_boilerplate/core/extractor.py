@@ -24,7 +24,8 @@ import numpy as np
 
 from .document.page import Page, build_page
 from .document.parse import to_element, to_element_type_error
-from .extraction import Extraction, build_extraction, empty_extraction
+from .extraction import Extraction as Extraction  # re-exported: scrapy_boilerplate.core.extractor.Extraction
+from .extraction import build_extraction, empty_extraction
 from .metadata.title import best_title
 from .options import Options, selector_tuple
 from .scoring.clusters import cluster_probabilities
@@ -182,7 +183,8 @@ class Extractor:
         if self.model is None:
             return cluster_probabilities(page)
         X = feature_matrix(page, self.model.token_index, self._columns)
-        return self.model.predict_proba(X, page)
+        proba: np.ndarray = self.model.predict_proba(X, page)
+        return proba
 
     def _extract_page(
         self,

@@ -18,7 +18,7 @@ from .weakcache import WeakCache
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-_read = WeakCache(lambda crawler: bp.read(crawler.settings))
+_read: WeakCache[Crawler, bp.BoilerplateSettings] = WeakCache(lambda crawler: bp.read(crawler.settings))
 
 
 def crawl_settings(crawler: Crawler) -> bp.BoilerplateSettings:
@@ -58,7 +58,9 @@ class WorkerConfig:
         )
 
 
-_workers = WeakCache(lambda crawler: WorkerConfig.from_settings(crawl_settings(crawler)))
+_workers: WeakCache[Crawler, WorkerConfig] = WeakCache(
+    lambda crawler: WorkerConfig.from_settings(crawl_settings(crawler))
+)
 
 
 def worker_config(crawler: Crawler) -> WorkerConfig:

@@ -30,7 +30,7 @@ class ItemSources:
     def __init__(self, crawler: Crawler):
         self._items: dict[int, tuple[Any, Response]] = {}
         # response -> [items pending, ids recorded]; responses hash by identity.
-        self._pending: dict[Response, list] = {}
+        self._pending: dict[Response, _Pending] = {}
         crawler.signals.connect(self._item_done, signal=signals.item_scraped)
         crawler.signals.connect(self._item_done, signal=signals.item_dropped)
         crawler.signals.connect(self._item_done, signal=signals.item_error)
@@ -38,9 +38,11 @@ class ItemSources:
         self.middleware_enabled = False
 
     def record(self, item: Any, response: Response) -> None:
-        entry = self._pending.setdefault(response, [0, set()])
-        entry[0] += 1
-        entry[1].add(id(item))
+        entry = self._pending.get(response)
+        if entry is None:
+            entry = self._pending[response] = _Pending()
+        entry.count += 1
+        entry.ids.add(id(item))
         self._items[id(item)] = (item, response)
 
     def pop(self, item: Any) -> Response | None:
@@ -55,10 +57,10 @@ class ItemSources:
         found = self._items.get(id(item))
         if found is not None and found[0] is item:
             del self._items[id(item)]
-        entry[0] -= 1
-        if entry[0] <= 0:
+        entry.count -= 1
+        if entry.count <= 0:
             del self._pending[response]
-            for key in entry[1]:
+            for key in entry.ids:
                 if (found := self._items.get(key)) is not None and found[1] is response:
                     del self._items[key]
 
@@ -68,6 +70,16 @@ class ItemSources:
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+class _Pending:
+    """A response's items still pending and the ids of all its recorded items."""
+
+    __slots__ = ("count", "ids")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.ids: set[int] = set()
 
 
 #: item_sources(crawler): the crawler's ItemSources, shared by the middleware and the pipeline.

@@ -12,6 +12,8 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
+from scrapy.http import TextResponse
+
 from ..core.document.page import Page, build_page
 from .weakcache import WeakCache
 
@@ -20,7 +22,12 @@ if TYPE_CHECKING:
 
     from ..core.overview.detector import OverviewVerdict
 
-_pages = WeakCache(lambda response: build_page(response.selector.root, base_url=response.url))
+
+def _walk(response: TextResponse) -> Page:
+    return build_page(response.selector.root, base_url=response.url)
+
+
+_pages: WeakCache[TextResponse, Page] = WeakCache(_walk)
 
 
 def response_page(response: HtmlResponse) -> Page:
@@ -29,12 +36,12 @@ def response_page(response: HtmlResponse) -> Page:
 
 
 def cached_page(response: Response) -> Page | None:
-    """The page already walked for `response`, if any."""
-    return _pages.get(response)
+    """The page already walked for `response`, if any (only text responses are walked)."""
+    return _pages.get(response) if isinstance(response, TextResponse) else None
 
 
 # OverviewMiddleware's verdict on each response it judged, for BOILERPLATE_OVERVIEW_FIELD.
-_verdicts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_verdicts: weakref.WeakKeyDictionary[Response, OverviewVerdict] = weakref.WeakKeyDictionary()
 
 
 def record_verdict(response: Response, verdict: OverviewVerdict) -> None:

@@ -49,9 +49,8 @@ class SiteRuleStats:
         if site in self._warned:
             return
         self._warned.add(site)
-        selectors = (
-            [info["content"]["selector"]] if info.get("content") else [e["selector"] for e in info.get("exclude", ())]
-        )
+        content = info.get("content")
+        selectors = [content["selector"]] if content else [e["selector"] for e in info.get("exclude", ())]
         logger.warning(
             "Site rule for %(site)s: %(selectors)s matched nothing on %(url)s; such pages "
             "are extracted without the rule (has the site's template changed? %(stat)s "

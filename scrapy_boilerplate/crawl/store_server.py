@@ -95,7 +95,7 @@ class RemoteTemplateStore(TemplateStore):
         self._warned = False
         self.quiet = False
 
-    def __reduce__(self) -> tuple[Callable[..., RemoteTemplateStore], tuple]:
+    def __reduce__(self) -> tuple[Callable[..., RemoteTemplateStore], tuple[object, ...]]:
         return (_remote, (self.address, self.authkey, self.warmup, self.timeout, self.quiet))
 
     def exchange(self, site: str, fingerprints: list[int]) -> SiteCounts | None:
@@ -106,7 +106,8 @@ class RemoteTemplateStore(TemplateStore):
                 self._conn.send((site, fingerprints))
                 if not self._conn.poll(self.timeout):
                     raise TimeoutError(f"no answer within {self.timeout:g} s")
-                return self._conn.recv()
+                counts: SiteCounts | None = self._conn.recv()  # what the server sends (serve())
+                return counts
             except Exception as exc:  # noqa: BLE001 - go on without site memory
                 self._count("errors")
                 if self._conn is not None:

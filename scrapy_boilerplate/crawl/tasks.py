@@ -61,8 +61,8 @@ _metadata = True
 
 def init_worker(
     model: Any,
-    options: dict | None,
-    detector: dict | None = None,
+    options: dict[str, Any] | None,
+    detector: dict[str, Any] | None = None,
     markup: bool = True,
     templates: TemplateStore | None = None,
     metadata: bool = True,

@@ -10,23 +10,26 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
-class WeakCache:
+class WeakCache(Generic[K, V]):
     """``cache(key)``: the value built by ``make(key)`` on first use, then the same one."""
 
-    def __init__(self, make: Callable[[Any], Any]):
+    def __init__(self, make: Callable[[K], V]):
         self._make = make
-        self._values: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._values: weakref.WeakKeyDictionary[K, V] = weakref.WeakKeyDictionary()
 
-    def __call__(self, key: Any) -> Any:
+    def __call__(self, key: K) -> V:
         value = self._values.get(key)
         if value is None:
             value = self._values[key] = self._make(key)
         return value
 
-    def get(self, key: Any) -> Any:
+    def get(self, key: K) -> V | None:
         """The value already built for `key`, or None."""
         return self._values.get(key)
 

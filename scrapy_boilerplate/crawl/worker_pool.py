@@ -40,11 +40,14 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from concurrent.futures import Future, InvalidStateError
 from multiprocessing.connection import wait as wait_for_ready
 from multiprocessing.reduction import ForkingPickler
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 # A worker that does not exit within this many seconds of its pipe closing is killed.
 EXIT_GRACE_SECONDS = 2.0
@@ -87,7 +90,8 @@ class RemoteTraceback(Exception):
         return str(self.args[0])
 
 
-_Task = tuple  # (future, func, args)
+# (future, func, args): any picklable function and arguments, hence Any.
+_Task = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]
 
 
 class _Reply:
@@ -156,8 +160,8 @@ class WorkerPool:
     def __init__(
         self,
         workers: int,
-        initializer: Callable | None = None,
-        initargs: tuple = (),
+        initializer: Callable[..., object] | None = None,
+        initargs: tuple[object, ...] = (),
         task_timeout: float | None = None,
         start_timeout: float = START_TIMEOUT_SECONDS,
     ):
@@ -192,9 +196,9 @@ class WorkerPool:
         """True once the supervisor has failed (every pending task failed with PoolBroken)."""
         return self._broken is not None
 
-    def submit(self, func: Callable, *args: Any) -> Future:
+    def submit(self, func: Callable[..., Any], *args: Any) -> Future[Any]:
         """Run `func(*args)` in a worker (both must be picklable). Returns at once."""
-        future: Future = Future()
+        future: Future[Any] = Future()
         with self._lock:
             if self._broken is not None:
                 raise PoolBroken(f"the worker pool failed: {_describe(self._broken)}")
@@ -265,7 +269,7 @@ class WorkerPool:
                 queued = len(self._queue)
             self._start_workers(queued)
             self._dispatch()
-            waitables: list = [self._wakeup_reader]
+            waitables: list[Connection | int] = [self._wakeup_reader]
             for worker in self._pool:
                 waitables += [worker.process.sentinel, worker.conn]
             ready = set(wait_for_ready(waitables, self._wait_timeout()))
@@ -372,7 +376,7 @@ class WorkerPool:
         worker.deadline = None if self.task_timeout is None else time.monotonic() + self.task_timeout
         return True
 
-    def _collect(self, ready: set) -> None:
+    def _collect(self, ready: Container[object]) -> None:
         """Ready messages, results, deaths and timeouts of the workers."""
         now = time.monotonic()
         for worker in list(self._pool):
@@ -487,7 +491,7 @@ class WorkerPool:
                 self._close_pipes_locked()
 
 
-def _settle(future: Future, ok: bool, value: Any) -> None:
+def _settle(future: Future[Any], ok: bool, value: Any) -> None:
     """Resolve `future` unless it is already done or cancelled."""
     try:
         if ok:
@@ -532,7 +536,7 @@ def _release(worker: _Worker) -> None:
 # -- the worker's side --
 
 
-def _worker_main(conn: Any, initializer: Callable | None, initargs: tuple) -> None:
+def _worker_main(conn: Any, initializer: Callable[..., object] | None, initargs: tuple[object, ...]) -> None:
     # Ctrl-C reaches the whole process group: stopping is the crawl's decision, and it
     # stops its workers itself. It arrives blocked (the supervisor's mask) until now.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -564,7 +568,7 @@ def _worker_main(conn: Any, initializer: Callable | None, initargs: tuple) -> No
             conn.send((False, RuntimeError(f"the worker's reply cannot be pickled: {exc!r}"), reply[2]))
 
 
-def _send_quietly(conn: Any, message: tuple) -> None:
+def _send_quietly(conn: Any, message: tuple[object, ...]) -> None:
     try:
         conn.send(message)
     except Exception:  # noqa: BLE001 - the pool is gone: nothing to tell

@@ -50,8 +50,12 @@ MAX_DEATHS_IN_A_ROW = 5
 # Pools whose supervisor may fail before the crawl runs its tasks inline instead.
 MAX_BROKEN_POOLS = 2
 
+# init_worker's arguments: the model (a Model, a path or None), the Extractor's and the
+# OverviewDetector's keyword arguments, markup, the template store, metadata.
+_WorkerArgs = tuple[Any, "dict[str, Any] | None", "dict[str, Any] | None", bool, "TemplateStore | None", bool]
 
-async def wait(future: Future, timeout: float | None = None) -> Any:
+
+async def wait(future: Future[Any], timeout: float | None = None) -> Any:
     """Await a concurrent.futures.Future under any reactor (or none); TaskTimeout after
     `timeout` seconds (the task itself goes on: only a worker process can be stopped)."""
     if future.done():
@@ -63,9 +67,9 @@ async def wait(future: Future, timeout: float | None = None) -> Any:
             raise TaskTimeout(f"no result within {timeout:g} s") from None
     from twisted.internet import reactor
 
-    d: Deferred = Deferred()
+    d: Deferred[Any] = Deferred()
 
-    def done(f: Future) -> None:
+    def done(f: Future[Any]) -> None:
         if not f.cancelled():
             error = f.exception()
             reactor.callFromThread(d.errback if error else d.callback, error or f.result())
@@ -79,8 +83,8 @@ async def wait(future: Future, timeout: float | None = None) -> Any:
         raise TaskTimeout(f"no result within {timeout:g} s") from None
 
 
-def failed_future(exc: BaseException) -> Future:
-    future: Future = Future()
+def failed_future(exc: BaseException) -> Future[Any]:
+    future: Future[Any] = Future()
     future.set_exception(exc)
     return future
 
@@ -135,9 +139,11 @@ class CrawlWorkers:
         self.inline = False  # after MAX_BROKEN_POOLS of them: tasks run in this process
         self._inline_ready = False
         # response -> (Extraction, seconds) made by the middleware's task.
-        self._extractions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._extractions: weakref.WeakKeyDictionary[TextResponse, tuple[Extraction, float]] = (
+            weakref.WeakKeyDictionary()
+        )
         # response -> the WorkerLost of the middleware's task: not sent to a worker again.
-        self._lost: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._lost: weakref.WeakKeyDictionary[TextResponse, WorkerLost] = weakref.WeakKeyDictionary()
         crawler.signals.connect(self.close, signal=signals.spider_closed)
 
     def use_for_extraction(self, site_memory: CrawlSiteMemory | None) -> None:
@@ -163,7 +169,7 @@ class CrawlWorkers:
         """Whether the middleware's tasks extract too (for the pipeline, from the response)."""
         return self.extracting and self.config.extract_responses
 
-    def submit(self, func: Callable[..., Any], *args: Any) -> Future:
+    def submit(self, func: Callable[..., Any], *args: Any) -> Future[Any]:
         """`func(*args)` in a worker (WorkerPool.submit); never raises."""
         try:
             if self.given_up:
@@ -180,18 +186,18 @@ class CrawlWorkers:
         except Exception as exc:  # noqa: BLE001 - reported by whoever waits
             return failed_future(exc)
 
-    def _worker_args(self, templates: TemplateStore | None) -> tuple:
+    def _worker_args(self, templates: TemplateStore | None) -> _WorkerArgs:
         """init_worker's arguments: the WorkerConfig, for the components that use the workers."""
         model, options = self.extractor or (None, None)
         return (model, options, self.detector, self.config.markup, templates, self.config.metadata)
 
-    def _run_inline(self, func: Callable[..., Any], *args: Any) -> Future:
+    def _run_inline(self, func: Callable[..., Any], *args: Any) -> Future[Any]:
         """`func(*args)` here, in the reactor thread, as a worker would run it (after
         MAX_BROKEN_POOLS pools failed): slower, but the crawl keeps its extractions."""
         if not self._inline_ready:
             init_worker(*self._worker_args(self.site_memory.store if self.site_memory else None))
             self._inline_ready = True
-        future: Future = Future()
+        future: Future[Any] = Future()
         try:
             future.set_result(func(*args))
         except Exception as exc:  # noqa: BLE001 - reported by whoever waits, as from a worker

@@ -406,3 +406,41 @@ def test_bounded_cache_keeps_entries_in_use_and_forgets_one_offs():
         assert cache.get("menu-item") == 1  # in use: survives every generation change
     assert len(cache) <= 6
     assert cache.get("hash-0") is None  # a one-off name aged out
+
+
+# -- the typed columns ------------------------------------------------------------------------
+
+
+def test_every_numeric_column_has_its_array_of_the_same_values():
+    # page.arrays.<column> is page.<column> as a read-only numpy array, made once; counts are
+    # float64, indices and flag bits int64 (the dtypes the stages read them with).
+    import numpy as np
+
+    from scrapy_boilerplate.core.document.page import _ARRAY_COLUMNS, Page
+
+    page = page_of(
+        "<html><body><nav><a href='/'>Home</a></nav><h2>Title</h2>"
+        + LONG_PARAGRAPH
+        + "<ul><li>x</li></ul></body></html>"
+    )
+    numeric = [f for f in Page.__dataclass_fields__ if f in _ARRAY_COLUMNS]
+    assert sorted(numeric) == sorted(_ARRAY_COLUMNS)  # every array is a column of the page
+    for name in _ARRAY_COLUMNS:
+        values = getattr(page.arrays, name)
+        assert values.tolist() == getattr(page, name), name
+        assert values.dtype in (np.float64, np.int64), name
+        assert not values.flags.writeable
+        assert getattr(page.arrays, name) is values  # made once
+    assert page.arrays.chars.dtype == np.float64 and page.arrays.flags.dtype == np.int64
+    assert page.arrays.node_first.dtype == np.int64 and page.arrays.node_chars.dtype == np.float64
+    every_list = {f for f, v in vars(page).items() if isinstance(v, list) and v and isinstance(v[0], int)}
+    assert every_list <= set(_ARRAY_COLUMNS)  # no numeric column without its array
+
+
+def test_tag_positions_find_blocks_and_nodes_by_tag():
+    page = page_of(
+        "<html><body><h2>One</h2><p>text</p><h2>Two</h2><figure><figcaption>c</figcaption></figure></body></html>"
+    )
+    assert [page.texts[i] for i in page.tag_positions("h2")] == ["One", "Two"]
+    assert [page.node_tags[i] for i in page.node_tag_positions("figcaption")] == ["figcaption"]
+    assert list(page.tag_positions("table")) == []

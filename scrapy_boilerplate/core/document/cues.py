@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from .elements import FLAG
 
-if TYPE_CHECKING:
-    from collections.abc import Hashable
+K = TypeVar("K")
+V = TypeVar("V")
 
+if TYPE_CHECKING:
     from .page import Tokens
 
 ROLE_FLAGS = {
@@ -37,8 +38,8 @@ BODY_PROPS = frozenset(("articlebody", "text", "articletext"))
 
 
 class CueWords(NamedTuple):
-    inside: tuple = ()  # a key holding one of these words has the cue
-    whole: tuple = ()  # a key equal to one of these has it
+    inside: tuple[str, ...] = ()  # a key holding one of these words has the cue
+    whole: tuple[str, ...] = ()  # a key equal to one of these has it
 
 
 # By flag name (FLAG): the id/class cue vocabularies.
@@ -215,7 +216,7 @@ def opens_on_click(cls: str) -> bool:
     return not OPENS_ON_CLICK_WORDS.isdisjoint(TOKEN_SPLIT_RE.split(cls.lower()))
 
 
-class BoundedCache:
+class BoundedCache(Generic[K, V]):
     """A dict-like cache of at most about 2 x `limit` entries, approximately LRU.
 
     Two generations: new entries go into the young one; when it is full it
@@ -230,10 +231,10 @@ class BoundedCache:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.young: dict = {}
-        self.old: dict = {}
+        self.young: dict[K, V] = {}
+        self.old: dict[K, V] = {}
 
-    def get(self, key: Hashable) -> Any:
+    def get(self, key: K) -> V | None:
         value = self.young.get(key)
         if value is None:
             value = self.old.get(key)
@@ -241,7 +242,7 @@ class BoundedCache:
                 self.put(key, value)
         return value
 
-    def put(self, key: Hashable, value: Any) -> None:
+    def put(self, key: K, value: V) -> None:
         if len(self.young) >= self.limit:
             self.old = self.young
             self.young = {}
@@ -255,10 +256,13 @@ class BoundedCache:
         return len(self.young) + len(self.old)
 
 
+#: A class name's or id's cues, and an element's: (flag bits, tokens, is-comment-section).
+Cue = tuple[int, "Tokens", bool]
+
 # Shared with the compiled twin: per (id, class) pair, per class name, per key.
-CUE_CACHE = BoundedCache(50_000)
-UNIT_CACHE = BoundedCache(100_000)
-KEY_CACHE = BoundedCache(100_000)
+CUE_CACHE: BoundedCache[tuple[str | None, str | None], Cue] = BoundedCache(50_000)
+UNIT_CACHE: BoundedCache[str, Cue] = BoundedCache(100_000)
+KEY_CACHE: BoundedCache[str, int] = BoundedCache(100_000)
 
 
 def key_bits(key: str) -> int:
@@ -276,7 +280,7 @@ def key_bits(key: str) -> int:
     return bits
 
 
-def unit_cues(unit: str) -> tuple:
+def unit_cues(unit: str) -> Cue:
     """(flag bits, tokens, is-comment-section) of one class name or id; cached across pages."""
     cue = UNIT_CACHE.young.get(unit) or UNIT_CACHE.get(unit)
     if cue is None and TAXONOMY_CLASS_RE.match(unit):
@@ -303,7 +307,7 @@ def unit_cues(unit: str) -> tuple:
     return cue
 
 
-def class_cues(idv: str | None, cls: str | None) -> tuple[int, Tokens, bool]:
+def class_cues(idv: str | None, cls: str | None) -> Cue:
     """Cues of an element's id and class names combined; cached per (id, class) pair.
 
     The reference for the compiled walk's class_cues (a page from a new site brings about 150
@@ -311,7 +315,8 @@ def class_cues(idv: str | None, cls: str | None) -> tuple[int, Tokens, bool]:
     key = (idv, cls)
     cue = CUE_CACHE.young.get(key) or CUE_CACHE.get(key)
     if cue is None:
-        bits, tokens, comment = 0, (), False
+        bits, comment = 0, False
+        tokens: Tokens = ()
         units = cls.split() if cls else []
         if idv:
             units.append(idv)

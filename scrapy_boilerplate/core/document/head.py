@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from lxml import etree
 
+    from ..jsondata import JsonObject
     from .page import Page
 
 #: <meta> names kept per page (a page with thousands of them costs no more than this).
@@ -117,7 +118,7 @@ def read_head(head: etree._Element, page: Page) -> None:
                 page.canonical_url = (el.get("href") or "").strip() or None
 
 
-def read_jsonld(text: str, jsonld: dict) -> None:
+def read_jsonld(text: str, jsonld: JsonObject) -> None:
     """Into `jsonld`: the longest articleBody, the first headline, the main @type and all types,
     the text of the first how-to or recipe (its description and steps), and whether the page
     says its article is behind a paywall (isAccessibleForFree: false).
@@ -221,7 +222,7 @@ def _steps_text(description: object, steps: object) -> str:
     return "\n".join(lines)
 
 
-def _keep_entity(kind: str, item: dict, jsonld: dict) -> None:
+def _keep_entity(kind: str, item: JsonObject, jsonld: JsonObject) -> None:
     """The first article object (else the first page-like object), the site's name and the
     publisher, as metadata/article.py reads them."""
     if is_article_type(kind):

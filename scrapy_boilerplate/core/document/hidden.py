@@ -32,7 +32,7 @@ def hidden_style(style: str) -> bool:
     return ZERO_HEIGHT_RE.search(style) is not None and CLIPPED_RE.search(style) is not None
 
 
-def is_hidden(el: etree._Element, opened: ToggleTargets | tuple = ()) -> bool:
+def is_hidden(el: etree._Element, opened: ToggleTargets | tuple[()] = ()) -> bool:
     """Hidden from readers: `hidden`, aria-hidden, modal dialogs, popovers and tooltips, hiding styles.
 
     A box that is hidden only until a reader clicks is read: its id is in `opened`, the ids

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import ModuleType
 
-    from numpy.typing import DTypeLike
+    from numpy.typing import NDArray
 
 logger = logging.getLogger(__name__)
 
@@ -35,12 +36,110 @@ Tokens = tuple[str, ...]
 Image = tuple[int, str, str, str | None, str | None]
 
 
+class PageArrays:
+    """A page's numeric columns as read-only numpy arrays, each made once, when first read.
+
+    The walk fills the list columns (`Page.chars`: Python ints, for reading one block) and
+    nothing changes them afterwards; the features, the decoder and the selection read whole
+    columns as vectors (`Page.arrays.chars`). Each array has the name of its column and one
+    dtype: counts are float64 (they enter ratios and sums of floats), indices and flag bits
+    are int64. It keeps the page's lists, not the page (no reference cycle).
+    """
+
+    def __init__(self, page: Page) -> None:
+        self._page_columns = {name: getattr(page, name) for name in _ARRAY_COLUMNS}
+
+    def _floats(self, name: str) -> NDArray[np.float64]:
+        values = np.asarray(self._page_columns[name], np.float64)
+        values.flags.writeable = False
+        return values
+
+    def _ints(self, name: str) -> NDArray[np.int64]:
+        values = np.asarray(self._page_columns[name], np.int64)
+        values.flags.writeable = False
+        return values
+
+    # Blocks
+    @cached_property
+    def nodes(self) -> NDArray[np.int64]:
+        return self._ints("nodes")
+
+    @cached_property
+    def depths(self) -> NDArray[np.int64]:
+        return self._ints("depths")
+
+    @cached_property
+    def chars(self) -> NDArray[np.float64]:
+        return self._floats("chars")
+
+    @cached_property
+    def words(self) -> NDArray[np.float64]:
+        return self._floats("words")
+
+    @cached_property
+    def link_chars(self) -> NDArray[np.float64]:
+        return self._floats("link_chars")
+
+    @cached_property
+    def links(self) -> NDArray[np.float64]:
+        return self._floats("links")
+
+    @cached_property
+    def tag_counts(self) -> NDArray[np.float64]:
+        return self._floats("tag_counts")
+
+    @cached_property
+    def flags(self) -> NDArray[np.int64]:
+        return self._ints("flags")
+
+    # Nodes
+    @cached_property
+    def node_parents(self) -> NDArray[np.int64]:
+        return self._ints("node_parents")
+
+    @cached_property
+    def node_depths(self) -> NDArray[np.int64]:
+        return self._ints("node_depths")
+
+    @cached_property
+    def node_first(self) -> NDArray[np.int64]:
+        return self._ints("node_first")
+
+    @cached_property
+    def node_last(self) -> NDArray[np.int64]:
+        return self._ints("node_last")
+
+    @cached_property
+    def node_chars(self) -> NDArray[np.float64]:
+        return self._floats("node_chars")
+
+    @cached_property
+    def node_link_chars(self) -> NDArray[np.float64]:
+        return self._floats("node_link_chars")
+
+    @cached_property
+    def node_tag_counts(self) -> NDArray[np.float64]:
+        return self._floats("node_tag_counts")
+
+    @cached_property
+    def node_flags(self) -> NDArray[np.int64]:
+        return self._ints("node_flags")
+
+
+#: The columns `PageArrays` gives as numpy arrays (every numeric column of `Page`).
+_ARRAY_COLUMNS = tuple(name for name, value in vars(PageArrays).items() if isinstance(value, cached_property))
+
+
 @dataclass(eq=False)
 class Page:
     """A page as blocks (parallel lists, one entry per block) plus nodes and metadata.
 
-    The columns are plain lists (the walk appends to them; `array` gives a column as numpy,
-    made once): one entry per block in the block columns, one per node in the node_ columns.
+    The columns are plain lists the walk appends to: one entry per block in the block
+    columns, one per node in the node_ columns. Each has one name, used in both its forms:
+    `page.chars` is the list (one block's value as a Python int), `page.arrays.chars` the
+    same column as a read-only numpy array (`PageArrays`: whole-column work), and
+    `page.tag_positions("h2")` / `page.node_tag_positions("figcaption")` find a tag's blocks
+    or nodes.
     """
 
     # Blocks: the text between two block-level tag boundaries, in document order.
@@ -71,7 +170,8 @@ class Page:
     # Metadata
     title: str | None = None  # <title>
     og: dict[str, str] = field(default_factory=dict)
-    microdata: dict[str, list] = field(default_factory=dict)  # itemprop (author, datepublished...) -> <body> elements
+    # itemprop (author, datepublished...) -> <body> elements
+    microdata: dict[str, list[etree._Element]] = field(default_factory=dict)
     jsonld: dict[str, Any] = field(default_factory=dict)  # headline, articleBody, type, article, page...
     meta: dict[str, str] = field(default_factory=dict)  # <meta> name/property/itemprop -> first content
     lang: str | None = None
@@ -82,41 +182,42 @@ class Page:
     # How the walk was made (what the renderer must skip as the walk skipped it), and from where.
     include_comments: bool = False
     skip_hidden: bool = True
-    opened: ToggleTargets | tuple = field(default=(), repr=False, compare=False)  # ToggleTargets of the document
+    opened: ToggleTargets | tuple[()] = field(default=(), repr=False, compare=False)  # ToggleTargets of the document
     read_noscript: bool = False  # <noscript> read as content (a page whose text is only there)
     root: etree._Element | None = field(default=None, repr=False, compare=False)
-    _arrays: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.texts)
 
-    def array(self, name: str, dtype: DTypeLike = float) -> np.ndarray:
-        """The list field `name` (chars, link_chars, node_first...) as a read-only numpy array,
-        made once: the walk fills the lists and nothing changes them afterwards, while the
-        features, the decoder and the selection each read them as arrays."""
-        key = (name, dtype)
-        values = self._arrays.get(key)
-        if values is None:
-            values = self._arrays[key] = np.asarray(getattr(self, name), dtype)
-            values.flags.writeable = False
-        return values
+    @cached_property
+    def arrays(self) -> PageArrays:
+        """The numeric columns as read-only numpy arrays (read after the walk: each is made once)."""
+        return PageArrays(self)
 
-    def positions(self, name: str, value: object) -> Iterator[int]:
-        """The indices of `value` in the list field `name` (tags, node_tags...), with list.index's
-        scan: most blocks and nodes are not looked at in Python."""
-        values = getattr(self, name)
-        at = -1
-        while True:
-            try:
-                at = values.index(value, at + 1)
-            except ValueError:
-                return
-            yield at
+    def tag_positions(self, tag: str) -> Iterator[int]:
+        """The indices of the blocks whose owner node has `tag` (in `tags`)."""
+        return _positions(self.tags, tag)
+
+    def node_tag_positions(self, tag: str) -> Iterator[int]:
+        """The indices of the nodes with `tag` (in `node_tags`)."""
+        return _positions(self.node_tags, tag)
 
     @property
     def main_title(self) -> str | None:
         """The page's headline: og:title or JSON-LD headline, else <title>."""
         return self.og.get("title") or self.jsonld.get("headline") or self.title
+
+
+def _positions(values: list[str], value: str) -> Iterator[int]:
+    """The indices of `value` in `values`, with list.index's scan: most blocks and nodes are
+    not looked at in Python."""
+    at = -1
+    while True:
+        try:
+            at = values.index(value, at + 1)
+        except ValueError:
+            return
+        yield at
 
 
 def build_page(root: etree._Element | None, *, include_comments: bool = False, base_url: str | None = None) -> Page:
@@ -144,7 +245,7 @@ def _walk(
     include_comments: bool,
     base_url: str | None,
     skip_hidden: bool,
-    opened: ToggleTargets | tuple = (),
+    opened: ToggleTargets | tuple[()] = (),
     read_noscript: bool = False,
 ) -> tuple[Page, int]:
     page = Page(base_url=base_url, skip_hidden=skip_hidden, opened=opened, read_noscript=read_noscript)

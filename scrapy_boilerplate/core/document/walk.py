@@ -137,7 +137,8 @@ class _Walker:
         self.n_tagc, self.n_flags, self.n_tokens = page.node_tag_counts, page.node_flags, page.node_tokens
         self.n_elements_of = page.node_elements
         self.images, self.jsonld = page.images, page.jsonld
-        self.stack: list[tuple | None] = []
+        # Per open element: (block kind, the parent's flags and tokens, was a link), or None.
+        self.stack: list[tuple[int, int, Tokens, int] | None] = []
         self.pending: list[str] = []  # text pieces of the open block
         self.pend_link = 0  # characters of link text in the open block
         self.pend_links = 0  # number of links started in the open block
@@ -145,9 +146,9 @@ class _Walker:
         self.link_depth = 0
         self.pre_depth = 0
         self.node_stack = [-1]  # open block-level nodes
-        self.node_start: list = []  # n_elements when each open node started
+        self.node_start: list[int] = []  # n_elements when each open node started
         self.cur_flags = 0
-        self.cur_tokens: tuple = ()
+        self.cur_tokens: Tokens = ()
         self.br_run = 0
         self.depth = 0
         self.limit_hit = False

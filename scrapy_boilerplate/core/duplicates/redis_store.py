@@ -120,7 +120,7 @@ class RedisDuplicateStore(RedisLink, DuplicateStore):
             )
         self._link(client, prefix, ttl, retry_after, url, timeout, quiet)
 
-    def __reduce__(self) -> tuple[Callable[..., RedisDuplicateStore], tuple]:
+    def __reduce__(self) -> tuple[Callable[..., RedisDuplicateStore], tuple[object, ...]]:
         if self.url is None:
             raise TypeError(
                 "a RedisDuplicateStore made from a client object cannot be pickled; use RedisDuplicateStore.from_url()"
@@ -199,5 +199,5 @@ class RedisDuplicateStore(RedisLink, DuplicateStore):
             pass
 
 
-def _from_url(url: str, timeout: float, settings: dict) -> RedisDuplicateStore:
+def _from_url(url: str, timeout: float, settings: dict[str, Any]) -> RedisDuplicateStore:
     return RedisDuplicateStore.from_url(url, timeout=timeout, **settings)

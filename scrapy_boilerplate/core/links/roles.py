@@ -39,7 +39,7 @@ from ..document.cues import class_cues
 from ..document.elements import FLAG, HEADING_TAGS
 from ..render.urls import page_base, safe_url
 from ..scoring import ttr
-from ..selection.cards import HEAD_BLOCKS, HEADLINE_LINK_CHARS, SHORT_HEADLINE_LINK_CHARS, card_groups
+from ..selection.cards import HEAD_BLOCKS, HEADLINE_LINK_CHARS, SHORT_HEADLINE_LINK_CHARS, Span, card_groups
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -252,7 +252,7 @@ def link_key(href: str | None, base: str | None) -> str | None:
     # A site's pages repeat their menus: an absolute href or a path from the root is resolved
     # the same on every page of a host, so it is cached by the base's origin only.
     if href.startswith(("http://", "https://")):
-        cache_key: tuple = (href, None)
+        cache_key: tuple[str, str | None] = (href, None)
     elif href.startswith("/") and not href.startswith("//") and base:
         cache_key = (href, base[: base.find("/", base.find("//") + 2)] if base.count("/") > 2 else base)
     else:
@@ -266,7 +266,7 @@ def link_key(href: str | None, base: str | None) -> str | None:
     return key
 
 
-_KEYS: dict[tuple, str | None] = {}
+_KEYS: dict[tuple[str, str | None], str | None] = {}
 _MAX_KEYS = 50000
 
 
@@ -285,9 +285,9 @@ class _Anchor(NamedTuple):
     key: str | None  # link_key, None for non-http(s)
     href: str  # as written
     text: str
-    rel: frozenset  # rel tokens, lower case
+    rel: frozenset[str]  # rel tokens, lower case
     flags: int  # FLAG bits of its block (or node) and of its own inline ancestors
-    tokens: frozenset  # id/class tokens of the same
+    tokens: frozenset[str]  # id/class tokens of the same
     block: int  # its block (-1: none, an image link between blocks)
     node: int  # its nearest walked node (-1: none)
 
@@ -413,13 +413,16 @@ def reached_by(verdict: OverviewVerdict, role: str | None) -> OverviewVerdict:
 
 
 # The anchors of a walked page, by base: overview detection (own_pager) and the roles read the same.
-_ANCHORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_ANCHORS: weakref.WeakKeyDictionary[Page, tuple[str | None, etree._Element, list[_Anchor]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
     cached = _ANCHORS.get(page)
     if cached is not None and cached[0] == base and cached[1] is root:
-        return cached[2]
+        anchors: list[_Anchor] = cached[2]
+        return anchors
     anchors = _read_anchors(page, root, base)
     _ANCHORS[page] = (base, root, anchors)
     return anchors
@@ -430,7 +433,7 @@ def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_A
     owners, texts, block_flags, block_tokens = page.nodes, page.texts, page.flags, page.tokens
     node_first, node_last, node_flags, node_tokens = page.node_first, page.node_last, page.node_flags, page.node_tokens
     own: dict[int, list[int]] = {}  # a node's own blocks, for the nodes that hold links
-    frozen: dict[int, frozenset] = {}  # a block's tokens, for the links that add none of their own
+    frozen: dict[int, frozenset[str]] = {}  # a block's tokens, for the links that add none of their own
     comment_flag = FLAG["comment"]
     out = []
     for el in root.iter("a", "area"):
@@ -499,10 +502,10 @@ def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_A
     return out
 
 
-_NO_REL: frozenset = frozenset()
+_NO_REL: frozenset[str] = frozenset()
 
 
-def _inner_node(el: etree._Element, node_of: dict) -> int | None:
+def _inner_node(el: etree._Element, node_of: dict[etree._Element, int]) -> int | None:
     for d in el.iterdescendants():
         n = node_of.get(d)
         if n is not None:
@@ -510,10 +513,10 @@ def _inner_node(el: etree._Element, node_of: dict) -> int | None:
     return None
 
 
-def _head_hints(root: etree._Element, base: str | None) -> tuple[set, list[Link]]:
+def _head_hints(root: etree._Element, base: str | None) -> tuple[set[str], list[Link]]:
     """(the URLs of the head's rel=next, the head's link hints as Links)."""
-    nexts: set = set()
-    hints = []
+    nexts: set[str] = set()
+    hints: list[Link] = []
     for el in root.iter("link"):
         rel = (el.get("rel") or "").lower().split()
         role = (
@@ -536,12 +539,12 @@ def _head_hints(root: etree._Element, base: str | None) -> tuple[set, list[Link]
     return nexts, hints
 
 
-def _cards(page: Page) -> tuple[list, set]:
+def _cards(page: Page) -> tuple[list[Span], set[int]]:
     """(the (first, last) block spans of the page's teaser cards, in groups of 3 or more, sorted;
     the blocks holding their headline links). Short linked names count as headlines, as in the
     extraction's second pass ("Barett", a craft post's title)."""
-    spans = []
-    headlines = set()
+    spans: list[Span] = []
+    headlines: set[int] = set()
     link_chars, chars = page.link_chars, page.chars
     for cards in card_groups(page, _OUTSIDE, short_headlines=True).values():
         if len(cards) < 3:
@@ -558,7 +561,7 @@ def _cards(page: Page) -> tuple[list, set]:
     return spans, headlines
 
 
-def _content_blocks(page: Page, mask: np.ndarray | None, cards: list) -> np.ndarray:
+def _content_blocks(page: Page, mask: np.ndarray | None, cards: list[Span]) -> np.ndarray:
     """The blocks that are the page's content: the extraction's kept blocks when given, else
     TextSweeper's region; and the teaser cards either way."""
     n = len(page)
@@ -574,7 +577,7 @@ def _content_blocks(page: Page, mask: np.ndarray | None, cards: list) -> np.ndar
     return content
 
 
-def _card_of(cards: list, block: int) -> tuple[int, int] | None:
+def _card_of(cards: list[Span], block: int) -> Span | None:
     at = bisect_right(cards, (block, 1 << 30)) - 1
     if at >= 0 and cards[at][0] <= block < cards[at][1]:
         return cards[at]
@@ -626,12 +629,12 @@ def _direction(a: _Anchor) -> int:
     return 0
 
 
-def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_patterns: bool) -> set:
+def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_patterns: bool) -> set[int]:
     """Indices of the anchors that are the next page by a numbered pager: the number after the
     current page's (the one not linked, or linked to the page itself), in the group of number
     links it stands in; with `url_patterns`, also the links whose URL is this page's with the
     page number plus one."""
-    found: set = set()
+    found: set[int] = set()
     groups: dict[int, list[int]] = {}
     for i, a in enumerate(anchors):
         if a.node >= 0 and _NUMBER_RE.match(a.text):
@@ -714,11 +717,11 @@ def _role(
     a: _Anchor,
     i: int,
     self_key: str | None,
-    head_next: set,
-    pager_next: set,
+    head_next: set[str],
+    pager_next: set[int],
     content: np.ndarray,
-    cards: list,
-    headlines: set,
+    cards: list[Span],
+    headlines: set[int],
     is_overview: bool,
 ) -> str:
     # Not http(s), the page itself (a fragment, a skip link, the current page of a pager), or a URL

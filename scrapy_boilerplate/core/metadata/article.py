@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..document.words import clean_text
+from ..jsondata import JsonObject
 from ..render.urls import page_base, safe_url
 from .authors import MAX_NAME_CHARS, clean_authors, split_names
 from .dates import DATE_TEXT_RE, normalize_date, url_date
@@ -208,9 +209,14 @@ META_IMAGE = (
 META_DESCRIPTION = ("og:description", "description", "twitter:description", "dc.description", "dcterms.description")
 
 
+#: What one source found: field -> candidate values, raw (JSON-LD values among them), each
+#: checked by its cleaner when read; "listing": whether the page lists others (the byline source).
+Found = JsonObject
+
+
 @dataclass
 class ArticleMetadata:
-    authors: list = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
     date_published: str | None = None
     date_modified: str | None = None
     language: str | None = None
@@ -219,7 +225,7 @@ class ArticleMetadata:
     description: str | None = None
     image: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return asdict(self)
 
 
@@ -289,7 +295,7 @@ def article_metadata(
     return meta
 
 
-def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | None, str | None]:
+def _dates(sources: tuple[Found, ...], page: Page | None = None) -> tuple[str | None, str | None]:
     """(date_published, date_modified) from the sources, most trusted first, with what the page
     shows under its headline (the byline source) deciding between them."""
     published = _first(sources, "date_published", normalize_date)
@@ -327,13 +333,13 @@ def _dates(sources: tuple[dict, ...], page: Page | None = None) -> tuple[str | N
     return published, modified
 
 
-def _listing(sources: tuple[dict, ...], page: Page) -> bool:
+def _listing(sources: tuple[Found, ...], page: Page) -> bool:
     """Whether the page lists other pages (teasers under its headline, or it says so): the
     dates and bylines found elsewhere on it are its teasers'."""
     return bool(sources[BYLINE].get("listing")) or declares_no_article(page)
 
 
-def _local_day(chosen: str, others: list) -> str:
+def _local_day(chosen: str, others: list[str]) -> str:
     """`chosen` as the page's own time zone dates it. A UTC stamp ("2025-12-19T02:41:41+00:00")
     of an evening in America falls on the next day: when the page's metadata also gives the
     same instant with the site's offset, or its URL has the day before, that is its date.
@@ -357,12 +363,12 @@ def _local_day(chosen: str, others: list) -> str:
     return chosen
 
 
-def _all(sources: Sequence[dict], key: str, clean: Callable[[Any], str | None]) -> list:
+def _all(sources: Sequence[Found], key: str, clean: Callable[[Any], str | None]) -> list[str]:
     """Every valid value of `key` in the sources, in order."""
     return [cleaned for found in sources for value in found.get(key, ()) if (cleaned := clean(value))]
 
 
-def _first(sources: Sequence[dict], key: str, clean: Callable[[Any], str | None]) -> str | None:
+def _first(sources: Sequence[Found], key: str, clean: Callable[[Any], str | None]) -> str | None:
     for found in sources:
         for value in found.get(key, ()):
             cleaned = clean(value)
@@ -374,7 +380,7 @@ def _first(sources: Sequence[dict], key: str, clean: Callable[[Any], str | None]
 # --- sources ---------------------------------------------------------------------------
 
 
-def from_jsonld(page: Page) -> dict:
+def from_jsonld(page: Page) -> Found:
     """The schema.org article object (else the page-like one) of the page's JSON-LD."""
     ld = page.jsonld
     item = ld.get("article") or ld.get("page") or {}
@@ -394,7 +400,7 @@ def from_jsonld(page: Page) -> dict:
     }
 
 
-def from_meta(page: Page) -> dict:
+def from_meta(page: Page) -> Found:
     """Open Graph and article:* tags, Dublin Core, <meta itemprop> and other <meta> names."""
     meta = page.meta
     authors = []
@@ -436,7 +442,7 @@ def _citation_authors(page: Page) -> list[str]:
     return [f"{m.group(2).strip()} {m.group(1).strip()}" for m in matches if m]
 
 
-def from_byline(page: Page, window: range) -> dict:
+def from_byline(page: Page, window: range) -> Found:
     """Bylines and dates in the blocks around the headline (see byline_window)."""
     authors: list[str] = []
     published: list[str] = []
@@ -526,7 +532,7 @@ def from_byline(page: Page, window: range) -> dict:
     }
 
 
-def from_microdata(page: Page) -> dict:
+def from_microdata(page: Page) -> Found:
     """schema.org microdata in <body>: the first itemprop=author (its itemprop=name, else its
     short text) and datePublished / dateModified. A forum thread's first post carries its
     starter's name this way; the walk kept these elements (metadata.note_microdata)."""
@@ -599,7 +605,7 @@ def declares_thread(page: Page) -> bool:
 ARTICLE_ITEMS = ("Article", "BlogPosting", "NewsArticle", "Report")
 
 
-def _teasers(elements: list) -> bool:
+def _teasers(elements: list[etree._Element]) -> bool:
     """Whether the microdata authors belong to two or more article items (a blog's front page:
     each teaser a BlogPosting with its author), not to the page's one article."""
     items = set()
@@ -660,7 +666,7 @@ def _microdata_name(el: etree._Element) -> str | None:
 
 
 def shown_organisations(
-    page: Page, window: range, organisations: list, sources: tuple[dict, ...], url: str | None
+    page: Page, window: range, organisations: list[str], sources: tuple[Found, ...], url: str | None
 ) -> list[str]:
     """The organisations given as the author (JSON-LD `Organization`), unless one is the site
     itself (its name is the publisher's, `og:site_name` or the host's: Docker Inc on
@@ -683,7 +689,7 @@ def shown_organisations(
     return []
 
 
-def _site_authors(authors: list[str], shown: list[str], sources: tuple[dict, ...], url: str | None) -> bool:
+def _site_authors(authors: list[str], shown: list[str], sources: tuple[Found, ...], url: str | None) -> bool:
     """Whether the metadata's authors are all the site's own name and the byline's are not."""
     site = _site_keys(sources, url or "")
     return all(_key(name) in site for name in authors) and not any(
@@ -691,7 +697,7 @@ def _site_authors(authors: list[str], shown: list[str], sources: tuple[dict, ...
     )
 
 
-def _site_keys(sources: tuple[dict, ...], url: str | None) -> set[str]:
+def _site_keys(sources: tuple[Found, ...], url: str | None) -> set[str]:
     """The site's own names, as _key gives them: the JSON-LD WebSite and publisher names,
     og:site_name and the like, and the labels of the URL's host ("docker" of docs.docker.com)."""
     names = [v for found in sources[:BYLINE] for v in found.get("site_name", ()) if isinstance(v, str)]
@@ -707,7 +713,7 @@ def _key(name: str) -> str:
     return "".join(ch for ch in name.casefold() if ch.isalnum())
 
 
-def page_byline(page: Page) -> list:
+def page_byline(page: Page) -> list[str]:
     """The first byline anywhere on a page whose metadata, byline window and microdata name
     no author: a blog that signs its post at the end or in a side column ("Posted by Jane
     Doe", an "author" box): a block marked byline or author by its classes ("By" alone
@@ -769,7 +775,7 @@ def page_date(page: Page) -> str | None:
     return None
 
 
-def from_url(url: str | None) -> dict:
+def from_url(url: str | None) -> Found:
     """A date in the URL's path (/2024/03/15/)."""
     found = url_date(url)
     return {"date_published": [found]} if found else {}
@@ -1001,7 +1007,7 @@ def _says_updated(time_el: etree._Element, block: etree._Element | None, text: s
     return bool(UPDATED_RE.search(before[-30:]))
 
 
-def _ld_authors(value: object, people: dict) -> tuple[list, list]:
+def _ld_authors(value: object, people: dict[object, str]) -> tuple[list[str], list[str]]:
     """(person names, organisation names) of a JSON-LD author: a string, a Person, an
     Organization, an {"@id"} reference to one, or a list of these."""
     persons: list[str] = []
@@ -1029,9 +1035,9 @@ def _ld_name(value: object) -> str | None:
     return None
 
 
-def _ld_urls(value: object) -> list:
+def _ld_urls(value: object) -> list[str]:
     items = value if isinstance(value, list) else [value]
-    urls = []
+    urls: list[str] = []
     for item in items[:5]:
         if isinstance(item, dict):
             item = item.get("url") or item.get("contentUrl")  # not "@id": a name, not the image
@@ -1040,7 +1046,7 @@ def _ld_urls(value: object) -> list:
     return urls
 
 
-def _meta_published(meta: dict) -> list[str]:
+def _meta_published(meta: dict[str, str]) -> list[str]:
     """The publication dates of the <meta> names known, else of any name saying "published date"."""
     found = [meta[k] for k in META_PUBLISHED if k in meta]
     found += _parsely_date(meta)
@@ -1049,7 +1055,7 @@ def _meta_published(meta: dict) -> list[str]:
     return found
 
 
-def _parsely_date(meta: dict) -> list[str]:
+def _parsely_date(meta: dict[str, str]) -> list[str]:
     """The "pub_date" of Parse.ly's <meta name="parsely-page" content="{...}"> (a JSON object,
     read by a pattern: the content kept may be cut short)."""
     found = _PARSELY_DATE_RE.search(meta.get("parsely-page", ""))

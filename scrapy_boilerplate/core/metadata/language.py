@@ -70,6 +70,8 @@ def page_language(page: Page, text: str, declared_meta: str | None) -> str | Non
     )
     if len(text) < MIN_DETECT_CHARS or (identifier := _get_identifier()) is None:
         return declared
+    found: str  # py3langid is untyped: (language code, probability)
+    probability: float
     try:
         found, probability = identifier.classify(text[:SAMPLE_CHARS])
     except Exception:  # noqa: BLE001 - a third-party model must not cost the page
@@ -82,7 +84,7 @@ def page_language(page: Page, text: str, declared_meta: str | None) -> str | Non
 
 
 _lock = threading.Lock()
-_identifier: list = []  # [the py3langid identifier, or None without it], once loaded
+_identifier: list[Any] = []  # [the py3langid identifier (untyped), or None without it], once loaded
 
 
 def _get_identifier() -> Any:

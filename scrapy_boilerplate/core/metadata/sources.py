@@ -8,7 +8,7 @@ article_metadata takes it. A crawl never pays for this.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..render.urls import page_base
 from .article import (
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..document.page import Page
+    from ..jsondata import JsonObject
     from .article import ArticleMetadata
 
 #: The sources' names, in article_metadata's order (JSONLD, META, BYLINE, MICRODATA, URL).
@@ -59,7 +60,7 @@ def field_sources(
             found[name] = _source(
                 sources, name, value[:10], lambda v: (normalize_date(v) or "")[:10], "a date line on the page"
             )
-    cleaners: dict[str, Callable] = {
+    cleaners: dict[str, Callable[[Any], str | None]] = {
         "site_name": _clean_text,
         "description": _clean_text,
         "canonical_url": lambda v: _absolute(v, base),
@@ -77,7 +78,9 @@ def field_sources(
     return found
 
 
-def _source(sources: tuple[dict, ...], key: str, value: str, clean: Callable, otherwise: str) -> str:
+def _source(
+    sources: tuple[JsonObject, ...], key: str, value: str, clean: Callable[[Any], str | None], otherwise: str
+) -> str:
     """The name of the first source with a value of `key` that cleans to `value`, else `otherwise`."""
     for name, found in zip(SOURCE_NAMES, sources, strict=True):
         if any(clean(v) == value for v in found.get(key, ()) if v):
@@ -85,7 +88,7 @@ def _source(sources: tuple[dict, ...], key: str, value: str, clean: Callable, ot
     return otherwise
 
 
-def _authors_source(sources: tuple[dict, ...], authors: list) -> str:
+def _authors_source(sources: tuple[JsonObject, ...], authors: list[str]) -> str:
     for name, found in zip(SOURCE_NAMES, sources, strict=True):
         names = clean_authors(list(found.get("authors", ()))) or clean_authors(list(found.get("organisations", ())))
         if names and set(names) & set(authors):

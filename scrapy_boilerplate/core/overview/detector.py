@@ -41,11 +41,11 @@ class OverviewVerdict:
     score: float
     reason: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, bool | int | float | str]:
         return dict(self.__dict__)
 
 
-def heuristic_score(values: dict, threshold: int) -> float:
+def heuristic_score(values: dict[str, float], threshold: int) -> float:
     """TextSweeper's rule as a score: net text of the best region against the threshold."""
     net = math.expm1(values["log_net_region"])
     return float(1.0 / (1.0 + math.exp((net - threshold) / (0.25 * threshold))))
@@ -123,7 +123,7 @@ def _paged_listing(page: Page, url: str | None) -> bool:
     return own_pager(page, url)
 
 
-def _reason(values: dict, net: int, threshold: int, is_overview: bool, how: str) -> str:
+def _reason(values: dict[str, float], net: int, threshold: int, is_overview: bool, how: str) -> str:
     parts = [f"net text {net} chars {'<' if net < threshold else '>='} {threshold}"]
     if values["card_items"]:
         parts.append(f"{int(values['card_items'])} teaser cards")

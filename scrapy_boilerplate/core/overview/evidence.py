@@ -39,6 +39,8 @@ from ..selection.cards import HEAD_BLOCKS, card_groups
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ..document.page import Tokens
+
 _compiled = speedups.twin(__name__)  # _evidence.pyx
 
 
@@ -71,11 +73,11 @@ DIGIT_RE = re.compile(r"\d")
 class LinePattern:
     """A pattern for one block's text (the reference), and its twin for _ShortBlocks."""
 
-    one: re.Pattern  # searched in one block's text
-    lines: re.Pattern  # scanned over "\n" + the lower-cased short blocks joined by "\n"
+    one: re.Pattern[str]  # searched in one block's text
+    lines: re.Pattern[str]  # scanned over "\n" + the lower-cased short blocks joined by "\n"
 
 
-def _lines(pattern: re.Pattern) -> LinePattern:
+def _lines(pattern: re.Pattern[str]) -> LinePattern:
     """`pattern` and its twin for all short blocks at once, in lower case.
 
     One regex scan per page instead of one call per short block, on text
@@ -103,7 +105,7 @@ DIGIT_LINES = LinePattern(DIGIT_RE, re.compile(r"\d[^\n]*"))
 class _ShortBlocks:
     """Some blocks' texts, lower-cased and joined by newlines, for the _lines() patterns."""
 
-    def __init__(self, texts: list, blocks: list) -> None:
+    def __init__(self, texts: list[str], blocks: list[int]) -> None:
         self.blocks, self.texts = blocks, texts
         joined = "\n".join([texts[i] for i in blocks]).lower()
         lines = joined.split("\n")
@@ -112,7 +114,7 @@ class _ShortBlocks:
         self.starts = list(accumulate((len(t) + 1 for t in lines), initial=0))
         self.padded = "\n" + joined  # every block after a newline, the first one too
 
-    def matching(self, pattern: LinePattern) -> list:
+    def matching(self, pattern: LinePattern) -> list[int]:
         """The blocks that hold a match of `pattern`."""
         if not self.blocks:
             return []
@@ -242,7 +244,7 @@ FEATURE_NAMES = (
 )
 
 
-def page_evidence(page: Page, url: str | None = None) -> dict:
+def page_evidence(page: Page, url: str | None = None) -> dict[str, float]:
     """Page-level evidence for the overview model (FEATURE_NAMES order).
 
     Without `url` (None or ""), the URL the page declares stands in
@@ -256,7 +258,7 @@ def page_evidence(page: Page, url: str | None = None) -> dict:
     teaser = sorted({*short.matching(TEASER_PHRASE_LINES), *short.matching(TRAILING_ELLIPSIS_LINES)})
     with_digits = short.with_digits()
 
-    def under60(blocks: list) -> int:
+    def under60(blocks: list[int]) -> int:
         return sum(page.chars[i] < 60 for i in blocks)
 
     listing_ui = under60(short.matching(LISTING_UI_LINES))
@@ -338,7 +340,7 @@ class BlockSums(NamedTuple):
     pagination: int  # blocks inside a pager (PAGINATION_TOKENS)
 
 
-def block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
+def block_sums(page: Page, teaser: list[int], first: int, last: int) -> BlockSums:
     """BlockSums of `page`, the `teaser` blocks (sorted indices) counted as links, the region
     being blocks first..last-1."""
     if _compiled is not None:
@@ -358,7 +360,7 @@ def block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
     return _block_sums(page, teaser, first, last)
 
 
-def _block_sums(page: Page, teaser: list, first: int, last: int) -> BlockSums:
+def _block_sums(page: Page, teaser: list[int], first: int, last: int) -> BlockSums:
     """The reference for the compiled _evidence._block_sums, which must give the same sums."""
     n = len(page)
     chars = np.asarray(page.chars, np.int64)
@@ -402,7 +404,7 @@ def page_title(page: Page) -> str | None:
     )
 
 
-def title_features(title: str | None) -> dict:
+def title_features(title: str | None) -> dict[str, float]:
     """Words of a title and of its longest part: an article's title holds its headline, a
     sentence; a listing's holds a name ("Politics | Site", "Category: Shoes - Shop").
     Words as count_words counts them: one per two CJK characters, as CJK has no spaces."""
@@ -411,7 +413,7 @@ def title_features(title: str | None) -> dict:
     return {"title_words": float(count_words(title)), "title_part_words": float(longest)}
 
 
-def page_tokens(page: Page) -> tuple[set, set]:
+def page_tokens(page: Page) -> tuple[set[str], set[str]]:
     """(id/class tokens of the page's elements, lower-case words of its short link blocks)."""
     if _compiled is None:
         return _page_tokens(page)
@@ -419,22 +421,22 @@ def page_tokens(page: Page) -> tuple[set, set]:
     return (_compiled._node_tokens(page.node_tokens), set(LINK_WORD_RE.findall(" ".join(link_texts).lower())))
 
 
-def _page_tokens(page: Page) -> tuple[set, set]:
+def _page_tokens(page: Page) -> tuple[set[str], set[str]]:
     """page_tokens with the Python _node_tokens and _short_link_texts."""
     link_texts = _short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
     return _node_tokens(page.node_tokens), set(LINK_WORD_RE.findall(" ".join(link_texts).lower()))
 
 
-def _node_tokens(ntokens: list) -> set:
+def _node_tokens(ntokens: list[Tokens]) -> set[str]:
     """The union of the nodes' id/class tokens (the reference for the compiled _node_tokens)."""
-    node_tokens = set()
+    node_tokens: set[str] = set()
     for tokens in ntokens:
         if tokens:
             node_tokens.update(tokens)
     return node_tokens
 
 
-def _short_link_texts(texts: list, chars: list, link_chars: list, limit: int) -> list:
+def _short_link_texts(texts: list[str], chars: list[int], link_chars: list[int], limit: int) -> list[str]:
     """The texts under `limit` characters with at least 80 % link characters (the reference for
     the compiled _short_link_texts)."""
     return [t for t, c, lc in zip(texts, chars, link_chars) if c < limit and lc >= 0.8 * c]
@@ -459,7 +461,7 @@ class EvidencePlan:
             name[len(LINK_WORD) :]: i for i, name in enumerate(feature_names) if name.startswith(LINK_WORD)
         }
 
-    def row(self, page: Page, url: str | None) -> tuple[dict, np.ndarray]:
+    def row(self, page: Page, url: str | None) -> tuple[dict[str, float], np.ndarray]:
         """(page evidence, the model's feature row): token features are 1 where the page has the token."""
         values = page_evidence(page, url)
         row = np.zeros(self.size)
@@ -478,7 +480,7 @@ def _longest_run(flags: np.ndarray) -> int:
     return int((edges[1::2] - edges[::2]).max())
 
 
-def url_features(url: str | None) -> dict:
+def url_features(url: str | None) -> dict[str, float]:
     """The URL's shape: depth, root, date, listing words, page parameter, slug words, item paths."""
     out = {
         "url_depth": 0.0,
@@ -524,10 +526,10 @@ def url_features(url: str | None) -> dict:
     return out
 
 
-def teaser_cards(page: Page) -> tuple:
+def teaser_cards(page: Page) -> TeaserCards:
     """Repeated teaser cards (see _teaser_cards)."""
     if _compiled is not None:
-        return _compiled._teaser_cards(
+        cards: TeaserCards = _compiled._teaser_cards(
             page.node_parents,
             page.node_first,
             page.node_last,
@@ -538,10 +540,16 @@ def teaser_cards(page: Page) -> tuple:
             page.link_chars,
             FLAG["nav"],
         )
+        return cards
     return _teaser_cards(page)
 
 
-def _teaser_cards(page: Page) -> tuple:
+#: (groups, cards in groups, mean link characters per card, the largest group, the most repeated
+#: card signature, mean net text per card): see _teaser_cards.
+TeaserCards = tuple[int, int, float, int, int, float]
+
+
+def _teaser_cards(page: Page) -> TeaserCards:
     """Groups of >= 3 sibling cards (cards.card_groups: the same tag and classes, each holding a
     headline-like link).
 
@@ -557,7 +565,7 @@ def _teaser_cards(page: Page) -> tuple:
     acc_chars = list(accumulate(page.chars, initial=0))
     acc_links = list(accumulate(page.link_chars, initial=0))
     groups = []  # (cards, their headline link characters, their net text characters)
-    signatures: dict = {}
+    signatures: dict[tuple[str, Tokens], int] = {}
     for (_, tag, tokens), cards in card_groups(page, FLAG["nav"]).items():
         groups.append(
             (

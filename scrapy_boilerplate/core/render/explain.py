@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
     from ..extraction import Extraction
     from ..extractor import Extractor
+    from ..links.roles import Link
     from ..overview.detector import OverviewDetector, OverviewVerdict
+    from ..selection.site_rules import RuleSummary
 
 #: Reasons the explain page gives to blocks the extraction never saw (the walk skips them).
 HIDDEN, COMMENT_SECTION, NOT_READ = "hidden", "comment_section", "not_read"
@@ -147,10 +149,10 @@ def _skipped_reason(el: etree._Element | None, page: Page) -> str:
     return NOT_READ
 
 
-def _keys(page: Page) -> list[tuple]:
+def _keys(page: Page) -> list[tuple[etree._Element | None, int]]:
     """Per block: (its element, how many blocks of that element come before it)."""
     seen: dict[int, int] = {}
-    keys = []
+    keys: list[tuple[etree._Element | None, int]] = []
     for node in page.nodes:
         k = seen[node] = seen.get(node, -1) + 1
         keys.append((page.node_elements[node] if node >= 0 else None, k))
@@ -235,7 +237,7 @@ def _verdict(verdict: OverviewVerdict) -> str:
     )
 
 
-def _site_rule(rule: dict | None) -> str:
+def _site_rule(rule: RuleSummary | None) -> str:
     """What a per-site selector did on the page: each selector, what it matched, the blocks it
     kept out (those blocks carry the reason site_selector)."""
     if rule is None:
@@ -258,7 +260,8 @@ def _site_rule(rule: dict | None) -> str:
         if rule["matched"]
         else "did not match (the extraction is as without it)"
     )
-    site = f" for {e(rule['site'])}" if rule.get("site") else ""
+    site_name = rule.get("site")
+    site = f" for {e(site_name)}" if site_name else ""
     return (
         f'<div class="rule"><b>Site rule{site}</b>: {state}; {len(rule["forced_out"])} block(s) '
         f"kept out<ul>{''.join(items)}</ul></div>"
@@ -367,7 +370,7 @@ ROLE_WORDS = {
 }
 
 
-def _links(links: list) -> str:
+def _links(links: list[Link]) -> str:
     """Every link of the page with its role (BOILERPLATE_LINKS; extract(...).links). URLs are shown
     as text, never as links."""
     if not links:

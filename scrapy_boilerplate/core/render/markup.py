@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from lxml import etree
 
     from ..document.page import Page
+    from .segments import Token
+    from .text import Unit
 
 LIST_TAGS = frozenset(("ul", "ol", "menu"))
 DEF_TAGS = frozenset(("dt", "dd"))
@@ -50,7 +52,7 @@ class Options:
     base: str | None = None  # what relative URLs are resolved against (urls.page_base)
 
 
-def render_markup(page: Page, units: list[tuple], lead: str | None, options: Options) -> tuple[str, str]:
+def render_markup(page: Page, units: list[Unit], lead: str | None, options: Options) -> tuple[str, str]:
     """(Markdown, HTML) of `units`, with `lead` (the title) first when given."""
     renderer = _Renderer(page, options)
     if lead:
@@ -69,6 +71,25 @@ def render_markup(page: Page, units: list[tuple], lead: str | None, options: Opt
     return clean_text(renderer.markdown()), clean_text(renderer.html())
 
 
+#: A list around a block: (list node, list tag, item node).
+Level = tuple[int, str, int]
+#: A table cell: (Markdown, HTML, is a header, colspan, rowspan, is a copy of a spanning cell).
+Cell = tuple[str, str, bool, int, int, bool]
+
+
+class _Frame:
+    """An open inline element of a segment: its kind and href, and the Markdown, HTML and
+    plain-text pieces written inside it so far."""
+
+    __slots__ = ("kind", "href", "md", "html", "plain")
+
+    def __init__(self, kind: str, href: str | None) -> None:
+        self.kind, self.href = kind, href
+        self.md: list[str] = []
+        self.html: list[str] = []
+        self.plain: list[str] = []
+
+
 class _Renderer:
     def __init__(self, page: Page, options: Options) -> None:
         self.page = page
@@ -82,7 +103,7 @@ class _Renderer:
         self.open_html: list[tuple[int, str]] = []  # open lists and items: (node, closing tag)
         self.items_started: set[int] = set()  # li/dt/dd nodes whose marker was written
         self.ordinals: dict[int, dict[int, int]] = {}  # ordered list node -> {item node: number}
-        self.levels_of: dict[int, list] = {}  # node -> its lists (_list_levels)
+        self.levels_of: dict[int, list[Level]] = {}  # node -> its lists (_list_levels)
 
     # -- blocks --
 
@@ -118,7 +139,7 @@ class _Renderer:
         self.md_blocks.append((key, md))
         self.html_parts.append(inner)
 
-    def _list_levels(self, node: int) -> list[tuple[int, str, int]]:
+    def _list_levels(self, node: int) -> list[Level]:
         """The lists around `node`, outermost first: (list node, list tag, item node)."""
         if node < 0 or (not (self.page.node_flags[node] & IN_LIST) and self.page.node_tags[node] not in DEF_TAGS):
             return []
@@ -127,9 +148,9 @@ class _Renderer:
             levels = self.levels_of[node] = self._find_list_levels(node)
         return levels
 
-    def _find_list_levels(self, node: int) -> list[tuple[int, str, int]]:
+    def _find_list_levels(self, node: int) -> list[Level]:
         tags, parents = self.page.node_tags, self.page.node_parents
-        levels = []
+        levels: list[Level] = []
         item = -1
         steps = 0
         while node >= 0 and steps < 200:
@@ -146,10 +167,10 @@ class _Renderer:
         levels.reverse()
         return levels[:MAX_LIST_DEPTH]
 
-    def _continues_item(self, levels: list) -> bool:
+    def _continues_item(self, levels: list[Level]) -> bool:
         return levels[-1][2] in self.items_started
 
-    def _in_lists(self, levels: list, md: str, inner: str) -> tuple[str, str, bool]:
+    def _in_lists(self, levels: list[Level], md: str, inner: str) -> tuple[str, str, bool]:
         """The block inside its lists: markers for the items it starts (an item with no
         text of its own gets an empty marker line), indentation for the rest; the HTML
         lists and items opened as needed. `tight`: the block starts an item."""
@@ -213,7 +234,7 @@ class _Renderer:
                 node += 1
         return numbers.get(item, 1)
 
-    def _close_html_outside(self, levels: list) -> None:
+    def _close_html_outside(self, levels: list[Level]) -> None:
         """Close the open HTML lists and items that `levels` is not inside."""
         keep = {node for node, _, _ in levels} | {item for _, _, item in levels}
         while self.open_html and self.open_html[-1][0] not in keep:
@@ -256,31 +277,32 @@ class _Renderer:
         parts.append("</tbody></table>")
         self.html_parts.append("".join(parts))
 
-    def _grid(self, table: Table) -> tuple[list[list[tuple]], int]:
+    def _grid(self, table: Table) -> tuple[list[list[Cell]], int]:
         """Rows of cells (markdown, html, is header, colspan, rowspan, is a copy), spans
         filled for Markdown: a colspan leaves empty cells after its cell, a rowspan
         repeats its cell below (the HTML writes the originals with their spans)."""
         page = self.page
-        grid: list[list[tuple]] = []
-        carried: dict[int, list] = {}  # column -> [cell, rows it still covers]
+        grid: list[list[Cell]] = []
+        carried: dict[int, tuple[Cell, int]] = {}  # column -> (cell, rows it still covers)
         header_rows = 0
 
-        def place_carried(row: list[tuple], until: int) -> None:
+        def place_carried(row: list[Cell], until: int) -> None:
             while len(row) < until:
                 column = len(row)
                 if column in carried:
-                    cell = carried[column]
-                    row.append(cell[0][:5] + (True,))
-                    cell[1] -= 1
-                    if cell[1] <= 0:
+                    cell, rows = carried[column]
+                    row.append((*cell[:5], True))
+                    if rows - 1 <= 0:
                         del carried[column]
+                    else:
+                        carried[column] = (cell, rows - 1)
                 else:
                     row.append(("", "", False, 1, 1, True))  # a gap: nothing there
 
         for _, in_head, cells in table.rows[:MAX_ROWS]:
             if not cells:
                 continue
-            row: list[tuple] = []
+            row: list[Cell] = []
             for node in cells:
                 while len(row) in carried:
                     place_carried(row, len(row) + 1)
@@ -289,9 +311,9 @@ class _Renderer:
                 rowspan = _span(element, "rowspan", MAX_ROWSPAN)
                 md, html = self._cell(node)
                 header = page.node_tags[node] == "th"
-                cell = (md, html, header, colspan, rowspan, False)
+                cell: Cell = (md, html, header, colspan, rowspan, False)
                 if rowspan > 1:
-                    carried[len(row)] = [cell, rowspan - 1]
+                    carried[len(row)] = (cell, rowspan - 1)
                 row.append(cell)
                 row.extend(("", "", header, 1, 1, True) for _ in range(colspan - 1))
             if carried:
@@ -325,7 +347,7 @@ class _Renderer:
 
     # -- inline markup --
 
-    def _inline(self, tokens: list[tuple], line_start: bool = True) -> tuple[str, str]:
+    def _inline(self, tokens: list[Token], line_start: bool = True) -> tuple[str, str]:
         """(Markdown, HTML) of a segment's tokens, without recursion (nesting can be deep)."""
         if all(
             token[0] == "text" or (token[0] != "br" and token[1] == "link" and not self.options.include_links)
@@ -334,60 +356,60 @@ class _Renderer:
             # No markup to keep (most paragraphs): the text alone.
             text = " ".join("".join(token[1] for token in tokens if token[0] == "text").split())
             return escape_markdown(text, line_start=line_start), html_lib.escape(text, quote=False)
-        # Frames: [kind, href, markdown pieces, html pieces, plain pieces]; the first is the block.
-        stack: list[list] = [[None, None, [], [], []]]
+        # One frame per open inline element; the first is the block.
+        stack: list[_Frame] = [_Frame("", None)]
         in_code = 0
         at_line_start = line_start  # the block's own text is at the start of a line
         for token in tokens:
-            kind = token[0]
             frame = stack[-1]
-            if kind == "text":
+            if token[0] == "text":
                 raw = token[1]
                 text = " ".join(raw.split())
                 if not text:
                     if raw:
-                        frame[2].append(" ")
-                        frame[3].append(" ")
-                        frame[4].append(" ")
+                        frame.md.append(" ")
+                        frame.html.append(" ")
+                        frame.plain.append(" ")
                     continue
                 text = (" " if raw[0].isspace() else "") + text + (" " if raw[-1].isspace() else "")
                 if in_code:
-                    frame[2].append(text)
+                    frame.md.append(text)
                 else:
                     start = at_line_start and len(stack) == 1
-                    frame[2].append(escape_markdown(text, line_start=start))
-                frame[3].append(html_lib.escape(text, quote=False))
-                frame[4].append(text)
+                    frame.md.append(escape_markdown(text, line_start=start))
+                frame.html.append(html_lib.escape(text, quote=False))
+                frame.plain.append(text)
                 at_line_start = False
-            elif kind == "br":
-                frame[2].append(" " if in_code else MD_BREAK)
-                frame[3].append(" " if in_code else "<br>")
-                frame[4].append(" ")
+            elif token[0] == "br":
+                frame.md.append(" " if in_code else MD_BREAK)
+                frame.html.append(" " if in_code else "<br>")
+                frame.plain.append(" ")
                 at_line_start = line_start and len(stack) == 1 and not in_code
-            elif kind == "open":
+            elif token[0] == "open":
                 if token[1] == "code":
                     in_code += 1
-                stack.append([token[1], token[2], [], [], []])
-            elif kind == "close" and len(stack) > 1 and stack[-1][0] == token[1]:
+                stack.append(_Frame(token[1], token[2]))
+            elif token[0] == "close" and len(stack) > 1 and stack[-1].kind == token[1]:
                 if token[1] == "code":
                     in_code -= 1
                 self._close_frame(stack, in_code)
                 at_line_start = False
         while len(stack) > 1:  # a segment cut inside an inline element
-            if stack[-1][0] == "code":
+            if stack[-1].kind == "code":
                 in_code -= 1
             self._close_frame(stack, in_code)
-        lines = (" ".join(line.split(" ")).strip() for line in "".join(stack[0][2]).split(MD_BREAK))
+        lines = (" ".join(line.split(" ")).strip() for line in "".join(stack[0].md).split(MD_BREAK))
         md = MD_BREAK.join(" ".join(line.split()) for line in lines if line)
-        parts = (" ".join(part.split()) for part in "".join(stack[0][3]).split("<br>"))
+        parts = (" ".join(part.split()) for part in "".join(stack[0].html).split("<br>"))
         html = "<br>".join(part for part in parts if part)
         return md, html
 
-    def _close_frame(self, stack: list, in_code: int) -> None:
+    def _close_frame(self, stack: list[_Frame], in_code: int) -> None:
         """Pop the innermost inline element and write it into its parent."""
-        kind, href, md_parts, html_parts, plain_parts = stack.pop()
+        frame = stack.pop()
+        kind, href = frame.kind, frame.href
         parent = stack[-1]
-        md, html, plain = "".join(md_parts), "".join(html_parts), "".join(plain_parts)
+        md, html, plain = "".join(frame.md), "".join(frame.html), "".join(frame.plain)
         lead = " " if md[:1] == " " else ""
         trail = " " if md[-1:] == " " else ""
         core, html_core = md.strip(), html.strip()
@@ -397,7 +419,7 @@ class _Renderer:
                 ticks = "`" * (_longest_run(raw, "`") + 1)
                 pad = " " if raw.startswith("`") or raw.endswith("`") else ""
                 core = f"{ticks}{pad}{raw}{pad}{ticks}"
-                if parent[2] and parent[2][-1].endswith("`") and not lead:
+                if parent.md and parent.md[-1].endswith("`") and not lead:
                     lead = " "  # two code spans in a row would read as one
                 html_core = f"<code>{html_core}</code>"
             elif kind == "em":
@@ -411,9 +433,9 @@ class _Renderer:
                     html_core = f'<a href="{html_lib.escape(url)}">{html_core}</a>'
         elif core and kind != "link":
             html_core = f"<{_HTML_TAG[kind]}>{html_core}</{_HTML_TAG[kind]}>"  # inside code
-        parent[2].append(lead + core + trail)
-        parent[3].append((" " if html[:1].isspace() else "") + html_core + (" " if html[-1:].isspace() else ""))
-        parent[4].append(plain)
+        parent.md.append(lead + core + trail)
+        parent.html.append((" " if html[:1].isspace() else "") + html_core + (" " if html[-1:].isspace() else ""))
+        parent.plain.append(plain)
 
     # -- output --
 
@@ -450,15 +472,16 @@ def escape_markdown(text: str, line_start: bool = True) -> str:
     return out
 
 
-def _escape_inline(match: re.Match) -> str:
+def _escape_inline(match: re.Match[str]) -> str:
     return _MD_ENTITIES.get(match.group(0)) or "\\" + match.group(0)
 
 
-def _escape_line_start(match: re.Match) -> str:
-    marker = match.group(2)
+def _escape_line_start(match: re.Match[str]) -> str:
+    marker: str = match.group(2)
+    lead: str = match.group(1)
     if marker.isdigit():
-        return match.group(1) + marker + "\\"  # "1." -> "1\." (the dot follows)
-    return match.group(1) + "\\" + marker
+        return lead + marker + "\\"  # "1." -> "1\." (the dot follows)
+    return lead + "\\" + marker
 
 
 def _md_url(url: str) -> str:
@@ -470,7 +493,7 @@ def _md_row(cells: list[str], width: int) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _html_row(row: list[tuple], force_tag: str | None) -> str:
+def _html_row(row: list[Cell], force_tag: str | None) -> str:
     parts = ["<tr>"]
     for _md, html, header, colspan, rowspan, copy in row:
         if copy:

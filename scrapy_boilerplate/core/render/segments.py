@@ -12,7 +12,7 @@ never add or lose words.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from lxml import etree
 
@@ -48,15 +48,21 @@ INLINE_KINDS = {
     "b": "strong",
 }
 
-# Tokens of a segment: ("text", str), ("br",), ("open", kind, href or None), ("close", kind).
-BR = ("br",)
+#: Tokens of a segment: ("text", str), ("br",), ("open", kind, href or None), ("close", kind).
+Token = (
+    tuple[Literal["text"], str]
+    | tuple[Literal["br"]]
+    | tuple[Literal["open"], str, "str | None"]
+    | tuple[Literal["close"], str]
+)
+BR: Token = ("br",)
 
 
-def node_segments(page: Page, node: int) -> list[list[tuple]]:
+def node_segments(page: Page, node: int) -> list[list[Token]]:
     """The token lists of the segments of `node`'s own inline content that hold text, in order."""
     root = page.node_elements[node]
-    segments: list[list[tuple]] = []
-    tokens: list[tuple] = []
+    segments: list[list[Token]] = []
+    tokens: list[Token] = []
     has_text = False
     br_run = 0
     separate_end = False  # as in the walk: <code>a</code><code>b</code> are two words
@@ -77,7 +83,7 @@ def node_segments(page: Page, node: int) -> list[list[tuple]]:
                 br_run = 0
 
     # One frame per open element: the kind of markup to close at its end, or None.
-    stack: list = []
+    stack: list[str | None] = []
     walker = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
     for event, el in walker:
         if event in ("comment", "pi"):
@@ -139,7 +145,7 @@ def node_segments(page: Page, node: int) -> list[list[tuple]]:
     return segments
 
 
-def _last_char(tokens: list[tuple]) -> str:
+def _last_char(tokens: list[Token]) -> str:
     for token in reversed(tokens):
         if token[0] == "text":
             return token[1][-1]
@@ -164,12 +170,12 @@ def _skipped(page: Page, el: etree._Element) -> bool:
     return False
 
 
-def plain_text(tokens: list[tuple]) -> str:
+def plain_text(tokens: list[Token]) -> str:
     """The text of a segment as the walk writes a block's text (whitespace collapsed)."""
     return " ".join("".join(t[1] if t[0] == "text" else "\n" for t in tokens if t[0] in ("text", "br")).split())
 
 
-def lines_text(tokens: list[tuple]) -> str:
+def lines_text(tokens: list[Token]) -> str:
     """The text of a segment with its line breaks kept: one line per <br>."""
     lines, line = [], []
     for token in tokens:
@@ -187,10 +193,10 @@ class SegmentReader:
 
     def __init__(self, page: Page) -> None:
         self.page = page
-        self._by_node: dict[int, list] = {}
+        self._by_node: dict[int, list[list[Token]]] = {}
         self._rank: dict[int, int] | None = None
 
-    def tokens(self, block: int) -> list[tuple] | None:
+    def tokens(self, block: int) -> list[Token] | None:
         """The inline tokens of `block`, or None when they cannot be read back exactly."""
         page = self.page
         node = page.nodes[block]

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from ..selection.tables import Table
+
+#: A unit of the kept content, in document order: ("block", block index), ("table", Table),
+#: ("code", Table) or ("image", url, alt).
+Unit = tuple[Literal["block"], int] | tuple[Literal["table", "code"], Table] | tuple[Literal["image"], str, str]
+#: An image of the content: (block index, url, alt).
+ContentImage = tuple[int, str, str]
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -15,13 +21,17 @@ if TYPE_CHECKING:
 
 
 def content_units(
-    page: Page, mask: np.ndarray, tables: list[Table], images: list, code_blocks: Sequence[Table] = ()
-) -> list[tuple]:
+    page: Page,
+    mask: np.ndarray,
+    tables: list[Table],
+    images: list[ContentImage],
+    code_blocks: Sequence[Table] = (),
+) -> list[Unit]:
     """Kept blocks, data tables, code blocks and images in document order: ("block", i),
     ("table", Table), ("code", Table), ("image", url, alt). `images`: (block index, url, alt).
     A code block is a <pre> of several blocks (a line a <div>), written as one."""
-    units: list[tuple] = []
-    unit_at = {t.first: ("table", t) for t in tables}
+    units: list[Unit] = []
+    unit_at: dict[int, tuple[Literal["table", "code"], Table]] = {t.first: ("table", t) for t in tables}
     unit_at.update((c.first, ("code", c)) for c in code_blocks)
     pending_images = list(images)
     skip_to = 0  # past the last table written
@@ -40,14 +50,14 @@ def content_units(
     return units
 
 
-def _add_images(units: list, pending: list, before: int) -> None:
+def _add_images(units: list[Unit], pending: list[ContentImage], before: int) -> None:
     """Move the images placed before block `before` into `units`."""
     while pending and pending[0][0] < before:
         _, url, alt = pending.pop(0)
         units.append(("image", url, alt))
 
 
-def units_text(page: Page, units: list[tuple]) -> list[str]:
+def units_text(page: Page, units: list[Unit]) -> list[str]:
     """One line per block, one per table row (cells joined by " | ")."""
     from .tables import table_rows_text
 

@@ -93,14 +93,15 @@ def page_structure(page: Page) -> Structure:
     idx = np.arange(n)
     pa, ga = np.minimum(pa, idx), np.minimum(ga, idx)
     pb, gb = np.maximum(pb, idx + 1), np.maximum(gb, idx + 1)
-    keys: dict[tuple, int] = {}
+    keys: dict[tuple[str, tuple[str, ...]], int] = {}
     sibling = np.array([keys.setdefault(key, len(keys)) for key in zip(page.tags, page.tokens)], np.int64)
     return Structure(np.asarray(page.words, float), pa, pb, ga, gb, sibling)
 
 
 def _span_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     cum = np.concatenate(([0.0], np.cumsum(values)))
-    return cum[b] - cum[a]
+    sums: np.ndarray = cum[b] - cum[a]
+    return sums
 
 
 def _span_max(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:

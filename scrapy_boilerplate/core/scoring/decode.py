@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..document.page import Page
+    from ..jsondata import JsonObject
 
 DEFAULT_PARAMS = {
     "threshold": 0.5,  # probability at which a lone block switches to content
@@ -76,7 +77,7 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
 def decode(
     proba: np.ndarray,
     page: Page,
-    params: dict | None = None,
+    params: JsonObject | None = None,
     favor: str = "balanced",
     table_spans: Sequence[tuple[int, int]] = (),
 ) -> np.ndarray:
@@ -92,7 +93,7 @@ def decode(
     n = len(proba)
     if n == 0:
         return np.zeros(0, bool)
-    chars = page.array("chars")
+    chars = page.arrays.chars
     eps = 1e-6
     prob = np.clip(proba, eps, 1 - eps)
     log_odds = np.log(prob / (1 - prob)) - np.log(p["threshold"] / (1 - p["threshold"]))

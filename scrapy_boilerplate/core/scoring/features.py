@@ -42,6 +42,8 @@ from .stopwords import STOPWORDS
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..document.page import Tokens
+
 TAG_GROUPS = {
     "p": "p",
     "div": "div",
@@ -118,7 +120,7 @@ def _shifted(values: np.ndarray, offset: int, fill: float) -> np.ndarray:
     return out
 
 
-def _word_set(text: str | None) -> frozenset:
+def _word_set(text: str | None) -> frozenset[str]:
     if not text:
         return frozenset()
     return frozenset(w.lower() for w in WORD_RE.findall(text))
@@ -129,12 +131,12 @@ class NodeArrays:
     about as much as a numpy operation on the page)."""
 
     def __init__(self, page: Page) -> None:
-        self.parents = page.array("node_parents", int)
-        self.first = page.array("node_first", int)
-        self.last = page.array("node_last", int)
-        self.flags = page.array("node_flags", int)
-        self.chars = page.array("node_chars")
-        self.link_chars = page.array("node_link_chars")
+        self.parents = page.arrays.node_parents
+        self.first = page.arrays.node_first
+        self.last = page.arrays.node_last
+        self.flags = page.arrays.node_flags
+        self.chars = page.arrays.node_chars
+        self.link_chars = page.arrays.node_link_chars
 
 
 def region_scores(nodes: NodeArrays, chars: np.ndarray, owners: np.ndarray, commas: np.ndarray) -> np.ndarray:
@@ -173,9 +175,9 @@ def _block_values(page: Page) -> SimpleNamespace:
     """The per-block arrays (and per-page scalars) the dense columns are made of."""
     n = len(page)
     texts = page.texts
-    chars = page.array("chars")
-    words = np.maximum(page.array("words"), 1)
-    link_chars = page.array("link_chars")
+    chars = page.arrays.chars
+    words = np.maximum(page.arrays.words, 1)
+    link_chars = page.arrays.link_chars
     links = np.asarray(page.links, float)
     owners = np.asarray(page.nodes)
     nodes = NodeArrays(page)
@@ -272,7 +274,7 @@ def _block_values(page: Page) -> SimpleNamespace:
 
 def _containers(
     page: Page, nodes: NodeArrays, owners: np.ndarray, chars: np.ndarray, link_chars: np.ndarray, commas: np.ndarray
-) -> tuple:
+) -> tuple[float | np.ndarray, float, float | np.ndarray, float | np.ndarray, float | np.ndarray, float | np.ndarray]:
     """The block's place in the page's containers: the Readability-style top candidate and
     TextSweeper's region (in_top, top_share, anc_score, parent_share, in_region, dist_top)."""
     node_score = region_scores(nodes, chars, owners, commas)
@@ -316,7 +318,7 @@ def _shifted_column(key: str, offset: int) -> Callable[[SimpleNamespace], np.nda
 # The dense columns, in order: (name, its values from _block_values). The names come from
 # this table too, so a column cannot move without its name (and the shipped model's
 # feature_names, checked at load, say which order it was trained on).
-DENSE_COLUMNS: tuple = (
+DENSE_COLUMNS: tuple[tuple[str, Callable[[SimpleNamespace], np.ndarray]], ...] = (
     # shallow text
     ("lwords", lambda v: v.lwords),
     ("lchars", lambda v: np.log1p(v.chars)),
@@ -411,7 +413,7 @@ def dense_features(page: Page, out: np.ndarray | None = None, columns: tuple[int
     return X
 
 
-def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) -> np.ndarray:
+def token_features(page: Page, vocabulary: dict[str, int], out: np.ndarray | None = None) -> np.ndarray:
     """Binary presence of the model's id/class tokens in each block's ancestor chain
     (written into `out` when given, a float matrix of n_blocks x len(vocabulary))."""
     n = len(page)
@@ -421,7 +423,7 @@ def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) 
         out[:] = 0
     if not vocabulary or not n:
         return out
-    cache: dict = {}
+    cache: dict[Tokens, list[int]] = {}
     rows: list[int] = []
     cols: list[int] = []
     for i, chain in enumerate(page.tokens):
@@ -435,7 +437,9 @@ def token_features(page: Page, vocabulary: dict, out: np.ndarray | None = None) 
     return out
 
 
-def feature_matrix(page: Page, vocabulary: dict | None = None, columns: tuple[int, ...] | None = None) -> np.ndarray:
+def feature_matrix(
+    page: Page, vocabulary: dict[str, int] | None = None, columns: tuple[int, ...] | None = None
+) -> np.ndarray:
     """Dense features (all, or the `columns` of dense_columns), then the token features of
     `vocabulary`, in one matrix."""
     if not vocabulary:
@@ -448,18 +452,25 @@ def feature_matrix(page: Page, vocabulary: dict | None = None, columns: tuple[in
     return X
 
 
-def text_stats(texts: list, title_words: frozenset, desc_words: frozenset, body_words: frozenset) -> np.ndarray:
+def text_stats(
+    texts: list[str], title_words: frozenset[str], desc_words: frozenset[str], body_words: frozenset[str]
+) -> np.ndarray:
     """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
     counts = Counter(texts)
     if _compiled is not None:
-        return _compiled._text_stats(
+        stats: np.ndarray = _compiled._text_stats(
             texts, counts, title_words, desc_words, body_words, STOPWORDS, CUE_START_RE, END_MARKER_RE, DATE_RE
         )
+        return stats
     return _text_stats(texts, counts, title_words, desc_words, body_words)
 
 
 def _text_stats(
-    texts: list, counts: Counter, title_words: frozenset, desc_words: frozenset, body_words: frozenset
+    texts: list[str],
+    counts: Counter[str],
+    title_words: frozenset[str],
+    desc_words: frozenset[str],
+    body_words: frozenset[str],
 ) -> np.ndarray:
     """The reference for the compiled _features._text_stats, which must give the same numbers."""
     # One pass over the block texts for every string statistic (one Python
@@ -469,8 +480,8 @@ def _text_stats(
 
 
 def _block_text_stats(
-    t: str, counts: Counter, title_words: frozenset, desc_words: frozenset, body_words: frozenset
-) -> tuple:
+    t: str, counts: Counter[str], title_words: frozenset[str], desc_words: frozenset[str], body_words: frozenset[str]
+) -> tuple[int, int, int, int, int, int, float, bool, bool, bool, bool, bool, float, float, float]:
     """The string statistics of one block, in the order dense_features unpacks them."""
     head = t[:200]
     n_digits = len(DIGIT_RE.findall(head))
@@ -504,7 +515,7 @@ def _ancestor_max(parents: np.ndarray, score: np.ndarray) -> np.ndarray:
     """
     parents = np.asarray(parents)
     jump = np.where(parents >= 0, parents, np.arange(len(parents)))  # roots point to themselves
-    out = score
+    out: np.ndarray = score
     while True:
         out = np.maximum(out, out[jump])
         further = jump[jump]
@@ -513,13 +524,13 @@ def _ancestor_max(parents: np.ndarray, score: np.ndarray) -> np.ndarray:
         jump = further
 
 
-def _jaccard(a: frozenset, b: frozenset) -> float:
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
     return len(a & b) / len(a | b)
 
 
-def _cover(a: frozenset, b: frozenset) -> float:
+def _cover(a: frozenset[str], b: frozenset[str]) -> float:
     """Share of the block's words found in b."""
     if not a or not b:
         return 0.0

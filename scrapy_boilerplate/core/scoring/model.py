@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import os
 
     from ..document.page import Page
+    from ..jsondata import JsonObject
 
 _compiled = speedups.twin(__name__)  # _model.pyx
 
@@ -37,6 +38,8 @@ STACK_FORMAT_VERSION = 3  # trees and a second stage over the first's context: o
 
 class ModelError(ValueError):
     """A model file that cannot be used (wrong format, version or features)."""
+
+    _boilerplate_reported = False  # set once a crawl logged it (settings.py)
 
 
 @dataclass
@@ -115,7 +118,7 @@ class TreeEnsemble:
         if n == 0 or len(self._roots) == 0:
             return np.full(n, self.baseline)
         if _compiled is not None:
-            return _compiled._raw_scores(
+            scores: np.ndarray = _compiled._raw_scores(
                 np.ascontiguousarray(X, dtype=float),
                 self._feat,
                 self._thr,
@@ -125,13 +128,14 @@ class TreeEnsemble:
                 self.baseline,
                 self._steps,
             )
+            return scores
         return self.raw_scores_numpy(X)
 
     def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
         """`raw_scores` in numpy alone (_raw_scores)."""
         return _raw_scores(X, self._feat, self._thr, self._child, self._val, self._roots, self.baseline, self._steps)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {
             "baseline": self.baseline,
             "depth": self.depth,
@@ -145,7 +149,7 @@ class TreeEnsemble:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> TreeEnsemble:
+    def from_json(cls, data: JsonObject) -> TreeEnsemble:
         threshold = np.array([np.inf if t is None else t for t in data["threshold"]], float)
         n = len(threshold)
         arrays = [data[k] for k in ("feature", "missing_left", "left", "right", "value")]
@@ -188,7 +192,8 @@ def _raw_scores(
     node = np.broadcast_to(roots, (n, len(roots)))
     for _ in range(steps):
         node = child[node] + (flat[offsets + feat[node]] > thr[node])
-    return baseline + val[node].sum(axis=1)
+    scores: np.ndarray = baseline + val[node].sum(axis=1)
+    return scores
 
 
 @dataclass
@@ -199,11 +204,11 @@ class LinearPart:
     intercept: float
     weight: float  # 0..1
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {"coef": self.coef.tolist(), "intercept": self.intercept, "weight": self.weight}
 
     @classmethod
-    def from_json(cls, data: dict, n_features: int) -> LinearPart:
+    def from_json(cls, data: JsonObject, n_features: int) -> LinearPart:
         coef = np.asarray(data["coef"], float)
         intercept, weight = float(data["intercept"]), float(data["weight"])
         if coef.shape != (n_features,):
@@ -219,15 +224,15 @@ class StackPart:
     first stage's columns (`columns`, indices into its feature row) followed by the block's
     context features (`context`, names of context.CONTEXT_FEATURES, in that order)."""
 
-    columns: list
-    context: list
+    columns: list[int]
+    context: list[str]
     trees: TreeEnsemble
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         return {"columns": list(self.columns), "context": list(self.context), "trees": self.trees.to_json()}
 
     @classmethod
-    def from_json(cls, data: dict, n_features: int) -> StackPart:
+    def from_json(cls, data: JsonObject, n_features: int) -> StackPart:
         from .context import CONTEXT_FEATURES
 
         columns = [int(c) for c in data["columns"]]
@@ -243,22 +248,23 @@ class StackPart:
 
 
 def _sigmoid(raw: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(raw, -30, 30)))
+    proba: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(raw, -30, 30)))
+    return proba
 
 
 @dataclass
 class Model:
-    feature_names: list
-    vocabulary: list  # id/class tokens, in feature order after the dense ones
+    feature_names: list[str]
+    vocabulary: list[str]  # id/class tokens, in feature order after the dense ones
     trees: TreeEnsemble
-    decode: dict = field(default_factory=dict)  # decoding parameters (threshold, transitions...)
-    meta: dict = field(default_factory=dict)  # provenance: datasets, command, sklearn version...
+    decode: JsonObject = field(default_factory=dict)  # decoding parameters (threshold, transitions...)
+    meta: JsonObject = field(default_factory=dict)  # provenance: datasets, command, sklearn version...
     linear: LinearPart | None = None
     stack: StackPart | None = None
 
     @property
-    def token_index(self) -> dict:
-        cached = getattr(self, "_token_index", None)
+    def token_index(self) -> dict[str, int]:
+        cached: dict[str, int] | None = getattr(self, "_token_index", None)
         if cached is None:
             cached = self._token_index = {t: i for i, t in enumerate(self.vocabulary)}
         return cached
@@ -283,11 +289,11 @@ class Model:
         X2 = np.hstack([X[:, self.stack.columns], context])
         return _sigmoid(self.stack.trees.raw_scores(X2))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         version = FORMAT_VERSION if self.linear is None else LINEAR_FORMAT_VERSION
         if self.stack is not None:
             version = STACK_FORMAT_VERSION
-        data = {
+        data: JsonObject = {
             "format": FORMAT,
             "format_version": version,
             "feature_names": self.feature_names,
@@ -306,7 +312,7 @@ class Model:
         Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
 
     @classmethod
-    def from_json(cls, data: dict) -> Model:
+    def from_json(cls, data: JsonObject) -> Model:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ModelError("not a scrapy-boilerplate model file")
         version = data.get("format_version")

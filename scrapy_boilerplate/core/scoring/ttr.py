@@ -36,7 +36,7 @@ def gaussian_kernel(sigma: float) -> np.ndarray:
     """The normalised kernel (cached: a handful of sigmas, used for every page; read-only)."""
     radius = max(1, int(round(3 * sigma)))  # noqa: RUF046 - a numpy float's round() may be a float
     x = np.arange(-radius, radius + 1, dtype=float)
-    k = np.exp(-(x * x) / (2 * sigma * sigma))
+    k: np.ndarray = np.exp(-(x * x) / (2 * sigma * sigma))
     k = k / k.sum()
     k.flags.writeable = False
     return k
@@ -86,7 +86,8 @@ def node_ratios(
 ) -> np.ndarray:
     """TextSweeper's ratio per node: net text length / (tag count + node level)."""
     net = np.asarray(node_chars, float) - np.asarray(node_link_chars, float)
-    return np.maximum(net, 0) / (np.asarray(node_tag_counts, float) + np.asarray(node_depths, float))
+    ratios: np.ndarray = np.maximum(net, 0) / (np.asarray(node_tag_counts, float) + np.asarray(node_depths, float))
+    return ratios
 
 
 def best_region(page: Page, tolerance: float = 0.9) -> tuple[int, int]:
@@ -97,7 +98,7 @@ def best_region(page: Page, tolerance: float = 0.9) -> tuple[int, int]:
     (very high ratio, one tag) cannot win on its own.
     """
     if _compiled is not None:
-        return _compiled._best_region(
+        region: tuple[int, int] = _compiled._best_region(
             page.node_chars,
             page.node_link_chars,
             page.node_tag_counts,
@@ -107,6 +108,7 @@ def best_region(page: Page, tolerance: float = 0.9) -> tuple[int, int]:
             page.link_chars,
             tolerance,
         )
+        return region
     return _best_region(page, tolerance)
 
 
@@ -114,8 +116,8 @@ def _best_region(page: Page, tolerance: float) -> tuple[int, int]:
     """The reference for the compiled _ttr._best_region, which must give the same region."""
     if not page.node_tags:
         return -1, 0
-    chars = page.array("node_chars")
-    links = page.array("node_link_chars")
+    chars = page.arrays.node_chars
+    links = page.arrays.node_link_chars
     ratio = node_ratios(chars, links, page.node_tag_counts, page.node_depths)
     ratio[(chars - links) < 25] = 0
     best = float(ratio.max())

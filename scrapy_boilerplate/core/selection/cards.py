@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import ArrayLike
 
-    from ..document.page import Page
+    from ..document.page import Page, Tokens
 
 #: A group needs this many sibling cards ...
 MIN_CARDS = 5
@@ -59,6 +59,11 @@ SEPARATOR_CHARS = 2
 _OUTSIDE_CONTENT = FLAG["nav"] | FLAG["footer"] | FLAG["header"] | FLAG["aside"]
 _NOT_COUNTED = FLAG["nav"] | FLAG["heading"]
 
+#: A card: the [first, last) span of its blocks.
+Span = tuple[int, int]
+#: A group of sibling cards: (parent node, tag, id/class tokens).
+CardKey = tuple[int, str, "Tokens"]
+
 
 def keep_card_groups(page: Page, mask: np.ndarray) -> None:
     """Set `mask` over every card of each dominant card group next to the kept content; on a
@@ -69,7 +74,7 @@ def keep_card_groups(page: Page, mask: np.ndarray) -> None:
     # A page that states it is a discussion (a forum thread, a Q&A page): its posts are not cards.
     if not groups or declares_thread(page):
         return
-    chars = page.array("chars")
+    chars = page.arrays.chars
     acc_chars = _prefix_sums(chars)
     if not mask.any():
         # Nothing kept of a page of cards (a shop's grid of short, linked product names, each
@@ -116,20 +121,22 @@ def keep_card_groups(page: Page, mask: np.ndarray) -> None:
             acc_kept = _prefix_sums(np.where(mask, chars, 0))
 
 
-def _prefix_sums(values: ArrayLike) -> list:
+def _prefix_sums(values: ArrayLike) -> list[float]:
     """Prefix sums as a list: the loops of keep_card_groups read single values, where numpy is slow."""
-    return np.concatenate(([0], np.cumsum(values))).tolist()
+    sums: list[float] = np.concatenate(([0], np.cumsum(values))).tolist()
+    return sums
 
 
-def _spans_sum(acc: list, spans: Iterable[tuple[int, int]]) -> float:
+def _spans_sum(acc: list[float], spans: Iterable[Span]) -> float:
     """The sum over the [first, last) block spans, from prefix sums `acc`."""
-    return sum(acc[b] - acc[a] for a, b in spans)
+    total: float = sum(acc[b] - acc[a] for a, b in spans)
+    return total
 
 
 def _counted_blocks(page: Page) -> np.ndarray:
     """Prefix sums of the blocks that count in the distance between a group and the kept
     content: not navigation, headings or separators of SEPARATOR_CHARS or less."""
-    counts = (page.array("flags", np.int64) & _NOT_COUNTED == 0) & (page.array("chars") > SEPARATOR_CHARS)
+    counts = (page.arrays.flags & _NOT_COUNTED == 0) & (page.arrays.chars > SEPARATOR_CHARS)
     return np.concatenate(([0], np.cumsum(counts)))
 
 
@@ -144,7 +151,7 @@ def _near(mask: np.ndarray, lo: int, hi: int, counted: np.ndarray) -> bool:
     return after < len(kept) and counted[kept[after]] - counted[hi] < NEAR_BLOCKS
 
 
-def _card_groups(page: Page) -> list:
+def _card_groups(page: Page) -> list[tuple[list[Span], list[Span]]]:
     """(cards, the cards with a long linked headline) of each group of MIN_CARDS or more sibling
     cards outside navigation, headers, footers and asides, short linked headlines counted."""
     groups = [
@@ -152,11 +159,11 @@ def _card_groups(page: Page) -> list:
     ]
     if not groups:
         return []
-    acc_long = np.concatenate(([0], np.cumsum(page.array("link_chars") >= HEADLINE_LINK_CHARS))).tolist()
+    acc_long = np.concatenate(([0], np.cumsum(page.arrays.link_chars >= HEADLINE_LINK_CHARS))).tolist()
     return [(cards, [(a, b) for a, b in cards if acc_long[min(b, a + HEAD_BLOCKS)] > acc_long[a]]) for cards in groups]
 
 
-def card_groups(page: Page, excluded_flags: int, short_headlines: bool = False) -> dict:
+def card_groups(page: Page, excluded_flags: int, short_headlines: bool = False) -> dict[CardKey, list[Span]]:
     """{(parent node, tag, id/class tokens): [(first, last) block spans of its cards]}.
 
     A card is a node whose first HEAD_BLOCKS blocks hold a link of HEADLINE_LINK_CHARS or more
@@ -165,10 +172,10 @@ def card_groups(page: Page, excluded_flags: int, short_headlines: bool = False) 
     are at least half its text is a headline too (the extraction's second pass). Overview
     detection counts the groups of long headlines (overview.teaser_cards, and its compiled twin).
     """
-    first, last = page.array("node_first", int), page.array("node_last", int)
+    first, last = page.arrays.node_first, page.arrays.node_last
     head_end = np.minimum(last, first + HEAD_BLOCKS)
     if short_headlines:
-        links, chars = page.array("link_chars"), page.array("chars")
+        links, chars = page.arrays.link_chars, page.arrays.chars
         headline = (links >= HEADLINE_LINK_CHARS) | ((links >= SHORT_HEADLINE_LINK_CHARS) & (2 * links >= chars))
         acc_headlines = np.concatenate(([0], np.cumsum(headline)))
         # Exact in one vectorised pass: a node is a candidate when a headline block starts it.
@@ -177,7 +184,7 @@ def card_groups(page: Page, excluded_flags: int, short_headlines: bool = False) 
         acc_links = np.concatenate(([0], np.cumsum(page.link_chars)))
         # Candidates in one vectorised pass; the Python loop sees only nodes with a headline link.
         candidates = np.flatnonzero(acc_links[head_end] - acc_links[first] >= HEADLINE_LINK_CHARS)
-    groups: dict = {}
+    groups: dict[CardKey, list[Span]] = {}
     link_chars, parents, tags, tokens, flags = (
         page.link_chars,
         page.node_parents,

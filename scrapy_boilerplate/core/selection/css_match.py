@@ -152,10 +152,10 @@ class _Matcher:
         self.xpath = xpath
         self.tests = [None if c.test is None else xpath(c.test) for c in chain.compounds]
         last = len(chain.compounds)
-        self.matched: list[dict] = [{} for _ in range(last)]  # compound -> {element: bool}
+        self.matched: list[dict[etree._Element, bool]] = [{} for _ in range(last)]  # compound -> {element: bool}
         # compound -> {element: it or an ancestor (a preceding sibling) matches}
-        self.ancestors: list[dict] = [{} for _ in range(last)]
-        self.siblings: list[dict] = [{} for _ in range(last)]
+        self.ancestors: list[dict[etree._Element, bool]] = [{} for _ in range(last)]
+        self.siblings: list[dict[etree._Element, bool]] = [{} for _ in range(last)]
 
     def select(self, root: etree._Element) -> list[etree._Element]:
         """The elements under `root` the chain matches, in document order: those of its last
@@ -206,7 +206,9 @@ class _Matcher:
         step = _parent if combinator == " " else _previous
         return self._any(step(el), i - 1, step, combinator)
 
-    def _any(self, el: etree._Element | None, i: int, step: Callable, kind: str) -> bool:
+    def _any(
+        self, el: etree._Element | None, i: int, step: Callable[[etree._Element], etree._Element | None], kind: str
+    ) -> bool:
         """Whether `el` or one of the elements `step` reaches from it matches compound `i`;
         iterative (a chain of 5,000 siblings) and remembered along the way."""
         memo = self.ancestors[i] if kind == " " else self.siblings[i]

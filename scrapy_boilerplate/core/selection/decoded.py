@@ -12,6 +12,7 @@ from ..document.page import Page
 from ..scoring.decode import decode
 
 if TYPE_CHECKING:
+    from ..jsondata import JsonObject
     from ..options import Options
     from .tables import Table
 
@@ -29,7 +30,7 @@ CAPTION_MAX_SHARE = 0.5
 
 
 def decoded_mask(
-    page: Page, proba: np.ndarray, params: dict | None, options: Options, tables: list[Table]
+    page: Page, proba: np.ndarray, params: JsonObject | None, options: Options, tables: list[Table]
 ) -> np.ndarray:
     """The decoder's mask; data tables are decoded as spans."""
     spans = [(t.first, t.last) for t in tables]
@@ -37,10 +38,10 @@ def decoded_mask(
 
 
 def near_empty_fallback(
-    page: Page, mask: np.ndarray, proba: np.ndarray, params: dict | None, options: Options, tables: list[Table]
+    page: Page, mask: np.ndarray, proba: np.ndarray, params: JsonObject | None, options: Options, tables: list[Table]
 ) -> np.ndarray:
     """The decoder's `mask` again where it kept next to nothing: a tiny page, a page of short items."""
-    chars, link_chars = page.array("chars"), page.array("link_chars")
+    chars, link_chars = page.arrays.chars, page.arrays.link_chars
     if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
         # A tiny page has no boilerplate to speak of: its non-link text is the content,
         # or all its text when it is only links.
@@ -61,8 +62,8 @@ def near_empty_fallback(
 
 def drop_ad_links(page: Page, mask: np.ndarray) -> np.ndarray:
     """The text of an ad unit is its click-through link, even in the middle of an article."""
-    chars, link_chars = page.array("chars"), page.array("link_chars")
-    flags = page.array("flags", int)
+    chars, link_chars = page.arrays.chars, page.arrays.link_chars
+    flags = page.arrays.flags
     mask &= ~(((flags & FLAG["ad"]) > 0) & (link_chars >= 0.9 * chars))
     return mask
 
@@ -70,7 +71,7 @@ def drop_ad_links(page: Page, mask: np.ndarray) -> np.ndarray:
 def drop_captions(page: Page, mask: np.ndarray, options: Options) -> np.ndarray:
     """Captions are not main content by default; include_captions keeps those within the content."""
     if mask.any():
-        chars, flags = page.array("chars"), page.array("flags", int)
+        chars, flags = page.arrays.chars, page.arrays.flags
         span = np.zeros_like(mask)
         first, last = np.flatnonzero(mask)[[0, -1]]
         span[first : last + 1] = True
@@ -88,5 +89,5 @@ def drop_captions(page: Page, mask: np.ndarray, options: Options) -> np.ndarray:
 def add_comments(page: Page, mask: np.ndarray, options: Options) -> np.ndarray:
     """include_comments: the comment sections' blocks are content."""
     if options.include_comments:
-        mask = mask | ((page.array("flags", int) & FLAG["comment"]) > 0)
+        mask = mask | ((page.arrays.flags & FLAG["comment"]) > 0)
     return mask

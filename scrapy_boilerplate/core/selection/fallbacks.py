@@ -68,7 +68,7 @@ def use_stated_body(run: Run, result: Extraction) -> Extraction:
     if body is not None and len(result.text) < BODY_FALLBACK_SHARE * len(body):
         stated = body_page(body, run.page)
         if stated is not None:
-            mask = stated.array("chars") > 0
+            mask = stated.arrays.chars > 0
             # A rule that matched nothing here forced nothing out of the stated body.
             candidate = run.extraction(
                 Kept(

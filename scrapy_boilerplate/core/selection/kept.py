@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..document.page import Page
+    from .site_rules import RuleSummary
     from .tables import Table
 
 
@@ -28,4 +29,4 @@ class Kept:
     # are not a selection's (a stated body: all of them are its).
     history: list[bytes] | None = None
     shift: np.ndarray | None = None  # how far the site memory moved the probabilities
-    site_rule: dict | None = None  # what the site selectors did (SiteRule.apply's summary)
+    site_rule: RuleSummary | None = None  # what the site selectors did (SiteRule.apply's summary)

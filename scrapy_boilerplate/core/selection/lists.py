@@ -127,7 +127,7 @@ def fill_definition_list_gaps(page: Page, mask: np.ndarray, proba: np.ndarray) -
             break
         in_dl[page.node_first[at] : page.node_last[at]] = True
     kept = np.flatnonzero(mask)
-    chars, links = page.array("chars"), page.array("link_chars")
+    chars, links = page.arrays.chars, page.arrays.link_chars
     for before, after in pairwise(kept):
         a, b = before + 1, after
         if a >= b or not in_dl[a:b].all():

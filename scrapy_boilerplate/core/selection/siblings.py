@@ -81,8 +81,8 @@ def _section_groups(page: Page) -> list[list[int]]:
     (its first block, a child of the box), in page order; groups of two or more."""
     nodes, parents, node_tags = page.nodes, page.node_parents, page.node_tags
     first, last = page.node_first, page.node_last
-    groups: dict[tuple, list[int]] = {}
-    headings = sorted((i, tag) for tag in SUB_HEADINGS for i in page.positions("tags", tag))
+    groups: dict[tuple[int, str, str], list[int]] = {}
+    headings = sorted((i, tag) for tag in SUB_HEADINGS for i in page.tag_positions(tag))
     for i, tag in headings:
         box = parents[nodes[i]]
         if box < 0 or first[box] != i or last[box] - i < 2 or node_tags[box] not in SECTION_TAGS:

@@ -31,7 +31,7 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -50,6 +50,25 @@ logger = logging.getLogger(__name__)
 MAX_MATCHES = 5000
 #: Ancestors looked through for an inline element's block-level parent.
 MAX_ANCESTORS = 1000
+
+
+class SelectorCount(TypedDict):
+    """One selector of a rule on a page: the elements it matched, the page's blocks inside them."""
+
+    selector: str
+    elements: int
+    blocks: int
+
+
+class RuleSummary(TypedDict):
+    """What a site rule did on a page (SiteRule.apply; Extraction.site_rule, the explain page)."""
+
+    site: str | None
+    matched: bool
+    content: SelectorCount | None
+    exclude: list[SelectorCount]
+    forced_out: list[int]  # block indices the rule keeps out of the content
+    over_budget: bool
 
 
 @functools.lru_cache(maxsize=512)
@@ -76,13 +95,13 @@ class SiteRule:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_compiled", {css: compile_selector(css) for css in self.selectors()})
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[SiteRule], tuple[str | None, tuple[str, ...], str | None]]:
         return SiteRule, (self.content, self.exclude, self.site)
 
     def selectors(self) -> list[str]:
         return ([self.content] if self.content is not None else []) + list(self.exclude)
 
-    def apply(self, page: Page) -> tuple[np.ndarray | None, dict]:
+    def apply(self, page: Page) -> tuple[np.ndarray | None, RuleSummary]:
         """(allowed, summary): the mask of the blocks that may be content (None: the rule
         matched nothing and changes nothing) and what the rule did (`summary` shape below).
 
@@ -110,22 +129,23 @@ class SiteRule:
                 ", ".join(repr(css) for css in self.selectors()),
                 over.args[0],
             )
-            empty = {"elements": 0, "blocks": 0}
-            content = {"selector": self.content, **empty} if self.content is not None else None
+            content: SelectorCount | None = None
+            if self.content is not None:
+                content = {"selector": self.content, "elements": 0, "blocks": 0}
             return None, {
                 "site": self.site,
                 "matched": False,
                 "content": content,
-                "exclude": [{"selector": css, **empty} for css in self.exclude],
+                "exclude": [{"selector": css, "elements": 0, "blocks": 0} for css in self.exclude],
                 "forced_out": [],
                 "over_budget": True,
             }
 
-    def _apply(self, page: Page) -> tuple[np.ndarray | None, dict]:
+    def _apply(self, page: Page) -> tuple[np.ndarray | None, RuleSummary]:
         n = len(page)
         spans = _Spans(page)
         allowed: np.ndarray | None = None
-        content = None
+        content: SelectorCount | None = None
         if self.content is not None:
             inside, elements = spans.covered(self._compiled[self.content])
             content = {"selector": self.content, "elements": elements, "blocks": int(inside.sum())}
@@ -135,7 +155,7 @@ class SiteRule:
                 logger.debug(
                     "content selector %r matches no content on %s; ignored", self.content, page.base_url or "the page"
                 )
-        excluded = []
+        excluded: list[SelectorCount] = []
         for css in self.exclude:
             inside, elements = spans.covered(self._compiled[css])
             excluded.append({"selector": css, "elements": elements, "blocks": int(inside.sum())})
@@ -144,7 +164,7 @@ class SiteRule:
         if self.exclude and not any(e["blocks"] for e in excluded):
             logger.debug("exclude selectors %r match no content on %s", list(self.exclude), page.base_url or "the page")
         matched = bool(content["blocks"]) if content is not None else any(e["blocks"] for e in excluded)
-        summary = {
+        summary: RuleSummary = {
             "site": self.site,
             "matched": matched,
             "content": content,
@@ -158,7 +178,7 @@ class SiteRule:
 def plain_text_blocks(page: Page, allowed: np.ndarray) -> np.ndarray:
     """The allowed blocks that are not mostly link text (all the allowed ones when every one
     is): the content when a content selector matched and the model kept nothing in it."""
-    chars, link_chars = page.array("chars"), page.array("link_chars")
+    chars, link_chars = page.arrays.chars, page.arrays.link_chars
     mask = allowed & (link_chars < chars / 2)
     return mask if mask.any() else allowed & (chars > 0)
 
@@ -313,7 +333,7 @@ class _Spans:
         if root is None or not len(inside):
             return inside, 0
         elements = selector.select(root, self.budget)
-        seen: set = set()  # elements inside an inline match already read
+        seen: set[etree._Element] = set()  # elements inside an inline match already read
         for el in elements[:MAX_MATCHES]:
             node = self.node_of.get(el)
             if node is not None:
@@ -322,7 +342,7 @@ class _Spans:
                 self._inline(el, inside, seen)
         return inside, len(elements)
 
-    def _inline(self, el: etree._Element, inside: np.ndarray, seen: set) -> None:
+    def _inline(self, el: etree._Element, inside: np.ndarray, seen: set[etree._Element]) -> None:
         kind = tag_info(el.tag)[0]
         if kind not in (K_INLINE, K_LINK, K_IMG):
             return  # a block-level or skipped element that is no node: skipped by the walk

@@ -49,7 +49,7 @@ def drop_source_labels(page: Page, mask: np.ndarray) -> None:
     """Unkeep the kept source labels of link cards (the module docstring says which)."""
     chars, texts = page.chars, page.texts
     own_host = None
-    for i in np.flatnonzero(mask & (page.array("chars") <= LABEL_MAX_CHARS)).tolist():
+    for i in np.flatnonzero(mask & (page.arrays.chars <= LABEL_MAX_CHARS)).tolist():
         if page.tags[i] in HEADING_TAGS or 2 * page.link_chars[i] >= chars[i]:
             continue
         text = texts[i]

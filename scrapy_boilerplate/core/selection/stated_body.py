@@ -27,7 +27,7 @@ _MARKUP = ("<p", "<br", "<div", "</")
 
 def stated_body(page: Page) -> str | None:
     """The JSON-LD body of `page` when the fallback may use it, else None."""
-    body = max(page.jsonld.get("articleBody", ""), page.jsonld.get("steps", ""), key=len)
+    body: str = max(page.jsonld.get("articleBody", ""), page.jsonld.get("steps", ""), key=len)
     if not body or len(body) < BODY_MIN_CHARS or page.jsonld.get("paywalled"):
         return None
     return body[:BODY_MAX_CHARS]

@@ -37,8 +37,11 @@ from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
 if TYPE_CHECKING:
+    from ..document.page import Tokens
     from ..extraction import Extraction
+    from ..jsondata import JsonObject
     from ..site_memory.templates import TemplateEvidence
+    from .site_rules import RuleSummary
 
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
@@ -72,7 +75,7 @@ class Selection:
 
     page: Page
     proba: np.ndarray  # the block probabilities the decoder and the steps read
-    params: dict | None  # the model's decoder parameters
+    params: JsonObject | None  # the model's decoder parameters
     options: Options  # the extraction's options
     title: str | None  # the page's headline (metadata/title.py)
     tables: list[Table]  # the data tables, decided whole
@@ -90,7 +93,7 @@ class Selection:
     shift: np.ndarray | None = None
     # What the site rule allows (None: everything) and its summary (`SiteRule.apply`).
     allowed: np.ndarray | None = None
-    site_rule: dict | None = None
+    site_rule: RuleSummary | None = None
 
     def __post_init__(self) -> None:
         self.probability = self.proba
@@ -113,7 +116,7 @@ class Selection:
 def select(
     page: Page,
     proba: np.ndarray,
-    params: dict | None,
+    params: JsonObject | None,
     options: Options,
     title: str | None,
     *,
@@ -205,7 +208,7 @@ def drop_renderings(s: Selection) -> None:
     mobile and desktop variants of one article, a reply's preview of the post above it). A
     repeat under the same ids and classes is the page's own (a chorus, a repeated note)."""
     page, mask = s.page, s.mask
-    first_path: dict[str, tuple] = {}
+    first_path: dict[str, Tokens] = {}
     for i in np.flatnonzero(mask):
         if page.chars[i] < REPEAT_MIN_CHARS:
             continue
@@ -346,7 +349,7 @@ def keep_listing_captions(s: Selection) -> None:
     page, mask = s.page, s.mask
     tags, flags, unit = page.node_tags, page.flags, FLAG["pre"] | FLAG["table"]
     first, last, parents = page.node_first, page.node_last, page.node_parents
-    for node in page.positions("node_tags", "figcaption"):
+    for node in page.node_tag_positions("figcaption"):
         figure = parents[node]
         if (
             figure >= 0

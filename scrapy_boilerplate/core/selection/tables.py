@@ -59,8 +59,8 @@ class Table:
     node: int  # the table's node
     first: int  # its blocks: [first, last)
     last: int
-    caption: list = field(default_factory=list)  # nodes of its caption(s)
-    rows: list = field(default_factory=list)  # [(row node, in thead, [cell nodes])]
+    caption: list[int] = field(default_factory=list)  # nodes of its caption(s)
+    rows: list[tuple[int, bool, list[int]]] = field(default_factory=list)  # (row node, in thead, [cell nodes])
 
 
 def find_data_tables(page: Page) -> list[Table]:
@@ -74,9 +74,9 @@ def find_data_tables(page: Page) -> list[Table]:
     # The nearest table (and row) of each node, in one pass: nodes are in document order.
     table_of = [-1] * len(tags)
     row_of = [-1] * len(tags)
-    structured_cells: dict[int, set] = {}
+    structured_cells: dict[int, set[int]] = {}
     paragraphs: dict[int, int] = {}  # cell -> paragraphs in it
-    long_cells: dict[int, list] = {}  # table -> its cells of two paragraphs or more
+    long_cells: dict[int, list[int]] = {}  # table -> its cells of two paragraphs or more
     heading_cells: set[int] = set()
     for node, tag in enumerate(tags):
         parent = parents[node]
@@ -122,7 +122,7 @@ def find_data_tables(page: Page) -> list[Table]:
     ]
 
 
-def _cell_of(node: int, parents: list, tags: list) -> int:
+def _cell_of(node: int, parents: list[int], tags: list[str]) -> int:
     while node >= 0 and tags[node] not in CELL_TAGS:
         node = parents[node]
     return node
@@ -161,8 +161,8 @@ def decide_tables(
     aside, footer or related box."""
     if not tables:
         return
-    chars = page.array("chars")
-    links = page.array("link_chars")
+    chars = page.arrays.chars
+    links = page.arrays.link_chars
     kept = np.flatnonzero(mask)
     for table in tables:
         a, b = table.first, table.last

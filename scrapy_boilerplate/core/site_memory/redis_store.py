@@ -97,7 +97,7 @@ class RedisTemplateStore(RedisLink, TemplateStore):
         self.max_fingerprints = int(max_fingerprints)
         self.warmup = int(warmup)
 
-    def __reduce__(self) -> tuple[Callable[..., RedisTemplateStore], tuple]:
+    def __reduce__(self) -> tuple[Callable[..., RedisTemplateStore], tuple[object, ...]]:
         # A worker process gets its own connection to the same Redis, with the same settings.
         if self.url is None:
             raise TypeError(
@@ -105,7 +105,8 @@ class RedisTemplateStore(RedisLink, TemplateStore):
             )
         return (_from_url, (self.url, self.timeout, self.settings()))
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
+        """from_url's keyword arguments that make this store again (values of several types)."""
         return {
             "prefix": self.prefix,
             "ttl": self.ttl,
@@ -150,7 +151,7 @@ class RedisTemplateStore(RedisLink, TemplateStore):
     def where(self) -> str:
         return redacted(self.url)
 
-    def site_state(self, site: str) -> tuple[int, dict] | None:
+    def site_state(self, site: str) -> tuple[int, dict[int, int]] | None:
         """(pages, {fingerprint: pages holding it}) of a site, as MemoryTemplateStore gives it."""
         raw = self.client.hgetall(self.key(site))
         if not raw:
@@ -168,5 +169,5 @@ class RedisTemplateStore(RedisLink, TemplateStore):
             pass
 
 
-def _from_url(url: str, timeout: float, settings: dict) -> RedisTemplateStore:
+def _from_url(url: str, timeout: float, settings: dict[str, Any]) -> RedisTemplateStore:
     return RedisTemplateStore.from_url(url, timeout=timeout, **settings)

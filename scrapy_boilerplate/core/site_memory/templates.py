@@ -143,8 +143,8 @@ class SiteCounts:
     """What a store knows of some fingerprints of a site, before the page asking was recorded."""
 
     pages: int = 0
-    counts: dict = field(default_factory=dict)  # fingerprint -> earlier pages holding it
-    asked: frozenset = frozenset()  # the fingerprints the counts are about
+    counts: dict[int, int] = field(default_factory=dict)  # fingerprint -> earlier pages holding it
+    asked: frozenset[int] = frozenset()  # the fingerprints the counts are about
 
 
 @dataclass
@@ -154,14 +154,14 @@ class TemplateEvidence:
     site: str
     warmup: int
     known: SiteCounts | None  # None: the store failed on this page
-    fingerprints: list | None = None  # of the page the evidence was asked for
+    fingerprints: list[int] | None = None  # of the page the evidence was asked for
     page: object = field(default=None, repr=False, compare=False)  # that page
 
     @property
     def used(self) -> bool:
         return self.known is not None and self.known.pages >= self.warmup
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, str | bool]:
         """What happened to the site memory on this page (for a crawl's stats)."""
         return {
             "site": self.site,
@@ -295,7 +295,7 @@ class MemoryTemplateStore(TemplateStore):
         self.max_sites = int(max_sites)
         self.max_fingerprints = int(max_fingerprints)
         self.warmup = int(warmup)
-        self._sites: OrderedDict[str, list] = OrderedDict()  # site -> [pages, {fp: count}]
+        self._sites: OrderedDict[str, tuple[int, dict[int, int]]] = OrderedDict()  # site -> (pages, {fp: count})
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -305,7 +305,7 @@ class MemoryTemplateStore(TemplateStore):
         with self._lock:
             entry = self._sites.get(site)
             if entry is None:
-                entry = self._sites[site] = [0, {}]
+                entry = self._sites[site] = (0, {})
                 while len(self._sites) > self.max_sites:
                     self._sites.popitem(last=False)
             else:
@@ -314,11 +314,11 @@ class MemoryTemplateStore(TemplateStore):
             known = {fp: counts[fp] for fp in fingerprints if fp in counts}
             for fp in fingerprints:
                 counts[fp] = counts.get(fp, 0) + 1
-            entry[0] = pages + 1
+            self._sites[site] = (pages + 1, counts)  # the same place in the order
             _prune(counts, self.max_fingerprints)
         return SiteCounts(pages, known, frozenset(fingerprints))
 
-    def site_state(self, site: str) -> tuple[int, dict] | None:
+    def site_state(self, site: str) -> tuple[int, dict[int, int]] | None:
         """(pages, {fingerprint: pages holding it}) of a site, a copy; None if unknown."""
         with self._lock:
             entry = self._sites.get(site)
@@ -329,7 +329,7 @@ class MemoryTemplateStore(TemplateStore):
             self._sites.clear()
 
 
-def _prune(counts: dict, cap: int) -> None:
+def _prune(counts: dict[int, int], cap: int) -> None:
     """Forget the fingerprints held by fewest pages until at most `cap` are left (deterministic:
     by count only, whatever the order they came in)."""
     floor = 1
