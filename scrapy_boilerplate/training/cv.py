@@ -363,10 +363,9 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
 SHIPPED_RECIPE = Recipe("today-oof", sets=("wcxb-dev", "trafilatura-eval"), tune="oof", stack=True)
 
 
-def make_models(recipe: Recipe, items: list[Item], log: Callable = print) -> dict[str, Model]:
-    """The recipe's models by name: one, or (tune="oof" with stack) the first stage and the stacked one."""
-    if recipe.tune != "oof":
-        return {recipe.name: make_model(recipe, items, log)}
+def _training_data(recipe: Recipe, items: list[Item]) -> tuple[list[training.PageData], list[Item]]:
+    """The recipe's training pages among `items` (its sets, its share of sites), labelled, with
+    the items they came from; the wide sets' negatives balanced when the recipe says so."""
     items = [it for it in items if it.dataset in recipe.sets]
     if recipe.train_share < 1:
         items = [it for it in items if is_validation_site("share:" + it.group, recipe.train_share)]
@@ -378,23 +377,21 @@ def make_models(recipe: Recipe, items: list[Item], log: Callable = print) -> dic
             kept.append(it)
     if recipe.wide_negatives == "balanced":
         balance_wide_negatives(data, kept)
+    return data, kept
+
+
+def make_models(recipe: Recipe, items: list[Item], log: Callable = print) -> dict[str, Model]:
+    """The recipe's models by name: one, or (tune="oof" with stack) the first stage and the stacked one."""
+    if recipe.tune != "oof":
+        return {recipe.name: make_model(recipe, items, log)}
+    data, kept = _training_data(recipe, items)
     return make_oof_models(recipe, data, kept, log)
 
 
 def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Model:
     """The recipe's model from `items` (a fold's training pages): vocabulary and trees fitted on
     three quarters of the sites, the decoder tuned on the fourth, then all refitted."""
-    items = [it for it in items if it.dataset in recipe.sets]
-    if recipe.train_share < 1:
-        items = [it for it in items if is_validation_site("share:" + it.group, recipe.train_share)]
-    data, kept = [], []
-    for it in items:
-        d = _page_data(it, recipe)
-        if d is not None:
-            data.append(d)
-            kept.append(it)
-    if recipe.wide_negatives == "balanced":
-        balance_wide_negatives(data, kept)
+    data, kept = _training_data(recipe, items)
     tune_sets = recipe.tune_sets or recipe.sets
     tune_flags = [is_validation_site("tune:" + it.group, 0.25) for it in kept]
     fit_part = [d for d, t in zip(data, tune_flags) if not t]
