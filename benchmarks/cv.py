@@ -156,6 +156,25 @@ def run(names: list[str], folds: int, cache: str | None, processes: int, untouch
         _log(f"{name}: {record['seconds']}s -> {file}")
 
 
+def replay(source: str, name: str, folds: int, cache: str | None, processes: int) -> None:
+    out = results_dir(cache)
+    stored = json.loads((out / f"{source}-{folds}f.json").read_text())
+    items = cv.corpus([DATASETS / n for n in LABELLED], folds, cache, processes, log=_log)
+    start = time.time()
+    rows = cv.replay_rows(stored["rows"], stored["decoders"], items, processes)
+    record = {
+        "name": name,
+        "folds": folds,
+        "rows": rows,
+        "decoders": stored["decoders"],
+        "seconds": round(time.time() - start),
+        "replayed_from": source,
+    }
+    file = out / f"{name}-{folds}f.json"
+    file.write_text(json.dumps(record))
+    _log(f"{name} (replay of {source}): {record['seconds']}s -> {file}")
+
+
 def _log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
@@ -327,6 +346,13 @@ def main() -> None:
         action="store_true",
         help="train the --run recipes on all CV sites, score the untouched ones (once)",
     )
+    parser.add_argument(
+        "--replay",
+        nargs=2,
+        metavar=("RUN", "AS"),
+        help="score the stored run RUN again from its out-of-fold probabilities through today's selection, "
+        "stored as AS (a change to the decoder or the steps, screened without training: training/cv.py replay_rows)",
+    )
     parser.add_argument("--report", action="store_true", help=f"write {OUT.name} from the stored runs")
     parser.add_argument("--reference", default="shipped")
     parser.add_argument("--names", nargs="*", help="the recipes in the report (default: all stored)")
@@ -342,6 +368,8 @@ def main() -> None:
         if unknown:
             parser.error(f"unknown recipe(s): {unknown}")
         run(args.run, args.folds, args.cache, args.processes, args.untouched)
+    if args.replay:
+        replay(*args.replay, args.folds, args.cache, args.processes)
     if args.report:
         if args.output is None:
             args.output = OUT if args.folds == 5 else OUT.with_name(f"CV-{args.folds}folds.md")

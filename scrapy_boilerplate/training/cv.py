@@ -548,6 +548,39 @@ def untouched_rows(recipe: Recipe, items: list[Item], log: Callable = print) -> 
     return {name: extract_rows(Extractor(model=model), test) for name, model in models.items()}
 
 
+def _replay_task(args) -> list[dict]:
+    rows, decoders, k, processes = args
+    by_key = {(it.dataset, it.dp.id): it for it in _SHARED}
+    out = []
+    for row in rows[k::processes]:
+        it = by_key[(row["set"], row["id"])]
+        if "proba" not in row:  # a page without blocks: its text was empty, and still is
+            out.append(row)
+            continue
+        page = _walk(it)
+        decoder = decoders[row["fold"]]
+        text = selection_text(page, np.asarray(row["proba"]), decoder, options_for(it.dataset), it.dp.url)
+        out.append({**page_row(it, text), "proba": row["proba"]})
+    return out
+
+
+def replay_rows(rows: list[dict], decoders: list[dict], items: list[Item], processes: int = 2) -> list[dict]:
+    """A stored run's pages scored again from its out-of-fold probabilities and each fold's
+    decoder, through today's selection (select(): the decoder and the steps, not the fallbacks):
+    a change to the decoder or the steps is screened in minutes, without training again.
+    Pages whose stored text came from a fallback (a thread walked again with its replies, a
+    stated body) are scored without it: compare a replay with a replay of the unchanged code."""
+    _SHARED[:] = items
+    tasks = [(rows, decoders, k, processes) for k in range(processes)]
+    if processes > 1:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            parts = pool.map(_replay_task, tasks, chunksize=1)
+    else:
+        parts = [_replay_task(t) for t in tasks]
+    order = {(r["set"], r["id"]): n for n, r in enumerate(rows)}
+    return sorted((row for part in parts for row in part), key=lambda r: order[(r["set"], r["id"])])
+
+
 def with_recipe(recipe: Recipe, **changes) -> Recipe:
     return replace(recipe, **changes)
 
