@@ -116,7 +116,9 @@ def run(names: list[str], folds: int, cache: str | None, processes: int, untouch
     learned = [name for name in names if name not in FIXED]
     if learned and not untouched:
         start = time.time()
-        results = cv.cross_validate([RECIPES[name] for name in learned], cv_items, folds, processes, _log)
+        models_dir = out / "models"
+        models_dir.mkdir(exist_ok=True)
+        results = cv.cross_validate([RECIPES[name] for name in learned], cv_items, folds, processes, _log, models_dir)
         seconds = round(time.time() - start)
         for name, (rows, decoders) in results.items():
             file = out / f"{name}-{folds}f.json"

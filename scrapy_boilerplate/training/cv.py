@@ -19,6 +19,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -474,7 +475,7 @@ _SHARED: list[Item] = []
 
 
 def _fold_task(args) -> tuple[int, dict[str, tuple[list[dict], dict]]]:
-    recipe, fold = args
+    recipe, fold, models_dir = args
     items = _SHARED
     train_items = [it for it in items if it.fold not in (fold, -1)]
     test_items = [it for it in items if it.fold == fold]
@@ -482,6 +483,8 @@ def _fold_task(args) -> tuple[int, dict[str, tuple[list[dict], dict]]]:
     models = make_models(recipe, train_items, log=lambda m: _stderr(f"fold {fold}: {m}"))
     out = {}
     for name, model in models.items():
+        if models_dir is not None:  # kept, so that a later replay can run the fallbacks too
+            model.save(Path(models_dir) / f"{name}-fold{fold}.json")
         rows = extract_rows(Extractor(model=model), test_items)
         # The out-of-fold block probabilities (for the error analysis and a second stage).
         index = model.token_index
@@ -502,12 +505,18 @@ def _stderr(message: str) -> None:
 
 
 def cross_validate(
-    recipes: Sequence[Recipe], items: list[Item], folds: int, processes: int = 2, log: Callable = print
+    recipes: Sequence[Recipe],
+    items: list[Item],
+    folds: int,
+    processes: int = 2,
+    log: Callable = print,
+    models_dir: Path | None = None,
 ) -> dict[str, tuple[list[dict], list[dict]]]:
     """Per recipe: the rows of every non-untouched page, each scored by the recipe's model made
     without its fold, and each fold's decoder parameters. All (recipe, fold) tasks share one
-    pool of `processes` workers, so that no core waits for another recipe's last fold."""
-    tasks = [(recipe, k) for recipe in recipes for k in range(folds)]
+    pool of `processes` workers, so that no core waits for another recipe's last fold. With
+    `models_dir`, each fold's models are saved there (NAME-foldK.json)."""
+    tasks = [(recipe, k, models_dir) for recipe in recipes for k in range(folds)]
     start = time.time()
     _SHARED[:] = items
     if processes > 1:
