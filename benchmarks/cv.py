@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scrapy_boilerplate.core.scoring.model import load_model
 from scrapy_boilerplate.training import cv
 from scrapy_boilerplate.training.cache import cache_dir
 from scrapy_boilerplate.training.conventions import LABELLED, NARROW
@@ -163,7 +164,11 @@ def replay(source: str, name: str, folds: int, cache: str | None, processes: int
     stored = json.loads((out / f"{source}-{folds}f.json").read_text())
     items = cv.corpus([DATASETS / n for n in LABELLED], folds, cache, processes, log=_log)
     start = time.time()
-    rows = cv.replay_rows(stored["rows"], stored["decoders"], items, processes)
+    # The run's fold models, when it kept them: the whole extraction is replayed, fallbacks included.
+    files = [out / "models" / f"{source}-fold{k}.json" for k in range(folds)]
+    models = [load_model(f) for f in files] if all(f.exists() for f in files) else None
+    _log(f"replaying {source} {'with its fold models' if models else 'from its probabilities (no fold models kept)'}")
+    rows = cv.replay_rows(stored["rows"], stored["decoders"], items, processes, models)
     record = {
         "name": name,
         "folds": folds,

@@ -558,29 +558,44 @@ def untouched_rows(recipe: Recipe, items: list[Item], log: Callable = print) -> 
 
 
 def _replay_task(args) -> list[dict]:
-    rows, decoders, k, processes = args
+    rows, decoders, models, k, processes = args
     by_key = {(it.dataset, it.dp.id): it for it in _SHARED}
+    extractors: dict[int, Extractor] = {}
     out = []
     for row in rows[k::processes]:
         it = by_key[(row["set"], row["id"])]
         if "proba" not in row:  # a page without blocks: its text was empty, and still is
             out.append(row)
             continue
-        page = _walk(it)
         decoder = decoders[row["fold"]]
-        text = selection_text(page, np.asarray(row["proba"]), decoder, options_for(it.dataset), it.dp.url)
+        if models is not None:
+            if row["fold"] not in extractors:
+                extractors[row["fold"]] = Extractor(model=replace(models[row["fold"]], decode=decoder))
+            extractor = extractors[row["fold"]]
+            text = extractor.extract(it.dp.read_html(), url=it.dp.url, **scoring_options(it.dataset)).text
+        else:
+            page = _walk(it)
+            text = selection_text(page, np.asarray(row["proba"]), decoder, options_for(it.dataset), it.dp.url)
         out.append({**page_row(it, text), "proba": row["proba"]})
     return out
 
 
-def replay_rows(rows: list[dict], decoders: list[dict], items: list[Item], processes: int = 2) -> list[dict]:
-    """A stored run's pages scored again from its out-of-fold probabilities and each fold's
-    decoder, through today's selection (select(): the decoder and the steps, not the fallbacks):
-    a change to the decoder or the steps is screened in minutes, without training again.
-    Pages whose stored text came from a fallback (a thread walked again with its replies, a
-    stated body) are scored without it: compare a replay with a replay of the unchanged code."""
+def replay_rows(
+    rows: list[dict],
+    decoders: list[dict],
+    items: list[Item],
+    processes: int = 2,
+    models: Sequence[Model] | None = None,
+) -> list[dict]:
+    """A stored run's pages scored again with each fold's decoder, through today's selection: a
+    change to the decoder or the steps is screened in a minute, without training again. With the
+    run's fold `models` (a run keeps them), the whole extraction runs, fallbacks included: the
+    replay of unchanged code is the stored run. Without them, the stored out-of-fold
+    probabilities go through select() only: pages whose text came from a fallback (a thread
+    walked again with its replies, a stated body) are scored without it, so such a replay is
+    compared with a replay of the unchanged code, never with the stored run."""
     _SHARED[:] = items
-    tasks = [(rows, decoders, k, processes) for k in range(processes)]
+    tasks = [(rows, decoders, models, k, processes) for k in range(processes)]
     if processes > 1:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
             parts = pool.map(_replay_task, tasks, chunksize=1)
