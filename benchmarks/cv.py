@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scrapy_boilerplate.core.scoring.model import load_model
 from scrapy_boilerplate.training import cv
 from scrapy_boilerplate.training.cache import cache_dir
 from scrapy_boilerplate.training.conventions import LABELLED, NARROW
@@ -116,7 +117,9 @@ def run(names: list[str], folds: int, cache: str | None, processes: int, untouch
     learned = [name for name in names if name not in FIXED]
     if learned and not untouched:
         start = time.time()
-        results = cv.cross_validate([RECIPES[name] for name in learned], cv_items, folds, processes, _log)
+        models_dir = out / "models"
+        models_dir.mkdir(exist_ok=True)
+        results = cv.cross_validate([RECIPES[name] for name in learned], cv_items, folds, processes, _log, models_dir)
         seconds = round(time.time() - start)
         for name, (rows, decoders) in results.items():
             file = out / f"{name}-{folds}f.json"
@@ -154,6 +157,29 @@ def run(names: list[str], folds: int, cache: str | None, processes: int, untouch
         record["seconds"] = round(time.time() - start)
         file.write_text(json.dumps(record))
         _log(f"{name}: {record['seconds']}s -> {file}")
+
+
+def replay(source: str, name: str, folds: int, cache: str | None, processes: int) -> None:
+    out = results_dir(cache)
+    stored = json.loads((out / f"{source}-{folds}f.json").read_text())
+    items = cv.corpus([DATASETS / n for n in LABELLED], folds, cache, processes, log=_log)
+    start = time.time()
+    # The run's fold models, when it kept them: the whole extraction is replayed, fallbacks included.
+    files = [out / "models" / f"{source}-fold{k}.json" for k in range(folds)]
+    models = [load_model(f) for f in files] if all(f.exists() for f in files) else None
+    _log(f"replaying {source} {'with its fold models' if models else 'from its probabilities (no fold models kept)'}")
+    rows = cv.replay_rows(stored["rows"], stored["decoders"], items, processes, models)
+    record = {
+        "name": name,
+        "folds": folds,
+        "rows": rows,
+        "decoders": stored["decoders"],
+        "seconds": round(time.time() - start),
+        "replayed_from": source,
+    }
+    file = out / f"{name}-{folds}f.json"
+    file.write_text(json.dumps(record))
+    _log(f"{name} (replay of {source}): {record['seconds']}s -> {file}")
 
 
 def _log(message: str) -> None:
@@ -327,6 +353,13 @@ def main() -> None:
         action="store_true",
         help="train the --run recipes on all CV sites, score the untouched ones (once)",
     )
+    parser.add_argument(
+        "--replay",
+        nargs=2,
+        metavar=("RUN", "AS"),
+        help="score the stored run RUN again from its out-of-fold probabilities through today's selection, "
+        "stored as AS (a change to the decoder or the steps, screened without training: training/cv.py replay_rows)",
+    )
     parser.add_argument("--report", action="store_true", help=f"write {OUT.name} from the stored runs")
     parser.add_argument("--reference", default="shipped")
     parser.add_argument("--names", nargs="*", help="the recipes in the report (default: all stored)")
@@ -342,6 +375,8 @@ def main() -> None:
         if unknown:
             parser.error(f"unknown recipe(s): {unknown}")
         run(args.run, args.folds, args.cache, args.processes, args.untouched)
+    if args.replay:
+        replay(*args.replay, args.folds, args.cache, args.processes)
     if args.report:
         if args.output is None:
             args.output = OUT if args.folds == 5 else OUT.with_name(f"CV-{args.folds}folds.md")

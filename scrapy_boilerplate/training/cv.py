@@ -19,6 +19,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -474,7 +475,7 @@ _SHARED: list[Item] = []
 
 
 def _fold_task(args) -> tuple[int, dict[str, tuple[list[dict], dict]]]:
-    recipe, fold = args
+    recipe, fold, models_dir = args
     items = _SHARED
     train_items = [it for it in items if it.fold not in (fold, -1)]
     test_items = [it for it in items if it.fold == fold]
@@ -482,6 +483,8 @@ def _fold_task(args) -> tuple[int, dict[str, tuple[list[dict], dict]]]:
     models = make_models(recipe, train_items, log=lambda m: _stderr(f"fold {fold}: {m}"))
     out = {}
     for name, model in models.items():
+        if models_dir is not None:  # kept, so that a later replay can run the fallbacks too
+            model.save(Path(models_dir) / f"{name}-fold{fold}.json")
         rows = extract_rows(Extractor(model=model), test_items)
         # The out-of-fold block probabilities (for the error analysis and a second stage).
         index = model.token_index
@@ -502,12 +505,18 @@ def _stderr(message: str) -> None:
 
 
 def cross_validate(
-    recipes: Sequence[Recipe], items: list[Item], folds: int, processes: int = 2, log: Callable = print
+    recipes: Sequence[Recipe],
+    items: list[Item],
+    folds: int,
+    processes: int = 2,
+    log: Callable = print,
+    models_dir: Path | None = None,
 ) -> dict[str, tuple[list[dict], list[dict]]]:
     """Per recipe: the rows of every non-untouched page, each scored by the recipe's model made
     without its fold, and each fold's decoder parameters. All (recipe, fold) tasks share one
-    pool of `processes` workers, so that no core waits for another recipe's last fold."""
-    tasks = [(recipe, k) for recipe in recipes for k in range(folds)]
+    pool of `processes` workers, so that no core waits for another recipe's last fold. With
+    `models_dir`, each fold's models are saved there (NAME-foldK.json)."""
+    tasks = [(recipe, k, models_dir) for recipe in recipes for k in range(folds)]
     start = time.time()
     _SHARED[:] = items
     if processes > 1:
@@ -546,6 +555,54 @@ def untouched_rows(recipe: Recipe, items: list[Item], log: Callable = print) -> 
     models = make_models(recipe, [it for it in items if it.fold != -1], log)
     test = [it for it in items if it.fold == -1]
     return {name: extract_rows(Extractor(model=model), test) for name, model in models.items()}
+
+
+def _replay_task(args) -> list[dict]:
+    rows, decoders, models, k, processes = args
+    by_key = {(it.dataset, it.dp.id): it for it in _SHARED}
+    extractors: dict[int, Extractor] = {}
+    out = []
+    for row in rows[k::processes]:
+        it = by_key[(row["set"], row["id"])]
+        if "proba" not in row:  # a page without blocks: its text was empty, and still is
+            out.append(row)
+            continue
+        decoder = decoders[row["fold"]]
+        if models is not None:
+            if row["fold"] not in extractors:
+                extractors[row["fold"]] = Extractor(model=replace(models[row["fold"]], decode=decoder))
+            extractor = extractors[row["fold"]]
+            text = extractor.extract(it.dp.read_html(), url=it.dp.url, **scoring_options(it.dataset)).text
+        else:
+            page = _walk(it)
+            text = selection_text(page, np.asarray(row["proba"]), decoder, options_for(it.dataset), it.dp.url)
+        out.append({**page_row(it, text), "proba": row["proba"]})
+    return out
+
+
+def replay_rows(
+    rows: list[dict],
+    decoders: list[dict],
+    items: list[Item],
+    processes: int = 2,
+    models: Sequence[Model] | None = None,
+) -> list[dict]:
+    """A stored run's pages scored again with each fold's decoder, through today's selection: a
+    change to the decoder or the steps is screened in a minute, without training again. With the
+    run's fold `models` (a run keeps them), the whole extraction runs, fallbacks included: the
+    replay of unchanged code is the stored run. Without them, the stored out-of-fold
+    probabilities go through select() only: pages whose text came from a fallback (a thread
+    walked again with its replies, a stated body) are scored without it, so such a replay is
+    compared with a replay of the unchanged code, never with the stored run."""
+    _SHARED[:] = items
+    tasks = [(rows, decoders, models, k, processes) for k in range(processes)]
+    if processes > 1:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            parts = pool.map(_replay_task, tasks, chunksize=1)
+    else:
+        parts = [_replay_task(t) for t in tasks]
+    order = {(r["set"], r["id"]): n for n, r in enumerate(rows)}
+    return sorted((row for part in parts for row in part), key=lambda r: order[(r["set"], r["id"])])
 
 
 def with_recipe(recipe: Recipe, **changes) -> Recipe:

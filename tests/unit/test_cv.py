@@ -181,3 +181,30 @@ def test_inner_folds_are_stable_and_all_used():
     folds = [cv.inner_fold(g) for g in groups]
     assert folds == [cv.inner_fold(g) for g in groups]
     assert set(folds) == set(range(cv.INNER_FOLDS))
+
+
+@needs_shared
+def test_replay_scores_again_with_the_fold_models_or_the_stored_probabilities():
+    """replay_rows: with the run's fold models it is the stored run again (the whole extraction);
+    from the stored probabilities alone it runs select(), so a decoder change shows."""
+    from scrapy_boilerplate.core.extractor import Extractor
+    from scrapy_boilerplate.core.scoring.features import feature_matrix
+    from scrapy_boilerplate.core.scoring.model import load_model
+    from scrapy_boilerplate.training.cache import walk_page
+
+    model = load_model()
+    items = [cv.Item(dp, walk_page(dp), page_group(dp), 0) for dp in load_shared_pages("wcxb-dev", 12)]
+    rows = cv.extract_rows(Extractor(model=model), items)
+    extractor = Extractor(model=model)
+    for row, it in zip(rows, items):
+        page = cv._walk(it)
+        row["proba"] = model.predict_proba(feature_matrix(page, model.token_index), page).tolist()
+        assert extractor.block_probabilities(page).tolist() == row["proba"]
+    decoders = [dict(model.decode)]
+    exact = cv.replay_rows(rows, decoders, items, processes=1, models=[model])
+    assert [r["f1"] for r in exact] == [r["f1"] for r in rows]
+    from_proba = cv.replay_rows(rows, decoders, items, processes=2)
+    assert [r["id"] for r in from_proba] == [r["id"] for r in rows]
+    assert sum(a["f1"] == b["f1"] for a, b in zip(from_proba, rows)) >= 10  # a fallback may differ
+    strict = cv.replay_rows(rows, [{**decoders[0], "threshold": 0.999}], items, processes=1)
+    assert [r["f1"] for r in strict] != [r["f1"] for r in rows]
