@@ -381,6 +381,35 @@ def own_pager(page: Page, url: str | None = None) -> bool:
     return False
 
 
+def leads_elsewhere(page: Page, url: str | None = None) -> bool | None:
+    """Whether `page` links to a page of its own host other than itself and the host's home page
+    (feeds, files, share and legal links not counted): an overview leads to other pages, and an
+    article with a gallery whose links all lead to itself or home (a craft blog's short post) does
+    not. None when the page's URL is not known (its host then is not either)."""
+    root = page.root
+    page_url = url or page.base_url
+    self_key = link_key(page_url, None) if page_url else None
+    host = _host(self_key)
+    if root is None or not host:
+        return None
+    for a in _anchors(page, root, page_base(page_url, page.base_href)):
+        key = a.key
+        if key is None or key == self_key or _host(key) != host or _is_home(key):
+            continue
+        if _url_kind(key) != _JUNK_URL:
+            return True
+    return False
+
+
+_HOME_PATH_RE = re.compile(r"^/?(?:index\.(?:html?|php))?$", re.IGNORECASE)
+
+
+def _is_home(url: str) -> bool:
+    """Whether an absolute URL is its host's home page (``/``, ``/index.html``, no query)."""
+    rest = url.split("/", 3)
+    return len(rest) < 4 or ("?" not in rest[3] and _HOME_PATH_RE.match(rest[3]) is not None)
+
+
 def _host(url: str | None) -> str | None:
     """The host of an absolute URL, without "www." (None for None)."""
     if not url:
