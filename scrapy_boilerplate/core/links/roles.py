@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from w3lib.url import safe_url_string
 
-from ..document.cues import class_cues
+from ..document.cues import class_cues, unit_cues
 from ..document.elements import FLAG, HEADING_TAGS
 from ..render.urls import page_base, safe_url
 from ..scoring import ttr
@@ -214,6 +214,9 @@ POST_NAV_TOKENS = frozenset(
         "entry-navigation",
     )
 )
+# The same names as the walk splits an element's class names into words ("post-navigation" ->
+# post, navigation): the tokens of walked elements are kept so.
+_POST_NAV_WORDS = tuple({frozenset(unit_cues(name)[1]) for name in POST_NAV_TOKENS})
 CALENDAR_TOKENS = frozenset(("calendar", "wp-calendar", "calendar_wrap", "calendar-wrap"))
 RELATED_TOKENS = frozenset(
     (
@@ -374,7 +377,7 @@ def own_pager(page: Page, url: str | None = None) -> bool:
             return True
         if (
             not STRICT_PAGER_TOKENS.isdisjoint(a.tokens)
-            and POST_NAV_TOKENS.isdisjoint(a.tokens)
+            and not _in_post_nav(page, a)
             and (_NUMBER_RE.match(a.text) or _direction(a))
         ):
             return True
@@ -705,6 +708,20 @@ def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_pa
     return found
 
 
+def _in_post_nav(page: Page, a: _Anchor) -> bool:
+    """Whether the link stands in a post's previous/next navigation: by its own or an inline
+    ancestor's class names (``a.tokens``), or by a walked ancestor's (their words): a theme's
+    ``<nav class="post-navigation">`` may hold ``pagination-item`` links to the next post."""
+    if not POST_NAV_TOKENS.isdisjoint(a.tokens):
+        return True
+    node, parents, tokens = a.node, page.node_parents, page.node_tokens
+    while node >= 0:
+        if tokens[node] and any(words.issubset(tokens[node]) for words in _POST_NAV_WORDS):
+            return True
+        node = parents[node]
+    return False
+
+
 def _same_site(a: str, b: str) -> bool:
     return a.split("/", 3)[:3] == b.split("/", 3)[:3]
 
@@ -763,7 +780,7 @@ def _role(
     direction = _direction(a)
     if i in pager_next or (
         (direction > 0 or a.key in head_next)
-        and (is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and POST_NAV_TOKENS.isdisjoint(a.tokens)))
+        and (is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and not _in_post_nav(page, a)))
     ):
         return NEXT
     if direction > 0:
