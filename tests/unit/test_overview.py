@@ -421,3 +421,13 @@ def test_flauschiversums_craft_posts_are_articles_and_its_lists_listings():
             flagged_alone += label == "article" and plain.detect_page(page, url).is_overview
             assert detector.detect_page(page, url).is_overview == (label == "overview"), file
     assert flagged_alone >= 20  # the sign, not the model, keeps them
+
+
+def test_a_home_page_that_leads_nowhere_stays_a_front_page():
+    # A closed site's farewell page, a one-page site: the site's root is its front page.
+    html = _craft_post().replace("/posts/hat/#", "#")  # links to itself, home and another host only
+    for url in ("http://craft.example.org/", "http://craft.example.org/page/2/"):
+        page = build_page(parse_html(html), base_url=url)
+        assert OverviewDetector().with_signs(page, url, 0.8) == (True, "")
+    page = build_page(parse_html(html), base_url=_CRAFT_URL)
+    assert OverviewDetector().with_signs(page, _CRAFT_URL, 0.8)[0] is False

@@ -131,10 +131,15 @@ class OverviewDetector:
         return is_overview, ""
 
 
+def _listing_url(url: str | None) -> bool:
+    """Whether `url` is a listing's first or numbered page's (LISTING_PAGE_URL_RE)."""
+    return url is not None and LISTING_PAGE_URL_RE.match(url) is not None
+
+
 def paged_listing(page: Page, url: str | None) -> bool:
     """A pager of its own (core/links/roles.own_pager) on a listing's first or numbered page URL."""
     url = url or own_url(page)
-    if not url or LISTING_PAGE_URL_RE.match(url) is None:
+    if not _listing_url(url):
         return False
     from ..links.roles import own_pager
 
@@ -142,11 +147,14 @@ def paged_listing(page: Page, url: str | None) -> bool:
 
 
 def leads_nowhere(page: Page, url: str | None) -> bool:
-    """No link to another page of the page's host but its home page (core/links/roles.leads_elsewhere);
-    False when the page's URL, so its host, is not known."""
+    """No link to another page of the page's host but its home page (core/links/roles.leads_elsewhere).
+    False when the page's URL, so its host, is not known, and on a listing's URL (the site's root,
+    a numbered page): a home page is the site's front page whatever it links to (a closed site's
+    farewell page, a one-page site)."""
     from ..links.roles import leads_elsewhere
 
-    return leads_elsewhere(page, url or own_url(page)) is False
+    url = url or own_url(page)
+    return not _listing_url(url) and leads_elsewhere(page, url) is False
 
 
 def _reason(values: dict[str, float], net: int, threshold: int, is_overview: bool, how: str) -> str:
