@@ -1,6 +1,7 @@
 """Focused crawls of the real static sites of ../shared/sites: how soon the articles come.
 
-    python benchmarks/focused_crawl.py [--sites NAME ...] [--modes off prioritize focus] [--json FILE]
+    python benchmarks/focused_crawl.py [--sites NAME ...] [--modes off prioritize focus] [--repeat N]
+        [--json FILE]
 
 Each site is crawled from its home page by a follow-everything ``CrawlSpider``
 (``Rule(LinkExtractor(), callback=..., follow=True)``, ``allowed_domains`` the site's own hosts)
@@ -13,8 +14,18 @@ a process of its own. Per site and over all sites:
 - requests until 90 % of the site's articles were fetched, and the non-article requests among them;
 - articles found (the crawl unbounded) of the site's articles;
 - items from non-article pages (those the add-on did not drop as overview pages);
-- pages per second (responses over the crawl's wall time, extraction of every item included), and
+- pages per second (responses over the crawl's working time, from the spider's opening to its last
+  response or item, extraction of every item included), and
   the seconds spent on link roles beside those of overview detection (their stats).
+
+``--repeat N`` crawls every site N times in each mode, the modes taking turns (so a change in the
+machine's load falls on all of them), and gives pages per second as the median over the N rounds of
+all sites' responses over their summed wall time (and over their summed CPU time, the crawl
+process's, which other work on a busy machine moves less), beside the share of "off"'s that each
+mode loses. Mode ``none`` is the add-on without ``LinkRolesMiddleware``
+(``SPIDER_MIDDLEWARES = {"scrapy_boilerplate.LinkRolesMiddleware": None}``): beside ``off``, what an
+``"off"`` add-on costs the crawl. Each crawl reports the number of pages whose link roles were
+worked out, and whether the middleware was in the crawl's spider middlewares.
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import mimetypes
+import statistics
 import subprocess
 import sys
 import time
@@ -76,7 +88,9 @@ def crawl(name: str, mode: str) -> dict:
         allowed_domains = sorted({h.split(":")[0] for h in site.own_hosts})
         start_urls = [site.origin + "/"]
         rules = (Rule(LinkExtractor(), callback="parse_page", follow=True),)
-        custom_settings = {**common, "BOILERPLATE_LINKS": mode}
+        custom_settings = {**common, "BOILERPLATE_LINKS": "off" if mode == "none" else mode}
+        if mode == "none":
+            custom_settings["SPIDER_MIDDLEWARES"] = {"scrapy_boilerplate.LinkRolesMiddleware": None}
 
         def parse_start_url(self, response):
             return self.parse_page(response)
@@ -104,18 +118,35 @@ def crawl(name: str, mode: str) -> dict:
     process = CrawlerProcess()
     crawler = process.create_crawler(SiteSpider)
 
+    from scrapy import signals
+
+    # The crawl's working time: from the spider's opening to its last response or item, without
+    # the start-up before it nor the engine's idle wait (up to 5 s) before it closes.
+    clock: dict = {}
+
+    def tick(key: str) -> None:
+        clock[key] = (time.perf_counter(), time.process_time())
+
     def on_response(response, request, spider=None):
         fetched.append(response.url)
+        tick("last")
 
-    crawler.signals.connect(on_response, signal=__import__("scrapy").signals.response_received)
+    crawler.signals.connect(lambda spider=None: tick("opened"), signal=signals.spider_opened, weak=False)
+    crawler.signals.connect(on_response, signal=signals.response_received)
+    crawler.signals.connect(lambda *a, **k: tick("last"), signal=signals.item_scraped, weak=False)
     process.crawl(crawler)
-    start = time.perf_counter()
     process.start()
-    seconds = time.perf_counter() - start
+    seconds = clock["last"][0] - clock["opened"][0]
+    cpu = clock["last"][1] - clock["opened"][1]
+    from scrapy_boilerplate.link_roles import LinkRolesMiddleware
+
+    middlewares = crawler.engine.scraper.spidermw.middlewares if crawler.engine else ()
     return {
+        "links_middleware": any(isinstance(m, LinkRolesMiddleware) for m in middlewares),
         "fetched": fetched,
         "items": items,
         "seconds": seconds,
+        "cpu_seconds": cpu,
         "stats": {k: v for k, v in crawler.stats.get_stats().items() if k.startswith("boilerplate/")},
     }
 
@@ -150,8 +181,11 @@ def figures(name: str, run: dict) -> dict:
         "items_overview": sum(label == "overview" for label in item_labels),
         "pages_per_second": len(run["fetched"]) / max(run["seconds"], 1e-9),
         "seconds": run["seconds"],
+        "cpu_seconds": run["cpu_seconds"],
         # What link roles and overview detection cost in the crawl (seconds, summed over pages).
         "links_seconds": run["stats"].get("boilerplate/links/seconds_total", 0.0),
+        "links_pages": run["stats"].get("boilerplate/links/pages", 0),
+        "links_middleware": run.get("links_middleware"),
         "overview_seconds": run["stats"].get("boilerplate/overview/seconds_total", 0.0),
     }
 
@@ -168,6 +202,7 @@ def main() -> None:
         help="BOILERPLATE_LINKS values of the follow-everything crawl; articles: "
         "ArticleSpider, articles-bare: without feeds and sitemaps",
     )
+    parser.add_argument("--repeat", type=int, default=1, help="crawls per site and mode (pages/s: the median)")
     parser.add_argument("--json")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # SITE MODE: the child process
     args = parser.parse_args()
@@ -176,20 +211,39 @@ def main() -> None:
         return
     names = args.sites or site_names()
     results: dict = {}
-    for name in names:
-        for mode in args.modes:
-            out = subprocess.run(
-                [sys.executable, __file__, "--one", name, mode], capture_output=True, text=True, check=True
-            )
-            results[mode, name] = figures(name, json.loads(out.stdout))
-            r = results[mode, name]
-            print(
-                f"{mode:10} {name:20} 90%: {r['requests_to_90']} requests ({r['non_article_to_90']} not "
-                f"articles); found {r['found']}/{r['articles']} in {r['requests']} requests; items not "
-                f"article {r['items_not_article']} (overview {r['items_overview']}) of {r['items']}; "
-                f"{r['pages_per_second']:.1f} pages/s",
-                flush=True,
-            )
+    # Per mode and round: pages per second, and per CPU second (the crawl's process time: on a
+    # machine that other work keeps busy, closer to what an idle one gives).
+    rounds: dict = {mode: [] for mode in args.modes}
+    cpu_rounds: dict = {mode: [] for mode in args.modes}
+    for round_ in range(args.repeat):
+        sums = {mode: [0, 0.0, 0.0] for mode in args.modes}
+        for name in names:
+            for mode in args.modes:
+                out = subprocess.run(
+                    [sys.executable, __file__, "--one", name, mode], capture_output=True, text=True, check=True
+                )
+                r = figures(name, json.loads(out.stdout))
+                sums[mode][0] += r["requests"]
+                sums[mode][1] += r["seconds"]
+                sums[mode][2] += r["cpu_seconds"]
+                results.setdefault((mode, name), r)  # the order is the same every round
+                print(
+                    f"{mode:10} {name:20} 90%: {r['requests_to_90']} requests ({r['non_article_to_90']} not "
+                    f"articles); found {r['found']}/{r['articles']} in {r['requests']} requests; items not "
+                    f"article {r['items_not_article']} (overview {r['items_overview']}) of {r['items']}; "
+                    f"{r['pages_per_second']:.1f} pages/s; roles of {r['links_pages']} pages "
+                    f"(middleware {'on' if r['links_middleware'] else 'off'})",
+                    flush=True,
+                )
+        for mode, (responses, seconds, cpu) in sums.items():
+            rounds[mode].append(responses / seconds)
+            cpu_rounds[mode].append(responses / cpu)
+        print(
+            f"round {round_ + 1}: "
+            + ", ".join(f"{m} {rounds[m][-1]:.1f} ({cpu_rounds[m][-1]:.1f} per CPU s)" for m in args.modes),
+            "pages/s",
+            flush=True,
+        )
     print(
         "\nmode        requests to 90%  non-article among them  articles found  items not article  "
         "(overview)  pages/s  roles s  overview s"
@@ -201,11 +255,29 @@ def main() -> None:
             f"{sum(r['non_article_to_90'] or 0 for r in rows):22}  "
             f"{sum(r['found'] for r in rows):7}/{sum(r['articles'] for r in rows):<6}  "
             f"{sum(r['items_not_article'] for r in rows):17}  {sum(r['items_overview'] for r in rows):10}  "
-            f"{sum(r['requests'] for r in rows) / sum(r['seconds'] for r in rows):7.1f}  "
+            f"{statistics.median(rounds[mode]):7.1f}  "
             f"{sum(r['links_seconds'] for r in rows):7.2f}  {sum(r['overview_seconds'] for r in rows):10.2f}"
         )
+    if "off" in rounds:
+        base = statistics.median(rounds["off"])
+        cpu_base = statistics.median(cpu_rounds["off"])
+        print(
+            f"\npages per second and per CPU second, medians of {args.repeat} rounds, and the share of "
+            "off's that each mode loses:"
+        )
+        for mode, per_round in rounds.items():
+            median, cpu_median = statistics.median(per_round), statistics.median(cpu_rounds[mode])
+            spread = ", ".join(f"{x:.1f}" for x in per_round)
+            cpu_spread = ", ".join(f"{x:.1f}" for x in cpu_rounds[mode])
+            print(
+                f"{mode:10} {median:7.1f} pages/s {1 - median / base:+7.1%} (rounds: {spread}); "
+                f"{cpu_median:7.1f} per CPU s {1 - cpu_median / cpu_base:+7.1%} (rounds: {cpu_spread})"
+            )
     if args.json:
-        Path(args.json).write_text(json.dumps({f"{m}/{n}": r for (m, n), r in results.items()}, indent=1))
+        out = {f"{m}/{n}": r for (m, n), r in results.items()}
+        Path(args.json).write_text(
+            json.dumps({**out, "pages_per_second_rounds": rounds, "pages_per_cpu_second_rounds": cpu_rounds}, indent=1)
+        )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ single items) flagged, for:
   of articles flagged, as `train --overview` does, and the six splits pooled; the same models
   also score the pages with their URLs withheld, and with the URL each page declares
   (`<link rel="canonical">`, else `og:url`), as `detect_overview(html)` without `url` does;
+  and the pooled scores with the signs of the pages' own links that `OverviewDetector` adds to
+  the score (a pager of its own on a listing's URL; links to no other page of the site);
 - TextSweeper's plain rule, net text of the best region below the default 1500 characters, and
   below the best threshold for this data (chosen on all pages: an optimistic baseline);
 - whole-page link density above 0.4;
@@ -38,7 +40,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
-from scrapy_boilerplate.core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD, default_detector
+from scrapy_boilerplate.core.overview.detector import (
+    DEFAULT_NET_TEXT_THRESHOLD,
+    LEADS_NOWHERE_MAX_SCORE,
+    OverviewDetector,
+    default_detector,
+    leads_nowhere,
+    paged_listing,
+)
 from scrapy_boilerplate.core.overview.evidence import FEATURE_NAMES, own_url, url_features
 from scrapy_boilerplate.training.datasets import load_datasets
 from scrapy_boilerplate.training.overview import (
@@ -96,6 +105,27 @@ def with_urls(ev, urls: list):
     return dataclasses.replace(ev, X=X)
 
 
+def site_signs(pages: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per page: a pager of its own on a listing's URL, links to no other page of its site, and the
+    shipped detector's verdicts by its score alone and with those signs (in-sample: it was trained
+    on overview-dev and wcxb-dev)."""
+    shipped, plain = default_detector(), OverviewDetector(site_signs=False)
+    paged, nowhere, alone, signed = [], [], [], []
+    for p in pages:
+        page = build_page(parse_html(p.read_html()), base_url=p.url)
+        paged.append(paged_listing(page, p.url))
+        nowhere.append(leads_nowhere(page, p.url))
+        alone.append(plain.detect_page(page, p.url).is_overview)
+        signed.append(shipped.detect_page(page, p.url).is_overview)
+    return np.array(paged), np.array(nowhere), np.array(alone), np.array(signed)
+
+
+def with_signs(scores: np.ndarray, cutoff: float, paged: np.ndarray, nowhere: np.ndarray) -> np.ndarray:
+    """The verdicts at `cutoff` with the signs, as OverviewDetector.with_signs gives them."""
+    pred = scores >= cutoff
+    return (pred & ~(nowhere & (scores < LEADS_NOWHERE_MAX_SCORE))) | (~pred & paged)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("datasets", nargs="*", type=Path, default=[SHARED / "overview-dev", SHARED / "wcxb-dev"])
@@ -128,6 +158,16 @@ def main() -> int:
     rows[f"overview model ({len(SPLITS)} splits pooled)"] = cv.pooled() >= cutoff
     rows["  the same, URLs withheld"] = cv.pooled(1) >= cutoff
     rows["  the same, the URL each page declares instead"] = cv.pooled(2) >= cutoff
+    paged, nowhere, alone, signed = site_signs([by_id[i] for i in ids])
+    k = len(SPLITS)
+    rows["  the same, with a pager of its own on a listing's URL"] = with_signs(
+        cv.pooled(), cutoff, np.tile(paged, k), np.zeros(len(ids) * k, bool)
+    )
+    rows["  the same, and links to no other page of the site"] = with_signs(
+        cv.pooled(), cutoff, np.tile(paged, k), np.tile(nowhere, k)
+    )
+    rows["shipped model in-sample, its score alone"] = alone
+    rows["shipped model in-sample, with both signs"] = signed
     net = np.expm1(X[:, FEATURE_NAMES.index("log_net_region")])
     rows[f"TextSweeper net text < {DEFAULT_NET_TEXT_THRESHOLD}"] = net < DEFAULT_NET_TEXT_THRESHOLD
     best = max((classification_report(net < t, y, labels)["f1"], t) for t in range(100, 5001, 100))
@@ -164,17 +204,20 @@ def main() -> int:
 def print_flagged_articles(path: Path) -> None:
     """The pages of a set of mostly articles that the shipped model calls overviews."""
     detector = default_detector()
+    plain = OverviewDetector(site_signs=False)
     pages = load_datasets([path])
-    flagged = [
-        (p.id, verdict.score)
-        for p in pages
-        for verdict in [detector.detect(p.read_html(), url=p.url)]
-        if verdict.is_overview
-    ]
+    flagged, by_score = [], 0
+    for p in pages:
+        page = build_page(parse_html(p.read_html()), base_url=p.url)
+        verdict = detector.detect_page(page, p.url)
+        by_score += plain.detect_page(page, p.url).is_overview
+        if verdict.is_overview:
+            flagged.append((p.id, verdict.score))
     with_url = sum(bool(p.url) for p in pages)
     print(
         f"\n== {path.name}: the shipped model (cutoff {detector.cutoff:.2f}) on {len(pages)} pages "
-        f"({with_url} with a URL): {len(flagged)} flagged ({len(flagged) / max(len(pages), 1):.1%})"
+        f"({with_url} with a URL): {len(flagged)} flagged ({len(flagged) / max(len(pages), 1):.1%}); "
+        f"by the score alone, without the signs of the page's own links: {by_score}"
     )
     for page_id, score in flagged:
         print(f"  {page_id} {score:.2f}")

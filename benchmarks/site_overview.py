@@ -6,8 +6,9 @@ Each page is judged by the shipped overview detector with the URL a crawler sees
 (benchmarks/crawl_sites.py: the live site's origin, a folder's index.html as the folder). Per site
 and over all sites: list pages (label overview) flagged, articles flagged, other pages flagged; with
 --examples, the first N articles flagged and lists missed of each site. --no-site-signs: the
-model's score alone (OverviewDetector(site_signs=False): no "pager of its own on a listing's URL").
-The site signs fit nothing to these sites (no threshold), so leave-one-site-out figures are these.
+model's score alone (OverviewDetector(site_signs=False): no "pager of its own on a listing's URL",
+no "links to no other page of its site"). The signs fit nothing to these sites (their one value,
+0.9, is the content link's of core/links/roles.py), so leave-one-site-out figures are these.
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sites", nargs="*", default=None)
     parser.add_argument("--examples", type=int, default=0)
-    parser.add_argument("--no-site-signs", action="store_true", help="the model's score alone")
+    parser.add_argument(
+        "--no-site-signs",
+        action="store_true",
+        help="the model's score alone, without the signs of the page's own links",
+    )
     args = parser.parse_args()
     detector = OverviewDetector(site_signs=not args.no_site_signs)
     totals = {"overview": [0, 0], "article": [0, 0], "other": [0, 0]}

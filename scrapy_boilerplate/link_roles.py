@@ -52,18 +52,25 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         self.verdicts = settings.overview_action != "off"
         self.stats = crawler.stats
         self._roles: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # The URLs of the requests passed on: Scrapy's dupefilter drops a later request for one of
+        # them whatever its role, so a page whose requests are all such repeats (a site's menus,
+        # tags, the posts it already linked) needs no roles worked out.
+        self._passed: set[str] = set()
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         # response: None for start requests, a Failure for an errback's output.
         if not isinstance(response, HtmlResponse):
             return request
-        roles = self._page_roles(response)
-        if not roles:
-            return request
         url = request.url.split("#", 1)[0]
-        role = roles.get(url)
+        if url in self._passed and not request.dont_filter:
+            self.stats.inc_value("boilerplate/links/repeated")
+            return request  # the dupefilter's: no role changes its fate
+        roles = self._page_roles(response)
+        role = roles.get(url) if roles else None
         if role is None:
-            self.stats.inc_value("boilerplate/links/unmatched")
+            if roles:
+                self.stats.inc_value("boilerplate/links/unmatched")
+            self._passed.add(url)
             return request
         self.stats.inc_value(f"boilerplate/links/{role}")
         # A link to the page itself is kept, last: dropped, the start page (which Scrapy's
@@ -78,6 +85,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
             return None
         request.meta[bp.META_LINK_ROLE] = role
         request.priority += PRIORITY_OFFSETS[role]
+        self._passed.add(url)
         return request
 
     def _page_roles(self, response: HtmlResponse) -> dict[str, str]:

@@ -66,8 +66,10 @@ def test_prioritize_fetches_next_and_content_first(crawls):
     assert crawl["roles"]["/privacy/"] == "boilerplate"
     stats = crawl["stats"]
     assert stats["boilerplate/links/content"] >= 10 and stats["boilerplate/links/next"] >= 1
-    # Worked out once per HTML page that yields requests (the share pages link nowhere).
-    assert stats["boilerplate/links/pages"] == len([p for p in paths if not p.startswith(("/share", "/feed"))])
+    # Worked out at most once per HTML page that yields requests (the share pages link nowhere),
+    # and not for a page whose requests all repeat earlier ones (the dupefilter's).
+    pages = len([p for p in paths if not p.startswith(("/share", "/feed"))])
+    assert 0 < stats["boilerplate/links/pages"] < pages and stats["boilerplate/links/repeated"] > 0
     assert "boilerplate/links/dropped" not in stats
 
 

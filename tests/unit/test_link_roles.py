@@ -11,7 +11,7 @@ import pytest
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
-from scrapy_boilerplate.core.links.roles import ROLES, link_key, page_links, url_roles
+from scrapy_boilerplate.core.links.roles import ROLES, leads_elsewhere, link_key, own_pager, page_links, url_roles
 
 SITES = Path(__file__).resolve().parents[3] / "shared" / "sites"
 
@@ -200,3 +200,44 @@ def test_next_post_of_an_article_is_not_a_next_page():
     roles = {link.text: link.role for link in page_links(page, is_overview=False)}
     assert roles["Next: a newer story"] == "navigation"
     assert roles["Older"] == "next"  # a pager's, by its name
+
+
+@pytest.mark.parametrize(
+    ("links", "leads"),
+    [
+        ('<a href="/">Home</a> <a href="/index.html">Home</a> <a href="#top">Top</a> <a href="/a/b/#x">1</a>', False),
+        ('<a href="/feed.xml">RSS</a> <a href="/privacy/">Privacy</a> <a href="mailto:me@x.org">Mail</a>', False),
+        ('<a href="https://elsewhere.example.com/a/">Elsewhere</a> <a href="//cdn.example.net/x/">CDN</a>', False),
+        ('<a href="/">Home</a> <a href="/tags/wool/">wool</a>', True),  # a tag page is a page of the site
+        ('<a href="https://www.blog.example.org/c/">Another post</a>', True),  # "www." is the same host
+        ('<a href="../c/">Another post</a>', True),
+    ],
+)
+def test_leads_elsewhere(links, leads):
+    html = f"<html><body><article><h1>A post</h1><p>{links}</p></article></body></html>"
+    page = build_page(parse_html(html), base_url="https://blog.example.org/a/b/")
+    assert leads_elsewhere(page) is leads
+    assert leads_elsewhere(build_page(parse_html(html))) is None  # no URL: no host to tell
+
+
+@pytest.mark.parametrize(
+    "post_nav",
+    [
+        # A theme's links to the previous and next post, named as a pager's items.
+        '<nav class="post-navigation"><a class="pagination-item newer" href="/newer-story/">Newer</a> '
+        '<a class="pagination-item older" href="/older-story/">Older</a></nav>',
+        '<div class="post-navigation"><ul><li class="pagination-item"><a href="/newer-story/">Newer</a></li>'
+        '<li class="pagination-item"><a href="/older-story/">Older</a></li></ul></div>',
+        '<section class="post-nav"><div><div><span class="pagination-item"><a href="/older-story/">Older</a>'
+        "</span></div></div></section>",
+    ],
+)
+def test_a_pager_item_in_a_post_navigation_leads_to_the_next_post(post_nav):
+    html = ARTICLE.replace("<footer>", post_nav + "<footer>")
+    url = "https://blog.example.org/an-article/"
+    page = build_page(parse_html(html), base_url=url)
+    roles = {link.text: link.role for link in page_links(page, is_overview=False)}
+    assert roles["Older"] == "navigation"  # another post, not a next page of this one
+    assert not own_pager(page, url)
+    root = build_page(parse_html(html), base_url="https://blog.example.org/")
+    assert not own_pager(root, "https://blog.example.org/")  # so no listing's pager on the home URL

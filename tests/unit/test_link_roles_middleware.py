@@ -85,3 +85,31 @@ def test_a_failure_passes_the_requests_unchanged(monkeypatch, caplog):
     assert mw.get_processed_request(request, response()) is request
     assert crawler.stats.get_value("boilerplate/links/errors") == 1
     assert "Link roles failed" in caplog.text
+
+
+def test_a_page_whose_requests_were_all_passed_before_is_not_worked_out():
+    """Scrapy's dupefilter drops a second request for a URL whatever its role: a page whose
+    requests all repeat earlier ones (a site's menus and tags) needs no roles."""
+    mw, crawler = middleware("focus")
+    first, second = (
+        response(),
+        HtmlResponse(
+            "https://example.org/2020/a-long-story-title/",
+            body=PAGE,
+            encoding="utf-8",
+            request=Request("https://example.org/"),
+        ),
+    )
+    story = "https://example.org/2020/b-long-story-title/"
+    assert mw.get_processed_request(Request(story), first).meta[bp.META_LINK_ROLE] == "content"
+    assert mw.get_processed_request(Request("https://example.org/privacy/"), first) is None  # dropped: not passed
+    assert crawler.stats.get_value("boilerplate/links/pages") == 1
+    again = Request(story + "#comments")
+    assert mw.get_processed_request(again, second) is again and bp.META_LINK_ROLE not in again.meta
+    assert crawler.stats.get_value("boilerplate/links/pages") == 1  # the second page: not worked out
+    assert crawler.stats.get_value("boilerplate/links/repeated") == 1
+    # A request the dupefilter lets through, or one for a URL dropped before, gets its role.
+    forced = mw.get_processed_request(Request(story, dont_filter=True), second)
+    assert forced.meta[bp.META_LINK_ROLE] == "content"
+    assert mw.get_processed_request(Request("https://example.org/privacy/"), second) is None
+    assert crawler.stats.get_value("boilerplate/links/pages") == 2

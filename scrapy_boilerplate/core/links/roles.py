@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from w3lib.url import safe_url_string
 
-from ..document.cues import class_cues
+from ..document.cues import class_cues, unit_cues
 from ..document.elements import FLAG, HEADING_TAGS
 from ..render.urls import page_base, safe_url
 from ..scoring import ttr
@@ -214,6 +214,9 @@ POST_NAV_TOKENS = frozenset(
         "entry-navigation",
     )
 )
+# The same names as the walk splits an element's class names into words ("post-navigation" ->
+# post, navigation): the tokens of walked elements are kept so.
+_POST_NAV_WORDS = tuple({frozenset(unit_cues(name)[1]) for name in POST_NAV_TOKENS})
 CALENDAR_TOKENS = frozenset(("calendar", "wp-calendar", "calendar_wrap", "calendar-wrap"))
 RELATED_TOKENS = frozenset(
     (
@@ -374,11 +377,40 @@ def own_pager(page: Page, url: str | None = None) -> bool:
             return True
         if (
             not STRICT_PAGER_TOKENS.isdisjoint(a.tokens)
-            and POST_NAV_TOKENS.isdisjoint(a.tokens)
+            and not _in_post_nav(page, a)
             and (_NUMBER_RE.match(a.text) or _direction(a))
         ):
             return True
     return False
+
+
+def leads_elsewhere(page: Page, url: str | None = None) -> bool | None:
+    """Whether `page` links to a page of its own host other than itself and the host's home page
+    (feeds, files, share and legal links not counted): an overview leads to other pages, and an
+    article with a gallery whose links all lead to itself or home (a craft blog's short post) does
+    not. None when the page's URL is not known (its host then is not either)."""
+    root = page.root
+    page_url = url or page.base_url
+    self_key = link_key(page_url, None) if page_url else None
+    host = _host(self_key)
+    if root is None or not host:
+        return None
+    for a in _anchors(page, root, page_base(page_url, page.base_href)):
+        key = a.key
+        if key is None or key == self_key or _host(key) != host or _is_home(key):
+            continue
+        if _url_kind(key) != _JUNK_URL:
+            return True
+    return False
+
+
+_HOME_PATH_RE = re.compile(r"^/?(?:index\.(?:html?|php))?$", re.IGNORECASE)
+
+
+def _is_home(url: str) -> bool:
+    """Whether an absolute URL is its host's home page (``/``, ``/index.html``, no query)."""
+    rest = url.split("/", 3)
+    return len(rest) < 4 or ("?" not in rest[3] and _HOME_PATH_RE.match(rest[3]) is not None)
 
 
 def _host(url: str | None) -> str | None:
@@ -676,6 +708,20 @@ def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_pa
     return found
 
 
+def _in_post_nav(page: Page, a: _Anchor) -> bool:
+    """Whether the link stands in a post's previous/next navigation: by its own or an inline
+    ancestor's class names (``a.tokens``), or by a walked ancestor's (their words): a theme's
+    ``<nav class="post-navigation">`` may hold ``pagination-item`` links to the next post."""
+    if not POST_NAV_TOKENS.isdisjoint(a.tokens):
+        return True
+    node, parents, tokens = a.node, page.node_parents, page.node_tokens
+    while node >= 0:
+        if tokens[node] and any(words.issubset(tokens[node]) for words in _POST_NAV_WORDS):
+            return True
+        node = parents[node]
+    return False
+
+
 def _same_site(a: str, b: str) -> bool:
     return a.split("/", 3)[:3] == b.split("/", 3)[:3]
 
@@ -734,7 +780,7 @@ def _role(
     direction = _direction(a)
     if i in pager_next or (
         (direction > 0 or a.key in head_next)
-        and (is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and POST_NAV_TOKENS.isdisjoint(a.tokens)))
+        and (is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and not _in_post_nav(page, a)))
     ):
         return NEXT
     if direction > 0:

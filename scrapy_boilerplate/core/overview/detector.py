@@ -27,6 +27,10 @@ LISTING_PAGE_URL_RE = re.compile(
     r"[^?#]*\?(?:[^#]*&)?(?:page|paged)=\d{1,5}(?:[&#]|$))",
     re.IGNORECASE,
 )
+#: An overview leads to other pages: a page whose links lead to no other page of its site but its
+#: home page is not one, unless its own score says plainly otherwise (a listing whose teasers the
+#: page's scripts draw, saved without them).
+LEADS_NOWHERE_MAX_SCORE = 0.9
 
 
 @dataclass
@@ -61,7 +65,9 @@ class OverviewDetector:
     or above which a page is an overview: by default the one stored with the
     model (chosen in cross-validation to flag at most 5 % of articles), 0.5
     for the plain rule. ``site_signs``: a page with a pager of its own on the site's root or a
-    numbered page's URL (``/page/2/``) is an overview whatever its score (False: the score alone).
+    numbered page's URL (``/page/2/``) is an overview whatever its score, and one whose links lead
+    to no other page of its site but its home page is not, unless its score is
+    LEADS_NOWHERE_MAX_SCORE or more (False: the score alone).
     """
 
     def __init__(
@@ -105,22 +111,50 @@ class OverviewDetector:
             score = float(self.model.predict_proba(row[None, :])[0])
             how = "model"
         net = round(math.expm1(values["log_net_region"]))
-        is_overview = score >= self.cutoff
-        reason = _reason(values, net, self.threshold, is_overview, how)
-        if not is_overview and self.site_signs and _paged_listing(page, url):
-            is_overview = True
-            reason += "; a pager of its own on a listing's URL: a listing"
+        reason = _reason(values, net, self.threshold, score >= self.cutoff, how)
+        is_overview, sign = self.with_signs(page, url, score)
+        if sign:
+            reason += f"; {sign}"
         return OverviewVerdict(is_overview, net, self.threshold, round(score, 4), reason)
 
+    def with_signs(self, page: Page, url: str | None, score: float, cutoff: float | None = None) -> tuple[bool, str]:
+        """(is_overview, the sign that overruled the score or "") for `page` at `score`: the score
+        against `cutoff` (default: the detector's), unless a sign of the page's own links says
+        otherwise (``site_signs``). Only the pages the signs could flip are looked at."""
+        is_overview = score >= (self.cutoff if cutoff is None else cutoff)
+        if not self.site_signs:
+            return is_overview, ""
+        if not is_overview and paged_listing(page, url):
+            return True, "a pager of its own on a listing's URL: a listing"
+        if is_overview and score < LEADS_NOWHERE_MAX_SCORE and leads_nowhere(page, url):
+            return False, "links to no other page of its site but the home page: not a listing"
+        return is_overview, ""
 
-def _paged_listing(page: Page, url: str | None) -> bool:
+
+def _listing_url(url: str | None) -> bool:
+    """Whether `url` is a listing's first or numbered page's (LISTING_PAGE_URL_RE)."""
+    return url is not None and LISTING_PAGE_URL_RE.match(url) is not None
+
+
+def paged_listing(page: Page, url: str | None) -> bool:
     """A pager of its own (core/links/roles.own_pager) on a listing's first or numbered page URL."""
     url = url or own_url(page)
-    if not url or LISTING_PAGE_URL_RE.match(url) is None:
+    if not _listing_url(url):
         return False
     from ..links.roles import own_pager
 
     return own_pager(page, url)
+
+
+def leads_nowhere(page: Page, url: str | None) -> bool:
+    """No link to another page of the page's host but its home page (core/links/roles.leads_elsewhere).
+    False when the page's URL, so its host, is not known, and on a listing's URL (the site's root,
+    a numbered page): a home page is the site's front page whatever it links to (a closed site's
+    farewell page, a one-page site)."""
+    from ..links.roles import leads_elsewhere
+
+    url = url or own_url(page)
+    return not _listing_url(url) and leads_elsewhere(page, url) is False
 
 
 def _reason(values: dict[str, float], net: int, threshold: int, is_overview: bool, how: str) -> str:
