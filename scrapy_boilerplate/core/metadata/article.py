@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timedelta
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -227,6 +227,11 @@ class ArticleMetadata:
 
     def to_dict(self) -> JsonObject:
         return asdict(self)
+
+
+#: The metadata's fields, in order: an `Extraction`'s attributes and `to_dict()` keys of that
+#: name, the explain page's metadata rows (one definition, read by tests and benchmarks too).
+METADATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ArticleMetadata))
 
 
 def article_metadata(
