@@ -39,15 +39,15 @@ def _best_title(page: Page) -> str | None:
     # In a "Site | Headline" title (its first part names the host, "O'Reilly Japan - Head
     # First..." on oreilly.co.jp), a longer part after it is the headline, not the site.
     parts = [part.strip() for part in SITE_NAME_SEPARATOR_RE.split(meta)] if meta else []
-    site_first = len(parts) > 1 and _names_host(parts[0], page) and not _names_host(parts[-1], page)
-    site_names = {
-        part.lower()
-        for part in parts[1:]
-        if not (site_first and len(part) > len(parts[0]) and not _names_host(part, page))
-    }
+    site_names = {part.lower() for part in parts[1:]}
+    h1_texts = _h1_texts(page)
+    # (the host is read only when an h1 says a part after the first: on few pages)
+    if any(text.lower() in site_names for text in h1_texts) and _names_host(parts[0], page):
+        if not _names_host(parts[-1], page):
+            site_names = {p.lower() for p in parts[1:] if len(p) <= len(parts[0]) or _names_host(p, page)}
     if page.og.get("site_name"):
         site_names.add(page.og["site_name"].lower())
-    for text in _h1_texts(page):
+    for text in h1_texts:
         # An h1 without a letter is a counter or a score (a vote count in an h1), not a headline;
         # an h1 that holds the site's name is its logo.
         if len(text) < 300 and any(ch.isalpha() for ch in text) and text.lower() not in site_names:
