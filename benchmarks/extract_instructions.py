@@ -7,9 +7,11 @@ callgrind: reading only (the files read and gunzipped, the package imported
 and its model loaded), then also `extract(html, url=url).text` on each page's
 raw bytes, as a crawl calls it. The difference is the extraction alone.
 Markdown, HTML, blocks and metadata are made only when read, so they are
-not counted.
+not counted; --metadata counts a third run that also reads `.metadata` (the
+article metadata: authors, dates, language...), and prints the metadata
+step's own count (that run less the extraction's).
 
-    python benchmarks/extract_instructions.py [DATASET_DIR] [--limit N] [--label L] [--pure]
+    python benchmarks/extract_instructions.py [DATASET_DIR] [--limit N] [--label L] [--pure] [--metadata]
 
 Without DATASET_DIR it counts the first 120 article pages ("label":
 "article") of ../shared/datasets/wcxb-dev; --label "" takes every page.
@@ -32,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SET = ROOT.parent / "shared" / "datasets" / "wcxb-dev"
-STEPS = ("read", "extract")
+STEPS = ("read", "extract", "metadata")
 
 
 def read_pages(dataset: Path, limit: int, label: str) -> list:
@@ -56,10 +58,16 @@ def run_step(step: str, dataset: Path, limit: int, label: str) -> None:
     from scrapy_boilerplate import extract
 
     pages = read_pages(dataset, limit, label)
-    extract(b"<html><body><p>load the model</p></body></html>")  # in both steps: not counted
+    # In every step, not counted: the model, and the language identifier of the metadata.
+    extract(b"<html><body><p>load the model and the language identifier</p></body></html>").metadata  # noqa: B018
     if step == "extract":
         for html, url in pages:
             extract(html, url=url).text  # noqa: B018 - reading .text is what is counted
+    elif step == "metadata":
+        for html, url in pages:
+            result = extract(html, url=url)
+            result.text  # noqa: B018 - as in "extract"
+            result.metadata  # noqa: B018 - and the metadata step: what this step adds
 
 
 def count(step: str, args) -> int:
@@ -97,6 +105,7 @@ def main(argv=None) -> int:
     parser.add_argument("--limit", type=int, default=120, help="count the first N pages (default 120)")
     parser.add_argument("--label", default="article", help='only pages with this label (default article; "" for all)')
     parser.add_argument("--pure", action="store_true", help="count the pure-Python twins of the compiled modules")
+    parser.add_argument("--metadata", action="store_true", help="also count the metadata step (a third run)")
     parser.add_argument("--step", choices=STEPS, help=argparse.SUPPRESS)  # the counted run itself
     args = parser.parse_args(argv)
     if args.step:
@@ -104,7 +113,7 @@ def main(argv=None) -> int:
         return 0
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
-    total = {step: count(step, args) for step in STEPS}
+    total = {step: count(step, args) for step in STEPS if args.metadata or step != "metadata"}
     n = len(read_pages(args.dataset, args.limit, args.label))
     extraction = total["extract"] - total["read"]
     print(
@@ -113,6 +122,9 @@ def main(argv=None) -> int:
         f"  import + reading {total['read'] / 1e6:.1f}, with extract() {total['extract'] / 1e6:.1f}\n"
         f"  extract() {extraction / 1e6:.1f} in total, {extraction / n / 1e6:.2f} per page"
     )
+    if args.metadata:
+        metadata = total["metadata"] - total["extract"]
+        print(f"  the metadata step {metadata / 1e6:.1f} in total, {metadata / n / 1e6:.3f} per page")
     return 0
 
 

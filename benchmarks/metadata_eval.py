@@ -11,10 +11,11 @@ do not change while these rules do; a tool whose answers for a set are not all t
 Sets and parts:
 
 * ``wcxb-dev`` (human gold title, author, publish_date), split in two halves by site: a
-  page's registered domain (``registered_domain``: the last two labels, three under
-  co/com/org/net/ac/gov/edu/ne with a two-letter country code, the full host on hosting
-  platforms) hashed with sha1 after the prefix "metadata-split:" (``metadata_half``; the
-  prefix keeps the split independent of the block model's validation sites). "rules" = the
+  page's registered domain (``registered_domain`` of training/groups.py, the cross-validation's
+  sites: the last two labels, three under co/com/org/net/ac/gov/edu/ne with a two-letter
+  country code, the full host on hosting platforms or an IP) hashed with sha1 after the prefix
+  "metadata-split:" (``metadata_half``; the prefix keeps the split independent of the block
+  model's validation sites). "rules" = the
   half whose pages the metadata rules are written from (bucket < 0.5); "reported" = the
   other half, only scored: its figures are the ones to quote.
 * ``mercury`` (Mercury Parser's asserted title, author and UTC date_published: another
@@ -74,6 +75,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scrapy_boilerplate.core.extractor import Extractor
 from scrapy_boilerplate.training.datasets import _hostname
+from scrapy_boilerplate.training.groups import registered_domain
 
 DEFAULT_DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 TOOLS = ("this", "trafilatura", "htmldate", "htmldate-fast", "newspaper4k")
@@ -82,23 +84,6 @@ SETS = ("wcxb-dev", "mercury", "readability")
 DATE_SLACK_SETS = {"mercury": 1}
 _SPLIT = re.compile(r"\s*(?:,|;|&|\||\band\b)\s*")
 _CREDENTIAL = re.compile(r"^[A-Z][A-Z.]{0,4}®?$|^Ph\.?D\.?$|^M\.?D\.?$", re.I)
-#: Second-level labels under a two-letter country code ("bbc.co.uk", "abc.net.au").
-_SECOND_LEVEL = {"co", "com", "org", "net", "ac", "gov", "edu", "ne"}
-#: Hosting platforms whose subdomains are different publishers.
-_PLATFORMS = (
-    "blogspot.com",
-    "wordpress.com",
-    "github.io",
-    "tumblr.com",
-    "substack.com",
-    "medium.com",
-    "wixsite.com",
-    "weebly.com",
-    "typepad.com",
-    "livejournal.com",
-    "netlify.app",
-    "blogger.com",
-)
 
 
 def norm(text) -> str:
@@ -117,17 +102,6 @@ def author_set(value) -> frozenset:
                 continue
             names.add(part.casefold())
     return frozenset(names)
-
-
-def registered_domain(host: str) -> str:
-    """The publisher's domain of a host, as datasets/README.md defines it for held-out hygiene."""
-    host = host.lower().rstrip(".").removeprefix("www.")
-    if any(host.endswith("." + platform) for platform in _PLATFORMS):
-        return host
-    labels = host.split(".")
-    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
 
 
 def metadata_half(record: dict) -> str:

@@ -57,17 +57,8 @@ PASSES = {
     },
     "precision": {"favor": "precision"},
 }
-METADATA_FIELDS = (
-    "authors",
-    "date_published",
-    "date_modified",
-    "language",
-    "site_name",
-    "canonical_url",
-    "description",
-    "image",
-)
-EXTRACTION_FIELDS = ("text", "markdown", "html", "title", "images", "blocks", *METADATA_FIELDS, "to_dict")
+#: Extraction attributes hashed, besides the metadata's fields and to_dict (extraction_fields).
+EXTRACTION_FIELDS = ("text", "markdown", "html", "title", "images", "blocks")
 SITE_MEMORY_FIELDS = ("text", "blocks")
 MAX_LISTED = 20  # differing (page, field) pairs listed per set and pass
 
@@ -137,17 +128,25 @@ def read_pages(dataset: Path, limit: int | None):
         yield str(record["id"]), data, record.get("url")
 
 
+def extraction_fields(extract) -> tuple:
+    """The fields hashed: EXTRACTION_FIELDS, the metadata's (those of `Extraction.metadata`, a
+    dataclass: the code under test lists them, once) and to_dict."""
+    metadata = extract(b"<html><body><p>The fields of the metadata.</p></body></html>").metadata
+    return (*EXTRACTION_FIELDS, *(f.name for f in dataclasses.fields(metadata)), "to_dict")
+
+
 def snapshot_set(dataset: Path, limit: int | None) -> dict:
     """{pass: {page id: {field: hash}}} for one dataset."""
     from scrapy_boilerplate import MemoryTemplateStore, detect_overview, extract
 
+    fields = extraction_fields(extract)
     out = {name: {} for name in (*PASSES, "site_memory")}
     store = MemoryTemplateStore()
     for page_id, html, url in read_pages(dataset, limit):
         for name, options in PASSES.items():
             out[name][page_id] = field_hashes(
                 lambda: extract(html, url=url, **options),  # noqa: B023 - called here
-                EXTRACTION_FIELDS,
+                fields,
             )
         out["default"][page_id].update(overview_hashes(detect_overview, html, url))
         out["site_memory"][page_id] = field_hashes(

@@ -7,6 +7,7 @@ from lxml import etree
 from parsel import Selector
 
 from scrapy_boilerplate import Extraction, Extractor, extract
+from scrapy_boilerplate.core.metadata.article import METADATA_FIELDS
 from scrapy_boilerplate.training.datasets import is_validation_site
 from scrapy_boilerplate.training.metrics import shingle_scores
 
@@ -218,14 +219,7 @@ def test_to_dict():
         "markdown",
         "html",
         "images",
-        "authors",
-        "date_published",
-        "date_modified",
-        "language",
-        "site_name",
-        "canonical_url",
-        "description",
-        "image",
+        *METADATA_FIELDS,
     }
     assert data["text"] == result.text and data["images"] == result.images
     with_blocks = result.to_dict(include_blocks=True)

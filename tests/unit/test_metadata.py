@@ -447,6 +447,60 @@ def test_a_blogs_name_in_the_h1_is_not_the_posts_headline():
     assert extract(plain).title == "Minecraft News"
 
 
+def test_a_headline_after_the_sites_name_in_the_title_is_no_site_name():
+    # "Site | Headline": the <title>'s first part names the host, so the longer part after it
+    # is the headline, and the h1 that shows it is the page's title (not a logo h1 that says
+    # the site's name).
+    html = (
+        "<html><head><title>Courier Press | Council approves the new budget</title></head><body>"
+        f"<h1>Council approves the new budget</h1>{BODY}</body></html>"
+    )
+    assert extract(html, url="https://www.courierpress.example/news/budget").title == "Council approves the new budget"
+    # elsewhere (the first part does not name the host) the part after the separator is the site's
+    # name, and an h1 that says it is its logo: the <title> is cut as before
+    elsewhere = extract(html, url="https://www.example.org/news/budget").title
+    assert elsewhere == "Courier Press | Council approves the new budget"
+    # a shorter part after the site's name is no headline ("The Barn Swallow - Shop")
+    shop = html.replace("Council approves the new budget</title>", "Shop</title>").replace(
+        "<h1>Council approves the new budget</h1>", "<h1>Shop</h1>"
+    )
+    assert extract(shop, url="https://www.courierpress.example/").title == "Courier Press | Shop"
+    # a generic label of the host ("blog" of blog.example.org) does not name the site
+    blog = html.replace("Courier Press |", "The Blog |").replace("Courier Press", "The Blog")
+    assert extract(blog, url="https://blog.example.org/budget").title == "The Blog | Council approves the new budget"
+
+
+def test_a_headline_in_a_script_without_spaces_is_found_at_the_start_of_the_title():
+    # Words cannot be matched in Japanese or Chinese: an h1 that starts the <title>, before a
+    # separator and a shorter rest (the site's name), is its headline.
+    headline = "情報セキュリティに関する注意喚起について"
+    html = f"<html><head><title>{headline}：情報処理機構</title></head><body><h1>{headline}</h1>{BODY}</body></html>"
+    assert extract(html).title == headline
+    # a short h1 at the start of a long <title> is the site's name ("てくろぐ｜..."): not taken
+    site = f"<html><head><title>情報機構｜{headline}</title></head><body><h1>情報機構</h1>{BODY}</body></html>"
+    assert extract(site).title == f"情報機構｜{headline}"
+
+
+@needs_shared
+@pytest.mark.parametrize(
+    "dataset, page_id, title",
+    [
+        # "Site | Headline" titles (the rules half of wcxb-dev, and mercury)
+        ("wcxb-dev", "0171", "State of SEO in 2026: Trends and Predictions"),  # "Leadfeeder | ..."
+        ("wcxb-dev", "4027", "Impact of Climate Change on Global Agricultural Yields"),  # "NASA SVS | ..."
+        ("mercury", "www.oreilly.co.jp", "Head First はじめてのプログラミング"),  # "O'Reilly Japan - ..."
+        # a Japanese headline before its site's name
+        ("mercury", "www.ipa.go.jp", "ゴールデンウィークにおける情報セキュリティに関する注意喚起"),
+        # unchanged: the site's name first and the headline after it, shorter (wcxb-dev's gold)
+        ("wcxb-dev", "4850", "The Barn Swallow"),
+        ("wcxb-dev", "2900", "The Go Blog"),
+    ],
+)
+def test_real_pages_headline_after_the_sites_name(dataset, page_id, title):
+    page = real_page(dataset, page_id)
+    assert extract(page.read_html(), url=page.url).title == title
+
+
 @pytest.mark.parametrize(
     "meta, expected",
     [

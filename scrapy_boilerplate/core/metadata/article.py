@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timedelta
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -229,6 +229,11 @@ class ArticleMetadata:
         return asdict(self)
 
 
+#: The metadata's fields, in order: an `Extraction`'s attributes and `to_dict()` keys of that
+#: name, the explain page's metadata rows (one definition, read by tests and benchmarks too).
+METADATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ArticleMetadata))
+
+
 def article_metadata(
     page: Page, mask: np.ndarray | None, title: str | None, url: str | None, text: str = "", images: Sequence[str] = ()
 ) -> ArticleMetadata:
@@ -298,12 +303,22 @@ def article_metadata(
 def _dates(sources: tuple[Found, ...], page: Page | None = None) -> tuple[str | None, str | None]:
     """(date_published, date_modified) from the sources, most trusted first, with what the page
     shows under its headline (the byline source) deciding between them."""
-    published = _first(sources, "date_published", normalize_date)
-    modified = _first(sources, "date_modified", normalize_date)
+    read: dict[str, str | None] = {}
+
+    def normalize(value: object) -> str | None:
+        # The steps below read the same values again: each text is read as a date once.
+        if not isinstance(value, str):
+            return normalize_date(value)
+        if value not in read:
+            read[value] = normalize_date(value)
+        return read[value]
+
+    published = _first(sources, "date_published", normalize)
+    modified = _first(sources, "date_modified", normalize)
     byline, meta_tags = sources[BYLINE : BYLINE + 1], sources[META : META + 1]
-    shown = _all(byline, "date_published", normalize_date)
-    shown_update = _first(byline, "date_modified", normalize_date)
-    if not shown and shown_update and not _first(meta_tags, "date_published", normalize_date):
+    shown = _all(byline, "date_published", normalize)
+    shown_update = _first(byline, "date_modified", normalize)
+    if not shown and shown_update and not _first(meta_tags, "date_published", normalize):
         # Under its headline the page gives only its last update ("Updated August 14, 2025"),
         # and its <meta> tags name no publication date: the page dates itself by the update,
         # and readers (and the gold) take that. With article:published_time in <meta>, the
@@ -327,7 +342,7 @@ def _dates(sources: tuple[Found, ...], page: Page | None = None) -> tuple[str | 
         published = modified
     if published:
         stated = sources[:BYLINE] + sources[URL:]  # the metadata and the URL, not what is shown
-        published = _local_day(published, _all(stated, "date_published", normalize_date))
+        published = _local_day(published, _all(stated, "date_published", normalize))
     if published and modified and modified[:10] < published[:10]:
         modified = None  # an "update" before the publication is another page's date
     return published, modified
@@ -476,8 +491,8 @@ def from_byline(page: Page, window: range) -> Found:
             break
         signed = bool(authors)
         element = page.node_elements[page.nodes[i]] if page.node_elements else None
-        starter = THREAD_STARTER_RE.match(text) or THREAD_POST_RE.search(text)
-        if starter and not authors:
+        starter = None if authors else (THREAD_STARTER_RE.match(text) or THREAD_POST_RE.search(text))
+        if starter:
             # A thread's header: "Thread starter felixen", "sanmartinwatch Discussion starter",
             # "Post by changingtimes »".
             authors.append(starter.group(1) or starter.group(2))
@@ -789,8 +804,8 @@ def byline_window(page: Page, mask: np.ndarray | None, title: str | None) -> ran
     block of the content the model found. Sidebars, comments and teasers are far from both."""
     n = len(page.texts)
     anchor = None
-    for i, (tag, text) in enumerate(zip(page.tags, page.texts)):
-        if tag == "h1" and (title is None or text == title):
+    for i in page.tag_positions("h1"):
+        if title is None or page.texts[i] == title:
             anchor = i
             break
     if anchor is None and mask is not None and mask.any():
@@ -822,30 +837,30 @@ def _marked_byline(page: Page, i: int, element: etree._Element | None) -> bool:
     Guardian's byline, whose classes are hashes)."""
     if element is None:
         return False
-    near = _near_words(element)
-    if (
-        near
-        and BYLINE_TOKENS.search(" ".join(near))
-        and NOT_BYLINE_TOKENS.isdisjoint(near)
-        and _NAMES_RE.match(_name_text(page.texts[i]))
-    ):
-        return True
+    marks = _near_marks(element)
+    # (the marks as written hold every match their words do: most blocks stop at this search)
+    if BYLINE_TOKENS.search(marks):
+        near = [word for word in _WORD_SPLIT_RE.split(marks) if word]
+        if (
+            BYLINE_TOKENS.search(" ".join(near))
+            and NOT_BYLINE_TOKENS.isdisjoint(near)
+            and _NAMES_RE.match(_name_text(page.texts[i]))
+        ):
+            return True
     return any("author" in (a.get("rel") or "").lower() for a in islice(element.iter("a"), 5))
 
 
-def _near_words(element: etree._Element) -> list[str]:
-    """The class and id words of an element and its parent, lower case ("post-byline" gives
-    "post", "byline")."""
-    words: list[str] = []
+def _near_marks(element: etree._Element) -> str:
+    """The class and id values of an element and its parent, lower case: their words
+    (letters only: "post-byline" gives "post", "byline") are the block's own class words."""
+    marks = []
     el: etree._Element | None = element
     for _ in range(OWN_LEVELS):
         if el is None:
             break
-        marks = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
-        if marks.strip():
-            words.extend(w for w in _WORD_SPLIT_RE.split(marks) if w)
+        marks.append(f"{el.get('class') or ''} {el.get('id') or ''}".lower())
         el = el.getparent()
-    return words
+    return " ".join(marks)
 
 
 _WORD_SPLIT_RE = re.compile(r"[^a-z]+")
@@ -923,28 +938,32 @@ def _name_element(element: etree._Element) -> list[str]:
     `itemprop=author` element, else one whose class says so ("author", "author-name", hCard's
     "fn"), or a link to an author's page ("/authors/chris-toy"); the texts of its links when it
     has some ("Jane Doe, John Roe" as two links), else its text."""
-    elements = list(islice(element.iter(), NAME_ELEMENTS))
-    for el in elements:
-        if "author" in (el.get("rel") or "") or el.get("itemprop") == "author":
-            if el.get("itemprop") and _owner_type(el).endswith(OTHERS_ITEMS):
-                continue  # a review's author, not the page's
-            name = " ".join((_microdata_name(el) or "").split()) if el.get("itemprop") else ""
+    marked = []  # elements whose class or address says so, in order: read if no rel/itemprop one names
+    for el in islice(element.iter(), NAME_ELEMENTS):
+        itemprop = el.get("itemprop")
+        if (itemprop == "author" or "author" in (el.get("rel") or "")) and not (
+            itemprop and _owner_type(el).endswith(OTHERS_ITEMS)  # a review's author, not the page's
+        ):
+            name = " ".join((_microdata_name(el) or "").split()) if itemprop else ""
             name = name or " ".join("".join(el.itertext()).split())
             if name:
                 return [name]
-    for el in elements:
         if not isinstance(el.tag, str):
             continue  # a comment
-        classes = (el.get("class") or "").split()
-        if (
-            any(_NAME_CLASS_RE.match(c) for c in classes)
-            or _hcard_name(el, classes)
-            or (el.tag == "a" and _AUTHOR_HREF_RE.search(el.get("href") or ""))
-        ):
-            texts = [" ".join("".join(a.itertext()).split()) for a in islice(el.iter("a"), 10)]
-            texts = [t for t in texts if t] or [" ".join("".join(el.itertext()).split())]
-            if all(_NAMES_RE.match(_name_text(t)) or _HANDLE_RE.match(t) for t in texts) and clean_authors(texts):
-                return texts
+        marks = el.get("class")
+        # (the class words are matched only when the substrings they need are there: most are not)
+        if marks and ("author" in marks.lower() or "fn" in marks):
+            classes = marks.split()
+            if any(_NAME_CLASS_RE.match(c) for c in classes) or _hcard_name(el, classes):
+                marked.append(el)
+                continue
+        if el.tag == "a" and _AUTHOR_HREF_RE.search(el.get("href") or ""):
+            marked.append(el)
+    for el in marked:
+        texts = [" ".join("".join(a.itertext()).split()) for a in islice(el.iter("a"), 10)]
+        texts = [t for t in texts if t] or [" ".join("".join(el.itertext()).split())]
+        if all(_NAMES_RE.match(_name_text(t)) or _HANDLE_RE.match(t) for t in texts) and clean_authors(texts):
+            return texts
     return []
 
 

@@ -68,7 +68,9 @@ def page_language(page: Page, text: str, declared_meta: str | None) -> str | Non
     declared = language_code(document_lang(page.root) if page.root is not None else page.lang) or language_code(
         declared_meta
     )
-    if len(text) < MIN_DETECT_CHARS or (identifier := _get_identifier()) is None:
+    if len(text) < (MIN_DETECT_CHARS if declared is None else MIN_CONTRADICT_CHARS):
+        return declared  # too short to identify, or to contradict the declared language
+    if (identifier := _get_identifier()) is None:
         return declared
     found: str  # py3langid is untyped: (language code, probability)
     probability: float

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from ..document.page import Page
 from ..document.words import clean_text
@@ -17,6 +18,8 @@ HEADLINE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ")
 #: Between the parts of a <title> as the overview evidence counts them ("Politics - News - Site",
 #: "Home » Shoes"): one of | - – — : · » between runs of whitespace.
 TITLE_PART_SEPARATOR_RE = re.compile(r"\s+[|\-–—:·»]\s+")
+#: Host labels that name a kind of site, not the site ("blog.golang.org": "The Go Blog").
+GENERIC_HOST_LABELS = frozenset(("blog", "blogs", "news", "shop", "store", "forum", "forums", "docs", "help"))
 
 
 def best_title(page: Page) -> str | None:
@@ -33,10 +36,18 @@ def _best_title(page: Page) -> str | None:
     # "constitutional monarchy in Oceania" for "New Zealand").
     title_words = set(page.title.lower().split()) if page.title and page.title != meta else set()
     # The site's name: what follows the headline in a "Headline | Site" title, or og:site_name.
-    site_names = {part.strip().lower() for part in SITE_NAME_SEPARATOR_RE.split(meta)[1:]} if meta else set()
+    # In a "Site | Headline" title (its first part names the host, "O'Reilly Japan - Head
+    # First..." on oreilly.co.jp), a longer part after it is the headline, not the site.
+    parts = [part.strip() for part in SITE_NAME_SEPARATOR_RE.split(meta)] if meta else []
+    site_names = {part.lower() for part in parts[1:]}
+    h1_texts = _h1_texts(page)
+    # (the host is read only when an h1 says a part after the first: on few pages)
+    if any(text.lower() in site_names for text in h1_texts) and _names_host(parts[0], page):
+        if not _names_host(parts[-1], page):
+            site_names = {p.lower() for p in parts[1:] if len(p) <= len(parts[0]) or _names_host(p, page)}
     if page.og.get("site_name"):
         site_names.add(page.og["site_name"].lower())
-    for text in _h1_texts(page):
+    for text in h1_texts:
         # An h1 without a letter is a counter or a score (a vote count in an h1), not a headline;
         # an h1 that holds the site's name is its logo.
         if len(text) < 300 and any(ch.isalpha() for ch in text) and text.lower() not in site_names:
@@ -52,6 +63,8 @@ def _best_title(page: Page) -> str | None:
                 return text
             if meta is page.jsonld.get("headline") and len(words & title_words) >= 0.5 * len(words):
                 return text
+            if meta and _heads(text, meta):
+                return text
     if meta:
         # "Headline | Site name": keep the headline part.
         for sep in HEADLINE_SEPARATORS:
@@ -60,6 +73,27 @@ def _best_title(page: Page) -> str | None:
                 if len(head) > 15:
                     return head
     return meta
+
+
+def _names_host(part: str, page: Page) -> bool:
+    """Whether a part of the title names the page's host: it holds one of the host's labels of
+    four letters or more ("O'Reilly Japan" on www.oreilly.co.jp; not "blog" of blog.golang.org)."""
+    try:
+        host = (urlsplit(page.base_url).hostname or "") if page.base_url else ""
+    except ValueError:  # "http://[::1": no host to read
+        return False
+    key = "".join(ch for ch in part.casefold() if ch.isalnum())
+    return any(len(label) >= 4 and label not in GENERIC_HOST_LABELS and label in key for label in host.split(".")[:-1])
+
+
+def _heads(text: str, meta: str) -> bool:
+    """Whether an h1 is the metadata title's headline part in a script written without spaces,
+    where words cannot be matched: the title is the h1, a separator, and a shorter rest
+    ("ゴールデンウィーク...注意喚起：IPA 独立行政法人 情報処理推進機構")."""
+    rest = meta[len(text) :]
+    if not rest or len(rest) >= len(text) or not meta.startswith(text):
+        return False
+    return not (rest[0].isalnum() or rest[0].isspace())
 
 
 def _h1_texts(page: Page) -> list[str]:

@@ -21,6 +21,7 @@ from ..document.hidden import ToggleTargets, is_hidden
 from ..document.page import Page
 from ..document.parse import to_element
 from ..document.walk import walk_blocks
+from ..metadata.article import METADATA_FIELDS
 from ..metadata.sources import field_sources
 from ..selection.steps import REASONS
 
@@ -48,17 +49,6 @@ FOLD_RUN = 6
 PATH_DEPTH = 4
 #: Kept is 'kept', everything else 'dropped'.
 KEPT, DROPPED = "kept", "dropped"
-#: The metadata fields shown, in order.
-METADATA_FIELDS = (
-    "authors",
-    "date_published",
-    "date_modified",
-    "language",
-    "site_name",
-    "canonical_url",
-    "description",
-    "image",
-)
 
 
 @dataclass
