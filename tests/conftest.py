@@ -136,6 +136,11 @@ def site_pages_are_copied(site: str, *members: str) -> bool:
     return all((REAL_FIXTURES / "sites" / site / member).is_file() for member in (*members, "site.json"))
 
 
+def unless_copied(site: str, *members: str):
+    """Decorator: the test is marked needs_shared unless tests/fixtures/real has the site's pages."""
+    return (lambda test: test) if site_pages_are_copied(site, *members) else needs_shared
+
+
 def unless_cut(*pages: tuple[str, str]):
     """Decorator: the test is marked needs_shared unless every (dataset, id) of `pages` is cut."""
     if all(page_id in cut_page_ids(name) for name, page_id in pages):

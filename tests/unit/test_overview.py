@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import cut_real_pages, load_shared_pages, needs_shared, site_page, site_pages_are_copied
+from conftest import cut_real_pages, load_shared_pages, needs_shared, site_page, unless_copied
 
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
@@ -308,7 +308,7 @@ def _indiantinker(*names: str) -> dict:
 
 # The three pages of Jekyll's Hyde blog that the pager tests read (copied in tests/fixtures/real).
 HYDE = ("index.html", "page2/index.html", "page36/index.html")
-hyde_pages = pytest.mark.usefixtures() if site_pages_are_copied("indiantinker", *HYDE) else needs_shared
+hyde_pages = unless_copied("indiantinker", *HYDE)
 
 
 @hyde_pages

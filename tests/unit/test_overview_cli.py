@@ -11,7 +11,7 @@ from overview_site import REAL_PAGES, page_file, pages_are_cut, real_page, share
 
 from scrapy_boilerplate.cli import main
 
-pytestmark = pytest.mark.usefixtures() if pages_are_cut() else pytest.mark.needs_shared
+pytestmark = [] if pages_are_cut() else [pytest.mark.needs_shared]
 
 
 @pytest.fixture(scope="module")
