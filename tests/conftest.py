@@ -8,11 +8,17 @@ Markers (registered in setup.cfg):
   (next to the checkout). Where that folder is missing every such test is skipped with
   the reason (``-rs`` prints it); ``pytest -m "not needs_shared"`` leaves them out.
   A test never lowers what it checks when the data is missing: the part that needs
-  the data is a test of its own, marked.
+  the data is a test of its own, marked. A test of one rule on a few real pages reads
+  their cut copies in tests/fixtures/real instead (``real_page``, ``shared_unless_cut``,
+  ``unless_cut``: marked only where a page is not cut); what stays marked is a figure
+  over a whole set or a sample of one, and says so: ``needs_shared("why")``.
 """
 
+import functools
+import json
 import os
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -30,6 +36,7 @@ SUPPORT = TESTS / "support"
 sys.path.insert(0, str(SUPPORT))
 # CI clones the repository next to ../shared, which holds the development datasets.
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+SHARED_SITES = SHARED.parent / "sites"
 
 FIXTURE_NAMES = ["article_en", "article_de", "article_jsonld"]
 # A handful of real pages cut down from ../shared/datasets (tests/support/cut_fixtures.py; their
@@ -47,10 +54,11 @@ SHARED_MISSING = (
 def pytest_collection_modifyitems(config, items):
     if SHARED.is_dir():
         return
-    skip = pytest.mark.skip(reason=SHARED_MISSING)
     for item in items:
-        if item.get_closest_marker("needs_shared") is not None:
-            item.add_marker(skip)
+        if (marker := item.get_closest_marker("needs_shared")) is not None:
+            # needs_shared("why"): why the test needs the whole sets, not a cut page (say it).
+            why = f" (needed: {marker.args[0]})" if marker.args else ""
+            item.add_marker(pytest.mark.skip(reason=SHARED_MISSING + why))
 
 
 needs_shared = pytest.mark.needs_shared
@@ -80,10 +88,11 @@ def load_shared_pages(name: str, n: int | None = None, where=None) -> list:
     return pages if n is None else pages[:n]
 
 
-def cut_page_ids(name: str) -> set[str]:
+@functools.cache
+def cut_page_ids(name: str) -> frozenset[str]:
     """The ids of the pages of dataset `name` that tests/fixtures/real holds."""
     folder = REAL_FIXTURES / name
-    return {p.id for p in load_dataset(folder)} if (folder / "pages.jsonl").is_file() else set()
+    return frozenset(p.id for p in load_dataset(folder)) if (folder / "pages.jsonl").is_file() else frozenset()
 
 
 def real_page(name: str, page_id: str):
@@ -96,7 +105,47 @@ def real_page(name: str, page_id: str):
 
 def cut_real_pages() -> list:
     """Every page of tests/fixtures/real."""
-    return [page for folder in sorted(REAL_FIXTURES.iterdir()) for page in load_dataset(folder)]
+    folders = sorted(f for f in REAL_FIXTURES.iterdir() if (f / "pages.jsonl").is_file())
+    return [page for folder in folders for page in load_dataset(folder)]
+
+
+def site_page(site: str, member: str) -> bytes | None:
+    """File `member` of the real static site `site`: its copy in tests/fixtures/real/sites if there
+    is one (tests/support/cut_fixtures.py), else from ../shared/sites/<site>/site.tar.gz; None
+    without either."""
+    copy = REAL_FIXTURES / "sites" / site / member
+    if copy.is_file():
+        return copy.read_bytes()
+    archive = SHARED_SITES / site / "site.tar.gz"
+    if not archive.is_file():
+        return None
+    with tarfile.open(archive) as tar:
+        handle = tar.extractfile(member)
+        return handle.read() if handle is not None else None
+
+
+def site_labels(site: str) -> dict[str, str] | None:
+    """The labels of the site's files (site.json's), from the copy or ../shared; None without either."""
+    for folder in (REAL_FIXTURES / "sites" / site, SHARED_SITES / site):
+        if (folder / "site.json").is_file():
+            return json.loads((folder / "site.json").read_text(encoding="utf-8"))["labels"]
+    return None
+
+
+def site_pages_are_copied(site: str, *members: str) -> bool:
+    return all((REAL_FIXTURES / "sites" / site / member).is_file() for member in (*members, "site.json"))
+
+
+def unless_copied(site: str, *members: str):
+    """Decorator: the test is marked needs_shared unless tests/fixtures/real has the site's pages."""
+    return (lambda test: test) if site_pages_are_copied(site, *members) else needs_shared
+
+
+def unless_cut(*pages: tuple[str, str]):
+    """Decorator: the test is marked needs_shared unless every (dataset, id) of `pages` is cut."""
+    if all(page_id in cut_page_ids(name) for name, page_id in pages):
+        return lambda test: test
+    return needs_shared
 
 
 def shared_unless_cut(name: str, page_id: str, *values):

@@ -66,7 +66,7 @@ def open_explain(browser, tmp_path: Path, html: bytes | str, url: str | None, na
     return page
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("the first page with kept and dropped blocks of 20 of each set")
 @pytest.mark.parametrize("dataset", ["wcxb-dev", "readability", "trafilatura-eval"])
 def test_real_page_blocks_are_marked_and_visible(browser, tmp_path, dataset_pages, dataset):
     # The first article of the set with both kept and dropped blocks.

@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from overview_site import GZIPPED, REAL_PAGES, build_site, real_page, serve_site, shared_pages_missing
+from overview_site import GZIPPED, REAL_PAGES, build_site, pages_are_cut, real_page, serve_site, shared_pages_missing
 
 from scrapy_boilerplate import detect_overview
 
-pytestmark = [pytest.mark.slow, pytest.mark.needs_shared]
+pytestmark = [pytest.mark.slow, *([] if pages_are_cut() else [pytest.mark.needs_shared])]
 
 TESTS = Path(__file__).resolve().parents[1] / "support"  # the scripts run in child processes
 

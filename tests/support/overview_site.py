@@ -1,7 +1,8 @@
 """A small web site built from real pages, served on 127.0.0.1, and the spiders that crawl it.
 
 The pages come from ../shared/datasets/overview-dev (news and blog home pages,
-section listings and articles). A ``<nav class="bp-site">`` is added to the
+section listings and articles), cut down in tests/fixtures/real/overview-dev
+(tests/support/cut_fixtures.py: the same extraction and the same overview verdict). A ``<nav class="bp-site">`` is added to the
 home and section pages: those are the only links the test spiders follow, so
 a crawl is small and its outcome known. Site map (``*`` = overview page):
 
@@ -37,6 +38,7 @@ from scrapy.spiders import CrawlSpider, Rule
 from server import LoopbackServer
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+CUT = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 
 # path -> (overview-dev id, is an overview page); ids picked for clear-cut verdicts.
 REAL_PAGES = {
@@ -71,18 +73,27 @@ SECTION_LINKS = ["/2020/02/fourth-article.html"]
 HTML = "text/html; charset=utf-8"
 
 
+def page_file(page_id: str) -> Path:
+    """The page's .html.gz: its cut copy in tests/fixtures/real if there is one, else the dataset's."""
+    cut = CUT / "overview-dev" / "html" / f"{page_id}.html.gz"
+    return cut if cut.is_file() else SHARED / "overview-dev" / "html" / f"{page_id}.html.gz"
+
+
 def real_page(page_id: str) -> bytes:
-    path = SHARED / "overview-dev" / "html" / f"{page_id}.html.gz"
-    return gzip.decompress(path.read_bytes())
+    return gzip.decompress(page_file(page_id).read_bytes())
 
 
 def shared_pages_missing() -> str | None:
     """Why the site cannot be built here, or None."""
-    folder = SHARED / "overview-dev" / "html"
-    missing = [i for i, _ in REAL_PAGES.values() if not (folder / f"{i}.html.gz").is_file()]
+    missing = [i for i in (*(i for i, _ in REAL_PAGES.values()), BIG_PAGE_ID) if not page_file(i).is_file()]
     if missing:
-        return f"../shared/datasets/overview-dev pages missing: {', '.join(missing)} (looked in {folder})"
+        return f"overview-dev pages missing: {', '.join(missing)} (neither cut in {CUT} nor in {SHARED})"
     return None
+
+
+def pages_are_cut() -> bool:
+    """Whether tests/fixtures/real holds every page of the site (then ../shared is not needed)."""
+    return all(page_file(i).is_relative_to(CUT) for i in (*(i for i, _ in REAL_PAGES.values()), BIG_PAGE_ID))
 
 
 def add_nav(html: bytes, base_url: str, paths: list[str]) -> bytes:

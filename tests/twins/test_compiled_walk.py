@@ -63,7 +63,7 @@ def test_same_page_on_cut_real_pages():
         assert_same_walk(root, include_comments=True, skip_hidden=False)
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("60 pages of each set (cut pages: test_same_page_on_cut_real_pages)")
 @needs_compiled
 @pytest.mark.parametrize("dataset", ["wcxb-dev", "readability", "trafilatura-eval", "overview-dev"])
 def test_same_page_on_real_pages(dataset):
@@ -508,7 +508,7 @@ def test_same_cues_on_cut_real_pages_class_names():
     _assert_same_cues_on_class_names([parse_html(item.read_html()) for item in cut_real_pages()], 30)
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("80 pages' class names (cut pages: the test above)")
 @needs_compiled
 def test_same_cues_on_real_class_names():
     roots = [parse_html(item.read_html()) for item in load_shared_pages("wcxb-dev", 80)]

@@ -53,7 +53,7 @@ def test_dense_features_equal_on_cut_real_pages():
         np.testing.assert_array_equal(fast, slow, err_msg=item.id)
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("150 pages of every type (cut pages: test_..._on_cut_real_pages)")
 @needs_compiled
 def test_dense_features_equal_on_real_pages(dataset_pages):
     # All page types of the development set; pages in many languages.
@@ -226,7 +226,7 @@ needs_evidence = pytest.mark.skipif(
 # Real pages of every kind (overviews, articles, others) from the shared sets, or the fixtures.
 EVIDENCE_SOURCES = [
     pytest.param("fixtures", id="fixtures"),
-    pytest.param("shared", id="shared", marks=pytest.mark.needs_shared),
+    pytest.param("shared", id="shared", marks=pytest.mark.needs_shared("pages of every kind of the sets")),
 ]
 
 

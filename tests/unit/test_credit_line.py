@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import real_page, unless_cut
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
@@ -52,8 +53,8 @@ def test_other_lines_after_the_body_stay_out():
     assert kept_after("") == BODY
 
 
-@pytest.mark.needs_shared
-def test_a_real_credit_line(dataset_pages):
+@unless_cut(("trafilatura-eval", "reuters.com.parasite"))
+def test_a_real_credit_line():
     # Reuters: "Additional reporting by Steve Gorman; Editing by ..." (p .48) after the last paragraph.
-    page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id == "reuters.com.parasite")[0]
+    page = real_page("trafilatura-eval", "reuters.com.parasite")
     assert "Additional reporting by" in extract(page.read_html(), url=page.url).text

@@ -125,7 +125,7 @@ def test_split_keeps_a_site_together():
     assert not train or not validation
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("loads the whole set")
 def test_real_wcxb_dev_loads():
     folder = SHARED_DATASETS / "wcxb-dev"
     if not (folder / "pages.jsonl").exists():

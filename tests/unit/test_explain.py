@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import cut_real_pages, needs_shared
 from hostile_page import hostile_page
 from lxml import html as lxml_html
 from server import LoopbackServer
@@ -73,7 +74,7 @@ def test_reason_is_the_last_step_that_changed_the_block():
     assert step_reasons([b""] * len(MASK_STEPS)) == []
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("the reasons seen over 60 + 40 pages of two sets")
 def test_blocks_carry_reasons_on_real_pages(dataset_pages):
     seen = set()
     for page in dataset_pages("wcxb-dev", 60):
@@ -121,10 +122,38 @@ def test_site_memory_reason_with_a_store():
 # -- the explain page ---------------------------------------------------------------------------
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("dataset", ["wcxb-dev", "readability", "trafilatura-eval", "overview-dev"])
+# The explain page shows a kept row "Name Preis Link" (a data table's header) that the text lacks.
+EXPLAIN_MISMATCH = {"chip.de.beef"}
+
+
+def cut_pages(mismatch: bool) -> list:
+    """The first 25 cut pages of each set (as of each shared set below), or the mismatched ones."""
+    if mismatch:
+        return [page for page in cut_real_pages() if page.id in EXPLAIN_MISMATCH]
+    taken: dict[str, int] = {}
+    pages = []
+    for page in cut_real_pages():
+        folder = page.root.name
+        if page.id not in EXPLAIN_MISMATCH and taken.get(folder, 0) < 25:
+            taken[folder] = taken.get(folder, 0) + 1
+            pages.append(page)
+    return pages
+
+
+@pytest.mark.parametrize(
+    "dataset",
+    [
+        *(
+            pytest.param(name, marks=needs_shared("25 pages of each set"))
+            for name in ("wcxb-dev", "readability", "trafilatura-eval", "overview-dev")
+        ),
+        "cut",  # the real pages of tests/fixtures/real, without ../shared
+        pytest.param("cut-mismatch", marks=pytest.mark.xfail(strict=True, reason="EXPLAIN_MISMATCH: not fixed yet")),
+    ],
+)
 def test_kept_blocks_give_the_extraction_text(dataset_pages, dataset):
-    for page in dataset_pages(dataset, 25):
+    pages = cut_pages(dataset == "cut-mismatch") if dataset.startswith("cut") else dataset_pages(dataset, 25)
+    for page in pages:
         result = extract(page.read_html(), url=page.url)
         doc = parse(explain_html(page.read_html(), url=page.url))
         blocks = block_elements(doc)
@@ -163,7 +192,7 @@ def test_attributes_are_well_formed_and_the_summary_is_there():
     assert "hidden" in reasons and "comment_section" in reasons
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("the metadata sources seen over 40 pages")
 def test_metadata_sources_name_json_ld_and_meta_tags(dataset_pages):
     found = set()
     for page in dataset_pages("wcxb-dev", 40):

@@ -2,7 +2,7 @@
 
 import lxml.html
 import pytest
-from conftest import FIXTURE_NAMES, fixture_bytes, real_page
+from conftest import FIXTURE_NAMES, fixture_bytes, real_page, shared_unless_cut
 from lxml import etree
 from parsel import Selector
 
@@ -330,7 +330,7 @@ def average_f1(pages) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("a quality floor: F1 over 30 articles of held-out sites")
 def test_wcxb_dev_articles(dataset_pages):
     # Articles of the sites held out from training (see training/datasets.py).
     pages = dataset_pages(
@@ -340,7 +340,7 @@ def test_wcxb_dev_articles(dataset_pages):
     assert average_f1(pages) > 0.85
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("a quality floor: F1 over 20 pages")
 def test_readability_pages(dataset_pages):
     pages = dataset_pages("readability", 20, where=lambda p: p.gold_path)
     assert len(pages) == 20
@@ -464,23 +464,24 @@ def test_adjacent_code_values_on_the_whole_page():
     assert text.count("U+00DF 0x C3 9F") >= 3 and "U+00DF0x" not in text
 
 
-@pytest.mark.needs_shared
 @pytest.mark.parametrize(
-    "page_id, title",
+    "name, page_id, title",
     [
-        ("0384", "Scalable End-to-End Interpretability"),  # LessWrong: a vote count "94" in an h1 first
-        ("0491", "001"),  # a project named 001: its own h1 and og:title
+        # LessWrong: a vote count "94" in an h1 first
+        shared_unless_cut("wcxb-dev", "0384", "Scalable End-to-End Interpretability"),
+        shared_unless_cut("wcxb-dev", "0491", "001"),  # a project named 001: its own h1 and og:title
     ],
 )
-def test_real_page_titles(dataset_pages, page_id, title):
-    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == page_id)[0]
+def test_real_page_titles(name, page_id, title):
+    page = real_page(name, page_id)
     assert extract(page.read_html(), url=page.url).title == title
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("page_id", ["0661", "0662", "0663", "0664", "0665"])
-def test_real_sphinx_pages_keep_no_heading_anchor_marks(dataset_pages, page_id):
+@pytest.mark.parametrize(
+    "name, page_id", [shared_unless_cut("wcxb-dev", page_id) for page_id in ("0661", "0662", "0663", "0664", "0665")]
+)
+def test_real_sphinx_pages_keep_no_heading_anchor_marks(name, page_id):
     # Sphinx documentation (Django, Flask, Requests, SQLAlchemy, Celery): "Quickstart¶".
-    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == page_id)[0]
+    page = real_page(name, page_id)
     result = extract(page.read_html(), url=page.url)
     assert result.text and "¶" not in result.text and "¶" not in result.markdown

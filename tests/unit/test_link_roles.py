@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import tarfile
-from pathlib import Path
-
 import pytest
+from conftest import needs_shared, site_labels, site_page, site_pages_are_copied
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.links.roles import ROLES, leads_elsewhere, link_key, own_pager, page_links, url_roles
-
-SITES = Path(__file__).resolve().parents[3] / "shared" / "sites"
 
 LISTING = """<html><head><title>Blog</title><link rel="next" href="/page/2/"></head><body>
 <header><nav><a href="/">Home</a> <a href="/about/">About</a> <a href="/posts/">Posts</a></nav></header>
@@ -154,30 +149,27 @@ def test_links_cost_nothing_unless_read_and_bad_input():
     assert pickle.loads(pickle.dumps(read)).links == expected
 
 
-def _site_page(site: str, member: str) -> bytes:
-    with tarfile.open(SITES / site / "site.tar.gz") as tar:
-        handle = tar.extractfile(member)
-        assert handle is not None
-        return handle.read()
+def listing(site: str, member: str, *values):
+    """pytest.param(site, member, *values), marked needs_shared unless tests/fixtures/real has the page."""
+    return pytest.param(site, member, *values, marks=() if site_pages_are_copied(site, member) else (needs_shared,))
 
 
-@pytest.mark.needs_shared
 @pytest.mark.parametrize(
     ("site", "member", "url", "next_url"),
     [
         # Jekyll's Hyde: whole posts on the home page, "Older" to page 2.
-        ("indiantinker", "index.html", "http://rohitg.in/", "http://rohitg.in/page2"),
+        listing("indiantinker", "index.html", "http://rohitg.in/", "http://rohitg.in/page2"),
         # Pelican: "»" to index2.html.
-        ("matael", "index.html", "http://blog.matael.org/", "http://blog.matael.org/index2.html"),
+        listing("matael", "index.html", "http://blog.matael.org/", "http://blog.matael.org/index2.html"),
         # Wintersmith: "weiter »".
-        ("flauschiversum", "index.html", "http://localhost:8080/", "http://localhost:8080/page/2/"),
+        listing("flauschiversum", "index.html", "http://localhost:8080/", "http://localhost:8080/page/2/"),
     ],
 )
 def test_real_listings(site, member, url, next_url):
-    if not (SITES / site / "site.tar.gz").is_file():
+    html, labels = site_page(site, member), site_labels(site)
+    if html is None or labels is None:
         pytest.skip(f"../shared/sites/{site} not found")
-    labels = json.loads((SITES / site / "site.json").read_text())["labels"]
-    page = build_page(parse_html(_site_page(site, member)), base_url=url)
+    page = build_page(parse_html(html), base_url=url)
     links = page_links(page, url, is_overview=True, url_patterns=False)
     assert next_url in {link.url for link in links if link.role == "next"}
     content = [link.url for link in links if link.role == "content" and link.url.startswith(url)]

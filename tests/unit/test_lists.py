@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import real_page, shared_unless_cut, unless_cut
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
@@ -73,22 +74,23 @@ def test_an_item_much_longer_than_the_kept_ones_is_not_alike():
     assert kept_after(f"<ul>{items}</ul>", kept) == list(kept)
 
 
-@pytest.mark.needs_shared
 @pytest.mark.parametrize(
     ("name", "page_id", "items"),
     [
         # A jacket's feature list kept from "Adjustable hood" on only in part (items p .56-.71).
-        ("wcxb-dev", "0606", ("Adjustable hood", "External hanging loop", "Adjustable cuffs", "Hand pockets")),
+        shared_unless_cut(
+            "wcxb-dev", "0606", ("Adjustable hood", "External hanging loop", "Adjustable cuffs", "Hand pockets")
+        ),
         # Ikigai's ten rules: 1-2 and 8-10 kept, 3-7 (short items, p .49-.62) dropped.
-        (
+        shared_unless_cut(
             "trafilatura-eval",
             "brigitte.de.ikigai",
             ("Vermeide Stressfallen", "Praktiziere Dankbarkeit", "Lebe in Gemeinschaft", "Höre auf dein Herz"),
         ),
     ],
 )
-def test_real_lists_cut_in_the_middle(dataset_pages, name, page_id, items):
-    page = dataset_pages(name, None, where=lambda p: p.id == page_id)[0]
+def test_real_lists_cut_in_the_middle(name, page_id, items):
+    page = real_page(name, page_id)
     text = extract(page.read_html(), url=page.url).text
     assert all(item in text for item in items)
 
@@ -133,10 +135,10 @@ def test_a_gap_that_is_not_all_definition_lists_is_left_to_the_decoder():
     assert len(dl_kept(PROS_CONS + "<div>Play video</div>", 0.45)) == 2
 
 
-@pytest.mark.needs_shared
-def test_real_pros_and_cons_between_two_kept_sections(dataset_pages):
+@unless_cut(("trafilatura-eval", "chip.de.beef"))
+def test_real_pros_and_cons_between_two_kept_sections():
     # chip.de's Beef Maker review: "Vorteile" / "Nachteile" (p .41-.68, 7 blocks) between "Fazit"
     # and the technical data.
-    page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id == "chip.de.beef")[0]
+    page = real_page("trafilatura-eval", "chip.de.beef")
     text = extract(page.read_html(), url=page.url).text
     assert "Niedriger Preis" in text and "Starke Hitze nur in der Mitte" in text

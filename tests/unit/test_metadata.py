@@ -782,7 +782,7 @@ def test_language_code():
     ]
 
 
-@needs_shared
+@needs_shared("a quality floor over the reported half of the set")
 def test_real_pages_of_the_reported_half():
     """wcxb-dev pages of the reported half (benchmarks/metadata_eval.py's metadata_half: sites
     whose pages no rule was written from since issue 37), scored as that script scores them.

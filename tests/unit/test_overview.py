@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import load_shared_pages
+from conftest import cut_real_pages, load_shared_pages, needs_shared, site_page, unless_copied
 
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
@@ -28,11 +28,29 @@ def labelled(page):
     return page.url and page.label in ("overview", "article", "other")
 
 
-@pytest.fixture(scope="module")
-def real_pages():
-    """(dataset page, parsed Page) for a sample of labelled pages of both shared sets."""
-    pages = load_shared_pages("overview-dev", 40, where=labelled) + load_shared_pages("wcxb-dev", 40, where=labelled)
+def shared_sample() -> list:
+    """A sample of labelled pages of both shared sets."""
+    return load_shared_pages("overview-dev", 40, where=labelled) + load_shared_pages("wcxb-dev", 40, where=labelled)
+
+
+def parsed(pages: list) -> list:
     return [(p, build_page(parse_html(p.read_html()), base_url=p.url)) for p in pages]
+
+
+# The tests of one mechanism (a scan, the tokens, a plan's row) run on the shared sample and on
+# the cut real pages of tests/fixtures/real (which run without ../shared).
+@pytest.fixture(
+    scope="module", params=[pytest.param("shared", marks=needs_shared("the sample of 80 labelled pages")), "cut"]
+)
+def real_pages(request):
+    """(dataset page, parsed Page) for a sample of labelled real pages."""
+    return parsed(shared_sample() if request.param == "shared" else [p for p in cut_real_pages() if labelled(p)])
+
+
+@pytest.fixture(scope="module")
+def sample_pages():
+    """real_pages of the shared sample only: for the figures over it."""
+    return parsed(shared_sample())
 
 
 # -- evidence ----------------------------------------------------------------------------------------
@@ -50,7 +68,6 @@ def real_pages():
     ],
     ids=["teaser", "ellipsis", "listing_ui", "price", "date", "digit"],
 )
-@pytest.mark.needs_shared
 def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, lines):
     """The patterns run once over the joined short blocks: same blocks as block by block."""
     checked = found = 0
@@ -67,7 +84,6 @@ def test_one_scan_finds_the_blocks_a_scan_per_block_finds(real_pages, lines):
     assert checked > 1000 and found > 10
 
 
-@pytest.mark.needs_shared
 def test_prices_and_dates_are_only_looked_for_in_blocks_with_a_digit(real_pages):
     """Every alternative of the price and date patterns holds a digit: the blocks without one
     can be left out of their scan."""
@@ -93,7 +109,6 @@ def test_a_match_never_spans_two_blocks():
     assert overview._ShortBlocks(texts, []).matching(overview.PRICE_LINES) == []
 
 
-@pytest.mark.needs_shared
 def test_page_tokens_are_element_tokens_and_short_link_words(real_pages):
     for _, page in real_pages:
         node_tokens, words = page_tokens(page)
@@ -105,7 +120,6 @@ def test_page_tokens_are_element_tokens_and_short_link_words(real_pages):
         assert words == expected
 
 
-@pytest.mark.needs_shared
 def test_evidence_is_deterministic_and_complete(real_pages):
     for dp, page in real_pages[:10]:
         values = page_evidence(page, dp.url)
@@ -114,7 +128,6 @@ def test_evidence_is_deterministic_and_complete(real_pages):
         assert values == page_evidence(page, dp.url)
 
 
-@pytest.mark.needs_shared
 def test_plan_row_sets_exactly_the_tokens_of_the_page(real_pages):
     names = (
         list(FEATURE_NAMES)
@@ -134,7 +147,6 @@ def test_plan_row_sets_exactly_the_tokens_of_the_page(real_pages):
                 assert row[i] == values[name]
 
 
-@pytest.mark.needs_shared
 def test_a_page_without_url_is_judged_by_the_url_it_declares(real_pages):
     """The URL's shape is evidence: without a URL, the canonical link (else og:url) stands in."""
     checked = 0
@@ -226,15 +238,16 @@ def load_model_json() -> dict:
     return detector.model.to_json()
 
 
-@pytest.mark.needs_shared
-def test_shipped_model_agrees_with_the_labels_of_real_pages(real_pages):
-    """A regression guard: evidence that drifted from what the model was trained on shows here."""
+@pytest.mark.needs_shared("a figure over the sample of 80 labelled pages")
+def test_shipped_model_agrees_with_the_labels_of_real_pages(sample_pages):
+    """A regression guard: evidence that drifted from what the model was trained on shows here.
+    (A figure over the shared sample: it needs ../shared.)"""
     right = 0
-    for dp, _page in real_pages:
+    for dp, _page in sample_pages:
         verdict = detect_overview(dp.read_html(), url=dp.url)
         right += verdict.is_overview == (dp.label == "overview")
         assert 0.0 <= verdict.score <= 1.0 and verdict.reason
-    assert right >= 0.9 * len(real_pages), (right, len(real_pages))
+    assert right >= 0.9 * len(sample_pages), (right, len(sample_pages))
 
 
 # -- training -------------------------------------------------------------------------------------------
@@ -261,7 +274,7 @@ def test_tokens_are_chosen_by_sites_not_pages():
     assert X[:40, -2:].sum() == 80 and X[40:, -1].sum() == 60 and X[40:, -2].sum() == 0
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("trains on 100 labelled pages")
 def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path, monkeypatch):
     """The whole training path, made small: 100 pages, one site-to-fold split, 40 boosting
     rounds (the shipped model: 6 splits, 500 rounds; this test took 22 to 47 s at that size)."""
@@ -287,17 +300,18 @@ def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path, monkeypat
 
 
 def _indiantinker(*names: str) -> dict:
-    import tarfile
-    from pathlib import Path
-
-    archive = Path(__file__).resolve().parents[3] / "shared" / "sites" / "indiantinker" / "site.tar.gz"
-    if not archive.is_file():
+    pages = {name: site_page("indiantinker", name) for name in names}
+    if any(html is None for html in pages.values()):
         pytest.skip("../shared/sites/indiantinker not found")
-    with tarfile.open(archive) as tar:
-        return {name: tar.extractfile(name).read() for name in names}  # type: ignore[union-attr]
+    return pages
 
 
-@pytest.mark.needs_shared
+# The three pages of Jekyll's Hyde blog that the pager tests read (copied in tests/fixtures/real).
+HYDE = ("index.html", "page2/index.html", "page36/index.html")
+hyde_pages = unless_copied("indiantinker", *HYDE)
+
+
+@hyde_pages
 @pytest.mark.parametrize(
     ("name", "url"),
     [
@@ -320,7 +334,7 @@ def test_a_pager_of_its_own_on_a_listing_url_makes_a_listing(name, url):
     assert verdict.score == plain.score  # the score stays the page's own
 
 
-@pytest.mark.needs_shared
+@hyde_pages
 @pytest.mark.parametrize(
     "url",
     # An article's URL; WordPress's post ids on the root; a section's URL without a page number.
@@ -331,7 +345,7 @@ def test_a_pager_elsewhere_is_no_sign(url):
     assert not OverviewDetector().detect(html, url=url).is_overview
 
 
-@pytest.mark.needs_shared
+@hyde_pages
 def test_a_pager_to_another_host_is_no_pager():
     html = _indiantinker("page2/index.html")["page2/index.html"].decode()
     url = "http://rohitg.in/page2/"

@@ -178,7 +178,7 @@ def test_article_passes_unflagged(pages):
     assert stats(mw) == {"boilerplate/overview/checked": 1}
 
 
-@pytest.mark.needs_shared
+@pytest.mark.needs_shared("100 pages of both sets, overview and article")
 def test_flags_agree_with_detect_overview_on_shared_pages():
     """On real pages of both shared sets, the middleware flags exactly what detect_overview calls an overview."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import real_page, shared_unless_cut
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
@@ -95,18 +96,25 @@ def test_sections_after_a_table_of_contents():
     assert selected(other, probability, {None}) == []
 
 
-@pytest.mark.needs_shared
 @pytest.mark.parametrize(
-    ("page_id", "present"),
+    ("name", "page_id", "present"),
     [
         # git-commit's man page: the sections after EXAMPLES scored .2-.5 block by block.
-        ("0689", ["COMMIT INFORMATION", "The GIT_AUTHOR_DATE and GIT_COMMITTER_DATE", "HOOKS", "SYNOPSIS"]),
+        shared_unless_cut(
+            "wcxb-dev",
+            "0689",
+            ["COMMIT INFORMATION", "The GIT_AUTHOR_DATE and GIT_COMMITTER_DATE", "HOOKS", "SYNOPSIS"],
+        ),
         # MDN's WebSocket: the introduction, the "In this article" aside, then the reference sections.
-        ("2993", ["Instance properties", "The number of bytes of queued data.", "Fired when a connection"]),
+        shared_unless_cut(
+            "wcxb-dev",
+            "2993",
+            ["Instance properties", "The number of bytes of queued data.", "Fired when a connection"],
+        ),
     ],
 )
-def test_real_reference_pages(dataset_pages, page_id, present):
-    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == page_id)[0]
+def test_real_reference_pages(name, page_id, present):
+    page = real_page(name, page_id)
     text = extract(page.read_html(), url=page.url).text
     for words in present:
         assert words in text

@@ -11,7 +11,7 @@ import threading
 import time
 
 import pytest
-from conftest import needs_shared
+from conftest import real_page, unless_cut
 from lxml import etree
 from parsel import Selector
 
@@ -261,11 +261,11 @@ def test_json_ld_body_is_not_used_when_the_content_selector_matched():
     assert result.site_rule["matched"] is False and result.site_rule["forced_out"] == []
 
 
-@needs_shared
-def test_real_page_content_selector_fixes_a_kept_form_and_a_missed_line(dataset_pages):
+@unless_cut(("trafilatura-eval", "seelenradio.de.leo"))
+def test_real_page_content_selector_fixes_a_kept_form_and_a_missed_line():
     # seelenradio.de: the model keeps the comment form ("Say your words", "Name (required)")
     # and misses the post's last line ("=)"); the post's own element fixes both.
-    [p] = dataset_pages("trafilatura-eval", where=lambda p: p.id == "seelenradio.de.leo")
+    p = real_page("trafilatura-eval", "seelenradio.de.leo")
     html = p.read_html()
     plain = extract(html, url=p.url)
     assert "Say your words" in plain.text and "=)" not in plain.text
@@ -275,17 +275,17 @@ def test_real_page_content_selector_fixes_a_kept_form_and_a_missed_line(dataset_
     assert result.title == plain.title
 
 
-@needs_shared
-def test_real_pages_exclude_selectors_drop_a_heading_and_teaser_lines(dataset_pages):
+@unless_cut(("trafilatura-eval", "correctiv.org.zusage"), ("trafilatura-eval", "100noticias.com-millones"))
+def test_real_pages_exclude_selectors_drop_a_heading_and_teaser_lines():
     # correctiv.org: the hero's "Alle Artikel zu unseren Recherchen" heading is kept.
-    [p] = dataset_pages("trafilatura-eval", where=lambda p: p.id == "correctiv.org.zusage")
+    p = real_page("trafilatura-eval", "correctiv.org.zusage")
     html = p.read_html()
     assert "Alle Artikel zu unseren Recherchen" in extract(html, url=p.url).text
     result = extract(html, url=p.url, exclude_selectors=[".hero"])
     assert all(s in result.text for s in p.with_) and not any(s in result.text for s in p.without)
     # 100noticias.com: "Lea más: ..." links to other stories inside the story's body, found by
     # their text (cssselect's :contains()).
-    [p] = dataset_pages("trafilatura-eval", where=lambda p: p.id == "100noticias.com-millones")
+    p = real_page("trafilatura-eval", "100noticias.com-millones")
     html = p.read_html()
     assert sum(s in extract(html, url=p.url).text for s in p.without) == 2
     result = extract(html, url=p.url, exclude_selectors=[".story-body p:contains('Lea')"])

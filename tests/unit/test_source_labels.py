@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import real_page, unless_cut
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
@@ -80,11 +81,11 @@ def test_on_a_whole_page():
     assert TEASER in text and "\nTime\n" not in text
 
 
-@pytest.mark.needs_shared
-def test_a_real_link_card(dataset_pages):
+@unless_cut(("wcxb-dev", "0522"))
+def test_a_real_link_card():
     # A forum post's unfurled link: headline, teaser, then "www.businessinsider.com" (p .48), which
     # the decoder kept between the teaser and the post's quoted text; the gold leaves it out.
-    page = dataset_pages("wcxb-dev", None, where=lambda p: p.id == "0522")[0]
+    page = real_page("wcxb-dev", "0522")
     text = extract(page.read_html(), url=page.url).text
     assert "household items like skincare devices" in text
     assert "www.businessinsider.com" not in text

@@ -58,10 +58,6 @@ def words(text: str) -> str:
     return " ".join(WORD.findall(text.lower()))
 
 
-def page_of(dataset_pages, name: str, page_id: str):
-    return dataset_pages(name, None, where=lambda p: p.id == page_id)[0]
-
-
 def gold_rows(html: bytes, gold: str) -> list[list[str]]:
     """Rows (lists of cell words) of the page's tables, not holding a table themselves,
     with two cells or more, whose words the gold holds in order."""
@@ -100,10 +96,9 @@ def test_data_table_rows_come_out_whole(name, page_id):
     assert not not_rendered, f"{len(not_rendered)} of {len(rows)} rows not in a rendered table: {not_rendered[:3]}"
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("page_id", SNIPPET_TABLE_PAGES)
-def test_snippets_inside_data_tables_are_kept(dataset_pages, page_id):
-    page = page_of(dataset_pages, "trafilatura-eval", page_id)
+@pytest.mark.parametrize("name, page_id", [shared_unless_cut("trafilatura-eval", p) for p in SNIPPET_TABLE_PAGES])
+def test_snippets_inside_data_tables_are_kept(name, page_id):
+    page = real_page(name, page_id)
     result = extract(page.read_html(), url=page.url)
     text = " ".join(result.text.split())
     assert all(" ".join(s.split()) in text for s in page.with_)
@@ -121,10 +116,9 @@ def test_layout_table_pages_are_extracted_not_tabulated(name, page_id):
     assert not rendered_rows(result.markdown)
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("page_id", LAYOUT_SNIPPET_PAGES)
-def test_layout_table_snippet_pages(dataset_pages, page_id):
-    page = page_of(dataset_pages, "trafilatura-eval", page_id)
+@pytest.mark.parametrize("name, page_id", [shared_unless_cut("trafilatura-eval", p) for p in LAYOUT_SNIPPET_PAGES])
+def test_layout_table_snippet_pages(name, page_id):
+    page = real_page(name, page_id)
     result = extract(page.read_html(), url=page.url)
     text = " ".join(result.text.split())
     assert all(" ".join(s.split()) in text for s in page.with_)

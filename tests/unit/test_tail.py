@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import real_page, shared_unless_cut
+from conftest import real_page, shared_unless_cut, unless_cut
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import Page, build_page
@@ -513,16 +513,16 @@ def test_a_list_of_teasers_with_excerpts_is_the_content_of_a_listing_page():
     assert extract(html).text.count("cut short here...") >= 10
 
 
-@pytest.mark.needs_shared
-def test_a_real_related_posts_list(dataset_pages):
-    page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id.startswith("archive.org.tv-orange.de"))[0]
+@unless_cut(("trafilatura-eval", "archive.org.tv-orange.de.future"))
+def test_a_real_related_posts_list():
+    page = real_page("trafilatura-eval", "archive.org.tv-orange.de.future")
     score = score_page(page, extract(page.read_html(), url=page.url).text)
     assert (score.with_share, score.without_share) == (1.0, 1.0), score
 
 
-@pytest.mark.needs_shared
-def test_a_real_client_rendered_how_to(dataset_pages):
-    page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id == "homify.de-Tischdecke")[0]
+@unless_cut(("trafilatura-eval", "homify.de-Tischdecke"))
+def test_a_real_client_rendered_how_to():
+    page = real_page("trafilatura-eval", "homify.de-Tischdecke")
     score = score_page(page, extract(page.read_html(), url=page.url).text)
     assert (score.with_share, score.without_share) == (1.0, 1.0), score
 

@@ -5,7 +5,7 @@ metadata strings, whether the page wrote "Wa\u0308hrend" (a combining diaeresis)
 import unicodedata
 
 import pytest
-from conftest import SHARED, needs_shared
+from conftest import real_page, shared_unless_cut
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.words import clean_text
@@ -94,15 +94,9 @@ REAL_PAGES = [
 ]
 
 
-@needs_shared
-@pytest.mark.parametrize("dataset, page_id", REAL_PAGES)
+@pytest.mark.parametrize("dataset, page_id", [shared_unless_cut(*page) for page in REAL_PAGES])
 def test_real_pages_are_nfc_without_soft_hyphens(dataset, page_id):
-    folder = SHARED / dataset
-    if not (folder / "pages.jsonl").is_file():
-        pytest.skip(f"{folder} not found")
-    from scrapy_boilerplate.training.datasets import load_dataset
-
-    page = next(p for p in load_dataset(folder) if p.id == page_id)
+    page = real_page(dataset, page_id)
     raw = page.read_html()
     assert (
         b"\xc2\xad" in raw

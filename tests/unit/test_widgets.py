@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import real_page, shared_unless_cut
 
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
@@ -72,9 +73,14 @@ def test_pages_without_a_kept_text_widget_are_left_alone():
     assert mask.tolist() == [True, False]
 
 
-@pytest.mark.needs_shared
-@pytest.mark.parametrize("page_id", ["novalanalove.com.ear-candy", "otto.de.twoforfashion"])
-def test_real_posts_built_of_widgets(dataset_pages, page_id):
-    page = dataset_pages("trafilatura-eval", None, where=lambda p: p.id == page_id)[0]
+@pytest.mark.parametrize(
+    "name, page_id",
+    [
+        shared_unless_cut("trafilatura-eval", page_id)
+        for page_id in ("novalanalove.com.ear-candy", "otto.de.twoforfashion")
+    ],
+)
+def test_real_posts_built_of_widgets(name, page_id):
+    page = real_page(name, page_id)
     score = score_page(page, extract(page.read_html(), url=page.url).text)
     assert (score.with_share, score.without_share) == (1.0, 1.0), score
