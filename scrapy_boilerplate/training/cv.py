@@ -539,15 +539,25 @@ def _rows_task(args) -> list[dict]:
     return extract_rows(make(), _SHARED[k::processes])
 
 
+def _rows_in_parts(task: Callable, args: tuple, items: list[Item], processes: int, order: list[tuple]) -> list[dict]:
+    """task((*args, k, processes)) for each of `processes` parts (forked workers that inherit
+    `items` as _SHARED), the parts' rows joined in `order` ((set, id) keys)."""
+    _SHARED[:] = items
+    tasks = [(*args, k, processes) for k in range(processes)]
+    if processes > 1:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            parts = pool.map(task, tasks, chunksize=1)
+    else:
+        parts = [task(t) for t in tasks]
+    rank = {key: n for n, key in enumerate(order)}
+    return sorted((row for part in parts for row in part), key=lambda r: rank[(r["set"], r["id"])])
+
+
 def fixed_rows(make: Callable, items: list[Item], processes: int = 2) -> list[dict]:
     """Rows of `items` scored by one fixed extractor (`make()`: the shipped model, trafilatura)."""
     if processes <= 1:
         return extract_rows(make(), items)
-    _SHARED[:] = items
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-        parts = pool.map(_rows_task, [(make, k, processes) for k in range(processes)], chunksize=1)
-    order = {(it.dataset, it.dp.id): n for n, it in enumerate(items)}
-    return sorted((row for part in parts for row in part), key=lambda r: order[(r["set"], r["id"])])
+    return _rows_in_parts(_rows_task, (make,), items, processes, [(it.dataset, it.dp.id) for it in items])
 
 
 def untouched_rows(recipe: Recipe, items: list[Item], log: Callable = print) -> dict[str, list[dict]]:
@@ -567,16 +577,17 @@ def _replay_task(args) -> list[dict]:
         if "proba" not in row:  # a page without blocks: its text was empty, and still is
             out.append(row)
             continue
-        decoder = decoders[row["fold"]]
+        fold, decoder = row["fold"], decoders[row["fold"]]
         if models is not None:
-            if row["fold"] not in extractors:
-                extractors[row["fold"]] = Extractor(model=replace(models[row["fold"]], decode=decoder))
-            extractor = extractors[row["fold"]]
-            text = extractor.extract(it.dp.read_html(), url=it.dp.url, **scoring_options(it.dataset)).text
+            if fold not in extractors:
+                extractors[fold] = Extractor(model=replace(models[fold], decode=decoder))
+            [new] = extract_rows(extractors[fold], [it])
         else:
             page = _walk(it)
-            text = selection_text(page, np.asarray(row["proba"]), decoder, options_for(it.dataset), it.dp.url)
-        out.append({**page_row(it, text), "proba": row["proba"]})
+            new = page_row(
+                it, selection_text(page, np.asarray(row["proba"]), decoder, options_for(it.dataset), it.dp.url)
+            )
+        out.append({**new, "proba": row["proba"]})
     return out
 
 
@@ -594,15 +605,8 @@ def replay_rows(
     probabilities go through select() only: pages whose text came from a fallback (a thread
     walked again with its replies, a stated body) are scored without it, so such a replay is
     compared with a replay of the unchanged code, never with the stored run."""
-    _SHARED[:] = items
-    tasks = [(rows, decoders, models, k, processes) for k in range(processes)]
-    if processes > 1:
-        with multiprocessing.get_context("fork").Pool(processes) as pool:
-            parts = pool.map(_replay_task, tasks, chunksize=1)
-    else:
-        parts = [_replay_task(t) for t in tasks]
-    order = {(r["set"], r["id"]): n for n, r in enumerate(rows)}
-    return sorted((row for part in parts for row in part), key=lambda r: order[(r["set"], r["id"])])
+    order = [(r["set"], r["id"]) for r in rows]
+    return _rows_in_parts(_replay_task, (rows, decoders, models), items, processes, order)
 
 
 def with_recipe(recipe: Recipe, **changes) -> Recipe:
