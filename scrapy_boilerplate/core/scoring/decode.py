@@ -224,12 +224,13 @@ def _leans_to_text(proba: np.ndarray, page: Page, i: int) -> bool:
 
 
 def _trim_tail(mask: np.ndarray, page: Page) -> None:
-    """Drop trailing headings and link-only blocks at the end of the content."""
+    """Drop trailing headings and link-only blocks at the end of the content; a selection made
+    only of them (a list of link cards) has no tail: it is the content, and stays whole."""
     idx = np.flatnonzero(mask)
-    for i in idx[::-1]:
+    for n, i in enumerate(idx[::-1]):
         heading = page.tags[i] in HEADING_TAGS
         link_only = page.link_chars[i] >= 0.8 * page.chars[i]
-        if (heading or link_only) and page.chars[i] < 200:
-            mask[i] = False
-        else:
-            break
+        if not ((heading or link_only) and page.chars[i] < 200):
+            if n:
+                mask[idx[len(idx) - n :]] = False
+            return
