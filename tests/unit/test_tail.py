@@ -582,3 +582,28 @@ def test_real_pages_of_the_tail(name, page_id, at_least):
     score = score_page(page, extract(page.read_html(), url=page.url).text)
     f1 = 2 * score.precision * score.recall / (score.precision + score.recall) if score.precision else 0.0
     assert f1 >= at_least, score
+
+
+def test_a_directory_of_link_cards_is_not_trimmed_to_nothing():
+    """googletrends-2017's directory of exchanges: every entry is one link (name and blurb), the
+    decoder keeps the run, and the tail trim, walking back over link-only blocks, used to drop
+    them all. A selection made only of such blocks has no tail: it stays whole."""
+    cards = "".join(
+        f'<div class="entry"><a href="/x{i}">Exchange {i}: a market for buying and selling coins in region {i}</a></div>'
+        for i in range(12)
+    )
+    page = build_page(parse_html(page_with(f"<h3>Exchanges</h3>{cards}")))
+    proba = np.full(len(page), 0.02)
+    entries = [i for i, t in enumerate(page.texts) if t.startswith("Exchange")]
+    proba[entries] = 0.6
+    mask = decode(proba, page, {"threshold": 0.5, "switch_penalty": 0.5, "min_segment_share": 0.05})
+    assert mask[entries].all()
+    # Below an article's body, the same link-only lines are still a tail and go.
+    story = " ".join(f"Sentence {i} of a long article about coins and their markets." for i in range(20))
+    page = build_page(parse_html(page_with(f"<article><p>{story}</p>{cards}</article>")))
+    proba = np.full(len(page), 0.02)
+    body = [i for i, t in enumerate(page.texts) if t.startswith("Sentence")]
+    entries = [i for i, t in enumerate(page.texts) if t.startswith("Exchange")]
+    proba[body + entries] = 0.6
+    mask = decode(proba, page, {"threshold": 0.5, "switch_penalty": 0.5, "min_segment_share": 0.05})
+    assert mask[body].all() and not mask[entries].any()
