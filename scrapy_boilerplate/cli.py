@@ -166,9 +166,9 @@ def _add_dataset_commands(sub: Any) -> None:
         choices=("stacked", "split"),
         default="split",
         help="block model: 'split' (default: one tree ensemble, the decoder tuned on a quarter of "
-        "the training sites, as the shipped model) or 'stacked' (out-of-fold probabilities from 3 "
+        "the training sites) or 'stacked' (the shipped model's: out-of-fold probabilities from 3 "
         "inner folds grouped by site tune the decoder on the real selection, and a second stage "
-        "learns each block's context; docs/training.md)",
+        "learns each block's context; needs pages of many sites; docs/training.md)",
     )
 
 
