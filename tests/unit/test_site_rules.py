@@ -86,7 +86,17 @@ def test_title_and_metadata_still_come_from_the_whole_page():
     assert result.authors == ["Jane Roe"]
 
 
-def test_inline_elements_exclude_whole_blocks_only():
+@pytest.fixture
+def keep_all(monkeypatch):
+    """A model that keeps every block: the rule, not a model's judgement of a made page, decides."""
+    import numpy as np
+
+    from scrapy_boilerplate import Extractor
+
+    monkeypatch.setattr(Extractor, "block_probabilities", lambda self, page: np.full(len(page), 0.9))
+
+
+def test_inline_elements_exclude_whole_blocks_only(keep_all):
     result = extract(HTML, exclude_selectors=[".note", ".credit"])
     # "a note" is part of a paragraph of other text: the paragraph stays whole.
     assert "TWO a note end" in result.text
@@ -293,7 +303,7 @@ def test_real_pages_exclude_selectors_drop_a_heading_and_teaser_lines():
     assert result.site_rule["exclude"][0]["elements"] == 3
 
 
-def test_blocks_a_rule_keeps_out_or_decides_give_the_site_selector_reason():
+def test_blocks_a_rule_keeps_out_or_decides_give_the_site_selector_reason(keep_all):
     result = extract(HTML, exclude_selectors=[".promo"])
     [out] = result.site_rule["forced_out"]
     assert result.blocks[out].reason == "site_selector"
