@@ -114,6 +114,8 @@ def decode(
     if favor != "precision":
         _extend_tail(mask, proba, page)
         _fill_body_gaps(mask, proba, page, p["threshold"])
+        if __import__("os").environ.get("KH2"):
+            _keep_headings(mask, page)
     return mask
 
 
@@ -207,10 +209,9 @@ def _fill_body_gaps(mask: np.ndarray, proba: np.ndarray, page: Page, threshold: 
     for i in range(int(kept[0]), int(kept[-1])):
         if mask[i]:
             before = i
-        elif (
-            page.chars[i] >= GAP_MIN_CHARS
-            and _leans_to_text(proba, page, i)
-            and (parents[nodes[i]] == parents[nodes[before]] or proba[i] >= threshold)
+        elif _leans_to_text(proba, page, i) and (
+            (proba[i] >= threshold and (page.chars[i] >= GAP_MIN_CHARS or page.tags[i] == "pre"))
+            or (page.chars[i] >= GAP_MIN_CHARS and parents[nodes[i]] == parents[nodes[before]])
         ):
             mask[i] = True
             before = i
