@@ -1,6 +1,7 @@
 """Cut the real-page fixtures of tests/fixtures/real from ../shared/datasets (a maintainer's tool).
 
     python tests/support/cut_fixtures.py [ID...]
+    python tests/support/cut_fixtures.py --stale    # the cut pages to cut again (after retraining)
 
 Each page in PAGES is cut down in three steps, each kept only if `extract()` gives the very same
 result on the cut page as on the original (text, title, Markdown, HTML, metadata, images), and, for
@@ -318,5 +319,26 @@ def main(only: set[str]) -> int:
     return 1 if failed else 0
 
 
+def stale() -> list[str]:
+    """The ids of the cut pages whose extraction is no longer the original page's (a retrained
+    model or a changed step can tell a cut page from the whole one): cut them again."""
+    ids = []
+    for name in PAGES:
+        folder = OUT / name
+        if not (folder / "pages.jsonl").is_file():
+            continue
+        records = {r["id"]: r for r in map(json.loads, (SHARED / name / "pages.jsonl").open(encoding="utf-8"))}
+        for record in map(json.loads, (folder / "pages.jsonl").open(encoding="utf-8")):
+            page_id, url = record["id"], record.get("url")
+            small = gzip.decompress((folder / record["html"]).read_bytes())
+            raw = gzip.decompress((SHARED / name / records[page_id]["html"]).read_bytes())
+            if outcome(name, page_id, small, url) != outcome(name, page_id, raw, url):
+                ids.append(page_id)
+    return ids
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--stale"]:
+        print(" ".join(stale()))
+        sys.exit(0)
     sys.exit(main(set(sys.argv[1:])))
