@@ -61,6 +61,9 @@ RECIPES = {
     # the learning curve: a quarter and a half of each fold's training sites
     "all-masked-25%": cv.Recipe("all-masked-25%", train_share=0.25),
     "all-masked-50%": cv.Recipe("all-masked-50%", train_share=0.5),
+    # the learning curve of the shipped model's data (wcxb-dev, trafilatura-eval)
+    "today-25%": cv.Recipe("today-25%", sets=NARROW, tune="short", train_share=0.25),
+    "today-50%": cv.Recipe("today-50%", sets=NARROW, tune="short", train_share=0.5),
     # out-of-fold probabilities from 3 inner folds (grouped by site) tune the decoder on every
     # training page through the real selection (a coarse grid searched whole); each also makes
     # NAME+stack, a second stage over the OOF probabilities' context (core/scoring/context.py)
