@@ -200,7 +200,8 @@ def _fill_body_gaps(mask: np.ndarray, proba: np.ndarray, page: Page, threshold: 
     threshold, costs the Viterbi pass more than two switches and was cut out of the article.
     A paragraph at or over the threshold is kept in any container: alone between unsure
     blocks (an API method's description between its parameter rows), the two switches it
-    costs outweighed it."""
+    costs outweighed it; so is a one-block code listing at or over the threshold, however short
+    (a few lines of <pre> between its file-name line and its caption)."""
     kept = np.flatnonzero(mask)
     if len(kept) < 2:
         return
