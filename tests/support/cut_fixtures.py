@@ -57,12 +57,12 @@ PAGES = {
         "0689",  # test_metadata, test_sibling_sections
         # test_tail.REAL and its other real pages
         *"0559 0543 0544 4087 4495 2911 4264 4021 3015 4627 0505 0117 0581 4026 1396 0680 0547".split(),
-        *"0076 2904 3067 2860 0437 4532 2852 4106 2920 4435 0577 4354 0604".split(),
+        *"0076 2904 3067 2860 0437 4532 2852 4106 2920 4435 0577 4354".split(),
         # test_tables
         *"2905 4841 0389 0608 0056 0327 0096 0225 0468 0497 0398 4693 0558".split(),
         # test_unicode, test_extract (titles, Sphinx anchors, code values), test_lists,
-        # test_sibling_sections, test_last_section, test_source_labels
-        *"4554 0415 0384 0491 0661 0662 0663 0664 0665 0606 2993 0005 0522".split(),
+        # test_sibling_sections, test_last_section
+        *"4554 0415 0384 0491 0661 0662 0663 0664 0665 0606 2993 0005".split(),
     ],
     "readability": [
         *METADATA_ONLY["readability"],
@@ -107,7 +107,7 @@ GOLD = {
 # whatever their size: the overview site's pages (the site is whole or not at all) and the pages
 # that were fixtures before this limit (tests ran on them without ../shared already).
 MAX_PAGE_BYTES = 17_500
-ANY_SIZE = {*OVERVIEW_SITE, *"0225 0327 0389 0415 0501 0513 0538 0543 0604 2911 4087".split()}
+ANY_SIZE = {*OVERVIEW_SITE, *"0225 0327 0389 0415 0501 0513 0538 0543 2911 4087".split()}
 # A page is pruned (step 3) while it is larger than this, gzipped.
 PRUNE_BYTES = 8_000
 # Elements smaller than this are not tried (their removal saves little, and each try is an extraction).

@@ -477,25 +477,6 @@ def test_navigation_and_headings_between_a_group_and_the_kept_content_are_not_co
     assert cards_kept(html.replace(between, other), (INTRO,)) == [INTRO]
 
 
-def test_custom_fields_hidden_for_the_page_scripts_are_not_text():
-    # Cut down from a real shop page: `tab_Shipping and Returns:`, `shipping_chunk-1:` came out.
-    from conftest import fixture_bytes
-
-    text = extract(fixture_bytes("custom_fields_dl")).text
-    assert "Our best selling Staple collection" in text
-    assert "shipping_chunk" not in text and "tab_" not in text and "TRUE" not in text
-    # Visible, the same list is the page's own (an API reference lists identifiers too).
-    shown = fixture_bytes("custom_fields_dl").replace(b'class="productView-info hide"', b'class="productView-info"')
-    assert "shipping_chunk-1:" in extract(shown).text
-
-
-def test_a_real_shop_page_keeps_no_template_keys():
-    page = real_page("wcxb-dev", "0604")
-    text = extract(page.read_html(), url=page.url).text
-    assert "The AS Colour Staple Tee" in text
-    assert not any(key in text for key in ("tab_Shipping", "shipping_chunk", "cat_thumb_"))
-
-
 def related_posts(n: int) -> str:
     excerpt = (
         "the first lines of the story, about the banks that failed, the vote that followed, "

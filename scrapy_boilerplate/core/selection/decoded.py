@@ -62,14 +62,6 @@ def near_empty_fallback(
     return mask
 
 
-def drop_ad_links(page: Page, mask: np.ndarray) -> np.ndarray:
-    """The text of an ad unit is its click-through link, even in the middle of an article."""
-    chars, link_chars = page.arrays.chars, page.arrays.link_chars
-    flags = page.arrays.flags
-    mask &= ~(((flags & FLAG["ad"]) > 0) & (link_chars >= 0.9 * chars))
-    return mask
-
-
 def drop_captions(page: Page, mask: np.ndarray, options: Options) -> np.ndarray:
     """Captions are not main content by default; include_captions keeps those within the content."""
     if mask.any():

@@ -25,14 +25,13 @@ from ..metadata.bylines import BYLINE_RE
 from ..options import Options
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
-from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, near_empty_fallback
+from .decoded import add_comments, decoded_mask, drop_captions, near_empty_fallback
 from .fallbacks import Run, rewalk_thread, use_stated_body
 from .kept import Kept
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
 from .siblings import keep_sibling_sections
 from .site_rules import SiteRule, plain_text_blocks
-from .source_labels import drop_source_labels
 from .tables import Table, decide_tables, find_data_tables
 from .widgets import keep_text_widget_runs
 
@@ -45,10 +44,6 @@ if TYPE_CHECKING:
 
 #: Kept blocks this long whose text repeats under other ids and classes are second renderings.
 REPEAT_MIN_CHARS = 60
-#: A machine key: a snake_case identifier ("shipping_chunk-1", "cat_thumb_Kiwi").
-MACHINE_KEY_RE = re.compile(r"[a-z][a-z0-9]*(?:_[A-Za-z0-9-]+)+")
-#: Class words that hide an element until a script shows it.
-HIDING_CLASS_WORDS = frozenset(("hide", "hidden", "invisible"))
 #: A teaser: a linked title, then an excerpt cut short ("...", "…", "[…]").
 TEASER_END_RE = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*$")
 #: This many sibling teasers after at least TEASER_BODY_CHARS of body are a related-posts list.
@@ -147,11 +142,6 @@ def decode_near_empty(s: Selection) -> None:
     s.mask = near_empty_fallback(s.page, s.mask, s.proba, s.params, s.options, s.tables)
 
 
-def drop_ad_units(s: Selection) -> None:
-    """Drop an ad unit's click-through link, even in the middle of an article (decoded.py)."""
-    s.mask = drop_ad_links(s.page, s.mask)
-
-
 def drop_photo_captions(s: Selection) -> None:
     """Captions are not content by default; include_captions keeps those within the content
     (decoded.py)."""
@@ -215,27 +205,6 @@ def drop_renderings(s: Selection) -> None:
         path = first_path.setdefault(page.texts[i], page.tokens[i])
         if path != page.tokens[i]:
             mask[i] = False
-
-
-def drop_field_dumps(s: Selection) -> None:
-    """Unkeep definition lists that a class hides and whose terms are mostly machine keys.
-
-    A shop's custom fields (`<dl class="productView-info hide">` with `tab_Shipping and
-    Returns:`, `shipping_chunk-1:`, `cat_thumb_Kiwi:`) are data that the page's scripts read
-    to build its tabs, not text for readers. Neither signal alone is enough: a class hides
-    many tabs and accordions whose text is content, and API references list identifiers.
-    """
-    page, mask = s.page, s.mask
-    if "dl" not in page.node_tags:
-        return
-    for node, tag in enumerate(page.node_tags):
-        if tag != "dl" or HIDING_CLASS_WORDS.isdisjoint(page.node_tokens[node]):
-            continue
-        first, last = page.node_first[node], page.node_last[node]
-        terms = [page.texts[i] for i in range(first, last) if page.tags[i] == "dt"]
-        keys = sum(1 for term in terms if MACHINE_KEY_RE.match(term))
-        if len(terms) >= 3 and keys >= 0.5 * len(terms):
-            mask[first:last] = False
 
 
 def keep_cards(s: Selection) -> None:
@@ -314,12 +283,6 @@ def keep_credit_line(s: Selection) -> None:
         if page.chars[i] <= CREDIT_MAX_CHARS and not page.flags[i] & off and CREDIT_RE.match(page.texts[i]) is not None:
             mask[i] = True
             return
-
-
-def drop_card_sources(s: Selection) -> None:
-    """Drop a link card's source label, the outlet's name after its teaser ("www.businessinsider.com",
-    "Time"), which the decoder keeps as a short line between kept blocks (source_labels.py)."""
-    drop_source_labels(s.page, s.mask)
 
 
 def decide_data_tables(s: Selection) -> None:
@@ -431,14 +394,12 @@ PIPELINE: tuple[Step | Fallback, ...] = (
     Step(apply_site_rule, SITE_SELECTOR, "a per-site selector"),
     Step(decode, "model", "the block model and its decoder"),
     Step(decode_near_empty, "near_empty", "the decoder kept next to nothing: a tiny page's text, or a relaxed decode"),
-    Step(drop_ad_units, "ad_link", "an ad unit's click-through link"),
     Step(drop_photo_captions, "caption", "a caption (include_captions keeps them)"),
     Step(keep_comments, "comment_option", "a comment section, kept by include_comments"),
     Step(keep_text_widgets, "text_widgets", "a page builder's text widgets around the content are kept"),
     Step(keep_last_heading_section, "last_section", "a last section behind a heading-like line is kept"),
     Step(drop_headline_and_bylines, "title_byline", "the headline or a byline is not content"),
     Step(drop_renderings, "repeated_text", "a second rendering of text already kept"),
-    Step(drop_field_dumps, "field_dump", "a hidden list of machine keys (a shop's custom fields)"),
     Step(keep_cards, "card_group", "a group of repeated cards is decided whole"),
     Step(drop_trailing_teasers, "teasers", "a run of related-post teasers after the body"),
     Step(
@@ -447,7 +408,6 @@ PIPELINE: tuple[Step | Fallback, ...] = (
     Step(keep_whole_lists, "list_gap", "the gap in a list between two kept items is kept"),
     Step(keep_definition_lists, "definition_list", "definition lists between kept blocks are kept"),
     Step(keep_credit_line, "credit_line", "a closing credit line after the body is kept"),
-    Step(drop_card_sources, "source_label", "an outlet's name or host that ends a teaser box is not content"),
     Step(decide_data_tables, "data_table", "a data table is decided whole"),
     Step(decide_code_blocks, "code_block", "a code block is decided whole"),
     Step(keep_listing_captions, "listing_caption", "the caption of a kept code listing or table"),
