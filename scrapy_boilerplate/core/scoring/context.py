@@ -72,10 +72,8 @@ class Structure:
 def page_structure(page: Page) -> Structure:
     """The container spans and sibling keys of `page`'s blocks."""
     n = len(page.texts)
-    nodes = np.asarray(page.nodes, np.int64)
-    parents = np.asarray(page.node_parents, np.int64)
-    first = np.asarray(page.node_first, np.int64)
-    last = np.asarray(page.node_last, np.int64)
+    arrays = page.arrays  # the columns the first stage's features already made into arrays
+    nodes, parents, first, last = arrays.nodes, arrays.node_parents, arrays.node_first, arrays.node_last
 
     def span(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ok = owner >= 0
@@ -95,7 +93,7 @@ def page_structure(page: Page) -> Structure:
     pb, gb = np.maximum(pb, idx + 1), np.maximum(gb, idx + 1)
     keys: dict[tuple[str, tuple[str, ...]], int] = {}
     sibling = np.array([keys.setdefault(key, len(keys)) for key in zip(page.tags, page.tokens)], np.int64)
-    return Structure(np.asarray(page.words, float), pa, pb, ga, gb, sibling)
+    return Structure(arrays.words, pa, pb, ga, gb, sibling)
 
 
 def _span_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
