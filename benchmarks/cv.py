@@ -308,15 +308,16 @@ def report(folds: int, cache: str | None, reference: str, names: list[str] | Non
         "",
         *_overview(runs),
     ]
-    curve = [name for name in ("all-masked-25%", "all-masked-50%", "all-masked") if name in runs]
-    if len(curve) > 1:
-        lines += [
-            "## Learning curve",
-            "",
-            "The `all-masked` recipe on a quarter, a half and all of each fold's training sites:",
-            "",
-            *_overview({name: runs[name] for name in curve}),
-        ]
+    for base in ("today", "all-masked"):
+        curve = [name for name in (f"{base}-25%", f"{base}-50%", base) if name in runs]
+        if len(curve) > 1:
+            lines += [
+                f"## Learning curve ({base})",
+                "",
+                f"The `{base}` recipe on a quarter, a half and all of each fold's training sites:",
+                "",
+                *_overview({name: runs[name] for name in curve}),
+            ]
     untouched_runs, _ = _load_runs(folds, cache, names, untouched=True)
     if "shipped" in untouched_runs:
         untouched_runs["shipped (out of sample)"] = [r for r in untouched_runs["shipped"] if not _in_sample(r, sites)]
