@@ -14,15 +14,18 @@ of two cores.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scrapy_boilerplate.core.scoring.model import load_model
+from scrapy_boilerplate.core.selection import steps
 from scrapy_boilerplate.training import cv
 from scrapy_boilerplate.training.cache import cache_dir
 from scrapy_boilerplate.training.conventions import LABELLED, NARROW
@@ -162,15 +165,22 @@ def run(names: list[str], folds: int, cache: str | None, processes: int, untouch
         _log(f"{name}: {record['seconds']}s -> {file}")
 
 
-def replay(source: str, name: str, folds: int, cache: str | None, processes: int) -> None:
+def _stored_run(source: str, folds: int, cache: str | None, processes: int) -> tuple[dict, list, list | None]:
+    """A stored run, the corpus and the run's fold models (None when it did not keep them)."""
     out = results_dir(cache)
     stored = json.loads((out / f"{source}-{folds}f.json").read_text())
     items = cv.corpus([DATASETS / n for n in LABELLED], folds, cache, processes, log=_log)
-    start = time.time()
     # The run's fold models, when it kept them: the whole extraction is replayed, fallbacks included.
     files = [out / "models" / f"{source}-fold{k}.json" for k in range(folds)]
     models = [load_model(f) for f in files] if all(f.exists() for f in files) else None
     _log(f"replaying {source} {'with its fold models' if models else 'from its probabilities (no fold models kept)'}")
+    return stored, items, models
+
+
+def replay(source: str, name: str, folds: int, cache: str | None, processes: int) -> None:
+    out = results_dir(cache)
+    stored, items, models = _stored_run(source, folds, cache, processes)
+    start = time.time()
     rows = cv.replay_rows(stored["rows"], stored["decoders"], items, processes, models)
     record = {
         "name": name,
@@ -183,6 +193,80 @@ def replay(source: str, name: str, folds: int, cache: str | None, processes: int
     file = out / f"{name}-{folds}f.json"
     file.write_text(json.dumps(record))
     _log(f"{name} (replay of {source}): {record['seconds']}s -> {file}")
+
+
+#: Steps not put to elimination: the decoder, and the steps that serve an option or a structure
+#: (comments, captions, data tables, code blocks, site rules, site memory), judged by their own
+#: tests and the tables and structure checks.
+NOT_ELIMINATED = frozenset(
+    (
+        "adjust_by_site_memory",
+        "apply_site_rule",
+        "decode",
+        "drop_photo_captions",
+        "keep_comments",
+        "decide_data_tables",
+        "decide_code_blocks",
+        "keep_listing_captions",
+        "keep_within_site_rule",
+        "trust_site_rule",
+    )
+)
+
+
+@contextlib.contextmanager
+def _without_steps(names: tuple[str, ...]) -> Iterator[None]:
+    """selection/steps.py's STEPS without `names` (the replay's workers are forked from this
+    process, so they run the steps it left)."""
+    saved = steps.STEPS
+    steps.STEPS = tuple(step for step in saved if step.run.__name__ not in names)
+    try:
+        yield
+    finally:
+        steps.STEPS = saved
+
+
+def eliminate(source: str, folds: int, cache: str | None, processes: int) -> list[str]:
+    """Backward elimination of the selection's steps on a stored run's fold models (issue 38):
+    each round replays the run without each remaining step, removes the one whose removal costs
+    least (the highest worst slice, as a paired-bootstrap difference over its standard error, of
+    every set and page type), and stops when every removal would lower a slice by more than one
+    standard error. Prints each candidate's worst slice and the pages it moves (F1 by .05 or
+    more); returns the steps removed. One page's loss alone is about one standard error of its
+    slice, so a step that moves one page sits on the line."""
+    stored, items, models = _stored_run(source, folds, cache, processes)
+
+    def scored(removed: tuple[str, ...]) -> list[dict]:
+        with _without_steps(removed):
+            return cv.replay_rows(stored["rows"], stored["decoders"], items, processes, models)
+
+    removed: tuple[str, ...] = ()
+    base = scored(removed)
+    while True:
+        costs = {}
+        for step in steps.STEPS:
+            name = step.run.__name__
+            if name in NOT_ELIMINATED or name in removed:
+                continue
+            rows = scored((*removed, name))
+            sa, sb = cv.slices(base), cv.slices(rows)
+            ratios = {}
+            for slice_name, part in sa.items():
+                b = cv.paired_bootstrap(part, sb[slice_name], n=400)
+                ratios[slice_name] = b["diff"] / b["se"] if b["se"] > 0 else 0.0
+            worst = min(ratios, key=lambda k: ratios[k])
+            moved = sum(abs((x["f1"] or 0) - (y["f1"] or 0)) >= 0.05 for x, y in zip(base, rows))
+            costs[name] = (ratios[worst], rows)
+            _log(f"  without {name}: worst {worst} {ratios[worst]:+.2f} SE, {moved} pages moved")
+        if not costs:
+            break
+        name = max(costs, key=lambda k: costs[k][0])
+        if costs[name][0] < -1:
+            _log(f"stop: removing {name}, the cheapest, would lower a slice by {-costs[name][0]:.2f} SE")
+            break
+        removed, base = (*removed, name), costs[name][1]
+        _log(f"removed: {', '.join(removed)}")
+    return list(removed)
 
 
 def _log(message: str) -> None:
@@ -364,6 +448,11 @@ def main() -> None:
         help="score the stored run RUN again from its out-of-fold probabilities through today's selection, "
         "stored as AS (a change to the decoder or the steps, screened without training: training/cv.py replay_rows)",
     )
+    parser.add_argument(
+        "--eliminate",
+        metavar="RUN",
+        help="backward elimination of the selection's steps, replaying the stored run RUN (with its fold models)",
+    )
     parser.add_argument("--report", action="store_true", help=f"write {OUT.name} from the stored runs")
     parser.add_argument("--reference", default="shipped")
     parser.add_argument("--names", nargs="*", help="the recipes in the report (default: all stored)")
@@ -381,6 +470,8 @@ def main() -> None:
         run(args.run, args.folds, args.cache, args.processes, args.untouched)
     if args.replay:
         replay(*args.replay, args.folds, args.cache, args.processes)
+    if args.eliminate:
+        eliminate(args.eliminate, args.folds, args.cache, args.processes)
     if args.report:
         if args.output is None:
             args.output = OUT if args.folds == 5 else OUT.with_name(f"CV-{args.folds}folds.md")
