@@ -423,7 +423,12 @@ def report(folds: int, cache: str | None, reference: str, names: list[str] | Non
         ]
     lines += ["## Runs", ""]
     for name in runs:
-        if name in meta and meta[name].get("decoders"):
+        if name in meta and meta[name].get("replayed_from"):
+            lines.append(
+                f"- `{name}`: `{meta[name]['replayed_from']}`'s fold models and decoders replayed through "
+                "the code of the report's revision (`--replay`)"
+            )
+        elif name in meta and meta[name].get("decoders"):
             lines.append(
                 f"- `{name}`: decoder per fold: "
                 + "; ".join(json.dumps(d, sort_keys=True) for d in meta[name]["decoders"])
