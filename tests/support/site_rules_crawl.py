@@ -20,7 +20,12 @@ from scrapy.crawler import CrawlerProcess
 #: The site's pages: two of one template, and one of a newer template without its content element.
 PATHS = ("/story/1.html", "/story/2.html", "/story/new.html")
 STORY = " ".join(["The harbour board agreed on Monday to rebuild the old pier before the summer."] * 6)
-PROMO = "Download our app and read every story before anyone else, for two dollars a month."
+#: A promo written as prose, which the model keeps as part of the story (a short call to action
+#: such as "Download our app" it leaves out alone): the site rule is what keeps this one out.
+PROMO = (
+    "Our app brings every story of the harbour to your phone, with the tides, the ferry times and the "
+    "weather of the coast, before anyone else reads them, for two dollars a month."
+)
 
 
 def story_page(n: str, content_class: str = "story") -> bytes:

@@ -15,6 +15,7 @@ from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.options import Options
 from scrapy_boilerplate.core.scoring.decode import decode
 from scrapy_boilerplate.core.selection.cards import keep_card_groups
+from scrapy_boilerplate.core.selection.decoded import drop_ad_links
 from scrapy_boilerplate.core.selection.steps import select
 from scrapy_boilerplate.training.metrics import score_page
 
@@ -622,3 +623,21 @@ def test_a_directory_of_link_cards_is_not_trimmed_to_nothing():
     proba[body + entries] = 0.6
     mask = decode(proba, page, {"threshold": 0.5, "switch_penalty": 0.5, "min_segment_share": 0.05})
     assert mask[body].all() and not mask[entries].any()
+
+
+def test_an_ad_units_link_is_dropped_and_a_feed_in_an_ads_container_is_not():
+    story = "".join(f"<p>Paragraph {i} of the report on the river, the weir and the new park.</p>" for i in range(4))
+    ad = (
+        '<div class="ad ad-in-article"><span class="ad-label">Advertisement</span>'
+        '<p class="ad-text"><a href="https://ads.example.net/click">Courier Plus: every story without '
+        "ads for 4.99 euros a month.</a></p></div>"
+    )
+    page = build_page(parse_html(f"<html><body><article>{story[:200]}{ad}{story}</article></body></html>"))
+    mask = drop_ad_links(page, np.ones(len(page), bool))
+    assert [t for t, m in zip(page.texts, mask) if not m] == [
+        "Courier Plus: every story without ads for 4.99 euros a month."
+    ]
+    # A name further up is not the unit's: a feed whose container says "ads" keeps its headlines.
+    feed = "".join(f'<h2 class="card-title"><a href="/s/{i}">Headline of story {i}</a></h2>' for i in range(3))
+    page = build_page(parse_html(f'<html><body><div class="ads-wrapper"><section>{feed}</section></div></body></html>'))
+    assert drop_ad_links(page, np.ones(len(page), bool)).all()

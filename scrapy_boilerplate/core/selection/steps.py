@@ -25,7 +25,7 @@ from ..metadata.bylines import BYLINE_RE
 from ..options import Options
 from .cards import keep_card_groups
 from .code_blocks import find_code_blocks
-from .decoded import add_comments, decoded_mask, drop_captions, near_empty_fallback
+from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, near_empty_fallback
 from .fallbacks import Run, rewalk_thread, use_stated_body
 from .kept import Kept
 from .lists import fill_definition_list_gaps, fill_list_gaps
@@ -140,6 +140,11 @@ def decode_near_empty(s: Selection) -> None:
     """Where the decoder kept next to nothing: a tiny page keeps its non-link text, a page of
     short items is decoded again, relaxed (decoded.py). Right after decode: it reads its mask."""
     s.mask = near_empty_fallback(s.page, s.mask, s.proba, s.params, s.options, s.tables)
+
+
+def drop_ad_units(s: Selection) -> None:
+    """Drop an ad unit's click-through link, even in the middle of an article (decoded.py)."""
+    s.mask = drop_ad_links(s.page, s.mask)
 
 
 def drop_photo_captions(s: Selection) -> None:
@@ -394,6 +399,7 @@ PIPELINE: tuple[Step | Fallback, ...] = (
     Step(apply_site_rule, SITE_SELECTOR, "a per-site selector"),
     Step(decode, "model", "the block model and its decoder"),
     Step(decode_near_empty, "near_empty", "the decoder kept next to nothing: a tiny page's text, or a relaxed decode"),
+    Step(drop_ad_units, "ad_link", "an ad unit's click-through link"),
     Step(drop_photo_captions, "caption", "a caption (include_captions keeps them)"),
     Step(keep_comments, "comment_option", "a comment section, kept by include_comments"),
     Step(keep_text_widgets, "text_widgets", "a page builder's text widgets around the content are kept"),
