@@ -37,6 +37,24 @@ TEXT = (
 ) * 4
 
 
+PLACES = ("harbour", "old mill", "library", "market hall", "ferry pier", "orchard", "station", "museum", "weir", "bakery")
+PEOPLE = ("mayor", "harbour master", "librarian", "baker", "ferry captain", "gardener", "teacher", "miller")
+
+
+def story_text(n: int) -> str:
+    """Story n's own paragraph: every story says something else (ten copies of one paragraph would
+    be near-duplicates, and the duplicates filter would keep one item of the ten)."""
+    place, other = PLACES[n % len(PLACES)], PLACES[(3 * n + 1) % len(PLACES)]
+    who, whom = PEOPLE[n % len(PEOPLE)], PEOPLE[(5 * n + 2) % len(PEOPLE)]
+    return (
+        f"Story {n} of this blog is about the {place} and the people who work there. The {who} told us "
+        f"how the {place} began {n + 3} years ago, when the town bought it from the {whom}. Since then "
+        f"it has changed hands {n} times, and each owner left something behind: a bench, a sign, a "
+        f"door painted blue. Next month the {place} opens its doors to visitors from the {other}, and "
+        f"the {whom} hopes that {10 * n + 40} people will come on the first day."
+    )
+
+
 def card(n: int) -> str:
     return (
         f'<article class="post"><h2><a href="/posts/story-number-{n}/">The story number {n} of this blog</a>'
@@ -51,7 +69,7 @@ def listing(numbers: range, next_page: str | None) -> str:
 
 def article(n: int) -> str:
     return (
-        MENU + f"<article><h1>The story number {n} of this blog</h1><p>{TEXT}</p>"
+        MENU + f"<article><h1>The story number {n} of this blog</h1><p>{story_text(n)}</p>"
         f'<div class="share"><a href="/share?story={n}">Share</a></div></article>'
         f'<div class="related-posts"><h3>Related</h3><a href="/extra/related-{n}/">A related story {n}'
         "</a></div>" + FOOTER
