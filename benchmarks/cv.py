@@ -81,6 +81,15 @@ RECIPES = {
 }
 
 
+#: What the report says of a run (a recipe's comment in RECIPES says the rest).
+DESCRIPTIONS = {
+    "trafilatura": "trafilatura 2.3 with tables, without comments",
+    "today": "the split recipe, `train`'s default (the model shipped before issue 38)",
+    "today-oof": "the stacked recipe's first stage alone",
+    "today-oof+stack": "the stacked recipe (`train --recipe stacked`: the shipped model's), as it was run",
+}
+
+
 def result_names() -> list[str]:
     """Every run name a recipe stores (a stacking recipe stores NAME and NAME+stack)."""
     return [v for name, r in RECIPES.items() for v in ((name, name + "+stack") if r.stack else (name,))]
@@ -362,6 +371,15 @@ def _overview(runs: dict[str, list[dict]]) -> list[str]:
     return lines + [""]
 
 
+def _describe(name: str, record: dict) -> str:
+    if record.get("replayed_from"):
+        return f"`{record['replayed_from']}`'s fold models replayed through this revision's code (`--replay`)"
+    for share in ("25%", "50%"):
+        if name.endswith("-" + share):
+            return f"`{name[: -len(share) - 1]}` on {share} of each fold's training sites"
+    return DESCRIPTIONS.get(name, "")
+
+
 def report(folds: int, cache: str | None, reference: str, names: list[str] | None) -> str:
     from scrapy_boilerplate.training.datasets import load_dataset
 
@@ -387,6 +405,12 @@ def report(folds: int, cache: str | None, reference: str, names: list[str] | Non
         "left out and of `with` snippets found. cat = pages with F1 < 0.3. "
         f"Δ = F1 minus `{reference}`'s on the same pages, with the paired bootstrap's "
         "95 % interval (1,000 resamples of pages).",
+        "",
+        "Runs: "
+        + "; ".join(
+            f"`{name}`: {_describe(name, meta.get(name, {}))}" for name in runs if _describe(name, meta.get(name, {}))
+        )
+        + ".",
         "",
         "## F1 per set (catastrophic pages)",
         "",

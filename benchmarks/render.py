@@ -413,6 +413,8 @@ def cv_section(cv_md: Path) -> list[str]:
     ]
     keep = False
     for line in cv_md.read_text(encoding="utf-8").splitlines():
+        if line.startswith("Runs: "):  # the legend of the run names
+            lines += [line, ""]
         if line.startswith("## "):
             keep = line != "## Runs"
         if keep:
