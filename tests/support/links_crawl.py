@@ -37,7 +37,18 @@ TEXT = (
 ) * 4
 
 
-PLACES = ("harbour", "old mill", "library", "market hall", "ferry pier", "orchard", "station", "museum", "weir", "bakery")
+PLACES = (
+    "harbour",
+    "old mill",
+    "library",
+    "market hall",
+    "ferry pier",
+    "orchard",
+    "station",
+    "museum",
+    "weir",
+    "bakery",
+)
 PEOPLE = ("mayor", "harbour master", "librarian", "baker", "ferry captain", "gardener", "teacher", "miller")
 
 
