@@ -114,8 +114,6 @@ def decode(
     if favor != "precision":
         _extend_tail(mask, proba, page)
         _fill_body_gaps(mask, proba, page, p["threshold"])
-        if __import__("os").environ.get("KH2"):
-            _keep_headings(mask, page)
     return mask
 
 
