@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..document.cues import CUE_WORDS
+from ..document.cues import key_bits
 from ..document.elements import FLAG
 from ..document.page import Page
 from ..scoring.decode import decode
@@ -79,8 +79,8 @@ def drop_ad_links(page: Page, mask: np.ndarray) -> np.ndarray:
 
 
 def _named_ad(tokens: tuple[str, ...]) -> bool:
-    words = CUE_WORDS["ad"]
-    return any(t in words.whole or any(w in t for w in words.inside) for t in tokens)
+    """One of an element's own id/class words is an ad cue (the walk's own matcher, cues.key_bits)."""
+    return any(key_bits(token) & FLAG["ad"] for token in tokens)
 
 
 def drop_captions(page: Page, mask: np.ndarray, options: Options) -> np.ndarray:
