@@ -384,6 +384,7 @@ def report(folds: int, cache: str | None, reference: str, names: list[str] | Non
     from scrapy_boilerplate.training.datasets import load_dataset
 
     runs, meta = _load_runs(folds, cache, names, untouched=False)
+    described = {name: _describe(name, meta.get(name, {})) for name in runs}
     sites = {(p.dataset, p.id): p.site for name in NARROW for p in load_dataset(DATASETS / name)}
     if "shipped" in runs:
         runs["shipped (out of sample)"] = [r for r in runs["shipped"] if not _in_sample(r, sites)]
@@ -406,11 +407,7 @@ def report(folds: int, cache: str | None, reference: str, names: list[str] | Non
         f"Δ = F1 minus `{reference}`'s on the same pages, with the paired bootstrap's "
         "95 % interval (1,000 resamples of pages).",
         "",
-        "Runs: "
-        + "; ".join(
-            f"`{name}`: {_describe(name, meta.get(name, {}))}" for name in runs if _describe(name, meta.get(name, {}))
-        )
-        + ".",
+        "Runs: " + "; ".join(f"`{name}`: {text}" for name, text in described.items() if text) + ".",
         "",
         "## F1 per set (catastrophic pages)",
         "",
