@@ -238,6 +238,12 @@ PAGE_NUMBER_URL_RE = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(r"^\d{1,5}$")
+# A pager's text is its numbers, an ellipsis, arrows and the current page: the current number is
+# read from the text of a group of number links only when it holds at most this many blocks (on
+# the twenty shared sites at most 2 more than its links); a larger group is a region that holds
+# number links, whose other numbers are no page's.
+_PAGER_BLOCKS_PER_LINK = 2
+_PAGER_EXTRA_BLOCKS = 8
 #: No "next" or "previous" link text is longer (with its arrows and spaces).
 _LONGEST_DIRECTION = 40
 _WORD_NUMBERS_RE = re.compile(r"(?<!\d)\d{1,5}(?!\d)")
@@ -679,16 +685,19 @@ def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_pa
         if len(numbers) < 2 and PAGER_TOKENS.isdisjoint(anchors[members[0]].tokens):
             continue
         current = next((int(anchors[i].text) for i in members if anchors[i].key == self_key), None)
-        if current is None and group >= 0:
+        first, last = (page.node_first[group], page.node_last[group]) if group >= 0 else (0, 0)
+        if current is None and 0 < last - first <= _PAGER_BLOCKS_PER_LINK * len(members) + _PAGER_EXTRA_BLOCKS:
             # The current page's number: in the pager's text but not linked ("1 2 3", 1 unlinked).
-            first, last = page.node_first[group], page.node_last[group]
             shown = {int(n) for b in range(first, last) for n in _WORD_NUMBERS_RE.findall(page.texts[b])}
-            unlinked = sorted(shown - set(numbers))
-            if unlinked:
-                current = unlinked[0]
+            current = min(shown.difference(numbers), default=None)
         if current is None:
-            missing = [n for n in range(1, max(numbers) + 1) if n not in numbers]
-            current = missing[0] if missing else None
+            # The first number the pager skips (page 1 is the current one when "2 3 4" are linked);
+            # none when it skips none. Counted up from 1: work in the links, not in their values.
+            current = 1
+            while current in numbers:
+                current += 1
+            if current > max(numbers):
+                current = None
         if current is not None and current + 1 in numbers:
             found.add(numbers[current + 1])
     if url_patterns and self_key:
