@@ -238,6 +238,9 @@ PAGE_NUMBER_URL_RE = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(r"^\d{1,5}$")
+#: The links of a page that get a role, in document order: the rest are left out (the most of
+#: the 5,000 pages of the development sets has 3,859; each link costs a URL join).
+MAX_LINKS = 10_000
 # A pager's text is its numbers, an ellipsis, arrows and the current page: the current number is
 # read from the text of a group of number links only when it holds at most this many blocks (on
 # the twenty shared sites at most 2 more than its links); a larger group is a region that holds
@@ -309,8 +312,8 @@ def page_links(
     is_overview: bool | None = None,
     url_patterns: bool = True,
 ) -> list[Link]:
-    """Every ``<a href>`` and ``<area href>`` of the walked `page` (in document order), then the
-    head's link hints, each with its role.
+    """Every ``<a href>`` and ``<area href>`` of the walked `page` (in document order; the first
+    MAX_LINKS), then the head's link hints, each with its role.
 
     `url`: the page's URL (else the one it was walked with). `mask`: the extraction's kept blocks,
     when there is one (without it, TextSweeper's region and the teaser cards stand for the
@@ -478,6 +481,8 @@ def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_A
         href = el.get("href")
         if href is None:
             continue
+        if len(out) == MAX_LINKS:
+            break
         if el.tag == "area":
             text = " ".join((el.get("alt") or "").split())
         else:
