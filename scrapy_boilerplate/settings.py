@@ -81,15 +81,16 @@ OVERVIEW_FLAG = "overview"
 class SettingError(ValueError):
     """A BOILERPLATE_* setting has a value its component cannot use.
 
-    The message names the setting, the value given and the values allowed.
+    The message names the setting, the value given and the values allowed, and what is wrong with
+    the value where the value alone does not say it (a file that cannot be written).
     """
 
     # Set once the crawl logged it (components that read the settings again re-raise it).
     _boilerplate_reported = False
 
-    def __init__(self, name: str, value: Any, allowed: str):
-        self.setting, self.value, self.allowed = name, value, allowed
-        super().__init__(f"{name} must be {allowed}, not {value!r}")
+    def __init__(self, name: str, value: Any, allowed: str, *, problem: str = ""):
+        self.setting, self.value, self.allowed, self.problem = name, value, allowed, problem
+        super().__init__(f"{name} must be {allowed}, not {value!r}" + (f" ({problem})" if problem else ""))
 
 
 # --- parsers: one per kind of value; each accepts Python values and -s strings -------------

@@ -22,7 +22,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
-from scrapy import Request, Spider
+from scrapy import Request, Spider, signals
 from scrapy.http import HtmlResponse
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
@@ -32,6 +32,7 @@ from .core.links.roles import CONTENT, NAVIGATION, NEXT, page_links, url_roles
 from .core.metadata.article import ArticleMetadata
 from .core.overview.evidence import ARTICLE_TYPES
 from .core.render.urls import page_base
+from .crawl.articles.seen import SeenFile
 from .crawl.feeds import feed_entry_urls, feed_urls
 from .crawl.response_pages import response_page
 from .link_roles import PRIORITY_OFFSETS
@@ -39,6 +40,7 @@ from .link_roles import PRIORITY_OFFSETS
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
 
+    from scrapy.crawler import Crawler
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
 
@@ -67,7 +69,8 @@ class ArticleSpider(Spider):
     ``start_urls``), ``max_navigation_depth`` (navigation links followed in a row, default 2),
     ``feeds`` and ``sitemaps`` (``false`` to leave them out), ``seen`` (a file of the article URLs
     yielded in earlier runs, one per line, appended to: those articles are not fetched again, and a
-    listing whose content links are all known does not lead to its next page).
+    listing whose content links are all known does not lead to its next page; a file the crawl
+    cannot read or append to stops it at start-up, a write that fails later costs no item).
     """
 
     name = "articles"
@@ -78,6 +81,7 @@ class ArticleSpider(Spider):
     #: The file of article URLs yielded in earlier runs (None: every article is yielded).
     seen_file: str | None = None
 
+    @bp.stops_crawl  # a seen file the crawl cannot use: one ERROR line, the crawl stops
     def __init__(
         self,
         *args: Any,
@@ -91,13 +95,8 @@ class ArticleSpider(Spider):
         super().__init__(*args, **kwargs)
         if seen:
             self.seen_file = seen
-        self.seen: set[str] = set()
-        if self.seen_file:
-            try:
-                with open(self.seen_file, encoding="utf-8") as handle:
-                    self.seen = {line.strip() for line in handle if line.strip()}
-            except FileNotFoundError:
-                pass  # the first run
+        self._seen_log = SeenFile(self.seen_file) if self.seen_file else None
+        self.seen: set[str] = self._seen_log.urls if self._seen_log is not None else set()
         if url:
             self.start_urls = [u.strip() for u in url.split(",") if u.strip()]
         if max_navigation_depth is not None:
@@ -111,6 +110,13 @@ class ArticleSpider(Spider):
             self.allowed_domains = sorted({urlsplit(u).hostname or "" for u in self.start_urls} - {""})
         self._extractor: Extractor | None = None
         self._texts: set[bytes] = set()  # hashes of the texts yielded
+        self._warned: set[str] = set()  # the stats of _notice() logged once
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> ArticleSpider:
+        spider: ArticleSpider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider._close_seen, signal=signals.spider_closed)
+        return spider
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
@@ -197,10 +203,23 @@ class ArticleSpider(Spider):
                 )
 
     def _remember(self, url: str) -> None:
-        if self.seen_file and url not in self.seen:
-            self.seen.add(url)
-            with open(self.seen_file, "a", encoding="utf-8") as handle:
-                handle.write(url + "\n")
+        """Appends an article's URL to the seen file: a write that fails costs no item."""
+        if self._seen_log is None:
+            return
+        error = self._seen_log.add(url)
+        if error is not None:
+            self._notice(
+                "boilerplate/seen/write_errors",
+                "Could not append %(url)s to the seen file %(path)s (%(error)s): its item goes on, "
+                "and a next run fetches its article again",
+                url=url,
+                path=self._seen_log.path,
+                error=error,
+            )
+
+    def _close_seen(self) -> None:
+        if self._seen_log is not None:
+            self._seen_log.close()
 
     def article_item(self, response: HtmlResponse, page: Any) -> dict | None:
         """The item of an article page, or None for a page that is not an article (too little
@@ -271,6 +290,19 @@ class ArticleSpider(Spider):
                 yield Request(
                     loc, self.parse, priority=SITEMAP_PRIORITY, meta={META_NAVIGATION_DEPTH: self.max_navigation_depth}
                 )
+
+    # --- limits ---------------------------------------------------------------------------------
+
+    def _notice(self, stat: str, message: str, **values: Any) -> None:
+        """Counts `stat`; logs `message` as a WARNING the first time only (a full disk would repeat
+        it for every item, a hostile site for every feed or sitemap), saying where the rest are
+        counted."""
+        crawler = getattr(self, "crawler", None)
+        if crawler is not None and crawler.stats is not None:
+            crawler.stats.inc_value(stat)
+        if stat not in self._warned:
+            self._warned.add(stat)
+            logger.warning(message + "; further ones are counted in %(stat)s, not logged", {**values, "stat": stat})
 
 
 def _same_component(key: Any, component: type) -> bool:
