@@ -81,15 +81,16 @@ OVERVIEW_FLAG = "overview"
 class SettingError(ValueError):
     """A BOILERPLATE_* setting has a value its component cannot use.
 
-    The message names the setting, the value given and the values allowed.
+    The message names the setting, the value given and the values allowed, and what is wrong with
+    the value where the value alone does not say it (a file that cannot be written).
     """
 
     # Set once the crawl logged it (components that read the settings again re-raise it).
     _boilerplate_reported = False
 
-    def __init__(self, name: str, value: Any, allowed: str):
-        self.setting, self.value, self.allowed = name, value, allowed
-        super().__init__(f"{name} must be {allowed}, not {value!r}")
+    def __init__(self, name: str, value: Any, allowed: str, *, problem: str = ""):
+        self.setting, self.value, self.allowed, self.problem = name, value, allowed, problem
+        super().__init__(f"{name} must be {allowed}, not {value!r}" + (f" ({problem})" if problem else ""))
 
 
 # --- parsers: one per kind of value; each accepts Python values and -s strings -------------
@@ -590,6 +591,36 @@ class BoilerplateSettings:
         'first, boilerplate last: a priority offset), `"focus"` (also drop boilerplate and related '
         'links), `"off"` (docs/links.md)',
     )
+    # What ArticleSpider reads of feeds, robots.txt and sitemaps (spiders.py, crawl/articles/;
+    # docs/links.md): caps no real site meets, so a hostile one costs bounded work.
+    feed_max_entries: int = setting(
+        "BOILERPLATE_FEED_MAX_ENTRIES",
+        50000,
+        _integer_of("a number of entries (1 or more)", 1),
+        "`ArticleSpider`: entries read of a feed (RSS items, Atom entries); the rest are left out, "
+        "with a stat and one WARNING",
+    )
+    robots_max_sitemaps: int = setting(
+        "BOILERPLATE_ROBOTS_MAX_SITEMAPS",
+        50,
+        _integer_of("a number of sitemaps (1 or more)", 1),
+        "`ArticleSpider`: sitemaps fetched of robots.txt's `Sitemap:` lines; the rest are left out, "
+        "with a stat and one WARNING",
+    )
+    sitemap_max_depth: int = setting(
+        "BOILERPLATE_SITEMAP_MAX_DEPTH",
+        10,
+        _integer_of("a number of levels (0 or more)", 0),
+        "`ArticleSpider`: how deep sitemap indexes are followed (robots.txt's sitemaps are at depth 0, "
+        "the sitemaps an index lists one deeper); deeper ones are not fetched, with a stat and one WARNING",
+    )
+    sitemap_max_urls: int = setting(
+        "BOILERPLATE_SITEMAP_MAX_URLS",
+        50000,
+        _integer_of("a number of URLs (1 or more)", 1),
+        "`ArticleSpider`: entries read of a sitemap or sitemap index (the sitemap protocol's own limit); "
+        "the rest are left out, with a stat and one WARNING",
+    )
     # Site memory (core/site_memory/templates.py, core/site_memory/redis_store.py).
     template_store: str | None = setting(
         "BOILERPLATE_TEMPLATE_STORE",
@@ -781,6 +812,10 @@ OVERVIEW_CUTOFF = "BOILERPLATE_OVERVIEW_CUTOFF"
 OVERVIEW_DROP_START = "BOILERPLATE_OVERVIEW_DROP_START"
 OVERVIEW_FIELD = "BOILERPLATE_OVERVIEW_FIELD"
 LINKS = "BOILERPLATE_LINKS"
+FEED_MAX_ENTRIES = "BOILERPLATE_FEED_MAX_ENTRIES"
+ROBOTS_MAX_SITEMAPS = "BOILERPLATE_ROBOTS_MAX_SITEMAPS"
+SITEMAP_MAX_DEPTH = "BOILERPLATE_SITEMAP_MAX_DEPTH"
+SITEMAP_MAX_URLS = "BOILERPLATE_SITEMAP_MAX_URLS"
 TEMPLATE_STORE = "BOILERPLATE_TEMPLATE_STORE"
 TEMPLATE_WARMUP = "BOILERPLATE_TEMPLATE_WARMUP"
 TEMPLATE_MAX_FINGERPRINTS = "BOILERPLATE_TEMPLATE_MAX_FINGERPRINTS"

@@ -9,7 +9,8 @@
 It stays on the start sites, follows the ``content``, ``next`` and ``navigation`` links of every page
 (core/links/roles.py) with priorities by role (next and content first) and a navigation depth
 limit counted in ``request.meta`` (not DEPTH_LIMIT), reads the feeds the pages announce and the
-sitemaps of robots.txt (``Sitemap:`` lines, else /sitemap.xml), enables the add-on itself, and
+sitemaps of robots.txt (``Sitemap:`` lines, else /sitemap.xml) up to caps no real site meets
+(crawl/articles/; a stat and one WARNING when one is hit), enables the add-on itself, and
 yields one item per article: none for an overview page, a page reached by a ``next`` link or with
 a next page and teasers of its own, a page without an article's text, or a text already yielded. See docs/links.md.
 """
@@ -20,11 +21,10 @@ import hashlib
 import logging
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
-from scrapy import Request, Spider
+from scrapy import Request, Spider, signals
 from scrapy.http import HtmlResponse
-from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
 from . import settings as bp
 from .core.extractor import Extractor
@@ -32,13 +32,17 @@ from .core.links.roles import CONTENT, NAVIGATION, NEXT, page_links, url_roles
 from .core.metadata.article import ArticleMetadata
 from .core.overview.evidence import ARTICLE_TYPES
 from .core.render.urls import page_base
-from .crawl.feeds import feed_entry_urls, feed_urls
+from .crawl.articles.feeds import feed_entry_urls, feed_urls
+from .crawl.articles.seen import SeenFile
+from .crawl.articles.sitemaps import download_sizes, robots_sitemaps, sitemap_entries
+from .crawl.config import crawl_settings
 from .crawl.response_pages import response_page
 from .link_roles import PRIORITY_OFFSETS
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
 
+    from scrapy.crawler import Crawler
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
 
@@ -46,6 +50,8 @@ logger = logging.getLogger(__name__)
 
 #: Request.meta key: navigation links followed since the start page (or a feed).
 META_NAVIGATION_DEPTH = "boilerplate_navigation_depth"
+#: Request.meta key: sitemap indexes followed since robots.txt (a plain int, as all meta here).
+META_SITEMAP_DEPTH = "boilerplate_sitemap_depth"
 #: Roles whose links the spider follows.
 FOLLOWED = (NEXT, CONTENT, NAVIGATION)
 #: Priority of the pages a sitemap lists: after every link found on the pages themselves.
@@ -67,7 +73,8 @@ class ArticleSpider(Spider):
     ``start_urls``), ``max_navigation_depth`` (navigation links followed in a row, default 2),
     ``feeds`` and ``sitemaps`` (``false`` to leave them out), ``seen`` (a file of the article URLs
     yielded in earlier runs, one per line, appended to: those articles are not fetched again, and a
-    listing whose content links are all known does not lead to its next page).
+    listing whose content links are all known does not lead to its next page; a file the crawl
+    cannot read or append to stops it at start-up, a write that fails later costs no item).
     """
 
     name = "articles"
@@ -78,6 +85,7 @@ class ArticleSpider(Spider):
     #: The file of article URLs yielded in earlier runs (None: every article is yielded).
     seen_file: str | None = None
 
+    @bp.stops_crawl  # a seen file the crawl cannot use: one ERROR line, the crawl stops
     def __init__(
         self,
         *args: Any,
@@ -91,13 +99,8 @@ class ArticleSpider(Spider):
         super().__init__(*args, **kwargs)
         if seen:
             self.seen_file = seen
-        self.seen: set[str] = set()
-        if self.seen_file:
-            try:
-                with open(self.seen_file, encoding="utf-8") as handle:
-                    self.seen = {line.strip() for line in handle if line.strip()}
-            except FileNotFoundError:
-                pass  # the first run
+        self._seen_log = SeenFile(self.seen_file) if self.seen_file else None
+        self.seen: set[str] = self._seen_log.urls if self._seen_log is not None else set()
         if url:
             self.start_urls = [u.strip() for u in url.split(",") if u.strip()]
         if max_navigation_depth is not None:
@@ -111,6 +114,13 @@ class ArticleSpider(Spider):
             self.allowed_domains = sorted({urlsplit(u).hostname or "" for u in self.start_urls} - {""})
         self._extractor: Extractor | None = None
         self._texts: set[bytes] = set()  # hashes of the texts yielded
+        self._warned: set[str] = set()  # the stats of _notice() logged once
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> ArticleSpider:
+        spider: ArticleSpider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider._close_seen, signal=signals.spider_closed)
+        return spider
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
@@ -197,10 +207,23 @@ class ArticleSpider(Spider):
                 )
 
     def _remember(self, url: str) -> None:
-        if self.seen_file and url not in self.seen:
-            self.seen.add(url)
-            with open(self.seen_file, "a", encoding="utf-8") as handle:
-                handle.write(url + "\n")
+        """Appends an article's URL to the seen file: a write that fails costs no item."""
+        if self._seen_log is None:
+            return
+        error = self._seen_log.add(url)
+        if error is not None:
+            self._notice(
+                "boilerplate/seen/write_errors",
+                "Could not append %(url)s to the seen file %(path)s (%(error)s): its item goes on, "
+                "and a next run fetches its article again",
+                url=url,
+                path=self._seen_log.path,
+                error=error,
+            )
+
+    def _close_seen(self) -> None:
+        if self._seen_log is not None:
+            self._seen_log.close()
 
     def article_item(self, response: HtmlResponse, page: Any) -> dict | None:
         """The item of an article page, or None for a page that is not an article (too little
@@ -231,7 +254,17 @@ class ArticleSpider(Spider):
 
     def parse_feed(self, response: Response) -> Iterator[Request]:
         depth = response.meta.get(META_NAVIGATION_DEPTH, 0)
-        for url in feed_entry_urls(response.body, response.url):
+        cap = self._caps().feed_max_entries
+        entries = feed_entry_urls(response.body, response.url, cap)
+        if entries.capped:
+            self._notice(
+                "boilerplate/feeds/too_many_entries",
+                "The feed %(url)s has more than %(cap)d entries (%(setting)s): the rest are not read",
+                url=response.url,
+                cap=cap,
+                setting=bp.FEED_MAX_ENTRIES,
+            )
+        for url in entries.urls:
             if url in self.seen:
                 continue
             yield Request(
@@ -242,35 +275,96 @@ class ArticleSpider(Spider):
             )
 
     def parse_robots(self, response: Response) -> Iterator[Request]:
-        sitemaps = list(sitemap_urls_from_robots(response.body, base_url=response.url))
-        if not sitemaps:
-            sitemaps = [response.meta["origin"] + "/sitemap.xml"]
-        for url in sitemaps:
-            yield Request(url, self.parse_sitemap, priority=SITEMAP_PRIORITY)
+        cap = self._caps().robots_max_sitemaps
+        found = robots_sitemaps(response.body, response.url, cap)
+        if found.capped:
+            self._notice(
+                "boilerplate/sitemaps/too_many_in_robots",
+                "%(url)s names more than %(cap)d sitemaps (%(setting)s): the rest are not fetched",
+                url=response.url,
+                cap=cap,
+                setting=bp.ROBOTS_MAX_SITEMAPS,
+            )
+        for url in found.urls or [response.meta["origin"] + "/sitemap.xml"]:
+            yield Request(url, self.parse_sitemap, priority=SITEMAP_PRIORITY, meta={META_SITEMAP_DEPTH: 0})
 
     def no_robots(self, failure: Any) -> Iterator[Request]:
         origin = failure.request.meta.get("origin")
         if origin:
-            yield Request(origin + "/sitemap.xml", self.parse_sitemap, priority=SITEMAP_PRIORITY)
+            yield Request(
+                origin + "/sitemap.xml", self.parse_sitemap, priority=SITEMAP_PRIORITY, meta={META_SITEMAP_DEPTH: 0}
+            )
 
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
-        try:
-            sitemap = Sitemap(response.body)
-        except Exception:  # noqa: BLE001 - not a sitemap (an HTML 404 page, a broken file)
-            logger.debug("Not a sitemap: %(response)s", {"response": response})
+        caps = self._caps()
+        depth = response.meta.get(META_SITEMAP_DEPTH, 0)
+        max_size, warn_size = download_sizes(response, self)  # what a gzip file may inflate to
+        sitemap = sitemap_entries(response.body, response.url, caps.sitemap_max_urls, max_size)
+        if sitemap.too_large:
+            self._notice(
+                "boilerplate/sitemaps/too_large",
+                "The sitemap %(url)s decompresses to more than %(size)d bytes (DOWNLOAD_MAXSIZE): it is ignored",
+                url=response.url,
+                size=max_size,
+            )
             return
-        for entry in sitemap:
-            # Relative locations are not allowed in sitemaps, but they happen.
-            loc = urljoin(response.url, entry["loc"]) if entry.get("loc") else None
-            if not loc or loc in self.seen:
+        if len(response.body) < warn_size <= sitemap.inflated:
+            logger.warning(
+                "%(response)s body size after decompression (%(size)d B) is larger than the download "
+                "warning size (%(warn)d B).",
+                {"response": response, "size": sitemap.inflated, "warn": warn_size},
+            )
+        if sitemap.kind is None:
+            logger.debug("Not a sitemap, or one without entries: %(response)s", {"response": response})
+            return
+        if sitemap.capped:
+            self._notice(
+                "boilerplate/sitemaps/too_many_urls",
+                "The sitemap %(url)s lists more than %(cap)d URLs (%(setting)s): the rest are not read",
+                url=response.url,
+                cap=caps.sitemap_max_urls,
+                setting=bp.SITEMAP_MAX_URLS,
+            )
+        index = sitemap.kind == "sitemapindex"
+        if index and depth >= caps.sitemap_max_depth:
+            self._notice(
+                "boilerplate/sitemaps/too_deep",
+                "The sitemap index %(url)s is %(depth)d levels below robots.txt (%(setting)s = %(cap)d): "
+                "the sitemaps it lists are not fetched",
+                url=response.url,
+                depth=depth,
+                setting=bp.SITEMAP_MAX_DEPTH,
+                cap=caps.sitemap_max_depth,
+            )
+            return
+        for loc in sitemap.urls:
+            if loc in self.seen:
                 continue
-            if sitemap.type == "sitemapindex":
-                yield Request(loc, self.parse_sitemap, priority=SITEMAP_PRIORITY)
+            if index:
+                yield Request(loc, self.parse_sitemap, priority=SITEMAP_PRIORITY, meta={META_SITEMAP_DEPTH: depth + 1})
             else:
                 # Listed pages come after the links of the pages: a sitemap lists every tag page too.
                 yield Request(
                     loc, self.parse, priority=SITEMAP_PRIORITY, meta={META_NAVIGATION_DEPTH: self.max_navigation_depth}
                 )
+
+    # --- limits ---------------------------------------------------------------------------------
+
+    def _caps(self) -> bp.BoilerplateSettings:
+        """The crawl's settings (the caps of feeds and sitemaps); the defaults without a crawler."""
+        crawler = getattr(self, "crawler", None)
+        return crawl_settings(crawler) if crawler is not None else bp.BoilerplateSettings()
+
+    def _notice(self, stat: str, message: str, **values: Any) -> None:
+        """Counts `stat`; logs `message` as a WARNING the first time only (a full disk would repeat
+        it for every item, a hostile site for every feed or sitemap), saying where the rest are
+        counted."""
+        crawler = getattr(self, "crawler", None)
+        if crawler is not None and crawler.stats is not None:
+            crawler.stats.inc_value(stat)
+        if stat not in self._warned:
+            self._warned.add(stat)
+            logger.warning(message + "; further ones are counted in %(stat)s, not logged", {**values, "stat": stat})
 
 
 def _same_component(key: Any, component: type) -> bool:

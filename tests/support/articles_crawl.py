@@ -2,7 +2,11 @@
 
     python tests/support/articles_crawl.py BASE_URL '{"name": {spider arguments}}'
 
-Output per crawl: the items and the paths fetched, in order (CONCURRENT_REQUESTS = 1).
+A crawl's spider arguments may give it its own ``url`` (instead of BASE_URL) and ``settings`` (a
+dict, over the spider's own). Output per crawl: the items and the paths fetched, in order
+(CONCURRENT_REQUESTS = 1), and the stats.
+
+Its BlogArticles spider also runs on its own: ``scrapy runspider articles_crawl.py -a url=...``.
 """
 
 from __future__ import annotations
@@ -35,9 +39,14 @@ def main(base_url: str, specs: dict) -> dict:
         spider.fetched.append(response.url)
 
     for name, kwargs in specs.items():
-        crawler = crawlers[name] = process.create_crawler(BlogArticles)
+        kwargs = {"url": base_url, **kwargs}
+        settings = kwargs.pop("settings", {})
+        spidercls = type(
+            f"{name}_articles", (BlogArticles,), {"custom_settings": {**BlogArticles.custom_settings, **settings}}
+        )
+        crawler = crawlers[name] = process.create_crawler(spidercls)
         crawler.signals.connect(fetched, signal=signals.response_received)
-        process.crawl(crawler, url=base_url, **kwargs)
+        process.crawl(crawler, **kwargs)
     process.start()
     return {
         name: {"items": c.spider.collected, "fetched": c.spider.fetched, "stats": c.stats.get_stats()}
