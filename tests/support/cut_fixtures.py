@@ -89,6 +89,11 @@ SITES = {
     "indiantinker": ["index.html", "page2/index.html", "page36/index.html"],
     "matael": ["index.html"],
     "flauschiversum": ["index.html"],
+    # Posts under which the theme links the previous and next post (test_link_roles).
+    "bruce30262": ["0ctf-2015-quals-babypolyquine/index.html"],
+    "mylittlepwnage": ["2009/01/06/wordpress-its-a-hack-and-a-half/index.html"],
+    "rfernandezdo": ["blog/2023/10/17/hello-world-from-mkdocs-material/index.html"],
+    "soudegesu": ["aws/amazonlinux2-docker/index.html"],
 }
 SHARED_SITES = SHARED.parent / "sites"
 # The pages whose gold text a test reads (scores against the gold, table rows found in it): the

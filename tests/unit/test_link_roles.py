@@ -181,6 +181,57 @@ def test_real_listings(site, member, url, next_url):
         assert labels.get(file) == "article", target
 
 
+def post(site: str, member: str, url: str, next_post: str):
+    """pytest.param of a real post and the URL of the post its theme links as the next one."""
+    return pytest.param(
+        site, member, url, next_post, marks=() if site_pages_are_copied(site, member) else (needs_shared,)
+    )
+
+
+@pytest.mark.parametrize(
+    ("site", "member", "url", "next_post"),
+    [
+        # Minimal Mistakes: "Previous" / "Next" in a <nav class="pagination"> under each post.
+        post(
+            "bruce30262",
+            "0ctf-2015-quals-babypolyquine/index.html",
+            "https://bruce30262.github.io/0ctf-2015-quals-babypolyquine/",
+            "https://bruce30262.github.io/0ctf-2015-quals-geo-newbie/",
+        ),
+        # WordPress (Thematic): <link rel="next"> in the head and "Next post »" links.
+        post(
+            "mylittlepwnage",
+            "2009/01/06/wordpress-its-a-hack-and-a-half/index.html",
+            "http://blog.mylittlepwnage.com/2009/01/06/wordpress-its-a-hack-and-a-half/",
+            "http://blog.mylittlepwnage.com/2009/01/07/quake-live/index.html",
+        ),
+        # MkDocs Material: the footer's next page, and <link rel="next"> in the head.
+        post(
+            "rfernandezdo",
+            "blog/2023/10/17/hello-world-from-mkdocs-material/index.html",
+            "https://rfernandezdo.github.io/blog/2023/10/17/hello-world-from-mkdocs-material/",
+            "https://rfernandezdo.github.io/blog/2023/10/18/"
+            "create-a-blog-with-mkdocsmkdocs-material-mkdocs-rss-plugin-and-github-pages/",
+        ),
+        # Mainroad: "次の投稿 »" and the next post's title.
+        post(
+            "soudegesu",
+            "aws/amazonlinux2-docker/index.html",
+            "https://www.soudegesu.com/aws/amazonlinux2-docker/",
+            "https://www.soudegesu.com/java/build-docker-image-with-jib/",
+        ),
+    ],
+)
+def test_the_next_post_of_a_real_theme_is_not_a_next_page(site, member, url, next_post):
+    # A crawl reads a page reached by a next link as a listing's page: a post taken so is lost.
+    html = site_page(site, member)
+    if html is None:
+        pytest.skip(f"../shared/sites/{site} not found")
+    links = page_links(build_page(parse_html(html), base_url=url), url, is_overview=False)
+    assert [link for link in links if link.role == "next"] == []
+    assert url_roles(links)[next_post] == "navigation"
+
+
 def test_next_post_of_an_article_is_not_a_next_page():
     html = ARTICLE.replace(
         "<footer>",
@@ -191,7 +242,7 @@ def test_next_post_of_an_article_is_not_a_next_page():
     page = build_page(parse_html(html), base_url="https://blog.example.org/an-article/")
     roles = {link.text: link.role for link in page_links(page, is_overview=False)}
     assert roles["Next: a newer story"] == "navigation"
-    assert roles["Older"] == "next"  # a pager's, by its name
+    assert roles["Older"] == "next"  # the article's own second page
 
 
 @pytest.mark.parametrize(

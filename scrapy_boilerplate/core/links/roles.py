@@ -345,7 +345,11 @@ def page_links(
         if role == NAVIGATION and a.key in content_keys and a.block >= 0 and content[a.block]:
             role = CONTENT
         links.append(Link(a.key if a.key is not None else a.href.strip(), a.text, role))
-    links.extend(hints)
+    for hint in hints:
+        # The head's rel=next of an article is its next post (MkDocs, some themes), not a next page.
+        if hint.role == NEXT and not is_overview and not _continues(self_key, hint.url):
+            hint = hint._replace(role=NAVIGATION)
+        links.append(hint)
     return links
 
 
@@ -736,6 +740,27 @@ def _in_post_nav(page: Page, a: _Anchor) -> bool:
     return False
 
 
+# A page number in a query (not WordPress's ?p=, a post's id).
+_QUERY_PAGE_RE = re.compile(r"(?:^|&)(?:page|paged|pg|pagenum|start|offset)=\d", re.IGNORECASE)
+
+
+def _continues(page_key: str | None, key: str) -> bool:
+    """Whether `key` is a further page of the page at `page_key` (an article in parts): a path
+    under the page's (``/post/`` -> ``/post/2/``), or the page's path with a page number in its
+    query (``?page=2``). A post's next post is neither."""
+    if not page_key:
+        return False
+    path, _, query = key.partition("?")
+    own, _, own_query = page_key.partition("?")
+    if query and path == own:
+        return _QUERY_PAGE_RE.search(query) is not None and query != own_query
+    if own.endswith("/"):
+        return path.startswith(own) and len(path) > len(own)
+    # /story.html -> /story-2.html, /story/2
+    stem = own.rsplit(".", 1)[0] if "." in own.rsplit("/", 1)[-1] else own
+    return path != own and path.startswith(stem) and path[len(stem) : len(stem) + 1] in ("-", "/", "_")
+
+
 def _same_site(a: str, b: str) -> bool:
     return a.split("/", 3)[:3] == b.split("/", 3)[:3]
 
@@ -792,14 +817,11 @@ def _role(
     if kind == _JUNK_URL:
         return BOILERPLATE
     direction = _direction(a)
-    if i in pager_next or (
-        (direction > 0 or a.key in head_next)
-        and (is_overview or (not STRICT_PAGER_TOKENS.isdisjoint(a.tokens) and not _in_post_nav(page, a)))
-    ):
+    if i in pager_next or ((direction > 0 or a.key in head_next) and (is_overview or _continues(self_key, a.key))):
         return NEXT
     if direction > 0:
-        # On an article, "Next" and rel=next lead to the next post (another article), not to a
-        # next page: only a pager says so there.
+        # On an article, "Next" and rel=next lead to the next post (another article), whatever
+        # the theme calls its box, unless the link continues the article itself.
         return NAVIGATION
     if a.flags & _JUNK or not CALENDAR_TOKENS.isdisjoint(a.tokens) or not SHARE_TOKENS.isdisjoint(a.tokens):
         return BOILERPLATE
