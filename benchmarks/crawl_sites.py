@@ -13,10 +13,11 @@ import json
 import os
 import re
 import tarfile
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from scrapy_boilerplate.training.sites import site_origin, url_of
 
 SITES_DIR = Path(__file__).resolve().parents[2] / "shared" / "sites"
 CACHE = Path(os.environ.get("SITES_CACHE", "/tmp/scrapy_boilerplate_sites"))
@@ -32,7 +33,10 @@ class Site:
     meta: dict = field(repr=False, default_factory=dict)
 
     def is_own(self, url: str) -> bool:
-        return urlsplit(url).netloc.lower() in self.own_hosts
+        try:
+            return urlsplit(url).netloc.lower() in self.own_hosts
+        except ValueError:  # a host no browser would take (a typo on the site)
+            return False
 
     def file_for(self, url: str) -> str | None:
         """The site's file a URL of the site serves, or None (another host, or a 404)."""
@@ -57,29 +61,7 @@ class Site:
 
     def url_of(self, file: str) -> str:
         """The URL a crawler sees for a file (a folder's index.html as the folder)."""
-        if file == "index.html":
-            path = "/"
-        elif file.endswith("/index.html"):
-            path = "/" + file[: -len("index.html")]
-        else:
-            path = "/" + file
-        from w3lib.url import safe_url_string
-
-        return safe_url_string(self.origin + path)
-
-
-def _origin(name: str, root: Path, own: list[str]) -> str:
-    """The own-domain origin the site's pages link to most, else http://NAME.example."""
-    if not own:
-        return f"http://{name}.example"
-    hosts = "|".join(re.escape(h) for h in own)
-    pattern = re.compile(r"https?://(?:" + hosts + r""")(?=[/"'\s>])""")
-    counts: Counter = Counter()
-    for path in root.rglob("*.htm*"):
-        counts.update(pattern.findall(path.read_text("utf-8", errors="replace")))
-    if not counts:
-        return f"http://{own[0]}"
-    return counts.most_common(1)[0][0]
+        return url_of(self.origin, file)
 
 
 def load_site(name: str) -> Site:
@@ -96,7 +78,7 @@ def load_site(name: str) -> Site:
     if origin_file.exists():
         origin = origin_file.read_text()
     else:
-        origin = _origin(name, root, own)
+        origin = site_origin(name, own, (p.read_bytes() for p in root.rglob("*.htm*")))
         origin_file.write_text(origin)
     hosts = set(own) | {urlsplit(origin).netloc.lower()}
     return Site(name, root, origin, hosts, meta["labels"], meta)

@@ -44,8 +44,9 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 
-def crawl(name: str, mode: str) -> dict:
-    """One crawl of one site (run in a child process)."""
+def crawl(name: str, mode: str, model: str = "") -> dict:
+    """One crawl of one site (run in a child process); `model`: the overview model's path ("": the
+    shipped one)."""
     from crawl_sites import load_site
     from scrapy.crawler import CrawlerProcess
     from scrapy.http import Response
@@ -71,6 +72,7 @@ def crawl(name: str, mode: str) -> dict:
             return cls(request.url, status=200, body=body, headers=headers, request=request)
 
     fetched: list = []
+    flagged: list = []  # responses OverviewMiddleware flagged
     items: list = []
 
     common = {
@@ -82,6 +84,8 @@ def crawl(name: str, mode: str) -> dict:
         "TELNETCONSOLE_ENABLED": False,
         "REMOTE_CONTROL_ENABLED": False,
     }
+    if model:
+        common["BOILERPLATE_OVERVIEW_MODEL"] = model
 
     class FollowEverything(CrawlSpider):
         name = "site"
@@ -129,6 +133,8 @@ def crawl(name: str, mode: str) -> dict:
 
     def on_response(response, request, spider=None):
         fetched.append(response.url)
+        if "overview" in response.flags:
+            flagged.append(response.url)
         tick("last")
 
     crawler.signals.connect(lambda spider=None: tick("opened"), signal=signals.spider_opened, weak=False)
@@ -144,6 +150,7 @@ def crawl(name: str, mode: str) -> dict:
     return {
         "links_middleware": any(isinstance(m, LinkRolesMiddleware) for m in middlewares),
         "fetched": fetched,
+        "flagged": flagged,
         "items": items,
         "seconds": seconds,
         "cpu_seconds": cpu,
@@ -170,6 +177,10 @@ def figures(name: str, run: dict) -> dict:
             non_article_until = non_article
     found = {site.file_for(u) for u in run["fetched"]} & articles
     item_labels = [site.label(u) for u in run["items"]]
+    fetched_files = {site.file_for(u) for u in run["fetched"]} - {None}
+    flagged_files = {site.file_for(u) for u in run.get("flagged", ())} - {None}
+    # List pages with no text of their own (an empty tag page, a redirect stub) are not judged.
+    lists = {f for f in fetched_files if site.labels.get(f) == "overview" and has_text(site, f)}
     return {
         "articles": len(articles),
         "requests_to_90": until,
@@ -177,8 +188,12 @@ def figures(name: str, run: dict) -> dict:
         "found": len(found),
         "requests": len(run["fetched"]),
         "items": len(run["items"]),
+        "items_articles": len({site.file_for(u) for u in run["items"]} & articles),
         "items_not_article": sum(label != "article" for label in item_labels),
         "items_overview": sum(label == "overview" for label in item_labels),
+        "lists_fetched": len(lists),
+        "lists_flagged": len(lists & flagged_files),
+        "articles_flagged": len(found & flagged_files),
         "pages_per_second": len(run["fetched"]) / max(run["seconds"], 1e-9),
         "seconds": run["seconds"],
         "cpu_seconds": run["cpu_seconds"],
@@ -188,6 +203,67 @@ def figures(name: str, run: dict) -> dict:
         "links_middleware": run.get("links_middleware"),
         "overview_seconds": run["stats"].get("boilerplate/overview/seconds_total", 0.0),
     }
+
+
+def record_table(results: dict, names: list[str]) -> str:
+    """The crawl side's figures of record per site and summed (Markdown): the default crawl
+    (follow everything, the add-on, BOILERPLATE_LINKS "off"), "focus" and ArticleSpider."""
+
+    def share(a: int, b: int) -> str:
+        return f"{a} / {b} ({100 * a / b:.1f} %)" if b else f"{a} / {b}"
+
+    def ratio(a, b) -> str:
+        return f"{a / b:.2f}x" if a is not None and b else "–"
+
+    head = (
+        "| site | articles | default: items from list pages | default: lists flagged | default: articles "
+        "flagged | focus: articles fetched | focus: non-article requests to 90 % | ArticleSpider: articles "
+        "as items | ArticleSpider: items not articles | ArticleSpider: non-article requests to 90 % |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    )
+    rows = []
+    keys = (
+        "articles",
+        "items",
+        "items_overview",
+        "lists_flagged",
+        "lists_fetched",
+        "articles_flagged",
+        "found",
+        "non_article_to_90",
+        "items_articles",
+        "items_not_article",
+    )
+    total = {mode: dict.fromkeys(keys, 0) for mode in ("off", "focus", "articles")}
+    for name in [*names, None]:
+        if name is None:
+            off, focus, art, label = total["off"], total["focus"], total["articles"], "**all**"
+        else:
+            off, focus, art, label = results["off", name], results["focus", name], results["articles", name], name
+            for mode, r in (("off", off), ("focus", focus), ("articles", art)):
+                for key in keys:
+                    total[mode][key] += r[key] or 0
+        rows.append(
+            f"| {label} | {off['articles']} | {share(off['items_overview'], off['items'])} "
+            f"| {share(off['lists_flagged'], off['lists_fetched'])} | {share(off['articles_flagged'], off['found'])} "
+            f"| {share(focus['found'], focus['articles'])} "
+            f"| {focus['non_article_to_90']} ({ratio(focus['non_article_to_90'], off['non_article_to_90'])}) "
+            f"| {share(art['items_articles'], art['articles'])} | {share(art['items_not_article'], art['items'])} "
+            f"| {art['non_article_to_90']} ({ratio(art['non_article_to_90'], off['non_article_to_90'])}) |"
+        )
+    return head + "\n".join(rows) + "\n"
+
+
+def has_text(site, file: str) -> bool:
+    """Whether the page has text of its own: a block of text outside its menus, header, footer
+    and sidebars (an empty tag page, a redirect stub have none)."""
+    from scrapy_boilerplate.core.document.elements import FLAG
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import parse_html
+
+    page = build_page(parse_html((site.root / file).read_bytes()))
+    outside = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
+    return any(chars and not flags & outside for chars, flags in zip(page.chars, page.flags))
 
 
 def main() -> None:
@@ -203,13 +279,28 @@ def main() -> None:
         "ArticleSpider, articles-bare: without feeds and sitemaps",
     )
     parser.add_argument("--repeat", type=int, default=1, help="crawls per site and mode (pages/s: the median)")
-    parser.add_argument("--json")
-    parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # SITE MODE: the child process
+    parser.add_argument(
+        "--models",
+        default="loso",
+        help="the overview model of each site's crawls: 'loso' (default: trained without the site, "
+        "benchmarks/loso_models.py), 'shipped', or a model file for every site",
+    )
+    parser.add_argument("--json", help="the figures per mode and site")
+    parser.add_argument("--runs", help="the crawls themselves (URLs fetched, flagged, items) as JSON")
+    parser.add_argument("--table", help="write the per-site table of the figures of record (Markdown)")
+    parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)  # SITE MODE [MODEL]: the child process
     args = parser.parse_args()
     if args.one:
         json.dump(crawl(*args.one), sys.stdout)
         return
     names = args.sites or site_names()
+    if args.models == "loso":
+        from loso_models import loso_models
+
+        models = {name: str(path) for name, path in loso_models(names, log=print).items()}
+    else:
+        models = {name: "" if args.models == "shipped" else str(Path(args.models).resolve()) for name in names}
+    raw: dict = {}
     results: dict = {}
     # Per mode and round: pages per second, and per CPU second (the crawl's process time: on a
     # machine that other work keeps busy, closer to what an idle one gives).
@@ -220,9 +311,14 @@ def main() -> None:
         for name in names:
             for mode in args.modes:
                 out = subprocess.run(
-                    [sys.executable, __file__, "--one", name, mode], capture_output=True, text=True, check=True
+                    [sys.executable, __file__, "--one", name, mode, models[name]],
+                    capture_output=True,
+                    text=True,
+                    check=True,
                 )
-                r = figures(name, json.loads(out.stdout))
+                run = json.loads(out.stdout)
+                raw.setdefault(f"{mode}/{name}", run)
+                r = figures(name, run)
                 sums[mode][0] += r["requests"]
                 sums[mode][1] += r["seconds"]
                 sums[mode][2] += r["cpu_seconds"]
@@ -273,6 +369,13 @@ def main() -> None:
                 f"{mode:10} {median:7.1f} pages/s {1 - median / base:+7.1%} (rounds: {spread}); "
                 f"{cpu_median:7.1f} per CPU s {1 - cpu_median / cpu_base:+7.1%} (rounds: {cpu_spread})"
             )
+    if {"off", "focus", "articles"} <= set(args.modes):
+        table = record_table(results, names)
+        print("\n" + table)
+        if args.table:
+            Path(args.table).write_text(table)
+    if args.runs:
+        Path(args.runs).write_text(json.dumps(raw))
     if args.json:
         out = {f"{m}/{n}": r for (m, n), r in results.items()}
         Path(args.json).write_text(

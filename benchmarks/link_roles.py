@@ -34,7 +34,7 @@ from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.extractor import default_extractor
 from scrapy_boilerplate.core.links.roles import ROLES, page_links
-from scrapy_boilerplate.core.overview.detector import default_detector
+from scrapy_boilerplate.core.overview.detector import OverviewDetector, default_detector
 
 TARGETS = ("self", "article", "overview", "other", "missing", "external", "not-http")
 
@@ -49,13 +49,14 @@ def target_of(site, url: str, own: str | None = None) -> str:
     return site.label(url) or "missing"
 
 
-def evaluate_site(name: str, library: bool) -> dict:
+def evaluate_site(name: str, library: bool, model: str | None = None) -> dict:
     site = load_site(name)
     matrix: Counter = Counter()
+    by_source: dict = {label: Counter() for label in ("overview", "article", "other")}
     nexts = {"lists": 0, "found": 0, "wrong": 0, "found_no_patterns": 0, "wrong_no_patterns": 0}
     misses: list = []
     seconds = {"roles": 0.0, "detect": 0.0, "pages": 0}
-    detector = default_detector()
+    detector = OverviewDetector(model=model) if model else default_detector()
     for file, label in sorted(site.labels.items()):
         url = site.url_of(file)
         html = (site.root / file).read_bytes()
@@ -72,7 +73,9 @@ def evaluate_site(name: str, library: bool) -> dict:
         seconds["roles"] += time.perf_counter() - start
         seconds["pages"] += 1
         for link in links:
-            matrix[link.role, target_of(site, link.url, url)] += 1
+            target = target_of(site, link.url, url)
+            matrix[link.role, target] += 1
+            by_source[label][link.role, target] += 1
         gold = gold_next(site, file) if label == "overview" else None
         if gold is None or all(site.file_for(link.url) != gold for link in links):
             continue  # no next page, or one the page does not link to (a home page without pager)
@@ -87,6 +90,8 @@ def evaluate_site(name: str, library: bool) -> dict:
                 misses.append(file)
     return {
         "matrix": {f"{r}|{t}": n for (r, t), n in matrix.items()},
+        # The same from the pages of each label: what a list page's links lead to, an article's.
+        "by_source": {label: {f"{r}|{t}": n for (r, t), n in m.items()} for label, m in by_source.items()},
         "next": nexts,
         "next_misses": misses[:5],
         "seconds": seconds,
@@ -106,9 +111,20 @@ def main() -> None:
     parser.add_argument("--sites", nargs="*", default=None)
     parser.add_argument("--library", action="store_true", help="roles as extract(...).links gives them")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument(
+        "--models",
+        default="loso",
+        help="the overview model that judges each site's pages (the roles read its verdict): 'loso' "
+        "(default: trained without the site, benchmarks/loso_models.py) or 'shipped'",
+    )
     args = parser.parse_args()
     names = args.sites or site_names()
-    results = {name: evaluate_site(name, args.library) for name in names}
+    models: dict = dict.fromkeys(names)
+    if args.models == "loso":
+        from loso_models import loso_models
+
+        models = {name: str(path) for name, path in loso_models(names, log=print).items()}
+    results = {name: evaluate_site(name, args.library, models[name]) for name in names}
     total: Counter = Counter()
     nexts: Counter = Counter()
     seconds: Counter = Counter()
@@ -139,6 +155,24 @@ def main() -> None:
     for name, r in results.items():
         print_matrix(name, r["matrix"])
     print_matrix("all sites", dict(total))
+    for label in ("overview", "article", "other"):
+        by: Counter = Counter()
+        for r in results.values():
+            by.update(r["by_source"][label])
+        print_matrix(f"all sites, the links of the pages labelled {label}", dict(by))
+    lists: Counter = Counter()
+    for r in results.values():
+        lists.update(r["by_source"]["overview"])
+    content = sum(n for key, n in lists.items() if key.startswith("content|"))
+    astray = sum(
+        n
+        for key, n in lists.items()
+        if key.startswith("content|") and key.split("|")[1] in ("overview", "other", "missing")
+    )
+    print(
+        f"\nlist pages: next links to articles {lists.get('next|article', 0)}; content links to pages of the "
+        f"site that are not articles {astray} of {content} ({astray / max(content, 1):.2%})"
+    )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 

@@ -283,10 +283,17 @@ def check_labels(pages: list[DatasetPage], datasets: list[str]) -> None:
         )
 
 
-def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], log=print):
-    start = time.time()
+def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], log=print, splits=SPLITS):
+    """The overview model of the labelled `pages` (see model_from_evidence)."""
     check_labels(pages, datasets)
-    ev = collect_evidence(pages)
+    return model_from_evidence(collect_evidence(pages), command, datasets, log=log, splits=splits)
+
+
+def model_from_evidence(ev: Evidence, command: str, datasets: list[str], log=print, splits=SPLITS) -> Model:
+    """The overview model of `ev`: its cutoff chosen by the site-grouped cross-validation on
+    `splits` (site-to-fold splits; benchmarks that train twenty models leave-one-site-out use
+    one), then fitted on every page."""
+    start = time.time()
     y = ev.y
     if len(set(ev.sites)) < FOLDS or y.sum() < FOLDS or (len(y) - y.sum()) < FOLDS:
         raise ValueError(
@@ -296,8 +303,8 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
             f"{FOLDS}-fold cross-validation"
         )
     log(f"labelled pages: {len(y)} ({int(y.sum())} overview) from {len(set(ev.sites))} sites")
-    log(f"site-grouped {FOLDS}-fold CV on {len(SPLITS)} site-to-fold splits:")
-    cv = cross_validate(ev, log=log)
+    log(f"site-grouped {FOLDS}-fold CV on {len(splits)} site-to-fold splits:")
+    cv = cross_validate(ev, splits=splits, log=log)
     cutoff = cv.cutoff
     log(f"all splits at cutoff {cutoff}: " + fmt_report(cv.report))
     token_names = choose_tokens(ev)
@@ -327,7 +334,7 @@ def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], 
             "cv": {
                 **rounded(cv.report),
                 "folds": FOLDS,
-                "splits": list(SPLITS),
+                "splits": list(splits),
                 "f1_per_split": [round(r["f1"], 4) for r in cv.per_split],
             },
             "trained_at": time.strftime("%Y-%m-%d"),
