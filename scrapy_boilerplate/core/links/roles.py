@@ -480,7 +480,7 @@ def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_A
     own: dict[int, list[int]] = {}  # a node's own blocks, for the nodes that hold links
     frozen: dict[int, frozenset[str]] = {}  # a block's tokens, for the links that add none of their own
     comment_flag = FLAG["comment"]
-    out = []
+    out: list[_Anchor] = []
     for el in root.iter("a", "area"):
         href = el.get("href")
         if href is None:
