@@ -246,6 +246,8 @@ def _site_rule(rule: RuleSummary | None) -> str:
     state = (
         "skipped: its selectors tested too many elements on this page (the extraction is as without it)"
         if rule.get("over_budget")
+        else "skipped: its selectors failed on this page (the extraction is as without it)"
+        if rule.get("error")
         else "applied"
         if rule["matched"]
         else "did not match (the extraction is as without it)"
