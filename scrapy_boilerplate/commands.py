@@ -165,7 +165,7 @@ class Command(ScrapyCommand):
 
         extractor, detector = self.extractor or extractor_from_settings(settings, opts), overview_detector(settings)
         if opts.explain:
-            from .core.render.explain import explain_html
+            from .core.render.explain import explain_html, written_note
 
             try:
                 Path(opts.explain).write_text(
@@ -175,7 +175,7 @@ class Command(ScrapyCommand):
                 print(f"Cannot write the explain page: {exc}", file=sys.stderr)
                 self.exitcode = 1
                 return
-            print(f"Explain page written to {opts.explain}", file=sys.stderr)
+            print(written_note(opts.explain), file=sys.stderr)
             return
         extraction = extractor.extract(page, url=url)
         verdict = detector.detect(page, url=url)
