@@ -24,6 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 from scrapy import Request, Spider
 from scrapy.http import HtmlResponse
+from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
 from . import settings as bp
@@ -35,6 +36,7 @@ from .core.render.urls import page_base
 from .crawl.feeds import feed_entry_urls, feed_urls
 from .crawl.response_pages import response_page
 from .link_roles import PRIORITY_OFFSETS
+from .logformatter import ItemSummaryLogFormatter
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
@@ -127,6 +129,11 @@ class ArticleSpider(Spider):
             if not any(_same_component(key, component) for key in components):
                 components[component] = priority
             settings.set(name, components, priority="spider")
+        # Its items carry whole articles: Scrapy's formatter logs each one whole at DEBUG (the
+        # level of `scrapy runspider`). Only where nothing chose a formatter (a project, -s, a
+        # subclass's custom_settings all set it above "default").
+        if (settings.getpriority("LOG_FORMATTER") or 0) <= SETTINGS_PRIORITIES["default"]:
+            settings.set("LOG_FORMATTER", ItemSummaryLogFormatter, priority="spider")
 
     @property
     def extractor(self) -> Extractor:
