@@ -408,9 +408,9 @@ class _Matcher:
             return cost.weight + read
         if cost.shaped:
             shape = self.budget.shape(self.root)
-            ticks = _ticks(cost, lambda axis, read: shape.reach(axis, el, read), shape.ticks)
+            ticks = _ticks(cost, lambda axis, values: shape.reach(axis, el, values), shape.ticks)
         else:  # bare steps to the parent, the children or the siblings: len() says how many
-            ticks = _ticks(cost, lambda axis, read: (self.budget.local(axis, el), 0), lambda inner: 1)
+            ticks = _ticks(cost, lambda axis, values: (self.budget.local(axis, el), 0), lambda inner: 1)
         return ticks // NODES_PER_TEST + read
 
     def _match(self, el: etree._Element, i: int) -> bool:

@@ -123,8 +123,8 @@ class SiteRule:
         or, for a rule of exclude selectors only, when none of them covers a block.
         "over_budget": the selectors tested more than css_match.MAX_WORK elements on the page,
         and the rule was skipped there (matched False, nothing kept out; a WARNING).
-        "error": the selectors failed on the page (the exception), and the rule was skipped there
-        as over budget (a WARNING the first time for this rule); None when they did not.
+        "error": the selectors failed on the page (the exception), and the rule was skipped there as
+        when over budget (a WARNING the first time for this rule); None when they did not.
         """
         try:
             return self._apply(page)
