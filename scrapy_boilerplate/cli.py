@@ -283,7 +283,7 @@ def cmd_extract(args) -> int:
 
 def cmd_explain(args) -> int:
     """The explain page of one page (core/render/explain.py), to a file or standard output."""
-    from .core.render.explain import explain_html
+    from .core.render.explain import explain_html, written_note
 
     if args.output and Path(args.output).is_dir():
         raise ValueError(f"{args.output}: is a folder; give the HTML file to write")
@@ -296,7 +296,7 @@ def cmd_explain(args) -> int:
     )
     if args.output:
         Path(args.output).write_text(page, encoding="utf-8")
-        print(f"explain page written to {args.output}", file=sys.stderr)
+        print(written_note(args.output), file=sys.stderr)
     else:
         sys.stdout.write(page)
     return 0

@@ -2,7 +2,9 @@
 
 Like ``scrapy fetch``, a URL is downloaded by Scrapy with the project's
 settings (user agent, proxies, cookies, middlewares), so what it prints is
-what a crawl with the same settings would put into an item.
+what a crawl with the same settings would put into an item. What the project's
+crawls write is left alone (:data:`LEFT_ALONE`): a one-page look must not empty
+the project's feed, touch its job state, fill its HTTP cache or its log file.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from scrapy import Request, Spider
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.http import HtmlResponse, TextResponse
+from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.datatypes import SequenceExclude
 from w3lib.url import is_url
 
@@ -33,6 +36,20 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
     from twisted.python.failure import Failure
+
+
+#: Settings the command sets for its one-page crawl unless its own command line gives them: the
+#: project's feeds (FEEDS with "overwrite": True emptied the project's feed file), its job
+#: directory (the scheduler's queues and spider state), its HTTP cache and its log file stay as they
+#: were, and the log shows warnings only (its output is the page's content; -L INFO shows more).
+LEFT_ALONE: dict[str, Any] = {
+    "FEEDS": {},
+    "FEED_URI": None,
+    "JOBDIR": None,
+    "HTTPCACHE_ENABLED": False,
+    "LOG_FILE": None,
+    "LOG_LEVEL": "WARNING",
+}
 
 
 class Command(ScrapyCommand):
@@ -70,6 +87,14 @@ class Command(ScrapyCommand):
             help="write the explain page (every block, kept or dropped, and why; "
             "one self-contained HTML file) there instead of printing",
         )
+
+    def process_options(self, args: list[str], opts: Namespace) -> None:
+        super().process_options(args, opts)
+        settings = self.settings
+        assert settings is not None  # Scrapy sets it before processing the options
+        for name, value in LEFT_ALONE.items():
+            if (settings.getpriority(name) or 0) < SETTINGS_PRIORITIES["cmdline"]:
+                settings.set(name, value, priority="cmdline")
 
     def run(self, args: list[str], opts: Namespace) -> None:
         if len(args) != 1:
@@ -140,7 +165,7 @@ class Command(ScrapyCommand):
 
         extractor, detector = self.extractor or extractor_from_settings(settings, opts), overview_detector(settings)
         if opts.explain:
-            from .core.render.explain import explain_html
+            from .core.render.explain import explain_html, written_note
 
             try:
                 Path(opts.explain).write_text(
@@ -150,7 +175,7 @@ class Command(ScrapyCommand):
                 print(f"Cannot write the explain page: {exc}", file=sys.stderr)
                 self.exitcode = 1
                 return
-            print(f"Explain page written to {opts.explain}", file=sys.stderr)
+            print(written_note(opts.explain), file=sys.stderr)
             return
         extraction = extractor.extract(page, url=url)
         verdict = detector.detect(page, url=url)

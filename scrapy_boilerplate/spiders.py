@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from scrapy import Request, Spider, signals
 from scrapy.http import HtmlResponse
+from scrapy.settings import SETTINGS_PRIORITIES
 
 from . import settings as bp
 from .core.extractor import Extractor
@@ -38,6 +39,7 @@ from .crawl.articles.sitemaps import download_sizes, robots_sitemaps, sitemap_en
 from .crawl.config import crawl_settings
 from .crawl.response_pages import response_page
 from .link_roles import PRIORITY_OFFSETS
+from .logformatter import ItemSummaryLogFormatter
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator
@@ -137,6 +139,11 @@ class ArticleSpider(Spider):
             if not any(_same_component(key, component) for key in components):
                 components[component] = priority
             settings.set(name, components, priority="spider")
+        # Its items carry whole articles: Scrapy's formatter logs each one whole at DEBUG (the
+        # level of `scrapy runspider`). Only where nothing chose a formatter (a project, -s, a
+        # subclass's custom_settings all set it above "default").
+        if (settings.getpriority("LOG_FORMATTER") or 0) <= SETTINGS_PRIORITIES["default"]:
+            settings.set("LOG_FORMATTER", ItemSummaryLogFormatter, priority="spider")
 
     @property
     def extractor(self) -> Extractor:

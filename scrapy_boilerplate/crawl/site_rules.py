@@ -1,6 +1,7 @@
 """BOILERPLATE_SITE_RULES in a crawl: the stats of what the rules did, and one WARNING per
 site whose rule stops matching (a changed template), not one per page. A rule skipped on a page
-for its cost (css_match.py) is logged by the extractor, once for that page.
+for its cost (css_match.py) is logged by the extractor, once for that page; one skipped because
+its selectors failed there, once for the rule.
 
 The rules themselves are applied by the Extractor (core/selection/site_rules.py), wherever
 it runs: its options carry them to threads and worker processes alike.
@@ -22,8 +23,9 @@ STAT_PREFIX = "boilerplate/site_rules/"
 
 
 class SiteRuleStats:
-    """Counts each extracted page a rule served: `applied`, `no_match`, or `over_budget` (its
-    selectors tested more elements than css_match.MAX_WORK there: skipped on that page)."""
+    """Counts each extracted page a rule served: `applied`, `no_match`, `over_budget` (its
+    selectors tested more elements than css_match.MAX_WORK there: skipped on that page), or
+    `error` (its selectors failed there: skipped on that page)."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -34,10 +36,10 @@ class SiteRuleStats:
         if info is None:
             return
         stats = self.crawler.stats
-        if info.get("over_budget"):
-            # Skipped on this page (its WARNING is the extractor's, one per page).
+        if info.get("over_budget") or info.get("error"):
+            # Skipped on this page (its WARNING is the extractor's).
             if stats is not None:
-                stats.inc_value(STAT_PREFIX + "over_budget")
+                stats.inc_value(STAT_PREFIX + ("error" if info.get("error") else "over_budget"))
             return
         if info["matched"]:
             if stats is not None:

@@ -8,6 +8,8 @@ process (tests/support/articles_crawl.py) with the spider's own settings (the ad
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +17,8 @@ from pathlib import Path
 import pytest
 from links_crawl import routes
 from server import LoopbackServer
+
+from scrapy_boilerplate.logformatter import MAX_LOGGED_CHARS
 
 pytestmark = pytest.mark.slow
 
@@ -108,3 +112,42 @@ def test_navigation_depth_limit(crawls):
     paths = crawls["shallow"]["paths"]
     assert not any(p.startswith(("/tags/", "/about/")) for p in paths)
     assert LINKED <= set(paths)
+
+
+def runspider(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """`scrapy runspider blog.py ...` on a file of one ArticleSpider subclass, as a newcomer runs it
+    (no project: Scrapy's defaults, LOG_LEVEL DEBUG)."""
+    spider = tmp_path / "blog.py"
+    spider.write_text(
+        'from scrapy_boilerplate.spiders import ArticleSpider\n\n\nclass Blog(ArticleSpider):\n    name = "blog"\n',
+        encoding="utf-8",
+    )
+    exe = Path(sys.executable).with_name("scrapy")
+    command = [str(exe)] if exe.exists() else [shutil.which("scrapy") or "scrapy"]
+    return subprocess.run(
+        [*command, "runspider", str(spider), *args], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+
+
+def test_runspider_logs_each_item_without_its_whole_text(tmp_path):
+    # At DEBUG, Scrapy's formatter logged every item whole: the article's text too (867 KB of log
+    # for 50 articles of a real blog, 128 KB now). The spider's formatter cuts long fields.
+    feed = tmp_path / "items.jsonl"
+    with LoopbackServer(routes()) as server:
+        done = runspider(tmp_path, "-a", f"url={server.url('/')}", "-O", str(feed))
+        assert done.returncode == 0, done.stderr[-3000:]
+        items = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
+        assert LINKED <= {item["url"][len(server.url("")) :] for item in items}
+        assert all(len(item["text"]) > MAX_LOGGED_CHARS for item in items)
+        entries = [entry for entry in re.split(r"\n(?=\d{4}-\d\d-\d\d )", done.stderr) if "Scraped from" in entry]
+        assert len(entries) == len(items)
+        for item in items:
+            assert item["text"] not in done.stderr
+            assert f"'title': {item['title']!r}" in done.stderr
+        assert max(len(entry) for entry in entries) < 700
+        # A formatter the user chose stays: Scrapy's, here, logs the texts whole.
+        chosen = runspider(
+            tmp_path, "-a", f"url={server.url('/')}", "-s", "LOG_FORMATTER=scrapy.logformatter.LogFormatter"
+        )
+    assert chosen.returncode == 0, chosen.stderr[-3000:]
+    assert all(item["text"] in chosen.stderr for item in items)

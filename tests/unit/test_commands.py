@@ -82,6 +82,37 @@ def test_overview_page_is_printed_even_when_the_project_drops_overviews(server):
     assert done.stdout.startswith("Overview page: yes (score ")
 
 
+def test_a_project_is_left_as_it_was(server, tmp_path):
+    # Run inside example_project, the command's one-page crawl ran the project's FEEDS (with
+    # "overwrite": True) and emptied its articles.jsonl (issue 46).
+    project = tmp_path / "example_project"
+    shutil.copytree(EXAMPLE_PROJECT, project, ignore=shutil.ignore_patterns("__pycache__", "articles.jsonl"))
+    feed = project / "articles.jsonl"
+    feed.write_text('{"url": "http://127.0.0.1/news/a.html", "main_text": "An earlier crawl."}\n', encoding="utf-8")
+    settings = project / "courier" / "settings.py"
+    # What else a project's crawls write: the job state, the HTTP cache, the log file.
+    settings.write_text(
+        settings.read_text(encoding="utf-8")
+        + 'JOBDIR = "crawls/job"\nHTTPCACHE_ENABLED = True\nLOG_FILE = "courier.log"\n',
+        encoding="utf-8",
+    )
+
+    def files() -> list[str]:
+        return sorted(str(p.relative_to(project)) for p in project.rglob("*") if "__pycache__" not in p.parts)
+
+    before = files()
+    done = scrapy("boilerplate", server.url(ARTICLE), cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Overview page: no (score ")
+    assert feed.read_text(encoding="utf-8").startswith('{"url": "http://127.0.0.1/news/a.html"')
+    assert files() == before  # no crawls/job, .scrapy/httpcache or courier.log
+    # The project's LOG_LEVEL = "INFO" is for its crawls: the command's output is the page.
+    assert " INFO: " not in done.stderr
+    # Its own command line still decides.
+    done = scrapy("boilerplate", server.url(ARTICLE), "-L", "INFO", "-s", "FEEDS={}", cwd=project)
+    assert done.returncode == 0 and " INFO: " in done.stderr
+
+
 def test_unreachable_url_fails_with_a_message():
     done = scrapy("boilerplate", "http://127.0.0.1:9/nothing", "-s", "RETRY_ENABLED=False")
     assert done.returncode == 1

@@ -235,7 +235,8 @@ def test_empty_and_unparsable_input_give_a_page():
 def test_cli_explain_writes_the_file(tmp_path, capsys):
     out = tmp_path / "explain.html"
     assert main(["explain", str(EXAMPLE_ARTICLE), "--url", "https://courier.example/a.html", "-o", str(out)]) == 0
-    assert f"written to {out}" in capsys.readouterr().err
+    # The same line as `scrapy boilerplate --explain` (below); it said "explain page written to".
+    assert capsys.readouterr().err == f"Explain page written to {out}: open it in a browser\n"
     assert block_elements(parse(out.read_text(encoding="utf-8")))
 
 
@@ -290,7 +291,7 @@ def test_scrapy_command_explain(tmp_path):
     out = tmp_path / "explain.html"
     done = scrapy("boilerplate", str(EXAMPLE_ARTICLE), "--explain", str(out))
     assert done.returncode == 0, done.stderr
-    assert f"Explain page written to {out}" in done.stderr
+    assert f"Explain page written to {out}: open it in a browser\n" in done.stderr
     assert block_elements(parse(out.read_text(encoding="utf-8")))
     done = scrapy("boilerplate", str(EXAMPLE_ARTICLE), "--explain", str(tmp_path))
     assert done.returncode == 2 and "is a folder" in done.stderr

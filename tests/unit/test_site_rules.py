@@ -12,6 +12,7 @@ import time
 
 import pytest
 from conftest import real_page, unless_cut
+from cssselect import HTMLTranslator
 from lxml import etree
 from parsel import Selector
 
@@ -370,7 +371,7 @@ def test_selector_work_grows_linearly_with_nesting_and_siblings():
     html = sibling_page(2000)
     assert work("div > p + p ~ p", html) <= 4 * len(to_element(html).xpath("//*")) + 10
     # A positional test counts the siblings it counts: quadratic, as its XPath is, so the budget sees it.
-    assert work("p:nth-last-child(2)", html) >= 2000 * 2000 // css_match.SIBLINGS_PER_TEST
+    assert work("p:nth-last-child(2)", html) >= 2000 * 2000 // css_match.NODES_PER_TEST
 
 
 def test_matches_are_those_of_cssselect_in_document_order():
@@ -472,6 +473,157 @@ def test_a_small_page_does_not_wait_for_another_thread_on_a_large_one():
     for thread in threads:
         thread.join()
     assert done["tiny"] < max(done["big"] / 4, 20 * solo)
+
+
+def deep_tree(depth: int, leaves: int, classes: str = "a b") -> etree._Element:
+    """`depth` nested divs holding `leaves` paragraphs, as Scrapy's response.selector parses them
+    (parsel's huge_tree: 2,048 levels, where lxml's default parser stops at 256)."""
+    html = f"<html><body>{f'<div class={classes!r} lang=x>t ' * depth}{'<p>t</p>' * leaves}{'</div>' * depth}</body></html>"
+    return Selector(text=html).root
+
+
+def work_on(css: str, root: etree._Element) -> int:
+    budget = css_match.new_budget(10**15)
+    compile_selector(css).select(root, budget)
+    return budget.spent
+
+
+@pytest.mark.parametrize(
+    ("css", "page", "least"),
+    [
+        # A walk in a compound's XPath: each p of 1,000 tests its 400 ancestors (it counted one a p).
+        ("p:lang(fr)", (400, 1000), 400 * 1000),  # ancestor-or-self::*[@lang]
+        ("p:not(.x p)", (400, 1000), 400 * 1000),  # ancestor::*[...]
+        ("p:not(.x p):first-child", (400, 1000), 400 * 1000 + 1000 * 1000 // 32),
+        ("p:disabled", (400, 1000), 400 * 1000),  # ancestor::fieldset[@disabled]...
+        # Each div's descendants, stepped over by name (a tick each, as :nth-child's siblings).
+        ("div:has(span)", (400, 1000), 400 * 1000 // 32),
+        ("div:contains('zz')", (400, 1000), 400 * 1000 // 32),
+        # 1,000 sibling paragraphs, each testing every earlier one.
+        ("p:not(.x ~ p)", (1, 1000), 1000 * 1000),
+        ("p:has(~ .x)", (1, 1000), 1000 * 1000),
+        ("p:has(+ p)", (1, 1000), 1000 * 1000 // 32),
+        # A walk inside a walk (each div's descendants tested, then the p under each .x): counted at
+        # the page's largest for the inner one.
+        ("div:has(.x p)", (400, 1000), 400 * 1000 * 1400 // 32),
+    ],
+)
+def test_the_budget_counts_the_nodes_each_construct_walks(css, page, least):
+    # The budget counted one test an element whatever its XPath walked: `p:not(.x p)` on 1,000 nested
+    # divs holding 5,000 paragraphs took 10 s and counted 6,002 of its 1,000,000.
+    root = deep_tree(*page)
+    expected = root.xpath(HTMLTranslator().css_to_xpath(css))
+    budget = css_match.new_budget(10**15)
+    assert compile_selector(css).select(root, budget) == expected
+    assert budget.spent >= least
+
+
+def test_the_budget_counts_the_attribute_bytes_a_test_reads():
+    # A class test normalises the whole value's spaces: each 47 KB class list costs a test a 256 bytes.
+    classes = " ".join(f"c{i}" for i in range(8000)) + " bb"
+    root = deep_tree(50, 10, classes)
+    read = 50 * len(classes) // css_match.BYTES_PER_TEST
+    # The rightmost compound, one XPath over the tree: its conditions' reads counted from eight on
+    # (fewer read the page's values a few times over, as parsing it does).
+    assert work_on(".bb" + "".join(f".c{i}" for i in range(7)), root) >= 8 * read
+    assert work_on(".zz p", root) >= read  # tested element by element: every div, once
+    assert work_on("p:not(.bb p)", root) >= 10 * read  # each p reads its ancestors' classes
+    assert work_on("div", root) < 100  # a name reads no attribute
+
+
+def test_a_rule_whose_selector_walks_too_much_is_skipped_on_the_page(caplog):
+    # 1,000 nested divs and 2,000 paragraphs (parsed as Scrapy does): `p:not(.x p)` walks 2,000,000
+    # ancestors (4 s here), counted as 3,002 tests before; now counted before its XPath runs.
+    root = deep_tree(1000, 2000)
+    extractor = Extractor(exclude_selectors=["p:not(.x p)"])
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        result = extractor.extract(root)
+    assert result.site_rule["over_budget"] and result.text == extract(root).text
+    assert any("tested more than 1000000 elements" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    "css",
+    [" ".join(["div"] * 300), "div" + ".a" * 300, "p" + ":not(.a)" * 150, ", ".join(["p"] * 1000)],
+)
+def test_a_selector_of_too_many_parts_is_refused_as_a_value_error(css):
+    # cssselect's translation recursed once a part: RecursionError (a traceback at start-up) at 500
+    # compounds here, and a selector list of 5,000 parts took 0.4 s to compile.
+    with pytest.raises(ValueError, match=f"more than {css_match.MAX_PARTS} parts"):
+        Extractor(model=False, exclude_selectors=[css])
+
+
+# --- a selector is checked whole when made; on a page it never costs the text ---------------
+
+
+@pytest.mark.parametrize(
+    ("css", "part"),
+    [
+        # Issue 46: accepted (the probe document had no .zzz), then an empty text on every page
+        # where p.zzz is.
+        ("p.zzz:not(ns|q)", "'ns|q'"),
+        ("p.zzz[ns|lang]", "'[ns|lang]'"),
+        ("div.postentry p:not(ns|*)", "'ns|*'"),
+        ("p:has(> ns|a)", "'ns|a'"),
+        ("p:is(.a, ns|b)", "'ns|b'"),
+        ("a[ns|href^='/']", "'[ns|href]'"),
+    ],
+)
+def test_a_namespace_anywhere_in_a_selector_is_refused_when_the_rule_is_made(css, part):
+    with pytest.raises(ValueError) as raised:
+        Extractor(model=False, site_rules={"seelenradio.de": {"exclude": [".share", css]}})
+    assert str(raised.value).startswith(
+        f"site rule for 'seelenradio.de': invalid CSS selector {css!r}: {part} names a namespace"
+    )
+
+
+def test_namespace_wildcards_and_no_namespace_match_html_names():
+    root = to_element(HTML)
+    for css, plain in [
+        ("*|p", "p"),
+        ("|p", "p"),
+        ("span[*|class]", "span[class]"),
+        ("div :not(*|span)", "div :not(span)"),
+    ]:
+        found = compile_selector(css).select(root, css_match.new_budget())
+        assert found and found == compile_selector(plain).select(root, css_match.new_budget()), css
+
+
+@unless_cut(("trafilatura-eval", "seelenradio.de.leo"))
+def test_a_selector_failing_on_a_page_costs_the_rule_there_not_the_text(monkeypatch, caplog):
+    # A selector its checks let through and that fails on a page (as 'p:not(ns|q)' did past the
+    # probe document, an empty text on every page it reached): the page gets the extraction
+    # without the rule, one WARNING for the rule, a stat for each page.
+    from types import SimpleNamespace
+
+    from scrapy_boilerplate.core.render.explain import explain_html
+    from scrapy_boilerplate.crawl.site_rules import STAT_PREFIX, SiteRuleStats
+
+    class Stats(dict):
+        def inc_value(self, key: str) -> None:
+            self[key] = self.get(key, 0) + 1
+
+    monkeypatch.setattr(css_match, "_check", lambda selectors: None, raising=False)
+    p = real_page("trafilatura-eval", "seelenradio.de.leo")
+    html = p.read_html()
+    plain = extract(html, url=p.url)
+    css = "div.postentry p:not(ns|q)"
+    extractor = Extractor(site_rules={"seelenradio.de": {"content": "div.postentry", "exclude": [css]}})
+    stats = Stats()
+    accounting = SiteRuleStats(SimpleNamespace(stats=stats, spider=None))
+    with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
+        for _ in range(2):
+            result = extractor.extract(html, url=p.url)
+            accounting.account(result, p.url)
+    assert result.text == plain.text and all(s in result.text for s in p.with_)
+    summary = result.site_rule
+    assert summary["error"].startswith("XPathEvalError") and not summary["matched"] and not summary["over_budget"]
+    [line] = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert line.startswith(f"site rule for seelenradio.de skipped on {p.url}: its selectors 'div.postentry', {css!r}")
+    assert "logged once for this rule" in line
+    assert stats == {STAT_PREFIX + "error": 2}
+    shown = explain_html(html, url=p.url, extractor=extractor, extraction=result)
+    assert "skipped: its selectors failed on this page" in shown
 
 
 # --- site-rule hosts ------------------------------------------------------------------------

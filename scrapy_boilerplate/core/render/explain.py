@@ -63,6 +63,12 @@ class Row:
     reason: str
 
 
+def written_note(path: str) -> str:
+    """The line both commands (`scrapy-boilerplate explain -o`, `scrapy boilerplate --explain`)
+    print on standard error once the page is written: one wording, saying what to do with it."""
+    return f"Explain page written to {path}: open it in a browser"
+
+
 def explain_html(
     html_input: Any,
     url: str | None = None,
@@ -246,6 +252,8 @@ def _site_rule(rule: RuleSummary | None) -> str:
     state = (
         "skipped: its selectors tested too many elements on this page (the extraction is as without it)"
         if rule.get("over_budget")
+        else "skipped: its selectors failed on this page (the extraction is as without it)"
+        if rule.get("error")
         else "applied"
         if rule["matched"]
         else "did not match (the extraction is as without it)"

@@ -19,7 +19,9 @@ Selectors are compiled once (cssselect's parser -> an XPath test per compound se
 selector, held by the rule; css_match.py matches them right to left in a cost bounded by the
 elements tested) and a rule pickles as its strings, small, to worker processes. A rule whose
 selectors test more than css_match.MAX_WORK elements on a page is skipped on that page (one
-WARNING; the summary says `over_budget`): the page gets the model's extraction. The title and the metadata
+WARNING; the summary says `over_budget`): the page gets the model's extraction. So is a rule
+whose selectors fail on a page in a way their checks did not foresee (one WARNING a rule, the
+summary's `error`): a selector never costs a page its text. The title and the metadata
 still come from the whole page (the headline, JSON-LD and <meta> are outside the content
 element on most sites); the metadata read from the kept blocks (a byline) follows the mask.
 """
@@ -69,12 +71,13 @@ class RuleSummary(TypedDict):
     exclude: list[SelectorCount]
     forced_out: list[int]  # block indices the rule keeps out of the content
     over_budget: bool
+    error: str | None  # why its selectors failed on the page (skipped there), else None
 
 
 @functools.lru_cache(maxsize=512)
 def compile_selector(css: str) -> CompiledSelector:
-    """A CSS selector compiled once (and tried once on a small document); ValueError naming it
-    when it is not one."""
+    """A CSS selector compiled once, every part of it checked (css_match.py); ValueError naming
+    it when it is not one or uses what is not supported."""
     return CompiledSelector(css)
 
 
@@ -91,9 +94,12 @@ class SiteRule:
     site: str | None = None
     # CSS -> its compiled selector; made again when the rule is unpickled (in a worker process).
     _compiled: dict[str, CompiledSelector] = field(init=False, repr=False, compare=False)
+    # Whether a failure of its selectors on a page was logged (once a rule, a process).
+    _warned: list[bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_compiled", {css: compile_selector(css) for css in self.selectors()})
+        object.__setattr__(self, "_warned", [False])
 
     def __reduce__(self) -> tuple[type[SiteRule], tuple[str | None, tuple[str, ...], str | None]]:
         return SiteRule, (self.content, self.exclude, self.site)
@@ -109,7 +115,7 @@ class SiteRule:
                    "content": {"selector", "elements", "blocks"} | None,
                    "exclude": [{"selector", "elements", "blocks"}, ...],
                    "forced_out": [block indices the rule keeps out of the content],
-                   "over_budget": bool}
+                   "over_budget": bool, "error": str | None}
         "elements" counts the elements matched, "blocks" the page's blocks inside them;
         "forced_out" lists every block the rule does not allow (outside the content, inside an
         excluded element), whatever the model scored it: none of them is content.
@@ -117,6 +123,8 @@ class SiteRule:
         or, for a rule of exclude selectors only, when none of them covers a block.
         "over_budget": the selectors tested more than css_match.MAX_WORK elements on the page,
         and the rule was skipped there (matched False, nothing kept out; a WARNING).
+        "error": the selectors failed on the page (the exception), and the rule was skipped there as
+        when over budget (a WARNING the first time for this rule); None when they did not.
         """
         try:
             return self._apply(page)
@@ -126,20 +134,43 @@ class SiteRule:
                 "(the page gets the model's extraction)",
                 f" for {self.site}" if self.site else "",
                 page.base_url or "a page",
-                ", ".join(repr(css) for css in self.selectors()),
+                self._listed(),
                 over.args[0],
             )
-            content: SelectorCount | None = None
-            if self.content is not None:
-                content = {"selector": self.content, "elements": 0, "blocks": 0}
-            return None, {
-                "site": self.site,
-                "matched": False,
-                "content": content,
-                "exclude": [{"selector": css, "elements": 0, "blocks": 0} for css in self.exclude],
-                "forced_out": [],
-                "over_budget": True,
-            }
+            return None, self._skipped(over_budget=True)
+        except Exception as exc:  # noqa: BLE001 - a selector must never cost a page its text
+            # The checks made when the selectors were compiled (css_match._check) refuse what is
+            # known to fail; anything else costs the rule on this page, not the page's text.
+            error = f"{type(exc).__name__}: {exc}"
+            if not self._warned[0]:
+                self._warned[0] = True
+                logger.warning(
+                    "site rule%s skipped on %s: its selectors %s failed there (%s); every page where "
+                    "they fail gets the model's extraction (logged once for this rule)",
+                    f" for {self.site}" if self.site else "",
+                    page.base_url or "a page",
+                    self._listed(),
+                    error,
+                )
+            return None, self._skipped(error=error)
+
+    def _listed(self) -> str:
+        return ", ".join(repr(css) for css in self.selectors())
+
+    def _skipped(self, over_budget: bool = False, error: str | None = None) -> RuleSummary:
+        """The summary of the rule skipped on a page: as if it had matched nothing there."""
+        content: SelectorCount | None = None
+        if self.content is not None:
+            content = {"selector": self.content, "elements": 0, "blocks": 0}
+        return {
+            "site": self.site,
+            "matched": False,
+            "content": content,
+            "exclude": [{"selector": css, "elements": 0, "blocks": 0} for css in self.exclude],
+            "forced_out": [],
+            "over_budget": over_budget,
+            "error": error,
+        }
 
     def _apply(self, page: Page) -> tuple[np.ndarray | None, RuleSummary]:
         n = len(page)
@@ -171,6 +202,7 @@ class SiteRule:
             "exclude": excluded,
             "forced_out": np.flatnonzero(~allowed).tolist() if allowed is not None else [],
             "over_budget": False,
+            "error": None,
         }
         return allowed, summary
 
