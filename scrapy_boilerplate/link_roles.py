@@ -10,6 +10,7 @@ by the spider) pass unchanged. See docs/links.md.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 import weakref
@@ -55,14 +56,16 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         # The URLs of the requests passed on: Scrapy's dupefilter drops a later request for one of
         # them whatever its role, so a page whose requests are all such repeats (a site's menus,
         # tags, the posts it already linked) needs no roles worked out.
-        self._passed: set[str] = set()
+        # Held as digests: a URL may be of any length, a digest is 16 bytes.
+        self._passed: set[bytes] = set()
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         # response: None for start requests, a Failure for an errback's output.
         if not isinstance(response, HtmlResponse):
             return request
         url = request.url.split("#", 1)[0]
-        if url in self._passed and not request.dont_filter:
+        digest = _digest(url)
+        if digest in self._passed and not request.dont_filter:
             self.stats.inc_value("boilerplate/links/repeated")
             return request  # the dupefilter's: no role changes its fate
         roles = self._page_roles(response)
@@ -70,7 +73,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         if role is None:
             if roles:
                 self.stats.inc_value("boilerplate/links/unmatched")
-            self._passed.add(url)
+            self._passed.add(digest)
             return request
         self.stats.inc_value(f"boilerplate/links/{role}")
         # A link to the page itself is kept, last: dropped, the start page (which Scrapy's
@@ -85,7 +88,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
             return None
         request.meta[bp.META_LINK_ROLE] = role
         request.priority += PRIORITY_OFFSETS[role]
-        self._passed.add(url)
+        self._passed.add(digest)
         return request
 
     def _page_roles(self, response: HtmlResponse) -> dict[str, str]:
@@ -113,3 +116,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         self.stats.max_value("boilerplate/links/seconds_max", seconds)
         self._roles[response] = roles
         return roles
+
+
+def _digest(url: str) -> bytes:
+    return hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from scrapy.utils.sitemap import sitemap_urls_from_robots
 
-from scrapy_boilerplate.core.links.roles import link_key
+from scrapy_boilerplate.core.links.urls import link_key
 from scrapy_boilerplate.crawl.articles.feeds import feed_entry_urls
 from scrapy_boilerplate.crawl.articles.sitemaps import is_gzip, robots_sitemaps, sitemap_entries
 

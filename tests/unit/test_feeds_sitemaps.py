@@ -29,7 +29,7 @@ from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import to_element
-from scrapy_boilerplate.core.links.roles import link_key
+from scrapy_boilerplate.core.links.urls import link_key
 from scrapy_boilerplate.crawl.articles.feeds import ENTRIES, feed_entry_urls, feed_urls
 from scrapy_boilerplate.crawl.articles.sitemaps import robots_sitemaps, sitemap_entries
 from scrapy_boilerplate.crawl.articles.xml_stream import CHUNK, chunks, ended

@@ -8,7 +8,8 @@ from conftest import needs_shared, site_labels, site_page, site_pages_are_copied
 from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
-from scrapy_boilerplate.core.links.roles import ROLES, leads_elsewhere, link_key, own_pager, page_links, url_roles
+from scrapy_boilerplate.core.links.roles import ROLES, leads_elsewhere, own_pager, page_links, url_roles
+from scrapy_boilerplate.core.links.urls import link_key
 
 LISTING = """<html><head><title>Blog</title><link rel="next" href="/page/2/"></head><body>
 <header><nav><a href="/">Home</a> <a href="/about/">About</a> <a href="/posts/">Posts</a></nav></header>
@@ -284,3 +285,22 @@ def test_a_pager_item_in_a_post_navigation_leads_to_the_next_post(post_nav):
     assert not own_pager(page, url)
     root = build_page(parse_html(html), base_url="https://blog.example.org/")
     assert not own_pager(root, "https://blog.example.org/")  # so no listing's pager on the home URL
+
+
+def test_the_url_caches_are_bounded_by_their_bytes():
+    """A site's long links (100 KB hrefs) must not grow a crawl's memory without end: the link
+    keys and kinds kept across pages hold at most about CACHE_BYTES each, whatever their count."""
+    import tracemalloc
+
+    from scrapy_boilerplate.core.links import urls
+
+    tail = "x" * 10_000
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for n in range(1_500):  # 15 MB of distinct hrefs, each kept with its key
+        key = urls.link_key(f"/p/{n}/{tail}", "https://blog.example.org/")
+        assert key is not None
+        urls.url_kind(key)
+    kept = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    assert kept < 2 * urls.CACHE_BYTES + 2_000_000, kept

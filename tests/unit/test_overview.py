@@ -1,6 +1,5 @@
 """The overview detector's core (core/overview/detector.py) and its training (training/overview.py), on real pages."""
 
-import functools
 import json
 import re
 
@@ -281,11 +280,9 @@ def test_train_overview_on_real_pages_gives_a_loadable_model(tmp_path, monkeypat
     from scrapy_boilerplate.training import overview as training
 
     monkeypatch.setitem(training.HGB_PARAMS, "max_iter", 40)
-    monkeypatch.setattr(training, "SPLITS", SPLITS[:1])
-    monkeypatch.setattr(training, "cross_validate", functools.partial(training.cross_validate, splits=SPLITS[:1]))
     pages = load_shared_pages("overview-dev", 100, where=labelled)
     logs = []
-    model = train_overview(pages, "test", ["overview-dev"], log=logs.append)
+    model = train_overview(pages, "test", ["overview-dev"], log=logs.append, splits=SPLITS[:1])
     assert model.meta["hgb_params"]["max_iter"] == 40 and model.meta["cv"]["splits"] == ["fold"]
     assert any("site-grouped 5-fold CV" in line for line in logs)
     assert any("all splits at cutoff" in line for line in logs)

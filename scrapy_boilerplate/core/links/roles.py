@@ -28,18 +28,18 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import weakref
 from bisect import bisect_right
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-from w3lib.url import safe_url_string
 
-from ..document.cues import class_cues, unit_cues
+from ..document.cues import unit_cues
 from ..document.elements import FLAG, HEADING_TAGS
-from ..render.urls import page_base, safe_url
+from ..render.urls import page_base
 from ..scoring import ttr
 from ..selection.cards import HEAD_BLOCKS, HEADLINE_LINK_CHARS, SHORT_HEADLINE_LINK_CHARS, Span, card_groups
+from .anchors import Anchor, page_anchors
+from .urls import JUNK_URL, LISTING_URL, continues, is_home, link_key, same_site, url_host, url_kind
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -64,46 +64,6 @@ _OUTSIDE = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
 # share bars are known by their own names below.
 _JUNK = FLAG["comment"] | FLAG["ad"] | FLAG["cookie"] | FLAG["newsletter"]
 
-# Share intents and bookmarklets of the common networks.
-SHARE_URL_RE = re.compile(
-    r"^https?://(?:[\w-]+\.)*(?:twitter\.com/(?:intent|share|home\?status)|x\.com/intent|"
-    r"facebook\.com/(?:sharer|share|dialog)|linkedin\.com/(?:share|sharing|cws/share)|reddit\.com/submit|"
-    r"pinterest\.[a-z.]+/pin/create|api\.whatsapp\.com/send|wa\.me/|t\.me/share|telegram\.me/share|"
-    r"news\.ycombinator\.com/submitlink|getpocket\.com/(?:save|edit)|tumblr\.com/(?:share|widgets/share)|"
-    r"vk\.com/share|plus\.google\.com/share|buffer\.com/add|flipboard\.com/bookmarklet|xing\.com/spi/shares|"
-    r"digg\.com/submit|addthis\.com/bookmark|mix\.com/add|weibo\.com/share|service\.weibo\.com/share|"
-    r"connect\.qq\.com|sns\.qzone\.qq\.com|line\.me/R/msg)",
-    re.IGNORECASE,
-)
-# Path segments of pages no article crawl wants: legal, account, feeds, print, admin.
-BOILERPLATE_PATH_RE = re.compile(
-    r"(?:^|/)(?:wp-login\.php|wp-admin|login|log-in|signin|sign-in|signup|sign-up|register|registration|"
-    r"account|my-account|profile/edit|cart|checkout|basket|logout|lost-password|impressum|imprint|"
-    r"privacy|privacy-policy|datenschutz|datenschutzerklaerung|datenschutzerklärung|terms|"
-    r"terms-of-use|terms-of-service|terms-and-conditions|tos|legal|legal-notice|mentions-legales|"
-    r"aviso-legal|politica-de-privacidad|politica-de-privacidade|cookies|cookie-policy|disclaimer|"
-    r"feed|feeds|rss|atom|print|trackback|xmlrpc\.php|cdn-cgi)(?:/|\.html?|\.php|$)",
-    re.IGNORECASE,
-)
-# Files and feeds: not pages.
-FILE_PATH_RE = re.compile(
-    r"\.(?:xml|rss|atom|rdf|json|txt|csv|jpe?g|png|gif|svg|webp|avif|ico|bmp|tiff?|css|js|mjs|map|pdf|"
-    r"zip|gz|tgz|bz2|xz|7z|rar|exe|dmg|apk|mp3|mp4|m4a|ogg|wav|webm|mov|avi|woff2?|ttf|otf|eot|ics|epub)$",
-    re.IGNORECASE,
-)
-# Query parameters of replies, print and sort/filter variants, calendar days, feeds, actions.
-BOILERPLATE_QUERY_RE = re.compile(
-    r"(?:^|&)(?:replytocom|share|print|format=(?:print|amp|pdf|feed)|output=|action=|orderby|order|sort|"
-    r"sortby|sort_by|filter|filters|view=|display=|m=\d{6,8}|ical|outlook-ical|feed=|redirect_to|"
-    r"returnurl|return_to|utm_[a-z]+|fbclid|amp(?:=|&|$))",
-    re.IGNORECASE,
-)
-# Listing pages a link names by its path: tags, categories, authors, archives.
-LISTING_PATH_RE = re.compile(
-    r"(?:^|/)(?:tag|tags|category|categories|categoria|categorias|kategorie|kategorien|rubrik|topics?|"
-    r"label|labels|author|authors|autor|auteur|archive|archives|archiv|etiqueta|etiquetas)(?:/|\.html?|$)",
-    re.IGNORECASE,
-)
 _ARROWS_NEXT = "»›→⟩>"
 _ARROWS_PREV = "«‹←⟨<"
 _ARROWS = frozenset(_ARROWS_NEXT + _ARROWS_PREV)
@@ -238,9 +198,6 @@ PAGE_NUMBER_URL_RE = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(r"^\d{1,5}$")
-#: The links of a page that get a role, in document order: the rest are left out (the most of
-#: the 5,000 pages of the development sets has 3,859; each link costs a URL join).
-MAX_LINKS = 10_000
 # A pager's text is its numbers, an ellipsis, arrows and the current page: the current number is
 # read from the text of a group of number links only when it holds at most this many blocks (on
 # the twenty shared sites at most 2 more than its links); a larger group is a region that holds
@@ -253,55 +210,6 @@ _WORD_NUMBERS_RE = re.compile(r"(?<!\d)\d{1,5}(?!\d)")
 _NON_HTTP_RE = re.compile(
     r"^\s*(?:mailto|javascript|tel|sms|data|ftp|file|skype|whatsapp|fb-messenger)\s*:", re.IGNORECASE
 )
-
-
-def link_key(href: str | None, base: str | None) -> str | None:
-    """The URL of a request made from `href` on a page whose base is `base`, without its fragment:
-    joined as ``response.follow`` and ``LinkExtractor`` join it, then ``safe_url_string`` as
-    ``Request`` does. None for anything but an absolute http(s) URL."""
-    if not href:
-        return None
-    # A site's pages repeat their menus: an absolute href or a path from the root is resolved
-    # the same on every page of a host, so it is cached by the base's origin only.
-    if href.startswith(("http://", "https://")):
-        cache_key: tuple[str, str | None] = (href, None)
-    elif href.startswith("/") and not href.startswith("//") and base:
-        cache_key = (href, base[: base.find("/", base.find("//") + 2)] if base.count("/") > 2 else base)
-    else:
-        cache_key = (href, base)
-    if cache_key in _KEYS:
-        return _KEYS[cache_key]
-    key = _link_key(href, base)
-    if len(_KEYS) >= _MAX_KEYS:
-        _KEYS.clear()
-    _KEYS[cache_key] = key
-    return key
-
-
-_KEYS: dict[tuple[str, str | None], str | None] = {}
-_MAX_KEYS = 50000
-
-
-def _link_key(href: str, base: str | None) -> str | None:
-    absolute = safe_url(href, base)
-    if absolute is None:
-        return None
-    try:
-        url = safe_url_string(absolute, encoding="utf-8")
-    except (ValueError, UnicodeError):
-        return None
-    return url.split("#", 1)[0]
-
-
-class _Anchor(NamedTuple):
-    key: str | None  # link_key, None for non-http(s)
-    href: str  # as written
-    text: str
-    rel: frozenset[str]  # rel tokens, lower case
-    flags: int  # FLAG bits of its block (or node) and of its own inline ancestors
-    tokens: frozenset[str]  # id/class tokens of the same
-    block: int  # its block (-1: none, an image link between blocks)
-    node: int  # its nearest walked node (-1: none)
 
 
 def page_links(
@@ -327,7 +235,7 @@ def page_links(
     page_url = url or page.base_url
     base = page_base(page_url, page.base_href)
     self_key = link_key(page_url, None) if page_url else None
-    anchors = _anchors(page, root, base)
+    anchors = page_anchors(page, base)
     head_next, hints = _head_hints(root, base)
     cards, headlines = _cards(page)
     if is_overview is None:
@@ -347,7 +255,7 @@ def page_links(
         links.append(Link(a.key if a.key is not None else a.href.strip(), a.text, role))
     for hint in hints:
         # The head's rel=next of an article is its next post (MkDocs, some themes), not a next page.
-        if hint.role == NEXT and not is_overview and not _continues(self_key, hint.url):
+        if hint.role == NEXT and not is_overview and not continues(self_key, hint.url):
             hint = hint._replace(role=NAVIGATION)
         links.append(hint)
     return links
@@ -380,11 +288,11 @@ def own_pager(page: Page, url: str | None = None) -> bool:
         return False
     page_url = url or page.base_url
     self_key = link_key(page_url, None) if page_url else None
-    anchors = _anchors(page, root, page_base(page_url, page.base_href))
+    anchors = page_anchors(page, page_base(page_url, page.base_href))
     numbered = _pager_next(page, anchors, self_key, False)
-    host = _host(self_key)
+    host = url_host(self_key)
     for i, a in enumerate(anchors):
-        if a.key is None or a.key == self_key or (host and _host(a.key) != host) or _url_kind(a.key) == _JUNK_URL:
+        if a.key is None or a.key == self_key or (host and url_host(a.key) != host) or url_kind(a.key) == JUNK_URL:
             continue
         if i in numbered:
             return True
@@ -405,33 +313,16 @@ def leads_elsewhere(page: Page, url: str | None = None) -> bool | None:
     root = page.root
     page_url = url or page.base_url
     self_key = link_key(page_url, None) if page_url else None
-    host = _host(self_key)
+    host = url_host(self_key)
     if root is None or not host:
         return None
-    for a in _anchors(page, root, page_base(page_url, page.base_href)):
+    for a in page_anchors(page, page_base(page_url, page.base_href)):
         key = a.key
-        if key is None or key == self_key or _host(key) != host or _is_home(key):
+        if key is None or key == self_key or url_host(key) != host or is_home(key):
             continue
-        if _url_kind(key) != _JUNK_URL:
+        if url_kind(key) != JUNK_URL:
             return True
     return False
-
-
-_HOME_PATH_RE = re.compile(r"^/?(?:index\.(?:html?|php))?$", re.IGNORECASE)
-
-
-def _is_home(url: str) -> bool:
-    """Whether an absolute URL is its host's home page (``/``, ``/index.html``, no query)."""
-    rest = url.split("/", 3)
-    return len(rest) < 4 or ("?" not in rest[3] and _HOME_PATH_RE.match(rest[3]) is not None)
-
-
-def _host(url: str | None) -> str | None:
-    """The host of an absolute URL, without "www." (None for None)."""
-    if not url:
-        return None
-    host = url.split("/", 3)[2].lower() if url.count("/") >= 2 else ""
-    return host[4:] if host.startswith("www.") else host
 
 
 #: A page reached by a content link is an article unless its own score says plainly otherwise.
@@ -452,112 +343,6 @@ def reached_by(verdict: OverviewVerdict, role: str | None) -> OverviewVerdict:
             verdict, is_overview=False, reason=verdict.reason + "; reached by a content link: an article"
         )
     return verdict
-
-
-# --- the anchors and where they stand ----------------------------------------------------------
-
-
-# The anchors of a walked page, by base: overview detection (own_pager) and the roles read the same.
-_ANCHORS: weakref.WeakKeyDictionary[Page, tuple[str | None, etree._Element, list[_Anchor]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
-    cached = _ANCHORS.get(page)
-    if cached is not None and cached[0] == base and cached[1] is root:
-        anchors: list[_Anchor] = cached[2]
-        return anchors
-    anchors = _read_anchors(page, root, base)
-    _ANCHORS[page] = (base, root, anchors)
-    return anchors
-
-
-def _read_anchors(page: Page, root: etree._Element, base: str | None) -> list[_Anchor]:
-    node_of = {el: i for i, el in enumerate(page.node_elements)}
-    owners, texts, block_flags, block_tokens = page.nodes, page.texts, page.flags, page.tokens
-    node_first, node_last, node_flags, node_tokens = page.node_first, page.node_last, page.node_flags, page.node_tokens
-    own: dict[int, list[int]] = {}  # a node's own blocks, for the nodes that hold links
-    frozen: dict[int, frozenset[str]] = {}  # a block's tokens, for the links that add none of their own
-    comment_flag = FLAG["comment"]
-    out: list[_Anchor] = []
-    for el in root.iter("a", "area"):
-        href = el.get("href")
-        if href is None:
-            continue
-        if len(out) == MAX_LINKS:
-            break
-        if el.tag == "area":
-            text = " ".join((el.get("alt") or "").split())
-        else:
-            text = " ".join("".join(el.itertext()).split())
-        flags, tokens = 0, set[str]()
-        x: etree._Element | None = el
-        node = -1
-        while x is not None:
-            n = node_of.get(x)
-            if n is not None:
-                node = n
-                break
-            cls, idv = x.get("class"), x.get("id")
-            if cls or idv:
-                bits, toks, comment = class_cues(idv, cls)
-                flags |= bits | (comment_flag if comment else 0)
-                tokens.update(toks)
-                if cls:
-                    tokens.update(cls.lower().split())
-            x = x.getparent()
-        block = -1
-        has_children = len(el) > 0
-        inner = _inner_node(el, node_of) if has_children else None
-        if inner is not None:
-            # A link around whole blocks (a card that is one link): its first block.
-            if node_last[inner] > node_first[inner]:
-                block = node_first[inner]
-            flags |= node_flags[inner]
-        elif node >= 0:
-            blocks = own.get(node)
-            if blocks is None:
-                # The node's own blocks lie within its span (its children's blocks between them).
-                blocks = own[node] = [b for b in range(node_first[node], node_last[node]) if owners[b] == node]
-            if len(blocks) == 1 or (blocks and not text):
-                block = blocks[0]
-            elif blocks:
-                block = next((b for b in blocks if text in texts[b]), blocks[0])
-        if not text and has_children:
-            # An icon link: its icon's class names say where it goes ("fa-chevron-right").
-            for d in el.iterdescendants():
-                cls = d.get("class") if isinstance(d.tag, str) else None
-                if cls:
-                    tokens.update(cls.lower().split())
-        if block >= 0:
-            flags |= block_flags[block]
-            if tokens:
-                tokens.update(block_tokens[block])
-                all_tokens = frozenset(tokens)
-            else:
-                all_tokens = frozen.get(block) or frozen.setdefault(block, frozenset(block_tokens[block]))
-        elif node >= 0:
-            flags |= node_flags[node]
-            tokens.update(node_tokens[node])
-            all_tokens = frozenset(tokens)
-        else:
-            all_tokens = frozenset(tokens)
-        rel = el.get("rel")
-        rels = frozenset(rel.lower().split()) if rel else _NO_REL
-        out.append(_Anchor(link_key(href, base), href, text, rels, flags, all_tokens, block, node))
-    return out
-
-
-_NO_REL: frozenset[str] = frozenset()
-
-
-def _inner_node(el: etree._Element, node_of: dict[etree._Element, int]) -> int | None:
-    for d in el.iterdescendants():
-        n = node_of.get(d)
-        if n is not None:
-            return n
-    return None
 
 
 def _head_hints(root: etree._Element, base: str | None) -> tuple[set[str], list[Link]]:
@@ -650,7 +435,7 @@ def _arrow(text: str) -> int:
     return 0
 
 
-def _direction(a: _Anchor) -> int:
+def _direction(a: Anchor) -> int:
     """+1: the link says "next" (rel, words, arrow, icon); -1: "previous"; 0: neither."""
     if "next" in a.rel:
         return 1
@@ -676,7 +461,7 @@ def _direction(a: _Anchor) -> int:
     return 0
 
 
-def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_patterns: bool) -> set[int]:
+def _pager_next(page: Page, anchors: list[Anchor], self_key: str | None, url_patterns: bool) -> set[int]:
     """Indices of the anchors that are the next page by a numbered pager: the number after the
     current page's (the one not linked, or linked to the page itself), in the group of number
     links it stands in; with `url_patterns`, also the links whose URL is this page's with the
@@ -719,14 +504,14 @@ def _pager_next(page: Page, anchors: list[_Anchor], self_key: str | None, url_pa
                 continue
             if own is None:
                 # Page 1 has no number in its URL: page 2 is the next one.
-                if int(m.group(1)) == 2 and _same_site(a.key, self_key):
+                if int(m.group(1)) == 2 and same_site(a.key, self_key):
                     found.add(i)
             elif int(m.group(1)) == int(own.group(1)) + 1 and a.key[: m.start()] == self_key[: own.start()]:
                 found.add(i)
     return found
 
 
-def _in_post_nav(page: Page, a: _Anchor) -> bool:
+def _in_post_nav(page: Page, a: Anchor) -> bool:
     """Whether the link stands in a post's previous/next navigation: by its own or an inline
     ancestor's class names (``a.tokens``), or by a walked ancestor's (their words): a theme's
     ``<nav class="post-navigation">`` may hold ``pagination-item`` links to the next post."""
@@ -740,66 +525,12 @@ def _in_post_nav(page: Page, a: _Anchor) -> bool:
     return False
 
 
-# A page number in a query (not WordPress's ?p=, a post's id).
-_QUERY_PAGE_RE = re.compile(r"(?:^|&)(?:page|paged|pg|pagenum|start|offset)=\d", re.IGNORECASE)
-
-
-def _continues(page_key: str | None, key: str) -> bool:
-    """Whether `key` is a further page of the page at `page_key` (an article in parts): a path
-    under the page's (``/post/`` -> ``/post/2/``), or the page's path with a page number in its
-    query (``?page=2``). A post's next post is neither."""
-    if not page_key:
-        return False
-    path, _, query = key.partition("?")
-    own, _, own_query = page_key.partition("?")
-    if query and path == own:
-        return _QUERY_PAGE_RE.search(query) is not None and query != own_query
-    if own.endswith("/"):
-        return path.startswith(own) and len(path) > len(own)
-    # /story.html -> /story-2.html, /story/2
-    stem = own.rsplit(".", 1)[0] if "." in own.rsplit("/", 1)[-1] else own
-    return path != own and path.startswith(stem) and path[len(stem) : len(stem) + 1] in ("-", "/", "_")
-
-
-def _same_site(a: str, b: str) -> bool:
-    return a.split("/", 3)[:3] == b.split("/", 3)[:3]
-
-
 # --- the role --------------------------------------------------------------------------------
-
-_PLAIN, _JUNK_URL, _LISTING_URL = 0, 1, 2
-_KINDS: dict[str, int] = {}
-
-
-def _url_kind(key: str) -> int:
-    """What a URL says by itself: a share intent, a legal, account or feed page, a file, a reply,
-    sort or filter variant (_JUNK_URL); a tag, category, author or archive list (_LISTING_URL);
-    else _PLAIN. Cached: a site's pages link to the same URLs."""
-    kind = _KINDS.get(key)
-    if kind is None:
-        rest = key.split("://", 1)[-1]
-        path, _, query = rest.partition("?")
-        path = path[path.find("/") :] if "/" in path else "/"
-        if (
-            SHARE_URL_RE.match(key)
-            or BOILERPLATE_PATH_RE.search(path)
-            or FILE_PATH_RE.search(path)
-            or (query and BOILERPLATE_QUERY_RE.search(query))
-        ):
-            kind = _JUNK_URL
-        elif LISTING_PATH_RE.search(path):
-            kind = _LISTING_URL
-        else:
-            kind = _PLAIN
-        if len(_KINDS) >= _MAX_KEYS:
-            _KINDS.clear()
-        _KINDS[key] = kind
-    return kind
 
 
 def _role(
     page: Page,
-    a: _Anchor,
+    a: Anchor,
     i: int,
     self_key: str | None,
     head_next: set[str],
@@ -813,11 +544,11 @@ def _role(
     # that says it is no article's way.
     if a.key is None or a.key == self_key or _NON_HTTP_RE.match(a.href):
         return BOILERPLATE
-    kind = _url_kind(a.key)
-    if kind == _JUNK_URL:
+    kind = url_kind(a.key)
+    if kind == JUNK_URL:
         return BOILERPLATE
     direction = _direction(a)
-    if i in pager_next or ((direction > 0 or a.key in head_next) and (is_overview or _continues(self_key, a.key))):
+    if i in pager_next or ((direction > 0 or a.key in head_next) and (is_overview or continues(self_key, a.key))):
         return NEXT
     if direction > 0:
         # On an article, "Next" and rel=next lead to the next post (another article), whatever
@@ -830,7 +561,7 @@ def _role(
         return RELATED
     if direction < 0 or _NUMBER_RE.match(a.text) or "tag" in a.rel or "author" in a.rel or "category" in a.rel:
         return NAVIGATION
-    if kind == _LISTING_URL:
+    if kind == LISTING_URL:
         return NAVIGATION
     if "bookmark" in a.rel:
         return CONTENT

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ...core.links.roles import link_key
+from ...core.links.urls import link_key
 from .xml_stream import chunks, ended, localname
 
 if TYPE_CHECKING:

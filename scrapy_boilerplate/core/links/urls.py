@@ -1,0 +1,198 @@
+"""URLs as a crawl sees them: the key a link is requested by, what a URL says by itself, its shape.
+
+A site's pages link to the same URLs over and over (menus, tags, the posts beside each post): the
+keys and kinds are cached across pages, in caches bounded by their bytes (a page may hold links
+of any length).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Generic, TypeVar
+
+from w3lib.url import safe_url_string
+
+from ..render.urls import safe_url
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+#: What a URL says by itself (url_kind).
+PLAIN_URL, JUNK_URL, LISTING_URL = 0, 1, 2
+
+# Share intents and bookmarklets of the common networks.
+SHARE_URL_RE = re.compile(
+    r"^https?://(?:[\w-]+\.)*(?:twitter\.com/(?:intent|share|home\?status)|x\.com/intent|"
+    r"facebook\.com/(?:sharer|share|dialog)|linkedin\.com/(?:share|sharing|cws/share)|reddit\.com/submit|"
+    r"pinterest\.[a-z.]+/pin/create|api\.whatsapp\.com/send|wa\.me/|t\.me/share|telegram\.me/share|"
+    r"news\.ycombinator\.com/submitlink|getpocket\.com/(?:save|edit)|tumblr\.com/(?:share|widgets/share)|"
+    r"vk\.com/share|plus\.google\.com/share|buffer\.com/add|flipboard\.com/bookmarklet|xing\.com/spi/shares|"
+    r"digg\.com/submit|addthis\.com/bookmark|mix\.com/add|weibo\.com/share|service\.weibo\.com/share|"
+    r"connect\.qq\.com|sns\.qzone\.qq\.com|line\.me/R/msg)",
+    re.IGNORECASE,
+)
+# Path segments of pages no article crawl wants: legal, account, feeds, print, admin.
+BOILERPLATE_PATH_RE = re.compile(
+    r"(?:^|/)(?:wp-login\.php|wp-admin|login|log-in|signin|sign-in|signup|sign-up|register|registration|"
+    r"account|my-account|profile/edit|cart|checkout|basket|logout|lost-password|impressum|imprint|"
+    r"privacy|privacy-policy|datenschutz|datenschutzerklaerung|datenschutzerklärung|terms|"
+    r"terms-of-use|terms-of-service|terms-and-conditions|tos|legal|legal-notice|mentions-legales|"
+    r"aviso-legal|politica-de-privacidad|politica-de-privacidade|cookies|cookie-policy|disclaimer|"
+    r"feed|feeds|rss|atom|print|trackback|xmlrpc\.php|cdn-cgi)(?:/|\.html?|\.php|$)",
+    re.IGNORECASE,
+)
+# Files and feeds: not pages.
+FILE_PATH_RE = re.compile(
+    r"\.(?:xml|rss|atom|rdf|json|txt|csv|jpe?g|png|gif|svg|webp|avif|ico|bmp|tiff?|css|js|mjs|map|pdf|"
+    r"zip|gz|tgz|bz2|xz|7z|rar|exe|dmg|apk|mp3|mp4|m4a|ogg|wav|webm|mov|avi|woff2?|ttf|otf|eot|ics|epub)$",
+    re.IGNORECASE,
+)
+# Query parameters of replies, print and sort/filter variants, calendar days, feeds, actions.
+BOILERPLATE_QUERY_RE = re.compile(
+    r"(?:^|&)(?:replytocom|share|print|format=(?:print|amp|pdf|feed)|output=|action=|orderby|order|sort|"
+    r"sortby|sort_by|filter|filters|view=|display=|m=\d{6,8}|ical|outlook-ical|feed=|redirect_to|"
+    r"returnurl|return_to|utm_[a-z]+|fbclid|amp(?:=|&|$))",
+    re.IGNORECASE,
+)
+# Listing pages a link names by its path: tags, categories, authors, archives.
+LISTING_PATH_RE = re.compile(
+    r"(?:^|/)(?:tag|tags|category|categories|categoria|categorias|kategorie|kategorien|rubrik|topics?|"
+    r"label|labels|author|authors|autor|auteur|archive|archives|archiv|etiqueta|etiquetas)(?:/|\.html?|$)",
+    re.IGNORECASE,
+)
+
+
+class ByteBoundedCache(Generic[K, V]):
+    """A dict that forgets everything once its entries hold more than `max_bytes` (the sizes
+    its callers give: the characters of their strings, plus a fixed share for each entry)."""
+
+    ENTRY_BYTES = 100  # a dict slot, a tuple, a string's header
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self.data: dict[K, V] = {}
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.data
+
+    def __getitem__(self, key: K) -> V:
+        return self.data[key]
+
+    def get(self, key: K) -> V | None:
+        return self.data.get(key)
+
+    def put(self, key: K, value: V, size: int) -> None:
+        self.bytes += size + self.ENTRY_BYTES
+        if self.bytes > self.max_bytes:
+            self.data.clear()
+            self.bytes = size + self.ENTRY_BYTES
+        self.data[key] = value
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
+#: Bytes each of the two caches below holds at most (a crawl of one site needs a few hundred KB).
+CACHE_BYTES = 8 * 1024 * 1024
+_KEYS: ByteBoundedCache[tuple[str, str | None], str | None] = ByteBoundedCache(CACHE_BYTES)
+_KINDS: ByteBoundedCache[str, int] = ByteBoundedCache(CACHE_BYTES)
+
+
+def link_key(href: str | None, base: str | None) -> str | None:
+    """The URL of a request made from `href` on a page whose base is `base`, without its fragment:
+    joined as ``response.follow`` and ``LinkExtractor`` join it, then ``safe_url_string`` as
+    ``Request`` does. None for anything but an absolute http(s) URL."""
+    if not href:
+        return None
+    # A site's pages repeat their menus: an absolute href or a path from the root is resolved
+    # the same on every page of a host, so it is cached by the base's origin only.
+    if href.startswith(("http://", "https://")):
+        cache_key: tuple[str, str | None] = (href, None)
+    elif href.startswith("/") and not href.startswith("//") and base:
+        cache_key = (href, base[: base.find("/", base.find("//") + 2)] if base.count("/") > 2 else base)
+    else:
+        cache_key = (href, base)
+    if cache_key in _KEYS:
+        return _KEYS[cache_key]
+    key = _link_key(href, base)
+    _KEYS.put(cache_key, key, len(href) + len(cache_key[1] or "") + len(key or ""))
+    return key
+
+
+def _link_key(href: str, base: str | None) -> str | None:
+    absolute = safe_url(href, base)
+    if absolute is None:
+        return None
+    try:
+        url = safe_url_string(absolute, encoding="utf-8")
+    except (ValueError, UnicodeError):
+        return None
+    return url.split("#", 1)[0]
+
+
+def url_kind(key: str) -> int:
+    """What a URL says by itself: a share intent, a legal, account or feed page, a file, a reply,
+    sort or filter variant (JUNK_URL); a tag, category, author or archive list (LISTING_URL);
+    else PLAIN_URL. Cached: a site's pages link to the same URLs."""
+    kind = _KINDS.get(key)
+    if kind is None:
+        rest = key.split("://", 1)[-1]
+        path, _, query = rest.partition("?")
+        path = path[path.find("/") :] if "/" in path else "/"
+        if (
+            SHARE_URL_RE.match(key)
+            or BOILERPLATE_PATH_RE.search(path)
+            or FILE_PATH_RE.search(path)
+            or (query and BOILERPLATE_QUERY_RE.search(query))
+        ):
+            kind = JUNK_URL
+        elif LISTING_PATH_RE.search(path):
+            kind = LISTING_URL
+        else:
+            kind = PLAIN_URL
+        _KINDS.put(key, kind, len(key))
+    return kind
+
+
+_HOME_PATH_RE = re.compile(r"^/?(?:index\.(?:html?|php))?$", re.IGNORECASE)
+
+
+def is_home(url: str) -> bool:
+    """Whether an absolute URL is its host's home page (``/``, ``/index.html``, no query)."""
+    rest = url.split("/", 3)
+    return len(rest) < 4 or ("?" not in rest[3] and _HOME_PATH_RE.match(rest[3]) is not None)
+
+
+def url_host(url: str | None) -> str | None:
+    """The host of an absolute URL, without "www." (None for None)."""
+    if not url:
+        return None
+    host = url.split("/", 3)[2].lower() if url.count("/") >= 2 else ""
+    return host[4:] if host.startswith("www.") else host
+
+
+# A page number in a query (not WordPress's ?p=, a post's id).
+_QUERY_PAGE_RE = re.compile(r"(?:^|&)(?:page|paged|pg|pagenum|start|offset)=\d", re.IGNORECASE)
+
+
+def continues(page_key: str | None, key: str) -> bool:
+    """Whether `key` is a further page of the page at `page_key` (an article in parts): a path
+    under the page's (``/post/`` -> ``/post/2/``), or the page's path with a page number in its
+    query (``?page=2``). A post's next post is neither."""
+    if not page_key:
+        return False
+    path, _, query = key.partition("?")
+    own, _, own_query = page_key.partition("?")
+    if query and path == own:
+        return _QUERY_PAGE_RE.search(query) is not None and query != own_query
+    if own.endswith("/"):
+        return path.startswith(own) and len(path) > len(own)
+    # /story.html -> /story-2.html, /story/2
+    stem = own.rsplit(".", 1)[0] if "." in own.rsplit("/", 1)[-1] else own
+    return path != own and path.startswith(stem) and path[len(stem) : len(stem) + 1] in ("-", "/", "_")
+
+
+def same_site(a: str, b: str) -> bool:
+    """Whether two absolute URLs have the same scheme and host."""
+    return a.split("/", 3)[:3] == b.split("/", 3)[:3]
