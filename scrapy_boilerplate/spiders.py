@@ -11,8 +11,10 @@ It stays on the start sites, follows the ``content``, ``next`` and ``navigation`
 limit counted in ``request.meta`` (not DEPTH_LIMIT), reads the feeds the pages announce and the
 sitemaps of robots.txt (``Sitemap:`` lines, else /sitemap.xml) up to caps no real site meets
 (crawl/articles/; a stat and one WARNING when one is hit), enables the add-on itself, and
-yields one item per article: none for an overview page, a page reached by a ``next`` link or with
-a next page and teasers of its own, a page without an article's text, or a text already yielded. See docs/links.md.
+yields one item per article. Whether a page is an article or a listing is the add-on's overview
+verdict (OverviewMiddleware: the page, and the role of the link it was reached by); an article is
+a page the site presents as a post (reached by a listing's teaser or the site's feed, marked up
+as an article, or dated), however short its text. See docs/links.md.
 """
 
 from __future__ import annotations
@@ -58,12 +60,9 @@ META_SITEMAP_DEPTH = "boilerplate_sitemap_depth"
 FOLLOWED = (NEXT, CONTENT, NAVIGATION)
 #: Priority of the pages a sitemap lists: after every link found on the pages themselves.
 SITEMAP_PRIORITY = -20
-#: An article's main text has at least this many characters; one that a listing's teaser or an
-#: article's text links to (a content link), at least MIN_TEASED_CHARS (a short craft post).
-MIN_ARTICLE_CHARS = 300
-MIN_TEASED_CHARS = 100
-#: A page with a next page and this many content links is a listing.
-MIN_LISTING_TEASERS = 3
+#: Request.meta key: the request is a listing's teaser or a feed's entry (a plain bool): the page
+#: it leads to is presented by its site as a post.
+META_TEASED = "boilerplate_teased"
 #: The article metadata an item carries (ArticleMetadata's fields, in order).
 ITEM_FIELDS = tuple(f.name for f in fields(ArticleMetadata))
 
@@ -121,8 +120,23 @@ class ArticleSpider(Spider):
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> ArticleSpider:
         spider: ArticleSpider = super().from_crawler(crawler, *args, **kwargs)
+        spider._needs_verdicts(crawler)
         crawler.signals.connect(spider._close_seen, signal=signals.spider_closed)
         return spider
+
+    @bp.stops_crawl
+    def _needs_verdicts(self, crawler: Crawler) -> None:
+        """The spider tells articles from listings by the add-on's overview verdict: a crawl
+        without one (or that drops the listings it follows) stops before it starts."""
+        settings = crawl_settings(crawler)
+        action = settings.overview_action if settings.enabled else "off"
+        if action not in ("follow", "flag"):
+            raise bp.SettingError(
+                bp.OVERVIEW_ACTION,
+                action,
+                '"follow" or "flag" for ArticleSpider (it tells articles from listings by the overview '
+                "verdict, and follows the links of listings), with BOILERPLATE_ENABLED = True",
+            )
 
     @classmethod
     def update_settings(cls, settings: BaseSettings) -> None:
@@ -176,15 +190,12 @@ class ArticleSpider(Spider):
         if not isinstance(response, HtmlResponse):
             return
         page = response_page(response)
-        reached_by = response.meta.get(bp.META_LINK_ROLE)
         depth = response.meta.get(META_NAVIGATION_DEPTH, 0)
-        # A page reached by a "next" link is the next page of a listing, whatever its text; so is
-        # a page with a next page of its own and teasers (a blog's page 2 reached from a sitemap).
-        listing = bp.OVERVIEW_FLAG in response.flags or reached_by == NEXT
+        # One verdict, the add-on's: OverviewMiddleware judged the page, and the link it was
+        # reached by (a listing's next link: a listing; a teaser: an article).
+        listing = bp.OVERVIEW_FLAG in response.flags
         roles = url_roles(page_links(page, response.url, is_overview=listing))
         content = [url for url, role in roles.items() if role == CONTENT]
-        if not listing and NEXT in roles.values() and len(content) >= MIN_LISTING_TEASERS:
-            listing = True
         if not listing:
             item = self.article_item(response, page)
             if item is not None:
@@ -201,13 +212,13 @@ class ArticleSpider(Spider):
             followed_depth = depth + (role == NAVIGATION)
             if followed_depth > self.max_navigation_depth:
                 continue
-            yield Request(
-                url,
-                self.parse,
-                priority=PRIORITY_OFFSETS[role],
-                meta={bp.META_LINK_ROLE: role, META_NAVIGATION_DEPTH: followed_depth},
-            )
-        if self.use_feeds:
+            meta = {bp.META_LINK_ROLE: role, META_NAVIGATION_DEPTH: followed_depth}
+            if role == CONTENT and listing:
+                meta[META_TEASED] = True
+            yield Request(url, self.parse, priority=PRIORITY_OFFSETS[role], meta=meta)
+        # The start pages' feeds: the site's posts. (A post's own feed holds its comments, a tag
+        # page's the posts its page lists, which a blog announces on every tag page.)
+        if self.use_feeds and response.meta.get("is_start_request"):
             for url in feed_urls(page, page_base(response.url, page.base_href)):
                 yield Request(
                     url, self.parse_feed, priority=PRIORITY_OFFSETS[CONTENT], meta={META_NAVIGATION_DEPTH: depth}
@@ -233,26 +244,25 @@ class ArticleSpider(Spider):
             self._seen_log.close()
 
     def article_item(self, response: HtmlResponse, page: Any) -> dict | None:
-        """The item of an article page, or None for a page that is not an article (too little
-        main text, or no sign of an article: no date, not marked up as one, not reached by a
-        content link)."""
+        """The item of a page that is not a listing, or None for one its site does not present as
+        a post: not reached by a listing's teaser or a feed's entry, not marked up as an article
+        (og:type, JSON-LD), not dated (an about page, a 404 page); also None for a text already
+        yielded under another URL."""
         if self.extractor.options.include_comments:
             # The shared walk skips comment sections: walk the page again with them.
             extraction = self.extractor.extract(response.selector.root, response.url)
         else:
             extraction = self.extractor.extract_page(page, response.url)
-        reached_by = response.meta.get(bp.META_LINK_ROLE)
-        if len(extraction.text) < (MIN_TEASED_CHARS if reached_by == CONTENT else MIN_ARTICLE_CHARS):
-            return None
         types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
         marked = (page.og.get("type") or "").lower() == "article" or bool(types & ARTICLE_TYPES)
-        if not (reached_by == CONTENT or marked or extraction.date_published):
+        if not (response.meta.get(META_TEASED) or marked or extraction.date_published):
             return None
         # The same article under a second URL ("x/" and "x/index.html" from a sitemap): one item.
-        key = hashlib.blake2b(extraction.text.encode("utf-8"), digest_size=12).digest()
-        if key in self._texts:
-            return None
-        self._texts.add(key)
+        if extraction.text:
+            key = hashlib.blake2b(extraction.text.encode("utf-8"), digest_size=12).digest()
+            if key in self._texts:
+                return None
+            self._texts.add(key)
         item = {"url": response.url, "title": extraction.title, "text": extraction.text}
         item.update({name: getattr(extraction, name) for name in ITEM_FIELDS})
         return item
@@ -278,7 +288,7 @@ class ArticleSpider(Spider):
                 url,
                 self.parse,
                 priority=PRIORITY_OFFSETS[CONTENT],
-                meta={bp.META_LINK_ROLE: CONTENT, META_NAVIGATION_DEPTH: depth},
+                meta={bp.META_LINK_ROLE: CONTENT, META_NAVIGATION_DEPTH: depth, META_TEASED: True},
             )
 
     def parse_robots(self, response: Response) -> Iterator[Request]:

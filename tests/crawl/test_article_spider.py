@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from links_crawl import routes
+from links_crawl import FOOTER, MENU, article, page, routes
 from server import LoopbackServer
 
 from scrapy_boilerplate.logformatter import MAX_LOGGED_CHARS
@@ -90,6 +90,33 @@ def test_one_item_per_article_and_none_for_other_pages(crawls):
     assert "Story 3 of this blog is about the" in item["text"]
     # The spider enables the add-on itself (update_settings): its OverviewMiddleware judged the pages.
     assert crawl["stats"]["boilerplate/overview/pages"] >= 2
+
+
+def themed_routes() -> dict:
+    """The blog in a theme that links, under each post, the previous and the next post in a box
+    it calls a pager (Minimal Mistakes' ``nav.pagination``) and three other posts in its text;
+    story 5 is a link and a line."""
+    site = routes()
+    for n in range(1, 11):
+        older = f'<a class="pagination--pager" href="/posts/story-number-{n + 1}/">Next</a>' if n < 10 else ""
+        newer = f'<a class="pagination--pager" href="/posts/story-number-{n - 1}/">Previous</a>' if n > 1 else ""
+        seen = " ".join(f'<a href="/posts/story-number-{m}/">story {m}</a>' for m in (1, 2, 3, 4) if m != n)
+        body = article(n).replace("</article>", f"<p>See also {seen}.</p></article>")
+        site[f"/posts/story-number-{n}/"] = page(f"Story {n}", body + f'<nav class="pagination">{newer} {older}</nav>')
+    short = '<article><h1>The story number 5 of this blog</h1><p>A link and a line: <a href="https://elsewhere.example/">this</a>.</p></article>'
+    site["/posts/story-number-5/"] = page("Story 5", MENU + short + FOOTER)
+    return site
+
+
+def test_every_post_is_an_item_whatever_its_theme_links_under_it():
+    # A post that links the next post in a box named a pager was taken for a page of a listing
+    # (a next page and three content links): only the last post was an item. A post of a line
+    # was too short to be one.
+    with LoopbackServer(themed_routes()) as server:
+        crawl = run(server, {"themed": {"feeds": "false", "sitemaps": "false"}})["themed"]
+    assert sorted(crawl["item_paths"]) == sorted(LINKED)
+    short = next(item for item in crawl["items"] if item["url"].endswith("/posts/story-number-5/"))
+    assert "A link and a line: this." in short["text"]
 
 
 def test_follows_by_role_and_stays_on_the_site(crawls):
