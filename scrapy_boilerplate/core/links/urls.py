@@ -120,7 +120,49 @@ def link_key(href: str | None, base: str | None) -> str | None:
     return key
 
 
+# A relative path of plain characters (no scheme, query, fragment, escape or space) on a plain
+# base: joined here as urljoin joins it (RFC 3986: merged with the base's folder, dot segments
+# removed), and safe_url_string leaves such a URL as it is. Relative links are not cached across
+# pages (each page is its own base) and a theme may write every link so: urljoin and
+# safe_url_string cost 25 us a link, 60 % of reading a page's anchors on such a site.
+_PLAIN_PATH_RE = re.compile(r"[A-Za-z0-9\-._~!$&'()*+,;=@/]+\Z")
+_PLAIN_BASE_RE = re.compile(r"(https?://[a-z0-9.\-]+(?::[0-9]+)?)(/[A-Za-z0-9\-._~!$&'()*+,;=@/]*)?\Z")
+
+
+def _join_plain(href: str, base: str | None) -> str | None:
+    """`href` joined to `base` when both are plain (above), else None (the general way)."""
+    if base is None or href.startswith("//") or _PLAIN_PATH_RE.match(href) is None:
+        return None
+    m = _PLAIN_BASE_RE.match(base)
+    if m is None:
+        return None
+    origin, base_path = m.group(1), m.group(2) or "/"
+    # urllib.parse.urljoin's path resolution, step by step (its empty segments included).
+    if href.startswith("/"):
+        segments = href.split("/")
+    else:
+        base_parts = base_path.split("/")
+        if base_parts[-1] != "":
+            del base_parts[-1]
+        segments = base_parts + href.split("/")
+        segments[1:-1] = [segment for segment in segments[1:-1] if segment]
+    resolved: list[str] = []
+    for segment in segments:
+        if segment == "..":
+            if resolved:
+                resolved.pop()
+        elif segment != ".":
+            resolved.append(segment)
+    if segments[-1] in (".", ".."):
+        resolved.append("")
+    path = "/".join(resolved)
+    return origin + (path if path.startswith("/") else "/" + path)
+
+
 def _link_key(href: str, base: str | None) -> str | None:
+    plain = _join_plain(href, base)
+    if plain is not None:
+        return plain
     absolute = safe_url(href, base)
     if absolute is None:
         return None
