@@ -10,9 +10,13 @@ import csv
 import io
 import json
 import re
+import time
 
 import pytest
 from charset_pages import PARAGRAPH, RU_TITLE, ZH_SENTENCE, chinese_page, russian_page, surrogate_page
+from hostile_bytes import GENERATORS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
@@ -172,6 +176,49 @@ def test_no_sample_and_no_detector_fall_back_to_windows_1252(monkeypatch):
 def test_the_sample_is_linear_on_long_ascii_runs():
     data = b"<p>" + b"a" * 200_000 + b" \xc4\xe3\xba\xc3</p>"
     assert charset.text_sample(data) == b"\xc4\xe3\xba\xc3"
+
+
+# -- issue 46: the markup stripping of the guess is linear -----------------------------------
+
+#: The pattern strip_markup replaced: its result is the reference (it costs time in the square of
+#: the number of "<" without an end).
+MARKUP_RE = re.compile(rb"<(?:script\b.*?</script\s*>|style\b.*?</style\s*>|!--.*?-->|[^>]*>)", re.I | re.S)
+MARKUP_PIECES = [
+    *(b"<", b">", b"<script", b"<SCRIPT", b"script", b"<style", b"style>", b"</script", b"</Style"),
+    *(b"<!--", b"-->", b"--", b"!", b"-", b" ", b"\t", b"\n", b"x", b"_", b"1", b"/", b"\xe9", b"\xff"),
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(MARKUP_PIECES), max_size=40).map(b"".join))
+def test_strip_markup_gives_what_the_pattern_gave(data):
+    assert charset.strip_markup(data) == MARKUP_RE.sub(b" ", data)
+
+
+def test_strip_markup_on_a_real_page():
+    page = russian_page().replace("<h1>", "<!-- a comment --><style>p {}</style ><h1>").encode("cp1251")
+    assert charset.strip_markup(page) == MARKUP_RE.sub(b" ", page)
+    assert RU_TITLE.encode("cp1251") in charset.strip_markup(page)
+    assert b"<" not in charset.strip_markup(page)
+
+
+HOSTILE_MARKUP = [
+    "lt_without_end",
+    "scripts_without_end",
+    "styles_and_comments_without_end",
+    "comments_without_end",
+    "script_end_tags_without_gt",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE_MARKUP)
+def test_the_sample_of_hostile_markup_takes_bounded_time(name):
+    # 512 KB: 5 to 35 s of CPU with the pattern (a few tens of ms now). CPU time, not wall time
+    # (other processes do not count); the scaling tests count the work itself.
+    data = GENERATORS[name](512 * 1024)
+    start = time.process_time()
+    assert charset.text_sample(data) == b""
+    assert time.process_time() - start < 1.0
 
 
 # -- item 11 in a crawl: CharsetMiddleware ----------------------------------------------------
