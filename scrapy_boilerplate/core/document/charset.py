@@ -6,7 +6,8 @@ bytes, by charset-normalizer (installed with Scrapy, through tldextract and requ
 the legacy encodings pages are written in, and given only the page's text: markup is ASCII and
 says nothing of the encoding (benchmarks/undeclared_charsets.py measured the choice).
 
-Only called when nothing is declared and UTF-8 fails, so ordinary pages never pay for it.
+Only called when nothing is declared and the bytes are not (mostly) UTF-8 (parse.py), so ordinary
+pages never pay for it.
 """
 
 from __future__ import annotations
