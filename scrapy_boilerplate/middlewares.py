@@ -59,8 +59,8 @@ def overview_detector(settings: BaseSettings) -> OverviewDetector:
 
 class CharsetMiddleware:
     """Downloader middleware (BOILERPLATE_DETECT_CHARSET) that re-decodes an HTML response whose
-    charset is declared nowhere and whose bytes are not UTF-8, in the encoding its bytes tell
-    (crawl/charsets.py), where Scrapy fell back to windows-1252: the spider, the overview judge
+    charset is declared nowhere and whose bytes are not valid UTF-8, in the encoding its bytes tell
+    (crawl/charsets.py), where Scrapy guessed otherwise: the spider, the overview judge
     and the pipeline then all read the right text. It sits above OverviewMiddleware (575) and
     below HttpCompressionMiddleware (590), so that it reads the decompressed body.
     """
@@ -89,7 +89,7 @@ class CharsetMiddleware:
         if encoding is None:
             return response
         logger.debug(
-            "%s declares no charset and is not UTF-8: read as %s, not %s",
+            "%s declares no charset and is not valid UTF-8: read as %s, not %s",
             response.url,
             encoding,
             response.encoding,

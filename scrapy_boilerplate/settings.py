@@ -541,8 +541,9 @@ class BoilerplateSettings:
         False,
         _boolean,
         "`CharsetMiddleware` re-decodes an HTML response whose charset is declared nowhere (no "
-        "BOM, none in `Content-Type` or `<meta>`) and whose bytes are not UTF-8 in the encoding "
-        "its bytes tell (GB18030, Shift_JIS, windows-1251...), as `extract(bytes)` does, so the "
+        "BOM, none in `Content-Type` or `<meta>`) and whose bytes are not valid UTF-8 in the "
+        "encoding its bytes tell (GB18030, Shift_JIS, windows-1251, UTF-8 with a stray byte...), as "
+        "`extract(bytes)` does, so the "
         "spider reads it right too",
     )
     overview_action: str = setting(

@@ -1,7 +1,8 @@
 """Which responses Scrapy decoded by a guess, and the encoding their bytes tell (CharsetMiddleware).
 
-Scrapy reads a response's charset from its Content-Type, BOM and <meta>; with none it tries UTF-8,
-then windows-1252, so a GB2312 page served without a charset reaches the spider as mojibake.
+Scrapy reads a response's charset from its Content-Type, BOM and <meta>; with none it guesses, so a
+GB2312 page served without a charset, or a UTF-8 one with one stray byte, reaches the spider as
+mojibake.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def declared(response: TextResponse) -> bool:
 def better_encoding(response: TextResponse) -> str | None:
     """The encoding to read `response` in when Scrapy only guessed and guessed otherwise than the
     bytes tell (core/document/charset.py); None to keep Scrapy's. Never second-guesses a declared
-    charset; valid UTF-8 stays UTF-8."""
+    charset; valid UTF-8 stays UTF-8, and mostly UTF-8 is read as UTF-8."""
     if declared(response):
         return None
     encoding = sniff_encoding(response.body)

@@ -80,6 +80,7 @@ PAGES = {
         "reuters.com.parasite",  # test_credit_line
         *"novalanalove.com.ear-candy otto.de.twoforfashion".split(),  # test_widgets
         *"seelenradio.de.leo correctiv.org.zusage 100noticias.com-millones".split(),  # test_site_rules
+        "football.ua.podolski",  # test_charsets
     ],
     "overview-dev": [*OVERVIEW_SITE, *METADATA_ONLY["overview-dev"]],
 }

@@ -101,6 +101,10 @@ ODD_PAGES = [
     # no soft hyphens, the same character counts
     "<p>Wa\u0308h\xadrend <a href='/x'>gepr\xadu\u0308ft</a> &shy;x</p><pre> Mu\u0308\xadller\n</pre>"
     "<p>\xad</p><p>&shy; &shy;</p><div>e\u0301\u0327t\xe9</div>".encode(),
+    # control characters (words.drop_controls): in words, between spaces, alone, in a link, in
+    # <pre>; C1 read as windows-1252, U+0085 too
+    "<p>he\x02llo \x02 we\x92re \x93x\x94 \x81\x7f</p><p>\x02</p><p><a href='/x'>\x07link\x85</a> \x1b</p>"
+    "<pre>\x02 code\x0c\x9f\n</pre><p>\x85 e\u0301\x02</p>".encode(),
 ]
 
 
@@ -116,7 +120,7 @@ def test_same_page_on_odd_markup(html):
 SPACES = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeff"
 fragments = st.lists(
     st.one_of(
-        st.text(alphabet=SPACES + "ab é中ŉ\U0001f600\xadu\u0308", max_size=8),
+        st.text(alphabet=SPACES + "ab é中ŉ\U0001f600\xadu\u0308\x02\x7f\x81\x92", max_size=8),
         st.sampled_from(
             [
                 "<a href='x'>",

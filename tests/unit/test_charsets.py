@@ -10,9 +10,14 @@ import csv
 import io
 import json
 import re
+import time
 
 import pytest
 from charset_pages import PARAGRAPH, RU_TITLE, ZH_SENTENCE, chinese_page, russian_page, surrogate_page
+from conftest import real_page, unless_cut
+from hostile_bytes import GENERATORS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
@@ -174,6 +179,108 @@ def test_the_sample_is_linear_on_long_ascii_runs():
     assert charset.text_sample(data) == b"\xc4\xe3\xba\xc3"
 
 
+# -- issue 46: the markup stripping of the guess is linear -----------------------------------
+
+#: The pattern strip_markup replaced: its result is the reference (it costs time in the square of
+#: the number of "<" without an end).
+MARKUP_RE = re.compile(rb"<(?:script\b.*?</script\s*>|style\b.*?</style\s*>|!--.*?-->|[^>]*>)", re.I | re.S)
+MARKUP_PIECES = [
+    *(b"<", b">", b"<script", b"<SCRIPT", b"script", b"<style", b"style>", b"</script", b"</Style"),
+    *(b"<!--", b"-->", b"--", b"!", b"-", b" ", b"\t", b"\n", b"x", b"_", b"1", b"/", b"\xe9", b"\xff"),
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(MARKUP_PIECES), max_size=40).map(b"".join))
+def test_strip_markup_gives_what_the_pattern_gave(data):
+    assert charset.strip_markup(data) == MARKUP_RE.sub(b" ", data)
+
+
+def test_strip_markup_on_a_real_page():
+    page = russian_page().replace("<h1>", "<!-- a comment --><style>p {}</style ><h1>").encode("cp1251")
+    assert charset.strip_markup(page) == MARKUP_RE.sub(b" ", page)
+    assert RU_TITLE.encode("cp1251") in charset.strip_markup(page)
+    assert b"<" not in charset.strip_markup(page)
+
+
+HOSTILE_MARKUP = [
+    "lt_without_end",
+    "scripts_without_end",
+    "styles_and_comments_without_end",
+    "comments_without_end",
+    "script_end_tags_without_gt",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE_MARKUP)
+def test_the_sample_of_hostile_markup_takes_bounded_time(name):
+    # 512 KB: 5 to 35 s of CPU with the pattern (a few tens of ms now). CPU time, not wall time
+    # (other processes do not count); the scaling tests count the work itself.
+    data = GENERATORS[name](512 * 1024)
+    start = time.process_time()
+    assert charset.text_sample(data) == b""
+    assert time.process_time() - start < 1.0
+
+
+# -- issue 46: a stray byte in a UTF-8 page -------------------------------------------------
+
+PODOLSKI = ("trafilatura-eval", "football.ua.podolski")  # a Russian article, declared UTF-8
+DECLARATION_RE = re.compile(rb"<meta http-equiv=\"Content-Type\"[^>]*>")
+FIRST_WORDS = "Ветеран сборной"
+
+
+def podolski(declared: bool = True) -> bytes:
+    data = real_page(*PODOLSKI).read_html()
+    assert DECLARATION_RE.search(data)
+    return data if declared else DECLARATION_RE.sub(b"", data)
+
+
+def with_stray_byte(data: bytes) -> bytes:
+    """`data` with a byte that is no UTF-8 (0xFF) before the first words of the article."""
+    at = data.index(FIRST_WORDS.encode(), data.index(b"<body"))
+    return data[:at] + b"\xff" + data[at:]
+
+
+@unless_cut(PODOLSKI)
+@pytest.mark.parametrize("declared", [True, False], ids=["declared", "undeclared"])
+def test_a_stray_byte_in_a_utf8_page_is_one_replacement_character(declared):
+    # As a browser and Scrapy read a page that declares UTF-8; here declared or not.
+    data = podolski(declared)
+    clean = extract(data)
+    assert FIRST_WORDS in clean.text and clean.title
+    stray = extract(with_stray_byte(data))
+    assert stray.text == clean.text.replace(FIRST_WORDS, "\ufffd" + FIRST_WORDS, 1)
+    assert stray.title == clean.title
+    assert stray.description == clean.description
+    assert parse.declared_encoding(data) == ("utf-8" if declared else None)
+
+
+@unless_cut(PODOLSKI)
+@pytest.mark.parametrize("encoding", ["cp1251", "koi8_r"])
+def test_a_legacy_page_with_a_few_utf8_characters_is_still_guessed(encoding):
+    # The page re-encoded, undeclared, with a UTF-8 dash and copyright sign pasted in: mostly
+    # not UTF-8, so its encoding is guessed as before.
+    text = podolski(declared=False).decode("utf-8")
+    data = text.encode(encoding, errors="xmlcharrefreplace").replace(b"<body", "<p>— ©</p><body".encode(), 1)
+    assert parse.sniff_encoding(data) == encoding
+    assert FIRST_WORDS in extract(data).text
+    characters, bad = parse.utf8_counts(data)
+    assert 2 <= characters < 10 and bad > 1000  # the two pasted, and one or none by chance
+
+
+def test_the_share_of_bad_sequences_decides():
+    utf8 = "Пример текста, ".encode() * 4  # 48 characters of two bytes
+    assert parse.utf8_counts(utf8 + b"\xff\xfe") == (48, 2)
+    assert parse.utf8_counts("\ufffd".encode() + b"\xff") == (1, 1)  # a real U+FFFD is a character
+    assert parse.sniff_encoding(b"<p>" + utf8 + b"\xff" * 12) == "utf-8"  # 48 >= 4 x 12
+    assert parse.sniff_encoding(b"<p>" + utf8 + b"\xff" * 13) != "utf-8"
+    declared = b'<meta charset="utf-8"><p>' + utf8
+    assert parse.sniff_encoding(declared + b"\xff" * 48) == "utf-8"  # declared: 48 >= 48
+    assert parse.sniff_encoding(declared + b"\xff" * 49) == "cp1252"  # as before
+    # A declared legacy encoding gives way to bytes that are mostly UTF-8, as to valid UTF-8.
+    assert parse.sniff_encoding(b'<meta charset="windows-1251"><p>' + utf8 + b"\xff") == "utf-8"
+
+
 # -- item 11 in a crawl: CharsetMiddleware ----------------------------------------------------
 
 
@@ -207,6 +314,17 @@ def test_middleware_re_decodes_only_a_guess():
         assert better_encoding(kept) is None
         assert mw.process_response(None, kept) is kept
     assert mw.stats.get_value("boilerplate/charset/detected") == 1
+
+
+@unless_cut(PODOLSKI)
+def test_middleware_reads_an_undeclared_page_with_a_stray_byte_as_utf8():
+    guessed = response(with_stray_byte(podolski(declared=False)))
+    assert "\ufffd" in guessed.css("title::text").get()  # Scrapy's guess: every letter lost
+    mw = middleware()
+    fixed = mw.process_response(None, guessed)
+    assert fixed.encoding == "utf-8"
+    assert fixed.css("title::text").get() == "Подольски завершил карьеру в сборной — football.ua"
+    assert mw.stats.get_value("boilerplate/charset/detected/utf-8") == 1
 
 
 def test_middleware_is_off_by_default():

@@ -32,7 +32,7 @@ import numpy as np
 from . import cues, elements, head
 from ._cues cimport class_cues
 from . import hidden as hidden_module   # (`hidden` names a local below)
-from .words import clean_text as _clean_text, count_words as _count_words
+from .words import clean_text as _clean_text, count_words as _count_words, drop_controls as _drop_controls
 from .walk import MAX_BLOCKS as _MAX_BLOCKS
 
 import_lxml__etree()
@@ -454,7 +454,9 @@ cdef class _Walker:
     cdef str collapse(self, Py_ssize_t* n_words, bint* ascii, bint* clean):
         """" ".join(pending.split()) and its words.count_words, in one pass over the bytes;
         `clean` false unless every character is one words.clean_text leaves as it is for sure
-        (below U+0300 but the soft hyphen, or U+2010-U+20CF: punctuation, currency signs)."""
+        (below U+0300 but the soft hyphen, or U+2010-U+20CF: punctuation, currency signs).
+        None when the text holds a control character (words.drop_controls: C0 but whitespace,
+        DEL, U+0080-U+009F), which flush() leaves to the Python way."""
         cdef char* grown
         if self.collapsed_size < self.n_pending:
             self.collapsed_size = 2 * self.n_pending + 256
@@ -472,9 +474,13 @@ cdef class _Walker:
         while i < n:
             w = _space_width(p + i)
             if w:
+                if w == 2 and p[i + 1] == 0x85:   # U+0085: windows-1252's "…" to drop_controls
+                    return None
                 in_word = False
                 i += w
                 continue
+            if p[i] < 0x20 or p[i] == 0x7F or (p[i] == 0xC2 and i + 1 < n and p[i + 1] < 0xA0):
+                return None   # a control character
             if not in_word:
                 if words:
                     self.collapsed[out] = c' '
@@ -510,13 +516,18 @@ cdef class _Walker:
         cdef bint ascii, clean
         if self.n_pending:
             if self.pre_depth:
-                text = PyUnicode_DecodeUTF8(self.pending, self.n_pending, "replace").strip("\n")
+                text = _drop_controls(PyUnicode_DecodeUTF8(self.pending, self.n_pending, "replace")).strip("\n")
                 if not text.strip():
                     text = ""
                 n_words = count_words(text)
                 clean = text.isascii()
             else:
                 text = self.collapse(&n_words, &ascii, &clean)
+                if text is None:   # control characters: as walk.py, drop them, then split
+                    parts = _drop_controls(PyUnicode_DecodeUTF8(self.pending, self.n_pending, "replace")).split()
+                    text = " ".join(parts)
+                    n_words = len(parts) if text.isascii() else count_words(text)
+                    clean = text.isascii()
             self.n_pending = 0
             if not clean:
                 text = _clean_text(text)   # NFC, no soft hyphens (as walk.py)

@@ -6,7 +6,8 @@ bytes, by charset-normalizer (installed with Scrapy, through tldextract and requ
 the legacy encodings pages are written in, and given only the page's text: markup is ASCII and
 says nothing of the encoding (benchmarks/undeclared_charsets.py measured the choice).
 
-Only called when nothing is declared and UTF-8 fails, so ordinary pages never pay for it.
+Only called when nothing is declared and the bytes are not (mostly) UTF-8 (parse.py), so ordinary
+pages never pay for it.
 """
 
 from __future__ import annotations
@@ -44,10 +45,10 @@ WINDOW = 32 * 1024
 #: windows-1252: a real Chinese, Japanese or Russian page has hundreds.
 MIN_LETTERS = 10
 _NON_ASCII_RUN_RE = re.compile(r"[^\x00-\x7f]{2,}")
-# Scripts, styles, comments and tags: ASCII in every encoding above (no trail byte is "<" or ">").
-_MARKUP_RE = re.compile(rb"<(?:script\b.*?</script\s*>|style\b.*?</style\s*>|!--.*?-->|[^>]*>)", re.I | re.S)
 # A word holding a non-ASCII byte (starting only at a word's start: linear on long ASCII runs).
 _NON_ASCII_WORD_RE = re.compile(rb"(?<!\S)\S*?[\x80-\xff]\S*")
+# What ends a script or a style sheet after its "</script" or "</style".
+_END_TAG_REST_RE = re.compile(rb"\s*>")
 
 
 def text_sample(data: bytes) -> bytes:
@@ -61,7 +62,7 @@ def text_sample(data: bytes) -> bytes:
     while start < end and size < MAX_SAMPLE:
         stop = data.find(b"<", min(start + WINDOW, end))
         stop = end if stop < 0 or stop > end else stop
-        found = _NON_ASCII_WORD_RE.findall(_MARKUP_RE.sub(b" ", data[start:stop]))
+        found = _NON_ASCII_WORD_RE.findall(strip_markup(data[start:stop]))
         if stop == end < len(data) and found:
             found.pop()  # the page was cut: its last word may be cut inside a character
         words += found
@@ -72,6 +73,87 @@ def text_sample(data: bytes) -> bytes:
         cut = sample.rfind(b" ", 0, MAX_SAMPLE)
         sample = sample[: cut if cut > 0 else MAX_SAMPLE]
     return sample
+
+
+def strip_markup(data: bytes) -> bytes:
+    """`data` with every script, style sheet, comment and tag replaced by a space: markup is ASCII
+    in every encoding above (no trail byte is "<" or ">") and says nothing of the encoding.
+
+    What re.sub(rb"<(?:script\\b.*?</script\\s*>|style\\b.*?</style\\s*>|!--.*?-->|[^>]*>)", b" ",
+    data, flags=re.I | re.S) gives, in one pass: that pattern looks for the end of each "<" it
+    meets again, to the end of the bytes, so thousands of "<" or "<script" without their end cost
+    time in the square of their number. Here each kind of end is searched for going forward only
+    and remembered (none after a point stays none after any later one)."""
+    lower = data.lower()  # ASCII letters only: the offsets stay the same
+    ends = _Ends(lower)
+    pieces = []
+    pos = 0
+    while True:
+        lt = lower.find(b"<", pos)
+        if lt < 0:
+            break
+        end = -1
+        if lower.startswith(b"script", lt + 1) and not _is_word_byte(lower, lt + 7):
+            end = ends.after(b"</script", lt + 7)
+        elif lower.startswith(b"style", lt + 1) and not _is_word_byte(lower, lt + 6):
+            end = ends.after(b"</style", lt + 6)
+        elif lower.startswith(b"!--", lt + 1):
+            end = ends.after(b"-->", lt + 4)
+        if end < 0:  # a tag, or a script, style sheet or comment that never ends: its tag
+            end = lower.find(b">", lt + 1) + 1
+            if not end:  # no ">" after: nothing after is markup
+                break
+        pieces.append(data[pos:lt])
+        pos = end
+    if not pieces:
+        return data
+    pieces.append(data[pos:])
+    return b" ".join(pieces)
+
+
+def _is_word_byte(data: bytes, at: int) -> bool:
+    """True when the byte at `at` is one of \\w's in a bytes pattern (a letter, digit or "_")."""
+    byte = data[at : at + 1]
+    return byte.isalnum() or byte == b"_"
+
+
+class _Ends:
+    """Where the first end of a script ("</script" then "\\s*>"), a style sheet ("</style" then
+    "\\s*>") or a comment ("-->") at or after an offset ends, asked for offsets that only grow:
+    the last answer of each kind is kept, and holds until the offset passes it (a kind with no end
+    after one offset has none after a later one), so each kind's search reads the bytes once."""
+
+    __slots__ = ("data", "known")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        # Per marker: (the offset searched from, where the end starts or -1 for none, where it ends).
+        self.known: dict[bytes, tuple[int, int, int]] = {}
+
+    def after(self, marker: bytes, offset: int) -> int:
+        """Where the first end that starts with `marker` at or after `offset` ends; -1 for none."""
+        known = self.known.get(marker)
+        if known is not None:
+            since, start, end = known
+            if start < 0 and offset >= since:
+                return -1
+            if start >= offset:
+                return end
+        data, at = self.data, offset
+        while True:
+            start = data.find(marker, at)
+            if start < 0:
+                self.known[marker] = (offset, -1, -1)
+                return -1
+            end = start + len(marker)
+            if marker != b"-->":
+                match = _END_TAG_REST_RE.match(data, end)
+                if match is None:  # "</scripts", "</script x>": not the end
+                    at = start + 1
+                    continue
+                end = match.end()
+            self.known[marker] = (offset, start, end)
+            return end
 
 
 def guess_encoding(data: bytes) -> str:

@@ -11,6 +11,8 @@ import json
 import re
 from typing import TYPE_CHECKING
 
+from .words import drop_controls
+
 if TYPE_CHECKING:
     from lxml import etree
 
@@ -90,17 +92,19 @@ def read_body_meta(el: etree._Element, page: Page) -> None:
 
 
 def read_head(head: etree._Element, page: Page) -> None:
-    """Title, Open Graph tags, JSON-LD, the base and the canonical URL from <head>."""
+    """Title, Open Graph tags, JSON-LD, the base and the canonical URL from <head>; the texts
+    without control characters, as the walk reads the body's (words.drop_controls)."""
     for el in head.iter("title", "meta", "script", "base", "link"):
         tag = el.tag
         if tag == "title":
             if page.title is None and el.text:
-                page.title = " ".join(el.text.split())
+                page.title = " ".join(drop_controls(el.text).split())
         elif tag == "meta":
             prop = (el.get("property") or el.get("name") or el.get("itemprop") or el.get("http-equiv") or "").lower()
             content = el.get("content")
             if not content:
                 continue
+            content = drop_controls(content)
             if prop and len(page.meta) < MAX_META:
                 page.meta.setdefault(prop, content[:MAX_META_CHARS])
             if prop.startswith("og:"):
@@ -129,8 +133,8 @@ def read_jsonld(text: str, jsonld: JsonObject) -> None:
         return
     try:
         data = json.loads(_uncdata(text))
-        if _SURROGATE_ESCAPE_RE.search(text):
-            data = _without_surrogates(data)
+        if _SURROGATE_ESCAPE_RE.search(text) or _CONTROL_ESCAPE_RE.search(text):
+            data = _clean_strings(data)
     except (ValueError, RecursionError):
         return
     stack, seen = [data], 0
@@ -177,16 +181,19 @@ def read_jsonld(text: str, jsonld: JsonObject) -> None:
 #: keeps a lone one, which no output file can encode ("surrogates not allowed").
 _SURROGATE_ESCAPE_RE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+#: A JSON escape of a control character (words.drop_controls): "\\u0002", "\\u0090", "\\b", "\\f".
+_CONTROL_ESCAPE_RE = re.compile(r"\\(?:u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|[bf])")
 
 
-def _without_surrogates(value: object) -> object:
-    """`value` (decoded JSON) with every lone surrogate in its strings and keys made U+FFFD."""
+def _clean_strings(value: object) -> object:
+    """`value` (decoded JSON) with every lone surrogate in its strings and keys made U+FFFD, and
+    without control characters."""
     if isinstance(value, str):
-        return _SURROGATE_RE.sub("\ufffd", value)
+        return drop_controls(_SURROGATE_RE.sub("\ufffd", value))
     if isinstance(value, list):
-        return [_without_surrogates(item) for item in value]
+        return [_clean_strings(item) for item in value]
     if isinstance(value, dict):
-        return {_without_surrogates(key): _without_surrogates(item) for key, item in value.items()}
+        return {_clean_strings(key): _clean_strings(item) for key, item in value.items()}
     return value
 
 

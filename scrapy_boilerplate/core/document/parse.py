@@ -25,13 +25,25 @@ XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
-def sniff_encoding(data: bytes) -> str:
-    """Pick an encoding: BOM, then valid UTF-8, then <meta charset> / XML declaration, then a guess
-    from the bytes (charset.py; cp1252 where they say nothing).
+#: Bytes that are not all UTF-8 are still read as UTF-8 (a U+FFFD for each bad sequence, as a
+#: browser reads a page that declares UTF-8) when their characters of two or more bytes outnumber
+#: the bad sequences this many times; by a declaration of UTF-8, as many times as the bad ones.
+#: Legacy encodings form such characters by chance: 0.43 per bad sequence at most on the 110 pages
+#: of benchmarks/undeclared_charsets.py (EUC-JP; GB18030, Shift_JIS, windows-1251 fewer).
+MOSTLY_UTF8 = 4
+MOSTLY_UTF8_DECLARED = 1
+_HIGH_BYTES = bytes(range(0x80, 0x100))
 
-    Bytes that decode as UTF-8 are UTF-8 whatever the page declares: pages are
-    often re-saved as UTF-8 with a stale <meta charset>, and non-ASCII text in a
-    legacy encoding almost never forms valid UTF-8 by chance.
+
+def sniff_encoding(data: bytes) -> str:
+    """Pick an encoding: BOM, then UTF-8, then <meta charset> / XML declaration, then a guess from
+    the bytes (charset.py; cp1252 where they say nothing).
+
+    Bytes that decode as UTF-8 are UTF-8 whatever the page declares: pages are often re-saved as
+    UTF-8 with a stale <meta charset>, and non-ASCII text in a legacy encoding almost never forms
+    valid UTF-8 by chance. So are bytes that are mostly UTF-8 (MOSTLY_UTF8): one stray byte in a
+    UTF-8 page (a paragraph pasted from elsewhere, a page cut and joined) must not turn all its
+    other characters into mojibake.
     """
     if data.startswith(b"\xef\xbb\xbf"):
         return "utf-8"
@@ -44,23 +56,43 @@ def sniff_encoding(data: bytes) -> str:
         # A page cut mid-character is still UTF-8.
         if exc.start >= len(data) - 3 and exc.reason == "unexpected end of data":
             return "utf-8"
+    name = declared_encoding(data)
+    characters, bad = utf8_counts(data)
+    declares_utf8 = name is not None and name.startswith("utf-")
+    if characters >= bad * (MOSTLY_UTF8_DECLARED if declares_utf8 else MOSTLY_UTF8):
+        return "utf-8"
+    if name is None:
+        return guess_encoding(data)  # declared nowhere: the bytes tell
+    if declares_utf8:
+        return "cp1252"  # as declared pages that fail to decode always were
+    return name
+
+
+def declared_encoding(data: bytes) -> str | None:
+    """The encoding the first 4 KB declare (<meta charset>, http-equiv or the XML declaration) as
+    a browser reads it (a Python codec name); "cp1252" for one Python does not know; None for none."""
     head = data[:4096]
     match = META_CHARSET_RE.search(head) or XML_ENCODING_RE.search(head)
-    if match:
-        name = match.group(1).decode("ascii", "replace").lower()
-        try:
-            name = codecs.lookup(name).name
-        except LookupError:
-            name = None
-        # Pages that claim latin-1 or ASCII mean windows-1252, as browsers read them.
-        if name in ("latin-1", "iso8859-1", "ascii"):
-            name = "cp1252"
-        if name == "gb2312":
-            name = "gb18030"  # its superset, as browsers read it
-        if name and not name.startswith("utf-"):
-            return name
-        return "cp1252"  # as declared pages that fail to decode always were
-    return guess_encoding(data)  # declared nowhere: the bytes tell
+    if not match:
+        return None
+    try:
+        name = codecs.lookup(match.group(1).decode("ascii", "replace").lower()).name
+    except LookupError:
+        return "cp1252"
+    # Pages that claim latin-1 or ASCII mean windows-1252, as browsers read them.
+    if name in ("latin-1", "iso8859-1", "ascii"):
+        return "cp1252"
+    if name == "gb2312":
+        return "gb18030"  # its superset, as browsers read it
+    return name
+
+
+def utf8_counts(data: bytes) -> tuple[int, int]:
+    """(characters of two or more bytes, bad sequences) of `data` read as UTF-8, where each bad
+    sequence is one U+FFFD (an ASCII byte is never part of one)."""
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - data.count("\ufffd".encode())
+    return len(text) - len(data.translate(None, _HIGH_BYTES)) - bad, bad
 
 
 def to_unicode(data: bytes) -> str:

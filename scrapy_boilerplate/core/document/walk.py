@@ -48,7 +48,7 @@ from .head import (
     read_jsonld,
 )
 from .hidden import is_hidden
-from .words import clean_text, count_words
+from .words import clean_text, count_words, drop_controls
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -165,13 +165,14 @@ class _Walker:
         """The open block's text, if any, becomes a block."""
         pending = self.pending
         if pending:
+            # Control characters go before the whitespace is read (as _walk.pyx).
             if self.pre_depth:
-                text = "".join(pending).strip("\n")
+                text = drop_controls("".join(pending)).strip("\n")
                 if not text.strip():
                     text = ""
                 n_words = count_words(text)
             else:
-                parts = "".join(pending).split()
+                parts = drop_controls("".join(pending)).split()
                 text = " ".join(parts)
                 # count_words(text) without splitting the text a second time
                 n_words = len(parts) if text.isascii() else count_words(text)

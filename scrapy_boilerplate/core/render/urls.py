@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin, urlsplit
 
+from ..document.words import drop_controls
+
 # Browsers drop tabs and line breaks anywhere in a URL ("java\tscript:"), and
-# control characters and spaces at its ends.
+# control characters and spaces at its ends; other control characters no output holds.
 _IGNORED_INSIDE = re.compile(r"[\t\n\r]")
 _STRIPPED = "".join(map(chr, range(0x21))) + "\x7f"
 # An absolute http(s) URL with a host and no character that urljoin or a browser would treat
 # specially (spaces, controls, backslashes).
-_PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#\\\s\x00-\x20\x7f@:][^\\\s\x00-\x20\x7f]*\Z")
+_PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#\\\s\x00-\x20\x7f-\x9f@:][^\\\s\x00-\x20\x7f-\x9f]*\Z")
 
 
 def page_base(url: str | None, base_href: str | None) -> str | None:
@@ -30,7 +32,7 @@ def safe_url(href: str | None, base: str | None) -> str | None:
         return None
     if _PLAIN_ABSOLUTE.match(href):
         return href  # the common case, already absolute: no parsing
-    href = _IGNORED_INSIDE.sub("", href).strip(_STRIPPED)
+    href = drop_controls(_IGNORED_INSIDE.sub("", href).strip(_STRIPPED))
     if not href:
         return None
     try:
