@@ -1,6 +1,6 @@
 """Cut the real-page fixtures of tests/fixtures/real from ../shared/datasets (a maintainer's tool).
 
-    python tests/support/cut_fixtures.py [ID...]
+    python tests/support/cut_fixtures.py [ID...]            # ID: a dataset page's id, or SITE/FILE (CUT_SITES)
     python tests/support/cut_fixtures.py --stale    # the cut pages to cut again (after retraining)
 
 Each page in PAGES is cut down in three steps, each kept only if `extract()` gives the very same
@@ -97,6 +97,17 @@ SITES = {
     "soudegesu": ["aws/amazonlinux2-docker/index.html"],
 }
 SHARED_SITES = SHARED.parent / "sites"
+# Articles of the real static sites whose code listings number their lines (test_line_numbers), one
+# or two a theme: cut as the pages of PAGES are (extracted without a URL), to
+# tests/fixtures/real/sites/<site>/, with the site's labels of them. Ids on the command line: SITE/FILE.
+CUT_SITES = {
+    "binglau7": ["2015/12/19/csrf-xsrf-原理与应对策略/index.html", "2016/01/21/IO模式学习/index.html"],  # Hexo NexT
+    "alanlang": ["archives/59303.html"],  # Hexo NexT 5 (one-line listings too)
+    "0xbro": ["posts/reverse-and-patch-an-easy-apk/index.html"],  # Jekyll Chirpy: Rouge's table
+    "arvimal": ["posts/2008/02/dns-zone-file-sanity-check/index.html"],  # Hugo: Chroma's inline numbers
+    "cosmoscalibur": ["en/blog/2024/configurar-segundo-teclado-en-linux/index.html"],  # Sphinx: Pygments inline
+    "cyrilou": ["blog/2012-01-07-navigation-avec-le-clavier-pour-bonjourdubstep-fr/index.html"],  # WP-Syntax
+}
 # The pages whose gold text a test reads (scores against the gold, table rows found in it): the
 # others are written without their gold.
 GOLD = {
@@ -277,10 +288,41 @@ def copy_sites() -> None:
         print(f"sites/{site}: {len(members)} pages")
 
 
+def cut_site_pages(only: set[str]) -> int:
+    """Cut the pages of CUT_SITES (those named in `only`, or all of them)."""
+    import tarfile
+
+    failed = 0
+    for site, members in CUT_SITES.items():
+        folder = OUT / "sites" / site
+        meta = json.loads((SHARED_SITES / site / "site.json").read_text(encoding="utf-8"))
+        with tarfile.open(SHARED_SITES / site / "site.tar.gz") as tar:
+            for member in members:
+                if only and f"{site}/{member}" not in only:
+                    continue
+                handle = tar.extractfile(member)
+                assert handle is not None, (site, member)
+                raw = handle.read()
+                small = cut_page(f"sites/{site}", member, raw, None)
+                if small is None:
+                    print(f"sites/{site}/{member}: not the same extraction twice; not written", file=sys.stderr)
+                    failed += 1
+                    continue
+                (folder / member).parent.mkdir(parents=True, exist_ok=True)
+                (folder / member).write_bytes(small)
+                print(f"sites/{site}/{member}: {len(raw)} -> {len(small)} bytes", flush=True)
+        kept = {key: meta[key] for key in ("name", "repo", "commit", "output_dir", "generator")}
+        kept["labels"] = {member: meta["labels"][member] for member in members}
+        (folder / "site.json").write_text(json.dumps(kept, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    return failed
+
+
 def main(only: set[str]) -> int:
     failed = 0
     if not only:
         copy_sites()
+    if not only or any("/" in page_id for page_id in only):
+        failed += cut_site_pages({page_id for page_id in only if "/" in page_id})
     for name, ids in PAGES.items():
         records = {r["id"]: r for r in map(json.loads, (SHARED / name / "pages.jsonl").open(encoding="utf-8"))}
         folder = OUT / name
@@ -340,6 +382,16 @@ def stale() -> list[str]:
             raw = gzip.decompress((SHARED / name / records[page_id]["html"]).read_bytes())
             if outcome(name, page_id, small, url) != outcome(name, page_id, raw, url):
                 ids.append(page_id)
+    import tarfile
+
+    for site, members in CUT_SITES.items():
+        with tarfile.open(SHARED_SITES / site / "site.tar.gz") as tar:
+            for member in members:
+                copy, handle = OUT / "sites" / site / member, tar.extractfile(member)
+                if copy.is_file() and handle is not None:
+                    name, small, raw = f"sites/{site}", copy.read_bytes(), handle.read()
+                    if outcome(name, member, small, None) != outcome(name, member, raw, None):
+                        ids.append(f"{site}/{member}")
     return ids
 
 

@@ -64,7 +64,11 @@ def render_markup(page: Page, units: list[Unit], lead: str | None, options: Opti
         elif unit[0] == "table":
             renderer.table(unit[1])
         elif unit[0] == "code":
-            renderer.code("\n".join(page.texts[unit[1].first : unit[1].last]))
+            code = unit[1]
+            if code.last - code.first == 1:
+                renderer.block(code.first, code.written(page))  # one <pre>: in its lists and quotes
+            else:
+                renderer.code(code.written(page))
         elif options.include_images:
             renderer.image(unit[1], unit[2])
     # Inline markup is read back from the tree: NFC and no soft hyphens here, as in the blocks.
@@ -107,13 +111,14 @@ class _Renderer:
 
     # -- blocks --
 
-    def block(self, i: int) -> None:
+    def block(self, i: int, code: str | None = None) -> None:
+        """Block `i`; `code`: the text of a <pre> block as written (without its line numbers)."""
         page = self.page
         tag = page.tags[i]
         levels = self._list_levels(page.nodes[i])
         self._close_html_outside(levels)
-        if tag == "pre":
-            md, inner = _code_block(page.texts[i])
+        if tag == "pre" or code is not None:
+            md, inner = _code_block(page.texts[i] if code is None else code)
         else:
             tokens = self.segments.tokens(i)
             if tokens is None:

@@ -109,7 +109,7 @@ def node_segments(page: Page, node: int) -> list[list[Token]]:
         kind_code = info[0]
         if kind_code == K_SKIP and page.read_noscript and el.tag == "noscript":
             kind_code = K_BLOCK  # read as the walk read it
-        if kind_code == K_SKIP or _skipped(page, el):
+        if kind_code == K_SKIP or walk_skips(page, el):
             walker.skip_subtree()
             stack.append("skip")
             continue
@@ -154,7 +154,7 @@ def _last_char(tokens: list[Token]) -> str:
     return ""
 
 
-def _skipped(page: Page, el: etree._Element) -> bool:
+def walk_skips(page: Page, el: etree._Element) -> bool:
     """What the walk skips inside a node: hidden elements, anchor marks and comment sections."""
     keys = el.keys()
     if not keys:

@@ -6,11 +6,17 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from ..selection.code_blocks import CodeBlock
 from ..selection.tables import Table
 
 #: A unit of the kept content, in document order: ("block", block index), ("table", Table),
-#: ("code", Table) or ("image", url, alt).
-Unit = tuple[Literal["block"], int] | tuple[Literal["table", "code"], Table] | tuple[Literal["image"], str, str]
+#: ("code", CodeBlock) or ("image", url, alt).
+Unit = (
+    tuple[Literal["block"], int]
+    | tuple[Literal["table"], Table]
+    | tuple[Literal["code"], CodeBlock]
+    | tuple[Literal["image"], str, str]
+)
 #: An image of the content: (block index, url, alt).
 ContentImage = tuple[int, str, str]
 
@@ -25,13 +31,16 @@ def content_units(
     mask: np.ndarray,
     tables: list[Table],
     images: list[ContentImage],
-    code_blocks: Sequence[Table] = (),
+    code_blocks: Sequence[CodeBlock] = (),
 ) -> list[Unit]:
     """Kept blocks, data tables, code blocks and images in document order: ("block", i),
-    ("table", Table), ("code", Table), ("image", url, alt). `images`: (block index, url, alt).
-    A code block is a <pre> of several blocks (a line a <div>), written as one."""
+    ("table", Table), ("code", CodeBlock), ("image", url, alt). `images`: (block index, url,
+    alt). A code block is a <pre> of several blocks (a line a <div>), or a listing without its
+    line numbers, written as one."""
     units: list[Unit] = []
-    unit_at: dict[int, tuple[Literal["table", "code"], Table]] = {t.first: ("table", t) for t in tables}
+    unit_at: dict[int, tuple[Literal["table"], Table] | tuple[Literal["code"], CodeBlock]] = {
+        t.first: ("table", t) for t in tables
+    }
     unit_at.update((c.first, ("code", c)) for c in code_blocks)
     pending_images = list(images)
     skip_to = 0  # past the last table written
@@ -68,5 +77,5 @@ def units_text(page: Page, units: list[Unit]) -> list[str]:
         elif unit[0] == "table":
             lines.extend(table_rows_text(page, unit[1], None))
         elif unit[0] == "code":
-            lines.extend(page.texts[unit[1].first : unit[1].last])
+            lines.append(unit[1].written(page))
     return lines

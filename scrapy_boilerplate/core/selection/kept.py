@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..document.page import Page
+    from .code_blocks import CodeBlock
     from .site_rules import RuleSummary
     from .tables import Table
 
@@ -24,7 +25,7 @@ class Kept:
     probability: np.ndarray  # the blocks' probabilities, as `Block.probability` reports them
     title: str | None  # the page's headline
     tables: list[Table] = field(default_factory=list)
-    code_blocks: Sequence[Table] = ()
+    code_blocks: Sequence[CodeBlock] = ()
     # The mask after each step from the decoder on (selection/steps.py select); None: the blocks
     # are not a selection's (a stated body: all of them are its).
     history: list[bytes] | None = None

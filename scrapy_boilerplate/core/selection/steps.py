@@ -24,10 +24,11 @@ from ..document.page import Page
 from ..metadata.bylines import BYLINE_RE
 from ..options import Options
 from .cards import keep_card_groups
-from .code_blocks import find_code_blocks
+from .code_blocks import CodeBlock, find_code_blocks
 from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, near_empty_fallback
 from .fallbacks import Run, rewalk_thread, use_stated_body
 from .kept import Kept
+from .line_numbers import find_line_numbers, with_listings
 from .lists import fill_definition_list_gaps, fill_list_gaps
 from .sections import keep_last_section
 from .siblings import keep_sibling_sections
@@ -78,7 +79,7 @@ class Selection:
     rule: SiteRule | None = None  # the site selectors of this page, when there are some
     # None until the decoder sets it: the steps before it change the probabilities only.
     mask: np.ndarray = None  # type: ignore[assignment]
-    code_blocks: list[Table] = field(default_factory=list)
+    code_blocks: list[CodeBlock] = field(default_factory=list)
     # The mask after each step from the decoder on (row k: after MASK_STEPS[k], as bytes), for
     # `step_reasons`: which step decided.
     history: list[bytes] = field(default_factory=list)
@@ -303,6 +304,21 @@ def decide_code_blocks(s: Selection) -> None:
     decide_tables(s.code_blocks, s.mask, s.proba, s.page)
 
 
+def drop_line_numbers(s: Selection) -> None:
+    """A code listing's line numbers are not text (line_numbers.py): a gutter of numbers beside
+    the code is dropped, whatever the model said of it, and the code is written whole, in
+    order, as one code block; numbers at the start of every line of a <pre> are taken out of
+    its text. A listing of several blocks is decided whole, as a code block is."""
+    found = find_line_numbers(s.page)
+    if not found.listings and not found.gutters:
+        return
+    decide_tables([c for c in found.listings if c.last - c.first > 1], s.mask, s.proba, s.page)
+    s.code_blocks = with_listings(s.page, s.code_blocks, found)
+    # A table of lines may have passed for a data table: it is the listing.
+    s.tables = [t for t in s.tables if not any(c.first < t.last and t.first < c.last for c in found.listings)]
+    s.mask[found.gutters] = False
+
+
 def keep_listing_captions(s: Selection) -> None:
     """Keep the caption of a code listing or a table whose code or cells are kept.
 
@@ -416,6 +432,7 @@ PIPELINE: tuple[Step | Fallback, ...] = (
     Step(keep_credit_line, "credit_line", "a closing credit line after the body is kept"),
     Step(decide_data_tables, "data_table", "a data table is decided whole"),
     Step(decide_code_blocks, "code_block", "a code block is decided whole"),
+    Step(drop_line_numbers, "line_numbers", "a code listing's line numbers are not its text"),
     Step(keep_listing_captions, "listing_caption", "the caption of a kept code listing or table"),
     Step(keep_within_site_rule, SITE_SELECTOR),
     Step(trust_site_rule, SITE_SELECTOR),

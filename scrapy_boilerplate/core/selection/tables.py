@@ -22,6 +22,8 @@ import numpy as np
 from ..document.elements import FLAG, HEADING_TAGS
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..document.page import Page
 
 CELL_TAGS = frozenset(("td", "th"))
@@ -145,7 +147,7 @@ def _is_data_table(page: Page, table: Table, structured: int) -> bool:
 
 
 def decide_tables(
-    tables: list[Table],
+    tables: Sequence[Table],
     mask: np.ndarray,
     proba: np.ndarray,
     page: Page,
