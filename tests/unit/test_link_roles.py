@@ -334,3 +334,28 @@ def test_a_plain_relative_link_is_joined_as_urljoin_and_safe_url_string_join_it(
     from scrapy_boilerplate.core.render.urls import safe_url
 
     assert link_key(href, base) == safe_url_string(safe_url(href, base), encoding="utf-8").split("#")[0]
+
+
+@pytest.mark.parametrize(
+    ("site", "member", "url", "next_url"),
+    [
+        listing(
+            "stefanscherer",
+            "page/2/index.html",
+            "https://stefanscherer.github.io/page/2/",
+            "https://stefanscherer.github.io/page/3/",
+        ),
+        # A tag page of one post: its one "»" and the post's title lead to the post.
+        listing("stefanscherer", "tag/ci/index.html", "https://stefanscherer.github.io/tag/ci/", None),
+    ],
+)
+def test_a_teasers_arrow_is_no_next_page(site, member, url, next_url):
+    # Casper puts a "»" under each teaser: taken for the list's next page, a crawl reads the
+    # posts as pages of the listing.
+    html, labels = site_page(site, member), site_labels(site)
+    if html is None or labels is None:
+        pytest.skip(f"../shared/sites/{site} not found")
+    links = page_links(build_page(parse_html(html), base_url=url), url, is_overview=True)
+    assert {link.url for link in links if link.role == "next"} == ({next_url} if next_url else set())
+    arrows = [link for link in links if link.text.strip() == "»"]
+    assert arrows and all(labels[link.url.split(".io/", 1)[1] + "index.html"] == "article" for link in arrows)
