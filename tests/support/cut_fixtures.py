@@ -99,7 +99,8 @@ SITES = {
         "tag/quake-live/index.html",
     ],
     "rfernandezdo": ["blog/2023/10/17/hello-world-from-mkdocs-material/index.html"],
-    "soudegesu": ["aws/amazonlinux2-docker/index.html"],
+    # Mainroad: a post; the home page (a tag cloud and the English edition's home in its menus).
+    "soudegesu": ["aws/amazonlinux2-docker/index.html", "index.html"],
     # Casper (Ghost): a "»" under every teaser, a tag page of one post.
     "stefanscherer": ["page/2/index.html", "tag/ci/index.html"],
 }

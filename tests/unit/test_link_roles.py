@@ -359,3 +359,25 @@ def test_a_teasers_arrow_is_no_next_page(site, member, url, next_url):
     assert {link.url for link in links if link.role == "next"} == ({next_url} if next_url else set())
     arrows = [link for link in links if link.text.strip() == "»"]
     assert arrows and all(labels[link.url.split(".io/", 1)[1] + "index.html"] == "article" for link in arrows)
+
+
+def test_a_crowd_of_navigation_links_comes_after_a_link_of_its_own_shape():
+    # Mainroad's home page: a cloud of 100+ tag and category links, and the English edition's
+    # home in the menu, all navigation. The edition leads to half of the site's articles, a tag
+    # to a few already seen: a crawl fetches the edition first, every navigation link still
+    # before related and boilerplate ones.
+    from scrapy_boilerplate.link_roles import PRIORITY_OFFSETS, priority_offsets
+
+    html = site_page("soudegesu", "index.html")
+    if html is None:
+        pytest.skip("../shared/sites/soudegesu not found")
+    url = "https://www.soudegesu.com/"
+    roles = url_roles(page_links(build_page(parse_html(html), base_url=url), url, is_overview=True))
+    offsets = priority_offsets(roles)
+    tags = [u for u in roles if "/tags/" in u or "/categories/" in u]
+    assert len(tags) > 100 and {roles[u] for u in tags} == {"navigation"}
+    assert roles[url + "en/"] == "navigation"
+    assert offsets[url + "en/"] > max(offsets[u] for u in tags)
+    navigation = [offsets[u] for u, role in roles.items() if role == "navigation"]
+    assert min(navigation) > PRIORITY_OFFSETS["related"]
+    assert all(offsets[u] == PRIORITY_OFFSETS[role] for u, role in roles.items() if role != "navigation")

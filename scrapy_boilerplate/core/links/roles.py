@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_right
+from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -39,7 +40,7 @@ from ..render.urls import page_base
 from ..scoring import ttr
 from ..selection.cards import HEAD_BLOCKS, HEADLINE_LINK_CHARS, SHORT_HEADLINE_LINK_CHARS, Span, card_groups
 from .anchors import Anchor, page_anchors
-from .urls import JUNK_URL, LISTING_URL, continues, is_home, link_key, same_site, url_host, url_kind
+from .urls import JUNK_URL, LISTING_URL, continues, is_home, link_key, same_site, url_host, url_kind, url_shape
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -262,6 +263,17 @@ def page_links(
             hint = hint._replace(role=NAVIGATION)
         links.append(hint)
     return links
+
+
+def crowding(roles: dict[str, str]) -> dict[str, int]:
+    """URL -> how crowded its navigation link is: log2 of the number of the page's navigation
+    links with its URL's host and shape (url_shape), rounded down (0 for a link of a shape of its own). A
+    tag cloud or a list of monthly archives gives each of its many links a small part of the site;
+    a section's or a language's home, a shape of its own on the page, a large part: a crawl
+    fetches it first."""
+    shapes = {url: (url_host(url), url_shape(url)) for url, role in roles.items() if role == NAVIGATION}
+    counts = Counter(shapes.values())
+    return {url: counts[shape].bit_length() - 1 for url, shape in shapes.items()}
 
 
 def url_roles(links: list[Link]) -> dict[str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from typing import Generic, TypeVar
+from urllib.parse import urlsplit
 
 from w3lib.url import safe_url_string
 
@@ -238,3 +239,54 @@ def continues(page_key: str | None, key: str) -> bool:
 def same_site(a: str, b: str) -> bool:
     """Whether two absolute URLs have the same scheme and host."""
     return a.split("/", 3)[:3] == b.split("/", 3)[:3]
+
+
+_YEAR_RE = re.compile(r"(?:19|20)\d\d\Z")
+
+#: A URL's shape (url_shape): its path's segments as kinds, its file extension, whether it has a query.
+Shape = tuple[tuple[str, ...], str, bool]
+
+
+def url_shape(url: str) -> Shape | None:
+    """The shape of an absolute URL's path, which a site's URLs of one kind share: each segment
+    as "Y" (a year), "N" (a number) or "w" (a word), but the first of several as itself (posts/,
+    tags/, archives/); the file extension ("index.html" as its folder); whether there is a query.
+    ``/2009/04/`` and ``/2009/01/07/slug/`` differ, two posts' or two tags' URLs do not."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    segments = [segment for segment in parts.path.split("/") if segment]
+    extension = ""
+    if segments and "." in segments[-1]:
+        name, extension = segments[-1].rsplit(".", 1)
+        extension = extension.lower()
+        if name.lower() == "index":
+            segments.pop()
+            extension = ""
+        else:
+            segments[-1] = name
+    kinds = []
+    for i, segment in enumerate(segments):
+        if _YEAR_RE.match(segment):
+            kinds.append("Y")
+        elif segment.isdigit():
+            kinds.append("N")
+        elif i == 0 and len(segments) > 1:
+            kinds.append(segment.lower())
+        else:
+            kinds.append("w")
+    return tuple(kinds), extension, bool(parts.query)
+
+
+def folder_of(url: str) -> str | None:
+    """The path under which a URL's own pages would lie: ``/2009/04/`` for ``/2009/04/`` and
+    ``/2009/04/index.html``, ``/story.html/`` for ``/story.html`` (nothing lies under a file)."""
+    try:
+        path = urlsplit(url).path or "/"
+    except ValueError:
+        return None
+    if path.endswith("/"):
+        return path
+    head, _, last = path.rpartition("/")
+    return head + "/" if last.startswith("index.") else path + "/"
