@@ -381,3 +381,41 @@ def test_a_crowd_of_navigation_links_comes_after_a_link_of_its_own_shape():
     navigation = [offsets[u] for u, role in roles.items() if role == "navigation"]
     assert min(navigation) > PRIORITY_OFFSETS["related"]
     assert all(offsets[u] == PRIORITY_OFFSETS[role] for u, role in roles.items() if role != "navigation")
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        # Date archives list posts: a monthly archives widget in a sidebar is no teaser.
+        ("http://blog.mylittlepwnage.com/2009/11/index.html", "listing"),
+        ("https://b.example/2009/", "listing"),
+        ("https://b.example/en/2009/04/page/2/", "listing"),
+        ("https://b.example/2009/11/22/a-post/", "plain"),
+        ("https://b.example/2009/11/a-post.html", "plain"),
+        ("https://b.example/2009-in-review/", "plain"),
+        # A post's number under "archives" (WordPress, Hexo's abbrlink) is the post, not the archive.
+        ("https://alanlang.github.io/archives/59303.html", "plain"),
+        ("https://alanlang.github.io/archives/7b152142.html", "plain"),
+        ("https://b.example/archives/", "listing"),
+        ("https://b.example/archives/2019/", "listing"),
+        ("https://b.example/archives/page/2/", "listing"),
+        ("https://b.example/tags/python/", "listing"),
+    ],
+)
+def test_what_a_url_says_of_its_page(url, kind):
+    from scrapy_boilerplate.core.links import urls
+
+    assert urls.url_kind(url) == {"listing": urls.LISTING_URL, "plain": urls.PLAIN_URL}[kind]
+
+
+def test_a_monthly_archives_widget_is_no_content_of_a_listing():
+    # WordPress (Thematic): the sidebar's "April 2010", "November 2009"... on every page, taken for
+    # a listing's teasers: 480 of the 487 content links of the sites' list pages that led to lists.
+    url = "http://blog.mylittlepwnage.com/2009/01/"
+    html = site_page("mylittlepwnage", "2009/01/index.html")
+    if html is None:
+        pytest.skip("../shared/sites/mylittlepwnage not found")
+    links = page_links(build_page(parse_html(html), base_url=url), url, is_overview=True)
+    months = [link for link in links if link.text.strip() in ("April 2010", "November 2009", "January 2009")]
+    assert months and {link.role for link in months} == {"navigation"}
+    assert any(link.role == "content" and "/2009/01/" in link.url for link in links)

@@ -62,6 +62,19 @@ LISTING_PATH_RE = re.compile(
     re.IGNORECASE,
 )
 
+# A date archive: a path of a year, a month, a day and no more (``/2009/``, ``/2009/04/``,
+# ``/en/2009/04/index.html``, ``/2009/04/page/2/``): a list of that date's posts.
+DATE_ARCHIVE_PATH_RE = re.compile(
+    r"^(?:/[a-z]{2}(?:-[a-z]{2})?)?/(?:19|20)\d\d(?:/\d\d?){0,2}/?(?:index\.html?|page/\d+/?)?$", re.IGNORECASE
+)
+
+# A post under a listing's word: WordPress's ``/archives/123`` and Hexo's ``/archives/59303.html``,
+# ``/archives/7b152142.html`` permalinks (the post's number, decimal or hexadecimal, not a year):
+# not the archive.
+ARCHIVED_POST_PATH_RE = re.compile(
+    r"/archives?/(?!(?:19|20)\d\d/?$)(?=[0-9a-f]*\d)[0-9a-f]{3,}(?:\.html?)?/?$", re.IGNORECASE
+)
+
 
 class ByteBoundedCache(Generic[K, V]):
     """A dict that forgets everything once its entries hold more than `max_bytes` (the sizes
@@ -176,7 +189,7 @@ def _link_key(href: str, base: str | None) -> str | None:
 
 def url_kind(key: str) -> int:
     """What a URL says by itself: a share intent, a legal, account or feed page, a file, a reply,
-    sort or filter variant (JUNK_URL); a tag, category, author or archive list (LISTING_URL);
+    sort or filter variant (JUNK_URL); a tag, category, author, archive or date list (LISTING_URL);
     else PLAIN_URL. Cached: a site's pages link to the same URLs."""
     kind = _KINDS.get(key)
     if kind is None:
@@ -190,7 +203,9 @@ def url_kind(key: str) -> int:
             or (query and BOILERPLATE_QUERY_RE.search(query))
         ):
             kind = JUNK_URL
-        elif LISTING_PATH_RE.search(path):
+        elif (LISTING_PATH_RE.search(path) and not ARCHIVED_POST_PATH_RE.search(path)) or DATE_ARCHIVE_PATH_RE.match(
+            path
+        ):
             kind = LISTING_URL
         else:
             kind = PLAIN_URL
