@@ -287,9 +287,10 @@ def test_a_pager_item_in_a_post_navigation_leads_to_the_next_post(post_nav):
     assert not own_pager(root, "https://blog.example.org/")  # so no listing's pager on the home URL
 
 
-def test_the_url_caches_are_bounded_by_their_bytes():
+def test_the_url_caches_are_bounded_by_their_characters():
     """A site's long links (100 KB hrefs) must not grow a crawl's memory without end: the link
-    keys and kinds kept across pages hold at most about CACHE_BYTES each, whatever their count."""
+    keys and kinds kept across pages hold at most 2 x MAX_CHARS characters each, whatever their
+    count (BoundedCache: two generations)."""
     import tracemalloc
 
     from scrapy_boilerplate.core.links import urls
@@ -303,7 +304,7 @@ def test_the_url_caches_are_bounded_by_their_bytes():
         urls.url_kind(key)
     kept = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    assert kept < 2 * urls.CACHE_BYTES + 2_000_000, kept
+    assert kept < 2 * 2 * urls.MAX_CHARS + 2_000_000, kept
 
 
 @pytest.mark.parametrize(
