@@ -110,6 +110,7 @@ class _Renderer:
         self.ordinals: dict[int, dict[int, int]] = {}  # ordered list node -> {item node: number}
         self.items_of: dict[int, list[int]] | None = None  # node -> its li children (_ordinal)
         self.levels_of: dict[int, list[Level]] = {}  # node -> its lists (_list_levels)
+        self.outer: dict[tuple[int, int], tuple[Level, ...]] = {}  # (node, item below) -> its lists
 
     # -- blocks --
 
@@ -156,23 +157,37 @@ class _Renderer:
         return levels
 
     def _find_list_levels(self, node: int) -> list[Level]:
-        tags, parents = self.page.node_tags, self.page.node_parents
-        levels: list[Level] = []
+        """The lists whose items hold `node`, found going up to the root (a table starts afresh),
+        outermost first, the first MAX_LIST_DEPTH of them. Each (node, item) on the way is worked
+        out once a page (`outer`): a block in lists nested deep reads no more than one in a list."""
+        tags, parents, outer = self.page.node_tags, self.page.node_parents, self.outer
+        # Up to a node already known (or the root, or a table): (node, the item that holds the
+        # block below it, -1 for none)...
+        path: list[tuple[int, int]] = []
         item = -1
-        steps = 0
-        while node >= 0 and steps < 200:
+        known: tuple[Level, ...] = ()
+        while node >= 0:
             tag = tags[node]
             if tag == "li" or tag in DEF_TAGS:
                 item = node
-            elif (tag in LIST_TAGS or tag == "dl") and item >= 0:
-                levels.append((node, tag, item))
+            found = outer.get((node, item))
+            if found is not None:
+                known = found
+                break
+            if tag == "table":
+                outer[(node, item)] = ()
+                break
+            path.append((node, item))
+            if (tag in LIST_TAGS or tag == "dl") and item >= 0:
                 item = -1
-            elif tag == "table":
-                break  # a list inside a layout cell starts afresh
             node = parents[node]
-            steps += 1
-        levels.reverse()
-        return levels[:MAX_LIST_DEPTH]
+        # ...then down again, each one's lists those of the one above and its own.
+        for node, item in reversed(path):
+            tag = tags[node]
+            if (tag in LIST_TAGS or tag == "dl") and item >= 0 and len(known) < MAX_LIST_DEPTH:
+                known = (*known, (node, tag, item))
+            outer[(node, item)] = known
+        return list(known)
 
     def _continues_item(self, levels: list[Level]) -> bool:
         return levels[-1][2] in self.items_started
