@@ -115,3 +115,15 @@ def gold_next(site: Site, file: str) -> str | None:
     if stem is not None:
         candidates.append(f"{stem}2.html")
     return next((c for c in candidates if c in site.labels), None)
+
+
+def has_text(site, file: str) -> bool:
+    """Whether the page has text of its own: a block of text outside its menus, header, footer
+    and sidebars (an empty tag page, a redirect stub have none)."""
+    from scrapy_boilerplate.core.document.elements import FLAG
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import parse_html
+
+    page = build_page(parse_html((site.root / file).read_bytes()))
+    outside = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
+    return any(chars and not flags & outside for chars, flags in zip(page.chars, page.flags))

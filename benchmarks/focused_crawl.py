@@ -159,7 +159,7 @@ def crawl(name: str, mode: str, model: str = "") -> dict:
 
 
 def figures(name: str, run: dict) -> dict:
-    from crawl_sites import load_site
+    from crawl_sites import has_text, load_site
 
     site = load_site(name)
     articles = {f for f, label in site.labels.items() if label == "article"}
@@ -254,18 +254,6 @@ def record_table(results: dict, names: list[str]) -> str:
     return head + "\n".join(rows) + "\n"
 
 
-def has_text(site, file: str) -> bool:
-    """Whether the page has text of its own: a block of text outside its menus, header, footer
-    and sidebars (an empty tag page, a redirect stub have none)."""
-    from scrapy_boilerplate.core.document.elements import FLAG
-    from scrapy_boilerplate.core.document.page import build_page
-    from scrapy_boilerplate.core.document.parse import parse_html
-
-    page = build_page(parse_html((site.root / file).read_bytes()))
-    outside = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
-    return any(chars and not flags & outside for chars, flags in zip(page.chars, page.flags))
-
-
 def main() -> None:
     from crawl_sites import site_names
 
@@ -297,7 +285,7 @@ def main() -> None:
     if args.models == "loso":
         from loso_models import loso_models
 
-        models = {name: str(path) for name, path in loso_models(names, log=print).items()}
+        models = {name: str(path) for name, path in loso_models(names, log=print, jobs=2).items()}
     else:
         models = {name: "" if args.models == "shipped" else str(Path(args.models).resolve()) for name in names}
     raw: dict = {}

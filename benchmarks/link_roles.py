@@ -123,7 +123,7 @@ def main() -> None:
     if args.models == "loso":
         from loso_models import loso_models
 
-        models = {name: str(path) for name, path in loso_models(names, log=print).items()}
+        models = {name: str(path) for name, path in loso_models(names, log=print, jobs=2).items()}
     results = {name: evaluate_site(name, args.library, models[name]) for name in names}
     total: Counter = Counter()
     nexts: Counter = Counter()

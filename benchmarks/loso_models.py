@@ -1,6 +1,6 @@
 """Overview models trained leave-one-site-out over the sites of ../shared/sites, cached.
 
-    python benchmarks/loso_models.py [--sites NAME ...]     # trains what is missing, prints the paths
+    python benchmarks/loso_models.py [--sites NAME ...] [--jobs N]   # trains what is missing, prints the paths
 
 The crawl side's figures of record are leave-one-site-out: a site is crawled with an overview
 model that never saw it. For each of the twenty sites, that model is trained as the shipped one
@@ -43,11 +43,11 @@ def _key(sites: list[str]) -> str:
     return digest.hexdigest()[:16]
 
 
-def loso_models(sites: list[str] | None = None, log=print) -> dict[str, Path]:
-    """Site name -> the path of the overview model trained without it (trained when missing)."""
+def loso_models(sites: list[str] | None = None, log=print, jobs: int = 1) -> dict[str, Path]:
+    """Site name -> the path of the overview model trained without it (trained when missing, in
+    `jobs` processes of one thread each)."""
     from scrapy_boilerplate.training.datasets import load_datasets
-    from scrapy_boilerplate.training.overview import collect_evidence, model_from_evidence
-    from scrapy_boilerplate.training.sites import load_site
+    from scrapy_boilerplate.training.overview import collect_evidence
 
     everyone = site_names()
     folder = CACHE / _key(everyone)
@@ -56,28 +56,47 @@ def loso_models(sites: list[str] | None = None, log=print) -> dict[str, Path]:
     if missing:
         folder.mkdir(parents=True, exist_ok=True)
         log(f"training {len(missing)} leave-one-site-out overview models in {folder}")
-        pages = load_datasets([SHARED / "datasets" / d for d in DATASETS])
-        for name in everyone:
-            pages.extend(load_site(SHARED / "sites" / name))
-        evidence = collect_evidence(pages)
-        for name in missing:
-            log(f"  without {name}")
-            model = model_from_evidence(
-                evidence.subset(evidence.sites != name),
-                f"benchmarks/loso_models.py (without {name})",
-                [*DATASETS, *(s for s in everyone if s != name)],
-                log=lambda _message: None,
-                splits=("fold",),
-            )
-            model.save(folder / f"{name}.json")
+        paths = [SHARED / "datasets" / d for d in DATASETS] + [SHARED / "sites" / s for s in everyone]
+        evidence = collect_evidence(load_datasets(paths, sites=True))
+        tasks = [(evidence, name, everyone, folder) for name in missing]
+        if jobs > 1:
+            import multiprocessing
+
+            # Forked workers share the evidence read once; one thread each (oversubscribed
+            # OpenMP threads slow scikit-learn down many times over).
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for name in pool.imap_unordered(_train_without, tasks):
+                    log(f"  without {name}: done")
+        else:
+            for task in tasks:
+                log(f"  without {_train_without(task)}: done")
     return {name: folder / f"{name}.json" for name in wanted}
+
+
+def _train_without(task: tuple) -> str:
+    from threadpoolctl import threadpool_limits
+
+    from scrapy_boilerplate.training.overview import model_from_evidence
+
+    evidence, name, everyone, folder = task
+    with threadpool_limits(1):
+        model = model_from_evidence(
+            evidence.subset(evidence.sites != name),
+            f"benchmarks/loso_models.py (without {name})",
+            [*DATASETS, *(s for s in everyone if s != name)],
+            log=lambda _message: None,
+            splits=("fold",),
+        )
+    model.save(folder / f"{name}.json")
+    return name
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sites", nargs="*")
+    parser.add_argument("--jobs", type=int, default=2, help="training processes (default: 2)")
     args = parser.parse_args()
-    for name, path in loso_models(args.sites, log=lambda m: print(m, file=sys.stderr)).items():
+    for name, path in loso_models(args.sites, log=lambda m: print(m, file=sys.stderr), jobs=args.jobs).items():
         print(f"{name}\t{path}")
 
 

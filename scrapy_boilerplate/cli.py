@@ -146,7 +146,13 @@ def _add_dataset_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per copy and line")
 
     p = sub.add_parser("train", help="train a block model on datasets with gold text or snippets")
-    p.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
+    p.add_argument(
+        "datasets",
+        nargs="+",
+        metavar="DATASET_DIR",
+        help="dataset folders (pages.jsonl); with --overview also crawl sites' folders "
+        "(site.json and site.tar.gz, their pages labelled: docs/training.md)",
+    )
     p.add_argument("--output", "-o", required=True, help="where to write the model (JSON)")
     p.add_argument(
         "--overview",
@@ -433,7 +439,7 @@ def cmd_train(args) -> int:
     from .training.datasets import load_datasets
     from .training.train import train
 
-    pages = load_datasets([Path(d) for d in args.datasets])
+    pages = load_datasets([Path(d) for d in args.datasets], sites=args.overview)
     command = "scrapy-boilerplate " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     names = [Path(d).name for d in args.datasets]
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731

@@ -21,7 +21,7 @@ from scrapy.http import HtmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from . import settings as bp
-from .core.links.roles import BOILERPLATE, CONTENT, NAVIGATION, NEXT, RELATED, page_links, url_roles
+from .core.links.roles import BOILERPLATE, CONTENT, NAVIGATION, NEXT, RELATED, crowding, page_links, url_roles
 from .crawl.config import crawl_settings
 from .crawl.response_pages import response_page
 
@@ -35,6 +35,18 @@ logger = logging.getLogger(__name__)
 #: Added to a request's priority by the role of its link: an offset, so that the spider's own
 #: priorities and DEPTH_PRIORITY still count (Scrapy fetches higher priorities first).
 PRIORITY_OFFSETS = {NEXT: 40, CONTENT: 30, NAVIGATION: 10, RELATED: 0, BOILERPLATE: -10}
+#: The most a navigation link loses to the crowd of its shape (roles.crowding): it stays above
+#: a related link.
+MAX_CROWDING = PRIORITY_OFFSETS[NAVIGATION] - PRIORITY_OFFSETS[RELATED] - 1
+
+
+def priority_offsets(roles: dict[str, str]) -> dict[str, int]:
+    """URL -> the offset of a request for a link of the page: its role's (PRIORITY_OFFSETS), a
+    navigation link's lowered by the number of links of its shape (roles.crowding)."""
+    crowded = crowding(roles)
+    return {url: PRIORITY_OFFSETS[role] - min(crowded.get(url, 0), MAX_CROWDING) for url, role in roles.items()}
+
+
 #: Roles whose requests "focus" drops.
 FOCUS_DROPS = frozenset((BOILERPLATE, RELATED))
 
@@ -68,7 +80,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         if digest in self._passed and not request.dont_filter:
             self.stats.inc_value("boilerplate/links/repeated")
             return request  # the dupefilter's: no role changes its fate
-        roles = self._page_roles(response)
+        roles, offsets = self._page_roles(response)
         role = roles.get(url) if roles else None
         if role is None:
             if roles:
@@ -87,15 +99,16 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
             )
             return None
         request.meta[bp.META_LINK_ROLE] = role
-        request.priority += PRIORITY_OFFSETS[role]
+        request.priority += offsets[url]
         self._passed.add(digest)
         return request
 
-    def _page_roles(self, response: HtmlResponse) -> dict[str, str]:
-        """URL -> role of the links of `response`, worked out once per response ({} on failure)."""
-        roles = self._roles.get(response)
-        if roles is not None:
-            return cast("dict[str, str]", roles)
+    def _page_roles(self, response: HtmlResponse) -> tuple[dict[str, str], dict[str, int]]:
+        """URL -> role, and URL -> priority offset, of the links of `response`, worked out once
+        per response ({} on failure)."""
+        known = self._roles.get(response)
+        if known is not None:
+            return cast("tuple[dict[str, str], dict[str, int]]", known)
         start = time.perf_counter()
         try:
             is_overview: Any = bp.OVERVIEW_FLAG in response.flags if self.verdicts else None
@@ -114,8 +127,9 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         self.stats.inc_value("boilerplate/links/pages")
         self.stats.inc_value("boilerplate/links/seconds_total", cast("int", seconds))
         self.stats.max_value("boilerplate/links/seconds_max", seconds)
-        self._roles[response] = roles
-        return roles
+        known = (roles, priority_offsets(roles))
+        self._roles[response] = known
+        return known
 
 
 def _digest(url: str) -> bytes:

@@ -40,7 +40,7 @@ from .crawl.articles.seen import SeenFile
 from .crawl.articles.sitemaps import download_sizes, robots_sitemaps, sitemap_entries
 from .crawl.config import crawl_settings
 from .crawl.response_pages import response_page
-from .link_roles import PRIORITY_OFFSETS
+from .link_roles import PRIORITY_OFFSETS, priority_offsets
 from .logformatter import ItemSummaryLogFormatter
 
 if TYPE_CHECKING:
@@ -195,6 +195,7 @@ class ArticleSpider(Spider):
         # reached by (a listing's next link: a listing; a teaser: an article).
         listing = bp.OVERVIEW_FLAG in response.flags
         roles = url_roles(page_links(page, response.url, is_overview=listing))
+        offsets = priority_offsets(roles)
         content = [url for url, role in roles.items() if role == CONTENT]
         if not listing:
             item = self.article_item(response, page)
@@ -215,7 +216,7 @@ class ArticleSpider(Spider):
             meta = {bp.META_LINK_ROLE: role, META_NAVIGATION_DEPTH: followed_depth}
             if role == CONTENT and listing:
                 meta[META_TEASED] = True
-            yield Request(url, self.parse, priority=PRIORITY_OFFSETS[role], meta=meta)
+            yield Request(url, self.parse, priority=offsets[url], meta=meta)
         # The start pages' feeds: the site's posts. (A post's own feed holds its comments, a tag
         # page's the posts its page lists, which a blog announces on every tag page.)
         if self.use_feeds and response.meta.get("is_start_request"):

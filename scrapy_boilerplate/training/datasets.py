@@ -87,10 +87,22 @@ def load_dataset(path: str | Path) -> list[DatasetPage]:
     return pages
 
 
-def load_datasets(paths: Iterable[str | Path]) -> list[DatasetPage]:
-    pages = []
+def load_datasets(paths: Iterable[str | Path], sites: bool = False) -> list[DatasetPage]:
+    """The pages of each dataset folder; with `sites`, a crawl site's folder (site.json,
+    training/sites.py) gives its labelled pages too (they have labels, no gold text)."""
+    from .sites import is_site, load_site
+
+    pages: list = []
     for path in paths:
-        pages.extend(load_dataset(path))
+        if is_site(path):
+            if not sites:
+                raise ValueError(
+                    f"{path} is a crawl site (site.json): its pages have page-type labels but no "
+                    f"gold text, so only the overview model trains on them (train --overview)"
+                )
+            pages.extend(load_site(path))
+        else:
+            pages.extend(load_dataset(path))
     return pages
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +29,7 @@ from ..core.document.parse import parse_html
 from ..core.overview.evidence import FEATURE_NAMES, LINK_WORD, NODE_TOKEN, page_evidence, page_tokens
 from ..core.scoring.model import LinearPart, Model
 from .datasets import DatasetPage
+from .sites import SitePage
 from .train import export_trees, progress
 
 SEED = 20261122
@@ -44,6 +46,8 @@ HGB_PARAMS = {
 NODE_TOKEN_SITE_SHARE = 0.05
 LINK_WORD_SITE_SHARE = 0.035
 MIN_SITES = 5
+#: What a crawled site's pages weigh together in training, in pages (page_weights).
+SITE_PAGES = 100
 # The trees' probability is blended with a logistic model's over the same row (standardised,
 # strongly regularised): the trees split one token at a time, the linear part sums many weak ones.
 LINEAR_WEIGHT = 0.3
@@ -66,6 +70,7 @@ class Evidence:
     sites: np.ndarray
     ids: list
     tokens: list  # per page: the set of prefixed token names it holds (NODE_TOKEN..., LINK_WORD...)
+    crawled: np.ndarray | None = None  # per page: of a crawled site (training/sites.py); None: none is
 
     def subset(self, mask: np.ndarray) -> Evidence:
         index = np.flatnonzero(mask)
@@ -76,12 +81,18 @@ class Evidence:
             self.sites[index],
             [self.ids[i] for i in index],
             [self.tokens[i] for i in index],
+            None if self.crawled is None else self.crawled[index],
         )
 
+    def weights(self) -> np.ndarray:
+        """page_weights of these pages."""
+        crawled = np.zeros(len(self.y), bool) if self.crawled is None else self.crawled
+        return page_weights(self.y, self.sites, crawled)
 
-def collect_evidence(pages: list[DatasetPage]) -> Evidence:
+
+def collect_evidence(pages: Sequence[DatasetPage | SitePage]) -> Evidence:
     """The evidence of the labelled pages."""
-    rows, y, labels, sites, ids, tokens = [], [], [], [], [], []
+    rows, y, labels, sites, ids, tokens, crawled = [], [], [], [], [], [], []
     for n, dp in enumerate(pages, 1):
         progress(f"reading pages {n}/{len(pages)}")
         if dp.label not in ("overview", "article", "other"):
@@ -97,6 +108,7 @@ def collect_evidence(pages: list[DatasetPage]) -> Evidence:
         labels.append(dp.label)
         sites.append(dp.site)
         ids.append(f"{dp.dataset}/{dp.id}")
+        crawled.append(isinstance(dp, SitePage))
     progress("")
     return Evidence(
         np.array(rows, float).reshape(-1, len(FEATURE_NAMES)),
@@ -105,6 +117,7 @@ def collect_evidence(pages: list[DatasetPage]) -> Evidence:
         np.array(sites),
         ids,
         tokens,
+        np.array(crawled, bool),
     )
 
 
@@ -167,13 +180,28 @@ class Blend:
         return LinearPart(coef, intercept, LINEAR_WEIGHT)
 
 
-def _fit(X, y) -> Blend:
+def page_weights(y: np.ndarray, sites: np.ndarray, crawled: np.ndarray) -> np.ndarray:
+    """A weight per page. A dataset's page weighs one page (a dataset samples a few pages each of
+    many sites); a crawled site's pages (every page of one site) weigh SITE_PAGES pages together,
+    half of it its overview pages, half the others: one site's theme, with its hundreds of tag
+    pages, must not make the model its own. Then the classes are balanced (overviews are a
+    minority in the data)."""
+    w = np.ones(len(y), float)
+    for site in np.unique(sites[crawled]):
+        of_site = sites == site
+        for kind in (0, 1):
+            these = of_site & (y == kind)
+            if these.any():
+                w[these] = SITE_PAGES / 2 / these.sum()
+    positive, negative = (w * y).sum(), (w * (1 - y)).sum()
+    return np.where(y == 1, w * 0.5 * w.sum() / max(positive, 1e-9), w * 0.5 * w.sum() / max(negative, 1e-9))
+
+
+def _fit(X, y, w) -> Blend:
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
 
-    # Balance the classes: overviews are a minority in the data.
-    w = np.where(y == 1, 0.5 / max(y.mean(), 1e-9), 0.5 / max(1 - y.mean(), 1e-9))
     trees = HistGradientBoostingClassifier(random_state=SEED, early_stopping=False, **HGB_PARAMS)
     trees.fit(X, y, sample_weight=w)
     scaler = StandardScaler().fit(X)
@@ -192,7 +220,7 @@ def out_of_fold_scores(ev: Evidence, salt: str = "fold", variants: tuple = ()) -
         test = folds == k
         train = ev.subset(~test)
         token_names = choose_tokens(train)
-        clf = _fit(design(train, token_names), train.y)
+        clf = _fit(design(train, token_names), train.y, train.weights())
         for evidence, out in zip(scored, scores):
             out[test] = clf.predict_proba(design(evidence.subset(test), token_names))[:, 1]
     return scores
@@ -263,7 +291,7 @@ def cross_validate(ev: Evidence, splits=SPLITS, variants: tuple = (), log=print)
 LABELS = ("overview", "article", "other")
 
 
-def check_labels(pages: list[DatasetPage], datasets: list[str]) -> None:
+def check_labels(pages: Sequence[DatasetPage | SitePage], datasets: list[str]) -> None:
     """One clear error before any work when the pages cannot train an overview model."""
     counts = {label: sum(p.label == label for p in pages) for label in LABELS}
     named = ", ".join(datasets)
@@ -283,7 +311,9 @@ def check_labels(pages: list[DatasetPage], datasets: list[str]) -> None:
         )
 
 
-def train_overview(pages: list[DatasetPage], command: str, datasets: list[str], log=print, splits=SPLITS):
+def train_overview(
+    pages: Sequence[DatasetPage | SitePage], command: str, datasets: list[str], log=print, splits=SPLITS
+):
     """The overview model of the labelled `pages` (see model_from_evidence)."""
     check_labels(pages, datasets)
     return model_from_evidence(collect_evidence(pages), command, datasets, log=log, splits=splits)
@@ -309,7 +339,7 @@ def model_from_evidence(ev: Evidence, command: str, datasets: list[str], log=pri
     log(f"all splits at cutoff {cutoff}: " + fmt_report(cv.report))
     token_names = choose_tokens(ev)
     X = design(ev, token_names)
-    clf = _fit(X, y)
+    clf = _fit(X, y, ev.weights())
     import sklearn
 
     def rounded(r: dict) -> dict:
@@ -330,6 +360,7 @@ def model_from_evidence(ev: Evidence, command: str, datasets: list[str], log=pri
             "seed": SEED,
             "hgb_params": HGB_PARAMS,
             "linear": {"C": LINEAR_C, "weight": LINEAR_WEIGHT},
+            "site_pages": SITE_PAGES,
             "token_site_share": {"node": NODE_TOKEN_SITE_SHARE, "link": LINK_WORD_SITE_SHARE, "min_sites": MIN_SITES},
             "cv": {
                 **rounded(cv.report),

@@ -92,9 +92,17 @@ SITES = {
     "flauschiversum": ["index.html"],
     # Posts under which the theme links the previous and next post (test_link_roles).
     "bruce30262": ["0ctf-2015-quals-babypolyquine/index.html"],
-    "mylittlepwnage": ["2009/01/06/wordpress-its-a-hack-and-a-half/index.html"],
+    "mylittlepwnage": [
+        "2009/01/06/wordpress-its-a-hack-and-a-half/index.html",
+        # A monthly archive of whole posts, a tag page of one post (test_link_evidence).
+        "2009/01/index.html",
+        "tag/quake-live/index.html",
+    ],
     "rfernandezdo": ["blog/2023/10/17/hello-world-from-mkdocs-material/index.html"],
-    "soudegesu": ["aws/amazonlinux2-docker/index.html"],
+    # Mainroad: a post; the home page (a tag cloud and the English edition's home in its menus).
+    "soudegesu": ["aws/amazonlinux2-docker/index.html", "index.html"],
+    # Casper (Ghost): a "»" under every teaser, a tag page of one post.
+    "stefanscherer": ["page/2/index.html", "tag/ci/index.html"],
 }
 SHARED_SITES = SHARED.parent / "sites"
 # Articles of the real static sites whose code listings number their lines (test_line_numbers), one

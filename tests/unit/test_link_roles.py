@@ -370,3 +370,88 @@ def test_a_plain_relative_link_is_joined_as_urljoin_and_safe_url_string_join_it(
     from scrapy_boilerplate.core.render.urls import safe_url
 
     assert link_key(href, base) == safe_url_string(safe_url(href, base), encoding="utf-8").split("#")[0]
+
+
+@pytest.mark.parametrize(
+    ("site", "member", "url", "next_url"),
+    [
+        listing(
+            "stefanscherer",
+            "page/2/index.html",
+            "https://stefanscherer.github.io/page/2/",
+            "https://stefanscherer.github.io/page/3/",
+        ),
+        # A tag page of one post: its one "»" and the post's title lead to the post.
+        listing("stefanscherer", "tag/ci/index.html", "https://stefanscherer.github.io/tag/ci/", None),
+    ],
+)
+def test_a_teasers_arrow_is_no_next_page(site, member, url, next_url):
+    # Casper puts a "»" under each teaser: taken for the list's next page, a crawl reads the
+    # posts as pages of the listing.
+    html, labels = site_page(site, member), site_labels(site)
+    if html is None or labels is None:
+        pytest.skip(f"../shared/sites/{site} not found")
+    links = page_links(build_page(parse_html(html), base_url=url), url, is_overview=True)
+    assert {link.url for link in links if link.role == "next"} == ({next_url} if next_url else set())
+    arrows = [link for link in links if link.text.strip() == "»"]
+    assert arrows and all(labels[link.url.split(".io/", 1)[1] + "index.html"] == "article" for link in arrows)
+
+
+def test_a_crowd_of_navigation_links_comes_after_a_link_of_its_own_shape():
+    # Mainroad's home page: a cloud of 100+ tag and category links, and the English edition's
+    # home in the menu, all navigation. The edition leads to half of the site's articles, a tag
+    # to a few already seen: a crawl fetches the edition first, every navigation link still
+    # before related and boilerplate ones.
+    from scrapy_boilerplate.link_roles import PRIORITY_OFFSETS, priority_offsets
+
+    html = site_page("soudegesu", "index.html")
+    if html is None:
+        pytest.skip("../shared/sites/soudegesu not found")
+    url = "https://www.soudegesu.com/"
+    roles = url_roles(page_links(build_page(parse_html(html), base_url=url), url, is_overview=True))
+    offsets = priority_offsets(roles)
+    tags = [u for u in roles if "/tags/" in u or "/categories/" in u]
+    assert len(tags) > 100 and {roles[u] for u in tags} == {"navigation"}
+    assert roles[url + "en/"] == "navigation"
+    assert offsets[url + "en/"] > max(offsets[u] for u in tags)
+    navigation = [offsets[u] for u, role in roles.items() if role == "navigation"]
+    assert min(navigation) > PRIORITY_OFFSETS["related"]
+    assert all(offsets[u] == PRIORITY_OFFSETS[role] for u, role in roles.items() if role != "navigation")
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        # Date archives list posts: a monthly archives widget in a sidebar is no teaser.
+        ("http://blog.mylittlepwnage.com/2009/11/index.html", "listing"),
+        ("https://b.example/2009/", "listing"),
+        ("https://b.example/en/2009/04/page/2/", "listing"),
+        ("https://b.example/2009/11/22/a-post/", "plain"),
+        ("https://b.example/2009/11/a-post.html", "plain"),
+        ("https://b.example/2009-in-review/", "plain"),
+        # A post's number under "archives" (WordPress, Hexo's abbrlink) is the post, not the archive.
+        ("https://alanlang.github.io/archives/59303.html", "plain"),
+        ("https://alanlang.github.io/archives/7b152142.html", "plain"),
+        ("https://b.example/archives/", "listing"),
+        ("https://b.example/archives/2019/", "listing"),
+        ("https://b.example/archives/page/2/", "listing"),
+        ("https://b.example/tags/python/", "listing"),
+    ],
+)
+def test_what_a_url_says_of_its_page(url, kind):
+    from scrapy_boilerplate.core.links import urls
+
+    assert urls.url_kind(url) == {"listing": urls.LISTING_URL, "plain": urls.PLAIN_URL}[kind]
+
+
+def test_a_monthly_archives_widget_is_no_content_of_a_listing():
+    # WordPress (Thematic): the sidebar's "April 2010", "November 2009"... on every page, taken for
+    # a listing's teasers: 480 of the 487 content links of the sites' list pages that led to lists.
+    url = "http://blog.mylittlepwnage.com/2009/01/"
+    html = site_page("mylittlepwnage", "2009/01/index.html")
+    if html is None:
+        pytest.skip("../shared/sites/mylittlepwnage not found")
+    links = page_links(build_page(parse_html(html), base_url=url), url, is_overview=True)
+    months = [link for link in links if link.text.strip() in ("April 2010", "November 2009", "January 2009")]
+    assert months and {link.role for link in months} == {"navigation"}
+    assert any(link.role == "content" and "/2009/01/" in link.url for link in links)

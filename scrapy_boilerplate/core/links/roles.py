@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_right
+from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -39,7 +40,7 @@ from ..render.urls import page_base
 from ..scoring import ttr
 from ..selection.cards import HEAD_BLOCKS, HEADLINE_LINK_CHARS, SHORT_HEADLINE_LINK_CHARS, Span, card_groups
 from .anchors import Anchor, page_anchors
-from .urls import JUNK_URL, LISTING_URL, continues, is_home, link_key, same_site, url_host, url_kind
+from .urls import JUNK_URL, LISTING_URL, continues, is_home, link_key, same_site, url_host, url_kind, url_shape
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -242,16 +243,19 @@ def page_links(
         is_overview = bool(cards)
     content = _content_blocks(page, mask, cards)
     pager_next = _pager_next(page, anchors, self_key, url_patterns)
+    read_more = _read_more(anchors)
     roles = [
-        _role(page, a, i, self_key, head_next, pager_next, content, cards, headlines, is_overview)
+        _role(page, a, i, self_key, head_next, pager_next, content, cards, headlines, is_overview, read_more)
         for i, a in enumerate(anchors)
     ]
     # A second link to a content URL from the content ("Read more", the teaser's image) is content too.
     content_keys = {a.key for a, role in zip(anchors, roles) if role == CONTENT}
     links = []
-    for a, role in zip(anchors, roles):
+    for i, (a, role) in enumerate(zip(anchors, roles)):
         if role == NAVIGATION and a.key in content_keys and a.block >= 0 and content[a.block]:
             role = CONTENT
+        elif role == NEXT and a.key in content_keys and i not in pager_next:
+            role = CONTENT  # a teaser's "»" to the post its headline links: never a next page
         links.append(Link(a.key if a.key is not None else a.href.strip(), a.text, role))
     for hint in hints:
         # The head's rel=next of an article is its next post (MkDocs, some themes), not a next page.
@@ -259,6 +263,17 @@ def page_links(
             hint = hint._replace(role=NAVIGATION)
         links.append(hint)
     return links
+
+
+def crowding(roles: dict[str, str]) -> dict[str, int]:
+    """URL -> how crowded its navigation link is: log2 of the number of the page's navigation
+    links with its URL's host and shape (url_shape), rounded down (0 for a link of a shape of its own). A
+    tag cloud or a list of monthly archives gives each of its many links a small part of the site;
+    a section's or a language's home, a shape of its own on the page, a large part: a crawl
+    fetches it first."""
+    shapes = {url: (url_host(url), url_shape(url)) for url, role in roles.items() if role == NAVIGATION}
+    counts = Counter(shapes.values())
+    return {url: counts[shape].bit_length() - 1 for url, shape in shapes.items()}
 
 
 def url_roles(links: list[Link]) -> dict[str, str]:
@@ -299,7 +314,7 @@ def own_pager(page: Page, url: str | None = None) -> bool:
         if (
             not STRICT_PAGER_TOKENS.isdisjoint(a.tokens)
             and not _in_post_nav(page, a)
-            and (_NUMBER_RE.match(a.text) or _direction(a))
+            and (_NUMBER_RE.match(a.text) or link_direction(a))
         ):
             return True
     return False
@@ -435,7 +450,7 @@ def _arrow(text: str) -> int:
     return 0
 
 
-def _direction(a: Anchor) -> int:
+def link_direction(a: Anchor) -> int:
     """+1: the link says "next" (rel, words, arrow, icon); -1: "previous"; 0: neither."""
     if "next" in a.rel:
         return 1
@@ -511,6 +526,25 @@ def _pager_next(page: Page, anchors: list[Anchor], self_key: str | None, url_pat
     return found
 
 
+def _read_more(anchors: list[Anchor]) -> set[int]:
+    """Indices of the links whose "next" words or arrow are a teaser's "»" or "Continue →", not a
+    next page: the same words lead to several pages (one under each of a list's posts; a page
+    has one next page), or another link of the page gives the target a title (a post's)."""
+    targets: dict[str, set[str]] = {}
+    said: dict[str, list[int]] = {}
+    titled: set[str] = set()
+    for i, a in enumerate(anchors):
+        if a.key is None or "next" in a.rel:
+            continue
+        if link_direction(a) > 0:
+            words = " ".join(a.text.split()).lower()
+            targets.setdefault(words, set()).add(a.key)
+            said.setdefault(words, []).append(i)
+        elif len(a.text.strip()) >= HEADLINE_LINK_CHARS:
+            titled.add(a.key)
+    return {i for words, keys in targets.items() for i in said[words] if len(keys) > 1 or anchors[i].key in titled}
+
+
 def _in_post_nav(page: Page, a: Anchor) -> bool:
     """Whether the link stands in a post's previous/next navigation: by its own or an inline
     ancestor's class names (``a.tokens``), or by a walked ancestor's (their words): a theme's
@@ -539,6 +573,7 @@ def _role(
     cards: list[Span],
     headlines: set[int],
     is_overview: bool,
+    read_more: set[int],
 ) -> str:
     # Not http(s), the page itself (a fragment, a skip link, the current page of a pager), or a URL
     # that says it is no article's way.
@@ -547,7 +582,7 @@ def _role(
     kind = url_kind(a.key)
     if kind == JUNK_URL:
         return BOILERPLATE
-    direction = _direction(a)
+    direction = 0 if i in read_more else link_direction(a)
     if i in pager_next or ((direction > 0 or a.key in head_next) and (is_overview or continues(self_key, a.key))):
         return NEXT
     if direction > 0:

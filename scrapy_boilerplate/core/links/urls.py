@@ -8,6 +8,7 @@ hold links of any length).
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from w3lib.url import safe_url_string
 
@@ -56,6 +57,19 @@ LISTING_PATH_RE = re.compile(
     r"(?:^|/)(?:tag|tags|category|categories|categoria|categorias|kategorie|kategorien|rubrik|topics?|"
     r"label|labels|author|authors|autor|auteur|archive|archives|archiv|etiqueta|etiquetas)(?:/|\.html?|$)",
     re.IGNORECASE,
+)
+
+# A date archive: a path of a year, a month, a day and no more (``/2009/``, ``/2009/04/``,
+# ``/en/2009/04/index.html``, ``/2009/04/page/2/``): a list of that date's posts.
+DATE_ARCHIVE_PATH_RE = re.compile(
+    r"^(?:/[a-z]{2}(?:-[a-z]{2})?)?/(?:19|20)\d\d(?:/\d\d?){0,2}/?(?:index\.html?|page/\d+/?)?$", re.IGNORECASE
+)
+
+# A post under a listing's word: WordPress's ``/archives/123`` and Hexo's ``/archives/59303.html``,
+# ``/archives/7b152142.html`` permalinks (the post's number, decimal or hexadecimal, not a year):
+# not the archive.
+ARCHIVED_POST_PATH_RE = re.compile(
+    r"/archives?/(?!(?:19|20)\d\d/?$)(?=[0-9a-f]*\d)[0-9a-f]{3,}(?:\.html?)?/?$", re.IGNORECASE
 )
 
 
@@ -144,7 +158,7 @@ def _link_key(href: str, base: str | None) -> str | None:
 
 def url_kind(key: str) -> int:
     """What a URL says by itself: a share intent, a legal, account or feed page, a file, a reply,
-    sort or filter variant (JUNK_URL); a tag, category, author or archive list (LISTING_URL);
+    sort or filter variant (JUNK_URL); a tag, category, author, archive or date list (LISTING_URL);
     else PLAIN_URL. Cached: a site's pages link to the same URLs."""
     kind = _KINDS.get(key)
     if kind is None:
@@ -158,7 +172,9 @@ def url_kind(key: str) -> int:
             or (query and BOILERPLATE_QUERY_RE.search(query))
         ):
             kind = JUNK_URL
-        elif LISTING_PATH_RE.search(path):
+        elif (LISTING_PATH_RE.search(path) and not ARCHIVED_POST_PATH_RE.search(path)) or DATE_ARCHIVE_PATH_RE.match(
+            path
+        ):
             kind = LISTING_URL
         else:
             kind = PLAIN_URL
@@ -207,3 +223,54 @@ def continues(page_key: str | None, key: str) -> bool:
 def same_site(a: str, b: str) -> bool:
     """Whether two absolute URLs have the same scheme and host."""
     return a.split("/", 3)[:3] == b.split("/", 3)[:3]
+
+
+_YEAR_RE = re.compile(r"(?:19|20)\d\d\Z")
+
+#: A URL's shape (url_shape): its path's segments as kinds, its file extension, whether it has a query.
+Shape = tuple[tuple[str, ...], str, bool]
+
+
+def url_shape(url: str) -> Shape | None:
+    """The shape of an absolute URL's path, which a site's URLs of one kind share: each segment
+    as "Y" (a year), "N" (a number) or "w" (a word), but the first of several as itself (posts/,
+    tags/, archives/); the file extension ("index.html" as its folder); whether there is a query.
+    ``/2009/04/`` and ``/2009/01/07/slug/`` differ, two posts' or two tags' URLs do not."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    segments = [segment for segment in parts.path.split("/") if segment]
+    extension = ""
+    if segments and "." in segments[-1]:
+        name, extension = segments[-1].rsplit(".", 1)
+        extension = extension.lower()
+        if name.lower() == "index":
+            segments.pop()
+            extension = ""
+        else:
+            segments[-1] = name
+    kinds = []
+    for i, segment in enumerate(segments):
+        if _YEAR_RE.match(segment):
+            kinds.append("Y")
+        elif segment.isdigit():
+            kinds.append("N")
+        elif i == 0 and len(segments) > 1:
+            kinds.append(segment.lower())
+        else:
+            kinds.append("w")
+    return tuple(kinds), extension, bool(parts.query)
+
+
+def folder_of(url: str) -> str | None:
+    """The path under which a URL's own pages would lie: ``/2009/04/`` for ``/2009/04/`` and
+    ``/2009/04/index.html``, ``/story.html/`` for ``/story.html`` (nothing lies under a file)."""
+    try:
+        path = urlsplit(url).path or "/"
+    except ValueError:
+        return None
+    if path.endswith("/"):
+        return path
+    head, _, last = path.rpartition("/")
+    return head + "/" if last.startswith("index.") else path + "/"
