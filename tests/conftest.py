@@ -4,6 +4,8 @@ Markers (registered in setup.cfg):
 
 - ``slow``: real crawls in child processes, worker processes, model training;
   ``pytest -m "not slow"`` leaves them out.
+- ``scaling``: a stage's work counted under valgrind (tests/scaling; also ``slow``): the
+  session fixture ``counted`` counts every case the session selected, once.
 - ``needs_shared``: the test reads the development datasets in ``../shared/datasets``
   (next to the checkout). Where that folder is missing every such test is skipped with
   the reason (``-rs`` prints it); ``pytest -m "not needs_shared"`` leaves them out.
@@ -185,3 +187,12 @@ def no_redis_package(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_redis)
+
+
+@pytest.fixture(scope="session")
+def counted(request):
+    """The scaling tests' work counts, by case (tests/scaling/counting.py)."""
+    sys.path.insert(0, str(TESTS / "scaling"))
+    import counting
+
+    return counting.count_session(request)

@@ -6,6 +6,7 @@ are read in the encoding they look like; a declared charset is never second-gues
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -18,6 +19,8 @@ from conftest import real_page, unless_cut
 from hostile_bytes import GENERATORS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml import etree
+from parser_inputs import CHARSET_PIECES, soup
 from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
@@ -201,6 +204,31 @@ def test_strip_markup_on_a_real_page():
     assert charset.strip_markup(page) == MARKUP_RE.sub(b" ", page)
     assert RU_TITLE.encode("cp1251") in charset.strip_markup(page)
     assert b"<" not in charset.strip_markup(page)
+
+
+# Any bytes, and bytes of markup pieces and legacy words (parser_inputs.py): no exception, and
+# what each step gives has its documented shape. Their work per byte: tests/scaling.
+ANY_BYTES = st.one_of(soup(CHARSET_PIECES), st.binary())
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_BYTES)
+def test_the_sample_is_words_of_the_page_that_hold_non_ascii_bytes(data):
+    sample = charset.text_sample(data)
+    assert isinstance(sample, bytes) and len(sample) <= charset.MAX_SAMPLE
+    for word in sample.split():
+        assert word in data and any(byte >= 0x80 for byte in word)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_BYTES)
+def test_any_bytes_are_guessed_sniffed_and_parsed_without_an_exception(data):
+    assert charset.guess_encoding(data) in charset.LEGACY_ENCODINGS
+    codecs.lookup(parse.sniff_encoding(data))  # a codec Python has
+    root = parse.to_element(data)
+    assert root is None or isinstance(root, etree._Element)
+    encoding = better_encoding(response(data))
+    assert encoding is None or codecs.lookup(encoding)
 
 
 HOSTILE_MARKUP = [

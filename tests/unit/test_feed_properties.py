@@ -1,24 +1,34 @@
 """Properties of ArticleSpider's readers of feeds, robots.txt and sitemaps (crawl/articles/), on
-any bytes and on XML made to be hostile (issue 46): no exception escapes, what they give stays under
-their caps, and on well-formed XML the streaming reader gives what a reader of the whole tree gives
-(tests/unit/test_feeds_sitemaps.py has the examples)."""
+any bytes and on XML made to be hostile (issue 46): no exception escapes them or the spider's
+callbacks, what they give stays under their caps and is URLs a request can be made of, and on
+well-formed XML the streaming reader gives what a reader of the whole tree gives
+(tests/unit/test_feeds_sitemaps.py has the examples). Their work per byte is counted in
+tests/scaling/test_work_properties.py."""
 
 from __future__ import annotations
 
+import functools
 import gzip
+import io
 from html import escape
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
+from hostile_crawl import urlset
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from lxml import etree
+from scrapy import Request
+from scrapy.http import TextResponse, XmlResponse
 from scrapy.utils.sitemap import sitemap_urls_from_robots
+from scrapy.utils.test import get_crawler
 
 from scrapy_boilerplate.core.links.urls import link_key
 from scrapy_boilerplate.crawl.articles.feeds import feed_entry_urls
 from scrapy_boilerplate.crawl.articles.sitemaps import is_gzip, robots_sitemaps, sitemap_entries
+from scrapy_boilerplate.spiders import ArticleSpider
 
 BASE = "https://blog.example/feed.xml"
+ROBOTS = "https://blog.example/robots.txt"
 CAP = 3  # small, so that examples go past it
 # No deadline: the machine may be loaded; the work these readers do is bounded by the scaling tests.
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -43,6 +53,10 @@ PIECES = st.sampled_from(
         "http://other.example/c",
         "javascript:alert(1)",
         "mailto:a@b.example",
+        "sitemap:/s.xml",
+        "http://[::1/x",
+        "http://blog.example:99999/p/",
+        "http:/no-host",
         "  /spaced/  ",
         "&amp;",
         "&lt;",
@@ -204,6 +218,26 @@ def _nested(root, names) -> bool:
     return any(_name(e) in names and any(_name(a) in names for a in e.iterancestors()) for e in root.iter())
 
 
+def requestable(url: str) -> bool:
+    """Whether `url` is an http(s) URL with a host that Scrapy makes a Request of (a Request that
+    raises in a callback loses the entries after it)."""
+    try:
+        Request(url)
+    except ValueError:
+        return False
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def joined(location: str) -> str | None:
+    """`location` joined to BASE (as Scrapy's SitemapSpider joins it) when that is requestable."""
+    try:
+        url = urljoin(BASE, location)
+    except ValueError:  # urljoin refuses "http://[x"
+        return None
+    return url if requestable(url) else None
+
+
 def reference_feed(root, cap: int) -> tuple[list[str], bool]:
     urls: dict[str, None] = {}
     read = 0
@@ -234,10 +268,13 @@ def reference_sitemap(root, cap: int) -> tuple[str | None, list[str], bool]:
         loc = next((c.text.strip() for c in entry if _name(c) == "loc" and c.text and c.text.strip()), "")
         if not loc:
             continue
+        url = joined(loc)
+        if url is None:
+            continue
         if read == cap:
             return _name(root), list(urls), True
         read += 1
-        urls[urljoin(BASE, loc)] = None
+        urls[url] = None
     return (_name(root) if urls else None), list(urls), False
 
 
@@ -247,7 +284,7 @@ def reference_sitemap(root, cap: int) -> tuple[str | None, list[str], bool]:
 def check_feed(body: bytes) -> None:
     read = feed_entry_urls(body, BASE, CAP)
     assert len(read.urls) <= CAP
-    assert all(url.startswith(("http://", "https://")) for url in read.urls)
+    assert all(requestable(url) for url in read.urls)
     root = _tree(body)
     if root is not None and not _nested(root, {"item", "entry"}):
         event(f"compared with the tree: {len(read.urls)} URLs, capped {read.capped}")
@@ -281,7 +318,7 @@ def test_well_formed_xml_as_a_feed(body):
 def check_sitemap(body: bytes) -> None:
     read = sitemap_entries(body, BASE, CAP)
     assert len(read.urls) <= CAP and not read.too_large
-    assert all(isinstance(url, str) for url in read.urls)
+    assert all(requestable(url) for url in read.urls)
     assert (read.kind is None) == (not read.urls)
     if is_gzip(body):
         return
@@ -339,9 +376,18 @@ LINES = st.one_of(
 
 
 def check_robots(body: bytes) -> None:
-    read = robots_sitemaps(body, "https://blog.example/robots.txt", CAP)
-    everything = list(dict.fromkeys(sitemap_urls_from_robots(body, base_url="https://blog.example/robots.txt")))
-    assert (read.urls, read.capped) == (everything[:CAP], len(everything) > CAP)
+    read = robots_sitemaps(body, ROBOTS, CAP)
+    # Scrapy's reading, line by line (on a line urljoin refuses it raises, and loses the lines
+    # after it), of the URLs a Request can be made of.
+    everything: dict[str, None] = {}
+    for line in io.BytesIO(body):
+        try:
+            found = list(sitemap_urls_from_robots(line, base_url=ROBOTS))
+        except ValueError:
+            continue
+        everything.update((url, None) for url in found if requestable(url))
+    urls = list(everything)
+    assert (read.urls, read.capped) == (urls[:CAP], len(urls) > CAP)
 
 
 @PROPERTY
@@ -354,3 +400,48 @@ def test_any_bytes_as_robots_txt(body):
 @given(st.lists(LINES, max_size=20))
 def test_hostile_robots_txt(lines):
     check_robots(b"".join(lines))
+
+
+# --- the spider's callbacks: whatever the body, requests and no exception -------------------------
+
+
+@functools.cache
+def spider() -> ArticleSpider:
+    crawler = get_crawler(ArticleSpider)
+    crawler._apply_settings()
+    return crawler._create_spider()
+
+
+def callback_requests(callback: str, body: bytes, url: str) -> list[Request]:
+    """What ArticleSpider's `callback` yields for a response of `body` to `url` (all of it: an
+    exception would end the callback and lose the requests after it)."""
+    request = Request(url, meta={"origin": "https://blog.example"})
+    response = (TextResponse if callback == "parse_robots" else XmlResponse)(url, body=body, request=request)
+    requests = list(getattr(spider(), callback)(response))
+    assert all(isinstance(request, Request) and requestable(request.url) for request in requests)
+    return requests
+
+
+@PROPERTY
+@given(st.one_of(documents(), valid_documents(), st.binary(max_size=2000)))
+def test_the_spider_reads_any_feed_or_sitemap_into_requests(body):
+    callback_requests("parse_feed", body, BASE)
+    callback_requests("parse_sitemap", body, "https://blog.example/sitemap.xml")
+    callback_requests("parse_sitemap", gzip.compress(body), "https://blog.example/sitemap.xml.gz")
+
+
+@PROPERTY
+@given(st.one_of(st.lists(LINES, max_size=20).map(b"".join), st.binary(max_size=2000)))
+@example(b"Sitemap: sitemap:/s.xml\nSitemap: http://[::1/x\nSitemap: http://b.example:99999/\nSitemap: /news.xml\n")
+def test_the_spider_reads_any_robots_txt_into_sitemap_requests(body):
+    assert callback_requests("parse_robots", body, ROBOTS)  # its sitemaps, else /sitemap.xml
+
+
+def test_a_location_no_request_can_be_made_of_costs_none_of_the_others():
+    # "sitemap:/s.xml" (a scheme to urljoin), "http://[::1/x" (urljoin raises), a port out of
+    # range (Request raises): each made the callback raise, and the lines after it were lost.
+    robots = b"Sitemap: sitemap:/s.xml\nSitemap: http://[::1/x\nSitemap: http://b.example:99999/\nSitemap: /news.xml\n"
+    assert [r.url for r in callback_requests("parse_robots", robots, ROBOTS)] == ["https://blog.example/news.xml"]
+    locs = ["mailto:a@b.example", "http://[::1/x", "https://blog.example:99999/", "/a/"]
+    sitemap = callback_requests("parse_sitemap", urlset(locs), "https://blog.example/sitemap.xml")
+    assert [r.url for r in sitemap] == ["https://blog.example/a/"]

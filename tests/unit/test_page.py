@@ -396,18 +396,6 @@ def test_node_table_is_consistent(source):
     assert all(0 <= lc <= c for lc, c in zip(page.link_chars, page.chars))
 
 
-def test_bounded_cache_keeps_entries_in_use_and_forgets_one_offs():
-    from scrapy_boilerplate.core.document.cues import BoundedCache
-
-    cache = BoundedCache(limit=3)
-    cache.put("menu-item", 1)
-    for i in range(10):
-        cache.put(f"hash-{i}", i)
-        assert cache.get("menu-item") == 1  # in use: survives every generation change
-    assert len(cache) <= 6
-    assert cache.get("hash-0") is None  # a one-off name aged out
-
-
 # -- the typed columns ------------------------------------------------------------------------
 
 

@@ -186,6 +186,26 @@ def test_ordered_and_nested_lists():
     assert root.find("dl/dt").text == "Proof" and root.find("dl/dd").text == "Let the dough rise."
 
 
+def test_each_ordered_list_numbers_its_own_items_and_indenting_stops_at_eight_levels():
+    # Each list's numbers count its own items from its start, however deep it sits in others.
+    body = (
+        '<ol start="5"><li>a<ol><li>b<ol start="2"><li>c</li><li>d</li></ol></li><li>e</li></ol></li>'
+        "<li>f</li></ol><ul><li>g<ul><li>h</li></ul></li></ul><ol><li>i</li></ol>"
+    )
+    result = render_all(body)
+    assert result.markdown == "5. a\n   1. b\n      2. c\n      3. d\n   2. e\n6. f\n\n- g\n  - h\n\n1. i"
+    assert result.html == (
+        '<ol start="5"><li>a\n<ol><li>b\n<ol start="2"><li>c</li>\n<li>d</li></ol></li>\n<li>e</li></ol></li>\n'
+        "<li>f</li></ol>\n<ul><li>g\n<ul><li>h</li></ul></li></ul>\n<ol><li>i</li></ol>"
+    )
+    # Fourteen lists deep: the outermost eight are written as lists, the deeper items as paragraphs.
+    deep = render_all("".join(f'<ol start="{k}"><li>level {k}' for k in range(1, 15)) + "</li></ol>" * 14)
+    assert deep.markdown.split("\n")[7] == " " * 21 + "8. level 8"
+    assert deep.markdown.endswith("\n\n" + " " * 24 + "level 14")
+    assert deep.html.count("<ol") == 8 and deep.html.count("</ol>") == 8
+    assert deep.html.endswith("<p>level 14</p>" + "</li></ol>" * 8)
+
+
 def test_inline_code_emphasis_and_line_breaks():
     body = """<p>Call <code>load()</code><code>now</code> with <em>care</em> and <strong>speed</strong>.</p>
     <p>Roses are red,<br>violets are blue.</p><pre>for x in y:\n    print(x)</pre>"""

@@ -40,18 +40,45 @@ cdef object _cache_get(object cache, object key):
     if value is None:
         value = (<dict>cache.old).get(key)
         if value is not None:
-            _cache_put(cache, key, value)
+            _cache_put(cache, key, value, _text_size(key) + _text_size(value))
     return value
 
 
-cdef int _cache_put(object cache, object key, object value) except -1:
-    """BoundedCache.put without a Python method call."""
+cdef int _cache_put(object cache, object key, object value, Py_ssize_t chars) except -1:
+    """BoundedCache.put without a Python method call; `chars`: the entry's characters as put
+    counts them (caches.text_size of key and value), worked out by the caller from what it knows."""
+    cdef list state = <list>cache._state  # [limit, max_chars, characters of the young generation]
+    cdef Py_ssize_t max_chars = state[1]
+    if chars > max_chars:
+        return 0
     young = <dict>cache.young
-    if len(young) >= <Py_ssize_t>cache.limit:
+    cdef Py_ssize_t young_chars = state[2]
+    if len(young) >= <Py_ssize_t>state[0] or young_chars + chars > max_chars:
         cache.old = young
         young = cache.young = {}
+        young_chars = 0
     young[key] = value
+    state[2] = young_chars + chars
     return 0
+
+
+cdef Py_ssize_t _text_size(object value) except -1:
+    """caches.text_size: characters of the strings in a str or in tuples of them."""
+    cdef Py_ssize_t total = 0
+    if isinstance(value, str):
+        return len(<str>value)
+    if isinstance(value, tuple):
+        for item in <tuple>value:
+            total += _text_size(item)
+    return total
+
+
+cdef Py_ssize_t _chars(list strings):
+    """Characters of a list of str."""
+    cdef Py_ssize_t total = 0
+    for item in strings:
+        total += len(<str>item)
+    return total
 
 
 # A cue category matches a run of lower-case letters (a name's token, or two adjacent ones
@@ -169,7 +196,7 @@ cpdef tuple unit_cues(str unit):
         low[i] = c + 32 if c'A' <= c <= c'Z' else c
     low[n] = 0
     if _taxonomy(low, n):
-        _cache_put(UNIT_CACHE, unit, NO_CUE)
+        _cache_put(UNIT_CACHE, unit, NO_CUE, n)
         return NO_CUE
     # TOKEN_SPLIT_RE.split, without the empty strings: the runs of a-z (and all of them joined)
     cdef Py_ssize_t run_start[100]
@@ -211,7 +238,7 @@ cpdef tuple unit_cues(str unit):
     tokens = [PyUnicode_DecodeASCII(low + run_start[k], run_length[k], NULL)
               for k in range(n_runs) if 1 < run_length[k] < 25]
     cue = (bits, tuple(tokens), comment)
-    _cache_put(UNIT_CACHE, unit, cue)
+    _cache_put(UNIT_CACHE, unit, cue, n + _chars(tokens))
     return cue
 
 
@@ -241,7 +268,7 @@ cpdef tuple class_cues(idv, cls):
         comment = comment or unit_cue[2]
     # One name (the common case): its cue is the element's, no new tuple to keep.
     cue = unit_cue if len(units) == 1 else (bits, tuple(tokens), comment)
-    _cache_put(CUE_CACHE, key, cue)
+    _cache_put(CUE_CACHE, key, cue, (len(<str>idv) if idv else 0) + (len(<str>cls) if cls else 0) + _chars(tokens))
     return cue
 
 

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple
 
+from ..caches import BoundedCache
 from .elements import FLAG
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 if TYPE_CHECKING:
     from .page import Tokens
@@ -216,53 +214,15 @@ def opens_on_click(cls: str) -> bool:
     return not OPENS_ON_CLICK_WORDS.isdisjoint(TOKEN_SPLIT_RE.split(cls.lower()))
 
 
-class BoundedCache(Generic[K, V]):
-    """A dict-like cache of at most about 2 x `limit` entries, approximately LRU.
-
-    Two generations: new entries go into the young one; when it is full it
-    becomes the old one and the previous old one is forgotten. An entry found
-    in the old generation moves back into the young one, so names in use
-    ("menu-item", "entry-content") survive while one-off names (hashes, ids)
-    age out. Emptying the cache instead would make every later page pay for
-    the class names of the whole web again.
-    """
-
-    __slots__ = ("limit", "young", "old")
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.young: dict[K, V] = {}
-        self.old: dict[K, V] = {}
-
-    def get(self, key: K) -> V | None:
-        value = self.young.get(key)
-        if value is None:
-            value = self.old.get(key)
-            if value is not None:
-                self.put(key, value)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        if len(self.young) >= self.limit:
-            self.old = self.young
-            self.young = {}
-        self.young[key] = value
-
-    def clear(self) -> None:
-        self.young.clear()
-        self.old.clear()
-
-    def __len__(self) -> int:
-        return len(self.young) + len(self.old)
-
-
 #: A class name's or id's cues, and an element's: (flag bits, tokens, is-comment-section).
 Cue = tuple[int, "Tokens", bool]
 
-# Shared with the compiled twin: per (id, class) pair, per class name, per key.
-CUE_CACHE: BoundedCache[tuple[str | None, str | None], Cue] = BoundedCache(50_000)
-UNIT_CACHE: BoundedCache[str, Cue] = BoundedCache(100_000)
-KEY_CACHE: BoundedCache[str, int] = BoundedCache(100_000)
+# Shared with the compiled twin: per (id, class) pair, per class name, per key. Bounded in
+# characters too: a page's class attribute may be as long as the page. (Ordinary pages fill
+# a generation's entries first: an entry holds about 90, 30 and 10 characters.)
+CUE_CACHE: BoundedCache[tuple[str | None, str | None], Cue] = BoundedCache(50_000, max_chars=8_000_000)
+UNIT_CACHE: BoundedCache[str, Cue] = BoundedCache(100_000, max_chars=4_000_000)
+KEY_CACHE: BoundedCache[str, int] = BoundedCache(100_000, max_chars=2_000_000)
 
 
 def key_bits(key: str) -> int:

@@ -126,12 +126,16 @@ def tag_info(tag: object) -> tuple[int, int]:
     else:
         kind = K_INLINE
     info = (kind, TAG_FLAGS.get(name, 0))
-    if isinstance(tag, str) and len(TAG_INFO) < 5000:
+    if isinstance(tag, str) and len(TAG_INFO) < MAX_TAG_INFO and len(tag) <= MAX_TAG_INFO_CHARS:
         TAG_INFO[tag] = info
     return info
 
 
 TAG_INFO: dict[str, tuple[int, int]] = {}
+#: Tag names kept in TAG_INFO at most, and their length at most (libxml2's HTML parser cuts a
+#: name at 100 characters; a tree handed in, of lxml's XML parser or built in code, may hold
+#: names of any length): 500,000 characters in all.
+MAX_TAG_INFO, MAX_TAG_INFO_CHARS = 5000, 100
 
 # Attributes that may hide an element or carry a role/itemprop cue: an element
 # with none of them skips those checks.

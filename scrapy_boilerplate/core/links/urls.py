@@ -1,22 +1,19 @@
 """URLs as a crawl sees them: the key a link is requested by, what a URL says by itself, its shape.
 
 A site's pages link to the same URLs over and over (menus, tags, the posts beside each post): the
-keys and kinds are cached across pages, in caches bounded by their bytes (a page may hold links
-of any length).
+keys and kinds are cached across pages, in caches bounded by the characters they hold (a page may
+hold links of any length).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Generic, TypeVar
 from urllib.parse import urlsplit
 
 from w3lib.url import safe_url_string
 
+from ..caches import BoundedCache
 from ..render.urls import safe_url
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 #: What a URL says by itself (url_kind).
 PLAIN_URL, JUNK_URL, LISTING_URL = 0, 1, 2
@@ -76,41 +73,12 @@ ARCHIVED_POST_PATH_RE = re.compile(
 )
 
 
-class ByteBoundedCache(Generic[K, V]):
-    """A dict that forgets everything once its entries hold more than `max_bytes` (the sizes
-    its callers give: the characters of their strings, plus a fixed share for each entry)."""
-
-    ENTRY_BYTES = 100  # a dict slot, a tuple, a string's header
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        self.data: dict[K, V] = {}
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.data
-
-    def __getitem__(self, key: K) -> V:
-        return self.data[key]
-
-    def get(self, key: K) -> V | None:
-        return self.data.get(key)
-
-    def put(self, key: K, value: V, size: int) -> None:
-        self.bytes += size + self.ENTRY_BYTES
-        if self.bytes > self.max_bytes:
-            self.data.clear()
-            self.bytes = size + self.ENTRY_BYTES
-        self.data[key] = value
-
-    def __len__(self) -> int:
-        return len(self.data)
-
-
-#: Bytes each of the two caches below holds at most (a crawl of one site needs a few hundred KB).
-CACHE_BYTES = 8 * 1024 * 1024
-_KEYS: ByteBoundedCache[tuple[str, str | None], str | None] = ByteBoundedCache(CACHE_BYTES)
-_KINDS: ByteBoundedCache[str, int] = ByteBoundedCache(CACHE_BYTES)
+#: Each cache below holds at most 2 x 50,000 entries and 2 x MAX_CHARS characters (BoundedCache); a
+#: crawl of one site needs a few hundred KB.
+MAX_CHARS = 4 * 1024 * 1024
+# href and the base it is joined to -> the key ("" for None: BoundedCache keeps no None).
+_KEYS: BoundedCache[tuple[str, str | None], str] = BoundedCache(50_000, MAX_CHARS)
+_KINDS: BoundedCache[str, int] = BoundedCache(50_000, MAX_CHARS)
 
 
 def link_key(href: str | None, base: str | None) -> str | None:
@@ -127,10 +95,11 @@ def link_key(href: str | None, base: str | None) -> str | None:
         cache_key = (href, base[: base.find("/", base.find("//") + 2)] if base.count("/") > 2 else base)
     else:
         cache_key = (href, base)
-    if cache_key in _KEYS:
-        return _KEYS[cache_key]
+    cached = _KEYS.get(cache_key)
+    if cached is not None:
+        return cached or None
     key = _link_key(href, base)
-    _KEYS.put(cache_key, key, len(href) + len(cache_key[1] or "") + len(key or ""))
+    _KEYS.put(cache_key, key or "")
     return key
 
 
@@ -209,7 +178,7 @@ def url_kind(key: str) -> int:
             kind = LISTING_URL
         else:
             kind = PLAIN_URL
-        _KINDS.put(key, kind, len(key))
+        _KINDS.put(key, kind)
     return kind
 
 

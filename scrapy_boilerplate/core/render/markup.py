@@ -105,9 +105,12 @@ class _Renderer:
         self.md_blocks: list[tuple[str, str]] = []
         self.html_parts: list[str] = []
         self.open_html: list[tuple[int, str]] = []  # open lists and items: (node, closing tag)
+        self.open_nodes: dict[int, int] = {}  # node -> how often it is in open_html (a page's lists may be deep)
         self.items_started: set[int] = set()  # li/dt/dd nodes whose marker was written
         self.ordinals: dict[int, dict[int, int]] = {}  # ordered list node -> {item node: number}
+        self.items_of: dict[int, list[int]] | None = None  # node -> its li children (_ordinal)
         self.levels_of: dict[int, list[Level]] = {}  # node -> its lists (_list_levels)
+        self.outer: dict[tuple[int, int], tuple[Level, ...]] = {}  # (node, item below) -> its lists
 
     # -- blocks --
 
@@ -154,23 +157,37 @@ class _Renderer:
         return levels
 
     def _find_list_levels(self, node: int) -> list[Level]:
-        tags, parents = self.page.node_tags, self.page.node_parents
-        levels: list[Level] = []
+        """The lists whose items hold `node`, found going up to the root (a table starts afresh),
+        outermost first, the first MAX_LIST_DEPTH of them. Each (node, item) on the way is worked
+        out once a page (`outer`): a block in lists nested deep reads no more than one in a list."""
+        tags, parents, outer = self.page.node_tags, self.page.node_parents, self.outer
+        # Up to a node already known (or the root, or a table): (node, the item that holds the
+        # block below it, -1 for none)...
+        path: list[tuple[int, int]] = []
         item = -1
-        steps = 0
-        while node >= 0 and steps < 200:
+        known: tuple[Level, ...] = ()
+        while node >= 0:
             tag = tags[node]
             if tag == "li" or tag in DEF_TAGS:
                 item = node
-            elif (tag in LIST_TAGS or tag == "dl") and item >= 0:
-                levels.append((node, tag, item))
+            found = outer.get((node, item))
+            if found is not None:
+                known = found
+                break
+            if tag == "table":
+                outer[(node, item)] = ()
+                break
+            path.append((node, item))
+            if (tag in LIST_TAGS or tag == "dl") and item >= 0:
                 item = -1
-            elif tag == "table":
-                break  # a list inside a layout cell starts afresh
             node = parents[node]
-            steps += 1
-        levels.reverse()
-        return levels[:MAX_LIST_DEPTH]
+        # ...then down again, each one's lists those of the one above and its own.
+        for node, item in reversed(path):
+            tag = tags[node]
+            if (tag in LIST_TAGS or tag == "dl") and item >= 0 and len(known) < MAX_LIST_DEPTH:
+                known = (*known, (node, tag, item))
+            outer[(node, item)] = known
+        return list(known)
 
     def _continues_item(self, levels: list[Level]) -> bool:
         return levels[-1][2] in self.items_started
@@ -186,17 +203,17 @@ class _Renderer:
         for depth, (list_node, list_tag, item) in enumerate(levels):
             item_tag = self.page.node_tags[item] if self.page.node_tags[item] in DEF_TAGS else "li"
             marker = self._marker(list_tag, list_node, item, item_tag)
-            if not any(node == list_node for node, _ in self.open_html):
+            if not self.open_nodes.get(list_node):
                 html_tag = {"ol": "ol", "dl": "dl"}.get(list_tag, "ul")
                 start = self._ordinal(list_node, item) if html_tag == "ol" else 1
                 html_open.append(f'<{html_tag} start="{start}">' if start != 1 else f"<{html_tag}>")
-                self.open_html.append((list_node, f"</{html_tag}>"))
+                self._open(list_node, f"</{html_tag}>")
             if item not in self.items_started:
                 self.items_started.add(item)
                 while self.open_html and self.open_html[-1][0] != list_node:
-                    html_open.append(self.open_html.pop()[1])  # the list's previous item
+                    html_open.append(self._close())  # the list's previous item
                 html_open.append(f"<{item_tag}>")
-                self.open_html.append((item, f"</{item_tag}>"))
+                self._open(item, f"</{item_tag}>")
                 if depth == len(levels) - 1:
                     lines = md.split("\n")
                     md = "\n".join(
@@ -230,24 +247,40 @@ class _Renderer:
                     start = int((element.get("start") or "1").strip())
                 except ValueError:
                     start = 1
-            numbers = self.ordinals[list_node] = {}
-            depth = page.node_depths[list_node]
-            node = list_node + 1
-            while node < len(page.node_tags) and page.node_depths[node] > depth:
-                if page.node_parents[node] == list_node and page.node_tags[node] == "li":
-                    numbers[node] = start + len(numbers)
-                node += 1
+            if self.items_of is None:
+                # Every node's li children, in one pass: lists nested deep would each scan
+                # their whole subtree again.
+                self.items_of = {}
+                for node, (tag, parent) in enumerate(zip(page.node_tags, page.node_parents)):
+                    if tag == "li":
+                        self.items_of.setdefault(parent, []).append(node)
+            items = self.items_of.get(list_node, ())
+            numbers = self.ordinals[list_node] = {node: start + k for k, node in enumerate(items)}
         return numbers.get(item, 1)
+
+    def _open(self, node: int, closing: str) -> None:
+        """An HTML list or item opened (`closing`: its end tag)."""
+        self.open_html.append((node, closing))
+        self.open_nodes[node] = self.open_nodes.get(node, 0) + 1
+
+    def _close(self) -> str:
+        """The end tag of the innermost open list or item, closed."""
+        node, closing = self.open_html.pop()
+        self.open_nodes[node] -= 1
+        return closing
 
     def _close_html_outside(self, levels: list[Level]) -> None:
         """Close the open HTML lists and items that `levels` is not inside."""
         keep = {node for node, _, _ in levels} | {item for _, _, item in levels}
+        closings = []
         while self.open_html and self.open_html[-1][0] not in keep:
-            closing = self.open_html.pop()[1]
-            if self.html_parts:
-                self.html_parts[-1] += closing
-            else:
-                self.html_parts.append(closing)
+            closings.append(self._close())
+        if not closings:
+            return
+        if self.html_parts:
+            self.html_parts[-1] += "".join(closings)
+        else:
+            self.html_parts.append("".join(closings))
 
     # -- tables, code blocks and images --
 

@@ -6,7 +6,9 @@ first `max_urls` entries of a sitemap or sitemap index (BOILERPLATE_SITEMAP_MAX_
 served as a gzip file (``sitemap.xml.gz`` without ``Content-Encoding``, which Scrapy's
 HttpCompressionMiddleware leaves as it is) is decompressed as it is read, up to `max_size` bytes
 (DOWNLOAD_MAXSIZE, as Scrapy's SitemapSpider reads it); past that it is ignored, as there.
-How deep sitemap indexes are followed is the spider's (``request.meta``).
+How deep sitemap indexes are followed is the spider's (``request.meta``). A location that is
+no http(s) URL a request can be made of (``mailto:``, ``sitemap:/x``, ``http://[x``, a port out of
+range) is skipped: the spider's Request would raise, and lose the entries after it.
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ import io
 import struct
 import zlib
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import urljoin
-
-from scrapy.utils.sitemap import sitemap_urls_from_robots
+from urllib.parse import urljoin, urlsplit
 
 from .xml_stream import CHUNK, chunks, ended, localname
 
@@ -62,15 +62,34 @@ class TooLarge(Exception):
 
 
 def robots_sitemaps(body: bytes, base: str, max_sitemaps: int) -> RobotsSitemaps:
-    """The first `max_sitemaps` distinct sitemap URLs of robots.txt's ``Sitemap:`` lines."""
+    """The first `max_sitemaps` distinct sitemap URLs of robots.txt's ``Sitemap:`` lines (read as
+    Scrapy's ``sitemap_urls_from_robots`` reads them, but for the ones no request can be made of)."""
     found: dict[str, None] = {}
-    for url in sitemap_urls_from_robots(body, base_url=base):
-        if url in found:
+    for line in io.BytesIO(body):
+        if line.lstrip()[:8].lower() != b"sitemap:":
+            continue
+        try:
+            url = web_url(base, line.partition(b":")[2].strip().decode())
+        except UnicodeDecodeError:
+            continue
+        if url is None or url in found:
             continue
         if len(found) == max_sitemaps:
             return RobotsSitemaps(list(found), capped=True)
         found[url] = None
     return RobotsSitemaps(list(found), capped=False)
+
+
+def web_url(base: str, location: str) -> str | None:
+    """`location` joined to `base` (relative locations are not allowed, but they happen) when it is
+    an http(s) URL a request can be made of; else None."""
+    try:
+        url = urljoin(base, location)
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError when out of range, as a Request would
+    except ValueError:  # an IPv6 host without its "]", a port out of range
+        return None
+    return url if parts.scheme in ("http", "https") and parts.netloc else None
 
 
 def download_sizes(response: Response, spider: Spider) -> tuple[int, int]:
@@ -101,7 +120,8 @@ def sitemap_entries(body: bytes, base: str, max_urls: int, max_size: int = 0) ->
     try:
         for entry in ended(chunks(body) if gunzipped is None else gunzipped, ENTRIES):
             loc = _loc(entry)
-            if not loc:
+            url = web_url(base, loc) if loc else None
+            if url is None:
                 continue
             if read == max_urls:
                 capped = True
@@ -109,7 +129,7 @@ def sitemap_entries(body: bytes, base: str, max_urls: int, max_size: int = 0) ->
             read += 1
             if kind is None:
                 kind = localname(entry.getroottree().getroot().tag)
-            urls[urljoin(base, loc)] = None  # relative locations are not allowed, but they happen
+            urls[url] = None
     except TooLarge:
         return SitemapEntries(None, [], inflated=gunzipped.size if gunzipped is not None else 0, too_large=True)
     return SitemapEntries(kind, list(urls), capped, gunzipped.size if gunzipped is not None else 0)
