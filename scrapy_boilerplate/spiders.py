@@ -259,8 +259,10 @@ class ArticleSpider(Spider):
         if not (response.meta.get(META_TEASED) or marked or extraction.date_published):
             return None
         # The same article under a second URL ("x/" and "x/index.html" from a sitemap): one item.
+        # By title and text: two posts of a few words each may come out with the same text.
         if extraction.text:
-            key = hashlib.blake2b(extraction.text.encode("utf-8"), digest_size=12).digest()
+            same = f"{extraction.title}\n{extraction.text}"
+            key = hashlib.blake2b(same.encode("utf-8"), digest_size=12).digest()
             if key in self._texts:
                 return None
             self._texts.add(key)

@@ -97,10 +97,15 @@ SITES = {
         # A monthly archive of whole posts, a tag page of one post (test_link_evidence).
         "2009/01/index.html",
         "tag/quake-live/index.html",
+        # Two posts of a line each (ArticleSpider: one item each, though their texts come out alike).
+        "2009/01/12/and-then-suddenly-we-all-felt-competent-again/index.html",
+        "2009/02/16/escape-from-city-17/index.html",
     ],
     "rfernandezdo": ["blog/2023/10/17/hello-world-from-mkdocs-material/index.html"],
     # Mainroad: a post; the home page (a tag cloud and the English edition's home in its menus).
     "soudegesu": ["aws/amazonlinux2-docker/index.html", "index.html"],
+    # PaperMod (Hugo): a tag page whose teasers' titles are no links (an empty link covers each card).
+    "chicks": ["tags/art/index.html"],
     # Casper (Ghost): a "»" under every teaser, a tag page of one post.
     "stefanscherer": ["page/2/index.html", "tag/ci/index.html"],
 }
