@@ -23,7 +23,7 @@ DEFAULT_NET_TEXT_THRESHOLD = 1500
 # ?page=2. A page there with a pager of its own is a listing, however long its teasers (a blog
 # theme that shows whole posts on its home pages). Not ?p=N, WordPress's post ids.
 LISTING_PAGE_URL_RE = re.compile(
-    r"^https?://[^/?#]+(?:/?(?:#|$)|/(?:.*/)?(?:page/?\d{1,5}/?|index\d{1,5}\.html?)(?:[?#]|$)|"
+    r"^https?://[^/?#]+(?:/?(?:index\.html?)?(?:#|$)|/(?:.*/)?(?:page/?\d{1,5}/?(?:index\.html?)?|index\d{1,5}\.html?)(?:[?#]|$)|"
     r"[^?#]*\?(?:[^#]*&)?(?:page|paged)=\d{1,5}(?:[&#]|$))",
     re.IGNORECASE,
 )

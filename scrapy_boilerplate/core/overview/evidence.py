@@ -32,9 +32,11 @@ from .. import speedups
 from ..document.elements import FLAG, HEADING_TAGS
 from ..document.page import Page
 from ..document.words import count_words
+from ..links.urls import ARCHIVED_POST_PATH_RE
 from ..metadata.title import TITLE_PART_SEPARATOR_RE
 from ..scoring import ttr
 from ..selection.cards import HEAD_BLOCKS, card_groups
+from .link_evidence import LINK_FEATURES, link_evidence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -241,6 +243,7 @@ FEATURE_NAMES = (
     "url_listing_query",
     "title_words",
     "title_part_words",
+    *LINK_FEATURES,
 )
 
 
@@ -314,6 +317,7 @@ def page_evidence(page: Page, url: str | None = None) -> dict[str, float]:
         "listing_ui": math.log1p(listing_ui),
         "pagination": math.log1p(sums.pagination),
         **title_features(page_title(page)),
+        **link_evidence(page, url),
     }
     return values
 
@@ -506,12 +510,14 @@ def url_features(url: str | None) -> dict[str, float]:
     segments = [s for s in path.split("/") if s]
     last = segments[-1] if segments else ""
     slug = re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", last)
+    # WordPress's /archives/123, Hexo's /archives/59303.html: a post's number under "archives".
+    archived_post = ARCHIVED_POST_PATH_RE.search(path)
     out.update(
         url_known=1.0,
         url_depth=float(len(segments)),
         url_root=float(not segments and not parts.query),
         url_date=float(DATE_PATH_RE.search(path) is not None),
-        url_listing=float(LISTING_PATH_RE.search(path) is not None),
+        url_listing=float(LISTING_PATH_RE.search(path) is not None and archived_post is None),
         url_page_param=float(
             bool(re.search(r"(?:^|&)(?:page|p|paged|start|offset)=\d", parts.query))
             or bool(re.search(r"/page/\d+", path))
@@ -519,7 +525,11 @@ def url_features(url: str | None) -> dict[str, float]:
         url_slug_words=float(len([w for w in re.split(r"[-_]+", slug) if w.isalpha()])),
         url_ends_slash=float(path.endswith("/")),
         url_has_id=float(bool(re.search(r"\d{4,}", last))),
-        url_item=float(ITEM_PATH_RE.search(path) is not None or ITEM_QUERY_RE.search(parts.query) is not None),
+        url_item=float(
+            ITEM_PATH_RE.search(path) is not None
+            or ITEM_QUERY_RE.search(parts.query) is not None
+            or archived_post is not None
+        ),
         url_listing_end=float(LISTING_END_RE.search(path) is not None),
         url_listing_query=float(LISTING_QUERY_RE.search(parts.query) is not None),
     )
