@@ -162,9 +162,7 @@ def url_kind(key: str) -> int:
     else PLAIN_URL. Cached: a site's pages link to the same URLs."""
     kind = _KINDS.get(key)
     if kind is None:
-        rest = key.split("://", 1)[-1]
-        path, _, query = rest.partition("?")
-        path = path[path.find("/") :] if "/" in path else "/"
+        path, query = url_path(key), key.partition("?")[2]
         if (
             SHARE_URL_RE.match(key)
             or BOILERPLATE_PATH_RE.search(path)
@@ -183,6 +181,12 @@ def url_kind(key: str) -> int:
 
 
 _HOME_PATH_RE = re.compile(r"^/?(?:index\.(?:html?|php))?$", re.IGNORECASE)
+
+
+def url_path(key: str) -> str:
+    """The path of a link key (an absolute URL), without its query: "/" when it has none."""
+    rest = key.split("://", 1)[-1].partition("?")[0]
+    return rest[rest.find("/") :] if "/" in rest else "/"
 
 
 def is_home(url: str) -> bool:

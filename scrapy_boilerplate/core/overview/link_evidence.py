@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..document.elements import FLAG, HEADING_TAGS
 from ..links.anchors import Anchor, page_anchors
 from ..links.roles import PAGE_NUMBER_URL_RE, link_direction
-from ..links.urls import JUNK_URL, folder_of, is_home, link_key, url_host, url_kind, url_shape
+from ..links.urls import JUNK_URL, folder_of, is_home, link_key, url_host, url_kind, url_path, url_shape
 from ..render.urls import page_base
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def link_evidence(page: Page, url: str | None) -> dict[str, float]:
         if url_host(key) != host or is_home(key) or url_kind(key) == JUNK_URL:
             continue
         site_links.add(key)
-        path = _path(key)
+        path = url_path(key)
         if own_folder not in (None, "/") and path.startswith(own_folder) and len(path) > len(own_folder):
             if not a.flags & _CHROME_BUT_HEADER:
                 descendants.add(key)
@@ -114,12 +114,6 @@ def _covered_heading(page: Page, a: Anchor) -> int:
         return -1
     headings = [b for b in range(first, last) if page.tags[b] in HEADING_TAGS]
     return headings[0] if len(headings) == 1 and not page.link_chars[headings[0]] else -1
-
-
-def _path(url: str) -> str:
-    rest = url.split("://", 1)[-1]
-    slash = rest.find("/")
-    return rest[slash:].split("?", 1)[0] if slash >= 0 else "/"
 
 
 def _sections(page: Page, linked: set[int]) -> dict[str, float]:
