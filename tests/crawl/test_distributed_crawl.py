@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 
 import pytest
 from conftest import SUPPORT
@@ -17,8 +18,27 @@ from template_site import article, page_html
 ARTICLES = 18
 
 
-def routes() -> dict:
-    out = {}
+#: Seconds a story waits, at most, for the other process to ask for a page.
+BOTH_STARTED_TIMEOUT = 120
+
+
+def routes(processes: int = 1) -> dict:
+    """The site; its stories are held back until `processes` crawls (by their User-Agent) have
+    asked for pages, so that each process gets a share however slowly the other starts."""
+    out: dict = {}
+    agents: set[str] = set()
+    all_started = threading.Event()
+
+    def story(body: bytes):
+        def route(headers):
+            agents.add(headers.get("User-Agent", ""))
+            if len(agents) >= processes:
+                all_started.set()
+            all_started.wait(BOTH_STARTED_TIMEOUT)
+            return body
+
+        return route
+
     per_section = 6
     sections = []
     for s in range(ARTICLES // per_section):
@@ -28,7 +48,7 @@ def routes() -> dict:
         sections.append(f'<li><a href="/section/{s}.html">Section {s}</a></li>')
     out["/"] = f"<html><body><h1>Home</h1><ul>{''.join(sections)}</ul></body></html>".encode()
     for i in range(ARTICLES):
-        out[f"/news/story-{i}.html"] = page_html(i).encode()
+        out[f"/news/story-{i}.html"] = story(page_html(i).encode())
     return out
 
 
@@ -40,10 +60,10 @@ def test_two_processes_share_a_crawl_and_the_site_memory(tmp_path, executor):
         import redis
 
         client = redis.Redis.from_url(server.url)
-        with LoopbackServer(routes()) as site:
+        with LoopbackServer(routes(processes=2)) as site:
             client.lpush("distributed:start_urls", site.url("/"))
-            # A delay between requests, so that the crawl lasts until the later process has
-            # started too (one process alone would take 11 s); both take requests from the shared queue.
+            # Both take requests from the shared queue; the site holds its stories back until both
+            # have asked for one (on a loaded machine the later one once started after the whole crawl).
             extra = {
                 "BOILERPLATE_EXECUTOR": executor,
                 "BOILERPLATE_EXECUTOR_WORKERS": 1,
@@ -54,13 +74,19 @@ def test_two_processes_share_a_crawl_and_the_site_memory(tmp_path, executor):
             outputs = [tmp_path / f"crawl{n}.json" for n in range(2)]
             procs = [
                 subprocess.Popen(
-                    [sys.executable, str(SUPPORT / "distributed_crawl.py"), server.url, str(out), json.dumps(extra)],
+                    [
+                        sys.executable,
+                        str(SUPPORT / "distributed_crawl.py"),
+                        server.url,
+                        str(out),
+                        json.dumps({**extra, "USER_AGENT": f"crawl{n}"}),
+                    ],
                     cwd=SUPPORT,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
                     text=True,
                 )
-                for out in outputs
+                for n, out in enumerate(outputs)
             ]
             errs = [p.communicate(timeout=240)[1] for p in procs]
             for p, err in zip(procs, errs):

@@ -168,7 +168,7 @@ def storm_site():
     routes["/"] = index_page(STORM_PAGES)
     over = threading.Event()
 
-    def gate():
+    def gate(headers):
         over.wait(CRAWL_TIMEOUT)
         return site_file(ARTICLES[0])
 

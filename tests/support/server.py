@@ -4,8 +4,8 @@
         server.url("/a.html")
 
 Routes map a path (with its query string, if any) to a body, or to (body, headers)
-or (status, body, headers), or to a function called at request time that returns one of
-those (a page held back until a test lets it go). Bodies are served as they are; a route's headers
+or (status, body, headers), or to a function called at request time with the request's
+headers that returns one of those (a page held back until a test lets it go). Bodies are served as they are; a route's headers
 replace the default ``Content-Type: text/html; charset=utf-8``. A gzip-encoded
 route answers 406 to a client that does not accept gzip. Requests for unknown
 paths get a 404. The server runs in a daemon thread, so a test crawling
@@ -30,7 +30,7 @@ class _Handler(BaseHTTPRequestHandler):
         server.requests.append(self.path)
         route = server.routes.get(self.path)
         if callable(route):
-            route = route()
+            route = route(self.headers)
         if route is None:
             status, body, headers = 404, b"not found", {"Content-Type": "text/plain"}
         elif isinstance(route, bytes):
