@@ -34,12 +34,12 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
 from .core.duplicates.store import DEFAULT_MAX_ITEMS
 from .core.jsondata import JsonObject
-from .core.metadata.article import ArticleMetadata
+from .core.metadata.article import METADATA_FIELDS as ARTICLE_METADATA_FIELDS
 from .core.options import FAVORS, OPTIONS
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
 from .core.redis_link import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL, redacted
@@ -837,7 +837,7 @@ DUPLICATES_TTL = "BOILERPLATE_DUPLICATES_TTL"
 #: the whole crawl (a call's selectors are not; BOILERPLATE_SITE_RULES gives them by site).
 EXTRACTION_OPTIONS = tuple(name for name in OPTIONS if name in {spec.attr for spec in SETTINGS.values()})
 #: Extraction attribute -> its field setting (one per article metadata value).
-METADATA_SETTINGS = {item.name: f"{PREFIX}{item.name.upper()}_FIELD" for item in fields(ArticleMetadata)}
+METADATA_SETTINGS = {name: f"{PREFIX}{name.upper()}_FIELD" for name in ARTICLE_METADATA_FIELDS}
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -856,7 +856,10 @@ class _ReportedMisconfiguration(logging.Filter):
 _REPORTED_FILTER = _ReportedMisconfiguration()
 
 
-def stops_crawl(init):
+_Init = TypeVar("_Init", bound=Callable[..., None])
+
+
+def stops_crawl(init: _Init) -> _Init:
     """Decorates a component's __init__: a bad setting value or model file (SettingError,
     ModelError, both ValueErrors) is logged as one ERROR line, the message alone, and still raised,
     so the crawl stops before it starts (exit status 1), without a traceback on the console."""
@@ -878,7 +881,7 @@ def stops_crawl(init):
                     asyncio_logger.addFilter(_REPORTED_FILTER)
             raise
 
-    return wrapper
+    return cast("_Init", wrapper)
 
 
 def read_enabled(settings: Any) -> bool:

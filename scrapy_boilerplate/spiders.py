@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -32,7 +31,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from . import settings as bp
 from .core.extractor import Extractor
 from .core.links.roles import CONTENT, NAVIGATION, NEXT, page_links, url_roles
-from .core.metadata.article import ArticleMetadata
+from .core.metadata.article import METADATA_FIELDS
 from .core.overview.evidence import ARTICLE_TYPES
 from .core.render.urls import page_base
 from .crawl.articles.feeds import feed_entry_urls, feed_urls
@@ -64,7 +63,7 @@ SITEMAP_PRIORITY = -20
 #: it leads to is presented by its site as a post.
 META_TEASED = "boilerplate_teased"
 #: The article metadata an item carries (ArticleMetadata's fields, in order).
-ITEM_FIELDS = tuple(f.name for f in fields(ArticleMetadata))
+ITEM_FIELDS = METADATA_FIELDS
 
 
 class ArticleSpider(Spider):

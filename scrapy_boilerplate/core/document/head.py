@@ -240,6 +240,10 @@ def _keep_entity(kind: str, item: JsonObject, jsonld: JsonObject) -> None:
         if isinstance(item.get("name"), str):
             jsonld.setdefault("site_name", item["name"])
         return
+    elif kind == "BreadcrumbList":
+        if "breadcrumbs" not in jsonld:
+            jsonld["breadcrumbs"] = _breadcrumbs(item.get("itemListElement"))
+        return
     elif kind in ("Person", "Organization", "NewsMediaOrganization", "Corporation"):
         name, ref = item.get("name"), item.get("@id")
         if isinstance(name, str):
@@ -252,6 +256,33 @@ def _keep_entity(kind: str, item: JsonObject, jsonld: JsonObject) -> None:
         return
     if slot not in jsonld:
         jsonld[slot] = {key: item[key] for key in ARTICLE_KEYS if key in item}
+
+
+#: The crumbs of a BreadcrumbList kept (a trail, not a site map).
+MAX_BREADCRUMBS = 20
+
+
+def _breadcrumbs(elements: object) -> list[tuple[str | None, str | None]]:
+    """A BreadcrumbList's (name, URL) pairs in the order of their position: each ListItem's
+    ``name`` and ``item`` (a URL, or an object with ``@id``/``url`` and ``name``)."""
+    if not isinstance(elements, list):
+        return []
+    crumbs = []
+    for order, element in enumerate(elements[:MAX_BREADCRUMBS]):
+        if not isinstance(element, dict):
+            continue
+        item = element.get("item")
+        name, url = element.get("name"), item
+        if isinstance(item, dict):
+            name = name or item.get("name")
+            url = item.get("@id") or item.get("url")
+        position = element.get("position")
+        rank = position if isinstance(position, int | float) else order
+        if isinstance(position, str) and position.strip().isdigit():
+            rank = int(position)
+        if isinstance(name, str) or isinstance(url, str):
+            crumbs.append((rank, order, name if isinstance(name, str) else None, url if isinstance(url, str) else None))
+    return [(name, url) for _, _, name, url in sorted(crumbs)]
 
 
 def document_lang(root: etree._Element) -> str | None:

@@ -224,14 +224,17 @@ class ArticleMetadata:
     canonical_url: str | None = None
     description: str | None = None
     image: str | None = None
+    #: The page's own strings the dates were read from ("March 5, 2024"), by field name, where
+    #: one gives the date chosen (schema.org's datePublishedRaw); not a field of its own elsewhere.
+    dates_raw: dict[str, str] = field(default_factory=dict, repr=False, compare=False, metadata={"raw": True})
 
     def to_dict(self) -> JsonObject:
-        return asdict(self)
+        return {name: value for name, value in asdict(self).items() if name in METADATA_FIELDS}
 
 
 #: The metadata's fields, in order: an `Extraction`'s attributes and `to_dict()` keys of that
 #: name, the explain page's metadata rows (one definition, read by tests and benchmarks too).
-METADATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ArticleMetadata))
+METADATA_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ArticleMetadata) if not f.metadata.get("raw"))
 
 
 def article_metadata(
@@ -278,7 +281,7 @@ def article_metadata(
         # The metadata names the site itself ("Cleveland Clinic", "USA TODAY", "Buzzsprout" as
         # the JSON-LD or <meta> author), the byline under the headline a person: the writer.
         meta.authors = shown
-    meta.date_published, meta.date_modified = _dates(sources, page)
+    meta.date_published, meta.date_modified, meta.dates_raw = _dates(sources, page)
     if declares_no_article(page):
         # A product or a listing has no byline: its <meta name=author> is the shop or the
         # site, and a "By Almondina" under a product's name is its brand. But a page declared
@@ -300,9 +303,10 @@ def article_metadata(
     return meta
 
 
-def _dates(sources: tuple[Found, ...], page: Page | None = None) -> tuple[str | None, str | None]:
-    """(date_published, date_modified) from the sources, most trusted first, with what the page
-    shows under its headline (the byline source) deciding between them."""
+def _dates(sources: tuple[Found, ...], page: Page | None = None) -> tuple[str | None, str | None, dict[str, str]]:
+    """(date_published, date_modified, the strings they were read from) from the sources, most
+    trusted first, with what the page shows under its headline (the byline source) deciding
+    between them."""
     read: dict[str, str | None] = {}
 
     def normalize(value: object) -> str | None:
@@ -345,7 +349,13 @@ def _dates(sources: tuple[Found, ...], page: Page | None = None) -> tuple[str | 
         published = _local_day(published, _all(stated, "date_published", normalize))
     if published and modified and modified[:10] < published[:10]:
         modified = None  # an "update" before the publication is another page's date
-    return published, modified
+    raw = {}
+    for name, value in (("date_published", published), ("date_modified", modified)):
+        # The first string read that gives the date chosen (the most trusted source's).
+        found = next((text for text, read_as in read.items() if value and read_as == value), None)
+        if found is not None:
+            raw[name] = found
+    return published, modified, raw
 
 
 def _listing(sources: tuple[Found, ...], page: Page) -> bool:
