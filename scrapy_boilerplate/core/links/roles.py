@@ -238,7 +238,7 @@ def page_links(
     self_key = link_key(page_url, None) if page_url else None
     anchors = page_anchors(page, base)
     head_next, hints = _head_hints(root, base)
-    cards, headlines = _cards(page)
+    cards, headlines = link_cards(page)
     if is_overview is None:
         is_overview = bool(cards)
     content = _content_blocks(page, mask, cards)
@@ -386,7 +386,7 @@ def _head_hints(root: etree._Element, base: str | None) -> tuple[set[str], list[
     return nexts, hints
 
 
-def _cards(page: Page) -> tuple[list[Span], set[int]]:
+def link_cards(page: Page) -> tuple[list[Span], set[int]]:
     """(the (first, last) block spans of the page's teaser cards, in groups of 3 or more, sorted;
     the blocks holding their headline links). Short linked names count as headlines, as in the
     extraction's second pass ("Barett", a craft post's title)."""
@@ -424,7 +424,8 @@ def _content_blocks(page: Page, mask: np.ndarray | None, cards: list[Span]) -> n
     return content
 
 
-def _card_of(cards: list[Span], block: int) -> Span | None:
+def card_of(cards: list[Span], block: int) -> Span | None:
+    """The card of `cards` (sorted spans) that holds `block`, or None."""
     at = bisect_right(cards, (block, 1 << 30)) - 1
     if at >= 0 and cards[at][0] <= block < cards[at][1]:
         return cards[at]
@@ -591,7 +592,7 @@ def _role(
         return NAVIGATION
     if a.flags & _JUNK or not CALENDAR_TOKENS.isdisjoint(a.tokens) or not SHARE_TOKENS.isdisjoint(a.tokens):
         return BOILERPLATE
-    in_card = a.block >= 0 and _card_of(cards, a.block) is not None
+    in_card = a.block >= 0 and card_of(cards, a.block) is not None
     if not is_overview and not in_card and (a.flags & FLAG["related"] or not RELATED_TOKENS.isdisjoint(a.tokens)):
         return RELATED
     if direction < 0 or _NUMBER_RE.match(a.text) or "tag" in a.rel or "author" in a.rel or "category" in a.rel:
