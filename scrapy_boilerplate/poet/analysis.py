@@ -1,0 +1,150 @@
+"""One analysis of one response, shared by the page objects scrapy-poet builds for it.
+
+``PageAnalysis`` is a web-poet dependency: a callback that asks for an ``Article`` and an
+``ArticleNavigation`` of the same response gets both page objects built on one instance, so the
+page is parsed once and walked once, and its extraction, overview verdict and link roles are each
+worked out once, when first read.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import attrs
+from web_poet import HttpResponse, Injectable
+
+from ..core.document.elements import FLAG
+from ..core.document.page import Page, build_page
+from ..core.document.parse import to_element
+from ..core.extractor import Extraction
+from ..core.links.anchors import Anchor, page_anchors
+from ..core.links.roles import CONTENT, NAVIGATION, Link, page_links
+from ..core.links.teasers import Teaser, page_teasers
+from ..core.links.urls import PLAIN_URL, Shape, url_host, url_kind, url_shape
+from ..core.overview.detector import OverviewVerdict
+from ..core.render.urls import page_base
+from ..crawl.articles.feeds import FeedEntries, feed_entry_urls, feed_urls
+from .config import AnalysisConfig
+
+if TYPE_CHECKING:
+    from ..core.overview.detector import OverviewDetector
+
+logger = logging.getLogger(__name__)
+
+_OUTSIDE = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
+# An RSS, RDF or Atom document: its root element within the first bytes.
+_FEED_RE = re.compile(rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*|<\?[^>]*>\s*)*<(?:rss|feed|rdf:RDF)\b", re.S)
+_FEED_HEAD = 1024
+
+
+@attrs.define
+class PageAnalysis(Injectable):
+    """The walk, extraction, overview verdict, link roles and teasers of one response."""
+
+    response: HttpResponse
+    #: The crawler's (scrapy_boilerplate.poet.ConfigProvider), else the defaults.
+    config: AnalysisConfig | None = None
+
+    @property
+    def settings(self) -> AnalysisConfig:
+        return self.config if self.config is not None else AnalysisConfig.default()
+
+    @property
+    def detector(self) -> OverviewDetector:
+        return self.settings.detector
+
+    @cached_property
+    def url(self) -> str:
+        return str(self.response.url)
+
+    @cached_property
+    def is_feed(self) -> bool:
+        """Whether the response is an RSS, RDF or Atom feed (by its first bytes, whatever its headers say)."""
+        return bool(_FEED_RE.match(bytes(self.response.body[:_FEED_HEAD])))
+
+    @cached_property
+    def page(self) -> Page:
+        """The walked page (comments skipped, as overview detection and the link roles read it)."""
+        if self.is_feed:
+            return build_page(None, base_url=self.url)
+        try:
+            return build_page(to_element(self.response.text), base_url=self.url)
+        except Exception as exc:  # noqa: BLE001 - a page that cannot be read is an empty page, not a crash
+            logger.warning("could not read %s: %r", self.url, exc)
+            return build_page(None, base_url=self.url)
+
+    @cached_property
+    def extraction(self) -> Extraction:
+        """The main content, as ``extract(response.text, url=url)`` with the crawler's settings."""
+        extractor = self.settings.extractor
+        if extractor.options.include_comments and self.page.root is not None:
+            # The shared walk skipped comment sections: walk the page again with them.
+            return extractor.extract(self.page.root, self.url)
+        return extractor.extract_page(self.page, self.url)
+
+    @cached_property
+    def verdict(self) -> OverviewVerdict:
+        return self.detector.detect_page(self.page, self.url)
+
+    @property
+    def is_listing(self) -> bool:
+        return self.verdict.is_overview
+
+    @cached_property
+    def links(self) -> list[Link]:
+        """Every link of the page with its role (core/links/roles.py), the page judged as the verdict says."""
+        return page_links(self.page, self.url, is_overview=self.is_listing)
+
+    @cached_property
+    def body_links(self) -> set[str]:
+        """The URLs the page links to from outside its menus, header, footer and sidebars."""
+        return {a.key for a in self._anchors if a.key is not None and not a.flags & _OUTSIDE}
+
+    @property
+    def _anchors(self) -> list[Anchor]:
+        return page_anchors(self.page, page_base(self.url, self.page.base_href))
+
+    @cached_property
+    def teased(self) -> set[str]:
+        """The URLs of the posts the page shows: its content links, and its navigation links that
+        may lead to a post (``may_be_post``: a covered card's empty link, a short tag page's list)."""
+        return {
+            link.url
+            for link in self.links
+            if link.role == CONTENT or (link.role == NAVIGATION and self.may_be_post(link.url))
+        }
+
+    def may_be_post(self, url: str) -> bool:
+        """Whether a navigation link may lead to a post: not a tag, category, archive or date list
+        by its URL, on the page's own site, and linked from the page's body (a tag page of one or
+        two posts lists them so) or of the shape of the site's posts (a sidebar's recent posts, a
+        post's previous and next)."""
+        if url_kind(url) != PLAIN_URL or url_host(url) != url_host(self.url):
+            return False
+        return url in self.body_links or url_shape(url) in self.post_shapes
+
+    @cached_property
+    def post_shapes(self) -> set[Shape]:
+        """The URL shapes (core/links/urls.py ``url_shape``) of this site's posts as the page shows
+        them: its teasers' on a listing, its own on any other page."""
+        urls = [link.url for link in self.links if link.role == CONTENT] if self.is_listing else [self.url]
+        return {shape for shape in map(url_shape, urls) if shape is not None}
+
+    @cached_property
+    def teasers(self) -> list[Teaser]:
+        return page_teasers(self.page, self.url, self.teased) if self.is_listing else []
+
+    @cached_property
+    def feeds(self) -> list[str]:
+        """The feeds the page announces (``<link rel=alternate type=application/rss+xml>``)."""
+        return feed_urls(self.page, page_base(self.url, self.page.base_href))
+
+    @cached_property
+    def feed_entries(self) -> FeedEntries:
+        """The entry links of a feed (none for a page that is not one)."""
+        if not self.is_feed:
+            return FeedEntries([], capped=False)
+        return feed_entry_urls(bytes(self.response.body), self.url, self.settings.feed_max_entries)
