@@ -25,6 +25,7 @@ from ..core.links.roles import CONTENT, NAVIGATION, Link, page_links
 from ..core.links.teasers import Teaser, page_teasers
 from ..core.links.urls import PLAIN_URL, Shape, url_host, url_kind, url_shape
 from ..core.overview.detector import OverviewVerdict
+from ..core.overview.evidence import ARTICLE_TYPES
 from ..core.render.urls import page_base
 from ..crawl.articles.feeds import FeedEntries, feed_entry_urls, feed_urls
 from .config import AnalysisConfig
@@ -109,22 +110,33 @@ class PageAnalysis(Injectable):
 
     @cached_property
     def teased(self) -> set[str]:
-        """The URLs of the posts the page shows: its content links, and its navigation links that
-        may lead to a post (``may_be_post``: a covered card's empty link, a short tag page's list)."""
+        """The URLs of the posts the page shows: its content links, and its navigation links to
+        its site that may lead to a post and stand in its body or have the shape of its posts (a
+        covered card's empty link, a short tag page's list, a sidebar's recent posts)."""
         return {
             link.url
             for link in self.links
-            if link.role == CONTENT or (link.role == NAVIGATION and self.may_be_post(link.url))
+            if link.role == CONTENT
+            or (
+                link.role == NAVIGATION
+                and self.may_be_post(link.url)
+                and (link.url in self.body_links or url_shape(link.url) in self.post_shapes)
+            )
         }
 
     def may_be_post(self, url: str) -> bool:
-        """Whether a navigation link may lead to a post: not a tag, category, archive or date list
-        by its URL, on the page's own site, and linked from the page's body (a tag page of one or
-        two posts lists them so) or of the shape of the site's posts (a sidebar's recent posts, a
-        post's previous and next)."""
-        if url_kind(url) != PLAIN_URL or url_host(url) != url_host(self.url):
-            return False
-        return url in self.body_links or url_shape(url) in self.post_shapes
+        """Whether a link may lead to a post of the page's site: on its host, and not a tag,
+        category, archive, date list, file or legal page by its URL."""
+        return url_kind(url) == PLAIN_URL and url_host(url) == url_host(self.url)
+
+    @cached_property
+    def presented_as_post(self) -> bool:
+        """Whether the page presents itself as a post: marked up as an article (og:type, JSON-LD)
+        or dated (ArticleSpider's test, less the link the page was reached by)."""
+        page = self.page
+        types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
+        marked = (page.og.get("type") or "").lower() == "article" or bool(types & ARTICLE_TYPES)
+        return marked or bool(self.extraction.date_published)
 
     @cached_property
     def post_shapes(self) -> set[Shape]:

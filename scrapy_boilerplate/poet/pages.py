@@ -47,7 +47,7 @@ _SPACE_RE = re.compile(r"\s+")
 
 def _probability(analysis: PageAnalysis) -> float:
     verdict = analysis.verdict
-    return article_probability(verdict.is_overview, verdict.score, analysis.detector.cutoff)
+    return article_probability(verdict.is_overview, verdict.score, analysis.detector.cutoff, analysis.presented_as_post)
 
 
 def _breadcrumbs(analysis: PageAnalysis) -> list[Breadcrumb] | None:
@@ -162,9 +162,10 @@ class BoilerplateArticleNavigationPage(ArticleNavigationPage):
     @field
     def items(self) -> list[ProbabilityRequest]:
         """The links to articles: a listing's teasers; any page's links in its text and related
-        posts on its own site; and its navigation links that may lead to a post (``_may_be_post``).
-        Those are in ``subCategories`` too: the templates fetch such a page for both items, and its
-        article probability decides whether it is one. (A URL is fetched once, for the items of
+        posts on its own site; and its navigation links that may lead to a post (``may_be_post``:
+        on its site, not a tag, category, archive or date list by its URL). Those are in
+        ``subCategories`` too: the templates fetch such a page for both items, and its article
+        probability decides whether it is one. (The templates fetch a URL once, for the items of
         its first request: a post first linked as a subcategory alone would never be an item.)"""
         analysis = self.analysis
         if analysis.is_feed:
