@@ -21,7 +21,7 @@ from ..core.document.page import Page, build_page
 from ..core.document.parse import to_element
 from ..core.extractor import Extraction
 from ..core.links.anchors import Anchor, page_anchors
-from ..core.links.roles import CONTENT, NAVIGATION, Link, page_links
+from ..core.links.roles import CONTENT, NAVIGATION, NEXT, Link, head_hints, own_pager, page_links
 from ..core.links.teasers import Teaser, page_teasers
 from ..core.links.urls import PLAIN_URL, Shape, url_host, url_kind, url_shape
 from ..core.overview.detector import OverviewVerdict
@@ -103,6 +103,27 @@ class PageAnalysis(Injectable):
     def body_links(self) -> set[str]:
         """The URLs the page links to from outside its menus, header, footer and sidebars."""
         return {a.key for a in self._anchors if a.key is not None and not a.flags & _OUTSIDE}
+
+    @cached_property
+    def next_page(self) -> str | None:
+        """The next page of a listing: its first next link on its own site that its head's
+        ``<link rel=next>`` does not name, else the one it names if the page has a pager of its
+        own. (MkDocs and Sphinx name the next page in the site's order so, under every page.)"""
+        if not self.is_listing or self.page.root is None:
+            return None
+        host = url_host(self.url)
+        head_next, _ = head_hints(self.page.root, page_base(self.url, self.page.base_href))
+        candidates = [
+            link.url
+            for link in self.links
+            if link.role == NEXT and link.url.startswith(("http://", "https://")) and url_host(link.url) == host
+        ]
+        for url in candidates:
+            if url not in head_next:
+                return url
+        if candidates and own_pager(self.page, self.url):
+            return candidates[0]
+        return None
 
     @property
     def _anchors(self) -> list[Anchor]:

@@ -24,7 +24,7 @@ from zyte_common_items import (
 )
 from zyte_common_items.pages import ArticleListPage, ArticleNavigationPage, ArticlePage
 
-from ..core.links.roles import CONTENT, NAVIGATION, NEXT, PAGE_NUMBER_URL_RE, url_roles
+from ..core.links.roles import CONTENT, NAVIGATION, PAGE_NUMBER_URL_RE, url_roles
 from ..core.links.urls import url_host
 from ..core.render.urls import page_base, safe_url
 from .analysis import PageAnalysis
@@ -207,17 +207,12 @@ class BoilerplateArticleNavigationPage(ArticleNavigationPage):
 
     @field
     def nextPage(self) -> Request | None:
-        """The next page of a listing, on its own site (none on an article: its "next" is the next
-        post)."""
+        """A listing's next page (PageAnalysis.next_page); none on an article (its "next" is the
+        next post)."""
         analysis = self.analysis
-        if not analysis.is_listing or analysis.is_feed:
+        if analysis.is_feed or analysis.next_page is None:
             return None
-        texts = _link_texts(analysis)
-        host = url_host(analysis.url)
-        for link in analysis.links:
-            if link.role == NEXT and _followable(link.url) and url_host(link.url) == host:
-                return Request(url=link.url, name=texts.get(link.url) or None)
-        return None
+        return Request(url=analysis.next_page, name=_link_texts(analysis).get(analysis.next_page) or None)
 
     @field
     def pageNumber(self) -> int | None:
@@ -246,7 +241,7 @@ class BoilerplateArticleListPage(ArticleListPage):
     @field
     def articles(self) -> list[ArticleFromList]:
         analysis = self.analysis
-        roles = url_roles(analysis.links)
+        content = {link.url for link in analysis.links if link.role == CONTENT}
         return [
             ArticleFromList(
                 url=teaser.url,
@@ -254,7 +249,9 @@ class BoilerplateArticleListPage(ArticleListPage):
                 articleBody=teaser.text or None,
                 datePublished=schema_date(teaser.date),
                 datePublishedRaw=teaser.date_raw,
-                metadata=ProbabilityMetadata(probability=ITEM_PROBABILITY[True, roles[teaser.url]]),
+                metadata=ProbabilityMetadata(
+                    probability=ITEM_PROBABILITY[True, CONTENT if teaser.url in content else NAVIGATION]
+                ),
             )
             for teaser in analysis.teasers
             if _followable(teaser.url)

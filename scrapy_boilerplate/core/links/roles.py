@@ -237,7 +237,7 @@ def page_links(
     base = page_base(page_url, page.base_href)
     self_key = link_key(page_url, None) if page_url else None
     anchors = page_anchors(page, base)
-    head_next, hints = _head_hints(root, base)
+    head_next, hints = head_hints(root, base)
     cards, headlines = link_cards(page)
     if is_overview is None:
         is_overview = bool(cards)
@@ -360,7 +360,7 @@ def reached_by(verdict: OverviewVerdict, role: str | None) -> OverviewVerdict:
     return verdict
 
 
-def _head_hints(root: etree._Element, base: str | None) -> tuple[set[str], list[Link]]:
+def head_hints(root: etree._Element, base: str | None) -> tuple[set[str], list[Link]]:
     """(the URLs of the head's rel=next, the head's link hints as Links)."""
     nexts: set[str] = set()
     hints: list[Link] = []
