@@ -88,7 +88,11 @@ class PageAnalysis(Injectable):
 
     @cached_property
     def verdict(self) -> OverviewVerdict:
-        return self.detector.detect_page(self.page, self.url)
+        try:
+            return self.detector.detect_page(self.page, self.url)
+        except Exception as exc:  # noqa: BLE001 - a page's failure must not cost its item
+            logger.warning("overview detection failed for %s: %r", self.url, exc)
+            return OverviewVerdict(False, 0, self.detector.threshold, 0.0, f"not judged ({exc!r})")
 
     @property
     def is_listing(self) -> bool:
@@ -97,7 +101,11 @@ class PageAnalysis(Injectable):
     @cached_property
     def links(self) -> list[Link]:
         """Every link of the page with its role (core/links/roles.py), the page judged as the verdict says."""
-        return page_links(self.page, self.url, is_overview=self.is_listing)
+        try:
+            return page_links(self.page, self.url, is_overview=self.is_listing)
+        except Exception as exc:  # noqa: BLE001 - a page's failure must not cost its item
+            logger.warning("link roles failed for %s: %r", self.url, exc)
+            return []
 
     @cached_property
     def body_links(self) -> set[str]:

@@ -17,6 +17,8 @@ import pytest
 pytest.importorskip("scrapy_poet", reason="the page objects need the 'poet' extra (pip install -e '.[poet]')")
 pytest.importorskip("zyte_common_items", reason="the page objects need the 'poet' extra (pip install -e '.[poet]')")
 
+from hypothesis import HealthCheck, given, settings
+from parser_inputs import FEED_PIECES, soup
 from web_poet import HttpResponse
 
 from scrapy_boilerplate import extract
@@ -130,6 +132,38 @@ def test_bytes_that_are_no_html_give_what_extract_gives_not_an_error():
         assert article.url == BASE + "/x.html"
         assert (article.articleBody or "") == extract(resp.text, url=BASE + "/x.html").text
         assert item(BoilerplateArticleNavigationPage, resp).url == BASE + "/x.html"
+
+
+#: Pieces of listings and posts: pagers, rel hints, cards, JSON-LD, links of every kind.
+PAGE_PIECES = (
+    b"<html><head>",
+    b'<link rel="next" href="/page/2/">',
+    b'<link rel="alternate" type="application/rss+xml" href="/feed.xml">',
+    b'<script type="application/ld+json">{"@type": "BreadcrumbList", "itemListElement": [{"position": "x"',
+    b'{"@type": "ListItem", "item": {"@id": 3}}]}</script>',
+    b'<meta property="og:type" content="article">',
+    b"</head><body><main>",
+    b'<article class="card"><h2><a href="/2024/03/05/a-post/">A post about the harbour</a></h2>',
+    b"<p>March 5, 2024 \xe2\x80\x94 the ferry pier closes for repairs in May.</p></article>",
+    b'<nav class="pagination"><a href="/page/2/">2</a><a href="?page=3">Next \xc2\xbb</a>',
+    b'<a class="entry-link" href="/posts/x/"></a>',
+    b'<a href="javascript:void(0)">x</a><a href="mailto:a@b">m</a><a href="http://[::1">bad</a>',
+    b"<footer><a href='/about/'>About</a></footer>",
+    b"<aside><ul><li><a href='/tags/x/'>x</a></li></ul></aside>",
+    b"</main></body></html>",
+    b"<div>" * 3,
+    b"</div>",
+    b"<",
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(soup(PAGE_PIECES + FEED_PIECES, max_size=60))
+def test_no_input_makes_a_page_object_raise(body):
+    resp = HttpResponse(url=BASE + "/page/1/", body=body, headers={"Content-Type": "text/html"})
+    analysis = PageAnalysis(resp)
+    for page_class in (BoilerplateArticlePage, BoilerplateArticleNavigationPage, BoilerplateArticleListPage):
+        assert item(page_class, resp, analysis).url == BASE + "/page/1/"
 
 
 def test_the_settings_in_the_config_are_the_ones_applied():
