@@ -598,8 +598,8 @@ class BoilerplateSettings:
         "BOILERPLATE_FEED_MAX_ENTRIES",
         50000,
         _integer_of("a number of entries (1 or more)", 1),
-        "`ArticleSpider`: entries read of a feed (RSS items, Atom entries); the rest are left out, "
-        "with a stat and one WARNING",
+        "`ArticleSpider` and the page objects' `ArticleNavigation` of a feed: entries read of a feed "
+        "(RSS items, Atom entries); the rest are left out, with a WARNING (and for `ArticleSpider` a stat)",
     )
     robots_max_sitemaps: int = setting(
         "BOILERPLATE_ROBOTS_MAX_SITEMAPS",

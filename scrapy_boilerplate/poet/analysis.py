@@ -188,4 +188,12 @@ class PageAnalysis(Injectable):
         """The entry links of a feed (none for a page that is not one)."""
         if not self.is_feed:
             return FeedEntries([], capped=False)
-        return feed_entry_urls(bytes(self.response.body), self.url, self.settings.feed_max_entries)
+        cap = self.settings.feed_max_entries
+        entries = feed_entry_urls(bytes(self.response.body), self.url, cap)
+        if entries.capped:
+            logger.warning(
+                "The feed %s has more than %d entries (BOILERPLATE_FEED_MAX_ENTRIES): the rest are not read",
+                self.url,
+                cap,
+            )
+        return entries

@@ -125,6 +125,18 @@ def test_a_feed_s_entries_are_its_items():
     assert navigation.subCategories == [] and navigation.nextPage is None
 
 
+def test_a_feed_past_the_cap_is_read_to_the_cap_with_a_warning(caplog):
+    from scrapy_boilerplate import Extractor, OverviewDetector
+
+    entries = b"".join(b"<item><link>http://news.example/%d.html</link></item>" % n for n in range(5))
+    feed = b'<?xml version="1.0"?><rss version="2.0"><channel>' + entries + b"</channel></rss>"
+    resp = HttpResponse(url=BASE + "/feed.xml", body=feed, headers={"Content-Type": "application/rss+xml"})
+    config = AnalysisConfig(Extractor(), OverviewDetector(), 3)
+    navigation = item(BoilerplateArticleNavigationPage, resp, PageAnalysis(resp, config))
+    assert [r.url for r in navigation.items] == [f"{BASE}/{n}.html" for n in range(3)]
+    assert "BOILERPLATE_FEED_MAX_ENTRIES" in caplog.text
+
+
 def test_bytes_that_are_no_html_give_what_extract_gives_not_an_error():
     for body in (b"\x00\xff" * 500, b"", b"<html><body></body></html>", b"<" * 10_000):
         resp = HttpResponse(url=BASE + "/x.html", body=body, headers={"Content-Type": "text/html"})
