@@ -77,6 +77,10 @@ RECIPES = {
     # the same weights, the decoder tuned as the older recipes (a quarter of the training sites):
     # a cheaper screen of the weights alone
     "all-bal-tn": cv.Recipe("all-bal-tn", wide_negatives="balanced", tune_sets=NARROW),
+    # the stacked recipe with a sequence model over the blocks (core/scoring/sequence.py, issue
+    # 49): NAME+seq is it alone in place of the second stage's trees, NAME+seqstack the trees
+    # reading its probability beside the context; NAME+stack is today-oof+stack (the same fits)
+    "today-seq": cv.Recipe("today-seq", sets=NARROW, tune="oof", stack=True, sequence=True),
     "all-raw-oof": cv.Recipe("all-raw-oof", tune="oof", stack=True, mask_wide=False, tune_sets=NARROW),
 }
 
@@ -92,7 +96,13 @@ DESCRIPTIONS = {
 
 def result_names() -> list[str]:
     """Every run name a recipe stores (a stacking recipe stores NAME and NAME+stack)."""
-    return [v for name, r in RECIPES.items() for v in ((name, name + "+stack") if r.stack else (name,))]
+    out = []
+    for name, r in RECIPES.items():
+        if r.sequence:
+            out += [name + "+stack", name + "+seq", name + "+seqstack"]
+        else:
+            out += [name, name + "+stack"] if r.stack else [name]
+    return out
 
 
 #: Extractors that do not learn from the folds: scored once on every page.
