@@ -91,6 +91,9 @@ DESCRIPTIONS = {
     "today": "the split recipe, `train`'s default (the model shipped before issue 38)",
     "today-oof": "the stacked recipe's first stage alone",
     "today-oof+stack": "the stacked recipe (`train --recipe stacked`: the shipped model's), as it was run",
+    "today-seq+stack": "the stacked recipe (the shipped model's), made by the same fits as the two below",
+    "today-seq+seq": "the sequence model (core/scoring/sequence.py) in place of the second stage's trees",
+    "today-seq+seqstack": "the second stage's trees reading the sequence model's probability beside the context",
 }
 
 
