@@ -77,6 +77,10 @@ RECIPES = {
     # the same weights, the decoder tuned as the older recipes (a quarter of the training sites):
     # a cheaper screen of the weights alone
     "all-bal-tn": cv.Recipe("all-bal-tn", wide_negatives="balanced", tune_sets=NARROW),
+    # the stacked recipe with a sequence model over the blocks (core/scoring/sequence.py, issue
+    # 49): NAME+seq is it alone in place of the second stage's trees, NAME+seqstack the trees
+    # reading its probability beside the context; NAME+stack is today-oof+stack (the same fits)
+    "today-seq": cv.Recipe("today-seq", sets=NARROW, tune="oof", stack=True, sequence=True),
     "all-raw-oof": cv.Recipe("all-raw-oof", tune="oof", stack=True, mask_wide=False, tune_sets=NARROW),
 }
 
@@ -87,12 +91,21 @@ DESCRIPTIONS = {
     "today": "the split recipe, `train`'s default (the model shipped before issue 38)",
     "today-oof": "the stacked recipe's first stage alone",
     "today-oof+stack": "the stacked recipe (`train --recipe stacked`: the shipped model's), as it was run",
+    "today-seq+stack": "the stacked recipe (the shipped model's), made by the same fits as the two below",
+    "today-seq+seq": "the sequence model (core/scoring/sequence.py) in place of the second stage's trees",
+    "today-seq+seqstack": "the second stage's trees reading the sequence model's probability beside the context",
 }
 
 
 def result_names() -> list[str]:
     """Every run name a recipe stores (a stacking recipe stores NAME and NAME+stack)."""
-    return [v for name, r in RECIPES.items() for v in ((name, name + "+stack") if r.stack else (name,))]
+    out = []
+    for name, r in RECIPES.items():
+        if r.sequence:
+            out += [name + "+stack", name + "+seq", name + "+seqstack"]
+        else:
+            out += [name, name + "+stack"] if r.stack else [name]
+    return out
 
 
 #: Extractors that do not learn from the folds: scored once on every page.

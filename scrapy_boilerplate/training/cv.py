@@ -99,6 +99,10 @@ class Recipe:
     # tune="oof": also a second stage (stacking) over the out-of-fold probabilities' context;
     # the recipe then makes two models, NAME (first stage) and NAME+stack
     stack: bool = False
+    # with stack: also a sequence model (core/scoring/sequence.py) over the same inputs, fitted
+    # on the out-of-fold probabilities: NAME+seq is it alone in place of the second stage's
+    # trees, NAME+seqstack the trees reading its (out-of-fold) probability beside the context
+    sequence: bool = False
 
 
 def _page_data(item: Item, recipe: Recipe) -> training.PageData | None:
@@ -273,6 +277,40 @@ def _fit_rows(X: list[np.ndarray], data: list[training.PageData], params: dict):
     return clf, Xa[known]
 
 
+def _sequence_models(
+    X2: list[np.ndarray],
+    oof1: list[np.ndarray],
+    data: list[training.PageData],
+    inner: np.ndarray,
+    n_dense: int,
+    log: Callable,
+):
+    """The sequence model's out-of-fold probabilities (the same inner folds as the first stage)
+    appended to the second stage's rows, and the model fitted on every page."""
+    from ..core.scoring.model import sequence_logit
+    from .sequence import fit as fit_sequence
+
+    logits = [sequence_logit(p) for p in oof1]
+    Z = [np.hstack([x[:, :n_dense], lp[:, None], x[:, n_dense:]]) for x, lp in zip(X2, logits)]
+    labels = [d.labels for d in data]
+    weights = [training.sample_weights(d) for d in data]
+    oof: list[np.ndarray] = [np.zeros(0)] * len(X2)
+    for k in range(INNER_FOLDS):
+        fit_idx = np.flatnonzero(inner != k).tolist()
+        part = fit_sequence(
+            [Z[i] for i in fit_idx],
+            [logits[i] for i in fit_idx],
+            [labels[i] for i in fit_idx],
+            [weights[i] for i in fit_idx],
+            training.SEED + k,
+            log,
+        )
+        for j in np.flatnonzero(inner == k).tolist():
+            oof[j] = 1 / (1 + np.exp(-np.clip(part.logits(Z[j], logits[j]), -30, 30)))
+    sequence = fit_sequence(Z, logits, labels, weights, training.SEED, log)
+    return [np.hstack([x, p[:, None]]) for x, p in zip(X2, oof)], sequence, oof
+
+
 def tune_grid(pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print) -> dict:
     """The decoder from OOF_GRID (searched whole), scored as tune_on_selection scores."""
     import itertools
@@ -330,7 +368,10 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
             tune_pages[i] = page
     idx = sorted(tune_pages)
     log(f"{recipe.name}: {len(kept)} pages walked, {len(idx)} for tuning, {time.time() - start:.0f}s")
-    params1 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof1[i] for i in idx], log)
+    if recipe.sequence:  # its first stage alone is not kept (below): no decoder to tune
+        params1 = dict(DEFAULT_PARAMS)
+    else:
+        params1 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof1[i] for i in idx], log)
     clf, vocabulary, X = _fit(data, recipe)
     meta = {"recipe": recipe.name, "training_pages": len(data)}
     model = training.to_model(clf, vocabulary, X, params1, meta)
@@ -339,23 +380,38 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
     if recipe.stack:
         n_dense = len(dense_feature_names())
         X2 = _stack_design([it.cp.dense for it in kept], oof1, structures)
-        oof2: list[np.ndarray] = [np.zeros(0)] * len(kept)
-        for k in range(INNER_FOLDS):
-            fit_idx = np.flatnonzero(inner != k)
-            clf2, _ = _fit_rows([X2[i] for i in fit_idx], [data[i] for i in fit_idx], STACK_HGB)
-            for j in np.flatnonzero(inner == k).tolist():
-                oof2[j] = clf2.predict_proba(X2[j])[:, 1] if len(X2[j]) else np.zeros(0)
-        params2 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof2[i] for i in idx], log)
-        clf2, X2_all = _fit_rows(X2, data, STACK_HGB)
-        stacked = training.to_model(clf, vocabulary, X, params2, {**meta, "recipe": recipe.name + "+stack"})
-        stacked.stack = StackPart(list(range(n_dense)), list(CONTEXT_FEATURES), training.export_trees(clf2))
-        sample = X2_all[:: max(1, len(X2_all) // 5000)]
-        got = 1 / (1 + np.exp(-np.clip(stacked.stack.trees.raw_scores(sample), -30, 30)))
-        if not np.allclose(clf2.predict_proba(sample)[:, 1], got, atol=1e-9):
-            raise AssertionError("exported second stage differs from scikit-learn")
-        out[recipe.name + "+stack"] = stacked
-        log(f"{recipe.name}+stack: second stage, decoder {params2}, {time.time() - start:.0f}s")
-    del tune_pages
+
+        def second_stage(rows: list[np.ndarray], name: str, sequence=None) -> Model:
+            oof2: list[np.ndarray] = [np.zeros(0)] * len(kept)
+            for k in range(INNER_FOLDS):
+                fit_idx = np.flatnonzero(inner != k)
+                clf2, _ = _fit_rows([rows[i] for i in fit_idx], [data[i] for i in fit_idx], STACK_HGB)
+                for j in np.flatnonzero(inner == k).tolist():
+                    oof2[j] = clf2.predict_proba(rows[j])[:, 1] if len(rows[j]) else np.zeros(0)
+            params2 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof2[i] for i in idx], log)
+            clf2, X2_all = _fit_rows(rows, data, STACK_HGB)
+            stacked = training.to_model(clf, vocabulary, X, params2, {**meta, "recipe": name})
+            trees2 = training.export_trees(clf2)
+            stacked.stack = StackPart(list(range(n_dense)), list(CONTEXT_FEATURES), trees2, sequence)
+            sample = X2_all[:: max(1, len(X2_all) // 5000)]
+            got = 1 / (1 + np.exp(-np.clip(trees2.raw_scores(sample), -30, 30)))
+            if not np.allclose(clf2.predict_proba(sample)[:, 1], got, atol=1e-9):
+                raise AssertionError("exported second stage differs from scikit-learn")
+            log(f"{name}: second stage, decoder {params2}, {time.time() - start:.0f}s")
+            return stacked
+
+        out[recipe.name + "+stack"] = second_stage(X2, recipe.name + "+stack")
+        if recipe.sequence:
+            # the first stage alone is today-oof's (same data, folds and seed): not scored again
+            del out[recipe.name]
+            X2s, sequence, oof_seq = _sequence_models(X2, oof1, data, inner, n_dense, log)
+            params_seq = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof_seq[i] for i in idx], log)
+            alone = training.to_model(clf, vocabulary, X, params_seq, {**meta, "recipe": recipe.name + "+seq"})
+            alone.stack = StackPart(list(range(n_dense)), list(CONTEXT_FEATURES), None, sequence)
+            out[recipe.name + "+seq"] = alone
+            log(f"{recipe.name}+seq: sequence model alone, decoder {params_seq}, {time.time() - start:.0f}s")
+            out[recipe.name + "+seqstack"] = second_stage(X2s, recipe.name + "+seqstack", sequence)
+    tune_pages.clear()  # the walked pages: about 1.3 MB each
     return out
 
 

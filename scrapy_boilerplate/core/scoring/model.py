@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import speedups
 from .context import Structure, context_features, page_structure
+from .sequence import SequencePart
 
 if TYPE_CHECKING:
     import os
@@ -222,14 +223,22 @@ class LinearPart:
 class StackPart:
     """The second stage (stacking, core/scoring/context.py): a tree ensemble over some of the
     first stage's columns (`columns`, indices into its feature row) followed by the block's
-    context features (`context`, names of context.CONTEXT_FEATURES, in that order)."""
+    context features (`context`, names of context.CONTEXT_FEATURES, in that order). With a
+    `sequence` model (sequence.py: it reads the same columns, the first stage's logit and the
+    context), its probability is the trees' last input; without `trees`, it is the output."""
 
     columns: list[int]
     context: list[str]
-    trees: TreeEnsemble
+    trees: TreeEnsemble | None
+    sequence: SequencePart | None = None
 
     def to_json(self) -> JsonObject:
-        return {"columns": list(self.columns), "context": list(self.context), "trees": self.trees.to_json()}
+        data: JsonObject = {"columns": list(self.columns), "context": list(self.context)}
+        if self.trees is not None:
+            data["trees"] = self.trees.to_json()
+        if self.sequence is not None:
+            data["sequence"] = self.sequence.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: JsonObject, n_features: int) -> StackPart:
@@ -241,10 +250,23 @@ class StackPart:
             raise ValueError("second stage reads a column the first stage does not have")
         if context != list(CONTEXT_FEATURES[: len(context)]):
             raise ValueError(f"second stage's context features {context} are not this version's")
-        trees = TreeEnsemble.from_json(data["trees"])
-        if max(trees.feature.tolist(), default=-1) >= len(columns) + len(context):
+        sequence = None
+        if "sequence" in data:
+            sequence = SequencePart.from_json(data["sequence"], len(columns) + 1 + len(context))
+        trees = TreeEnsemble.from_json(data["trees"]) if "trees" in data else None
+        if trees is None and sequence is None:
+            raise ValueError("second stage has neither trees nor a sequence model")
+        n_inputs = len(columns) + len(context) + (sequence is not None)
+        if trees is not None and max(trees.feature.tolist(), default=-1) >= n_inputs:
             raise ValueError("a second-stage tree uses a feature the model does not name")
-        return cls(columns, context, trees)
+        return cls(columns, context, trees, sequence)
+
+
+def sequence_logit(proba: np.ndarray) -> np.ndarray:
+    """The first stage's probability as the sequence model reads it: a logit, kept finite."""
+    p = np.clip(proba, 1e-6, 1 - 1e-6)
+    logit: np.ndarray = np.log(p / (1 - p))
+    return logit
 
 
 def _sigmoid(raw: np.ndarray) -> np.ndarray:
@@ -284,10 +306,18 @@ class Model:
 
     def second_stage(self, X: np.ndarray, proba: np.ndarray, structure: Structure) -> np.ndarray:
         """The second stage's probabilities from the first stage's row `X` and `proba`."""
-        assert self.stack is not None
-        context = context_features(proba, structure)[:, : len(self.stack.context)]
-        X2 = np.hstack([X[:, self.stack.columns], context])
-        return _sigmoid(self.stack.trees.raw_scores(X2))
+        stack = self.stack
+        assert stack is not None
+        context = context_features(proba, structure)[:, : len(stack.context)]
+        own = X[:, stack.columns]
+        if stack.sequence is None:
+            assert stack.trees is not None
+            return _sigmoid(stack.trees.raw_scores(np.hstack([own, context])))
+        first_logit = sequence_logit(proba)
+        seq = _sigmoid(stack.sequence.logits(np.hstack([own, first_logit[:, None], context]), first_logit))
+        if stack.trees is None:
+            return seq
+        return _sigmoid(stack.trees.raw_scores(np.hstack([own, context, seq[:, None]])))
 
     def to_json(self) -> JsonObject:
         version = FORMAT_VERSION if self.linear is None else LINEAR_FORMAT_VERSION
