@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from conftest import SUPPORT
@@ -63,7 +64,7 @@ def test_two_processes_share_a_crawl_and_the_site_memory(tmp_path, executor):
         with LoopbackServer(routes(processes=2)) as site:
             client.lpush("distributed:start_urls", site.url("/"))
             # Both take requests from the shared queue; the site holds its stories back until both
-            # have asked for one (on a loaded machine the later one once started after the whole crawl).
+            # have asked for one, so that the first cannot take the whole crawl.
             extra = {
                 "BOILERPLATE_EXECUTOR": executor,
                 "BOILERPLATE_EXECUTOR_WORKERS": 1,
@@ -72,13 +73,14 @@ def test_two_processes_share_a_crawl_and_the_site_memory(tmp_path, executor):
                 "RANDOMIZE_DOWNLOAD_DELAY": False,
             }
             outputs = [tmp_path / f"crawl{n}.json" for n in range(2)]
-            procs = [
-                subprocess.Popen(
+
+            def start(n: int) -> subprocess.Popen:
+                return subprocess.Popen(
                     [
                         sys.executable,
                         str(SUPPORT / "distributed_crawl.py"),
                         server.url,
-                        str(out),
+                        str(outputs[n]),
                         json.dumps({**extra, "USER_AGENT": f"crawl{n}"}),
                     ],
                     cwd=SUPPORT,
@@ -86,8 +88,16 @@ def test_two_processes_share_a_crawl_and_the_site_memory(tmp_path, executor):
                     stderr=subprocess.PIPE,
                     text=True,
                 )
-                for n, out in enumerate(outputs)
-            ]
+
+            # The second process starts once the first has queued requests in Redis: one that
+            # finds the shared queue empty for MAX_IDLE_TIME_BEFORE_CLOSE (3 s) closes, and on a
+            # loaded machine the first can take longer than that to start.
+            procs = [start(0)]
+            deadline = time.monotonic() + 120
+            while not client.zcard("distributed:requests") and procs[0].poll() is None:
+                assert time.monotonic() < deadline, "the first process queued no request"
+                time.sleep(0.05)
+            procs.append(start(1))
             errs = [p.communicate(timeout=240)[1] for p in procs]
             for p, err in zip(procs, errs):
                 assert p.returncode == 0, err[-3000:]
