@@ -32,7 +32,7 @@ from . import settings as bp
 from .core.extractor import Extractor
 from .core.links.roles import CONTENT, NAVIGATION, NEXT, page_links, url_roles
 from .core.metadata.article import METADATA_FIELDS
-from .core.overview.evidence import ARTICLE_TYPES
+from .core.overview.evidence import marked_as_article
 from .core.render.urls import page_base
 from .crawl.articles.feeds import feed_entry_urls, feed_urls
 from .crawl.articles.seen import SeenFile
@@ -248,14 +248,8 @@ class ArticleSpider(Spider):
         a post: not reached by a listing's teaser or a feed's entry, not marked up as an article
         (og:type, JSON-LD), not dated (an about page, a 404 page); also None for a text already
         yielded under another URL."""
-        if self.extractor.options.include_comments:
-            # The shared walk skips comment sections: walk the page again with them.
-            extraction = self.extractor.extract(response.selector.root, response.url)
-        else:
-            extraction = self.extractor.extract_page(page, response.url)
-        types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
-        marked = (page.og.get("type") or "").lower() == "article" or bool(types & ARTICLE_TYPES)
-        if not (response.meta.get(META_TEASED) or marked or extraction.date_published):
+        extraction = self.extractor.extract_page(page, response.url)  # walks again if it keeps comments
+        if not (response.meta.get(META_TEASED) or marked_as_article(page) or extraction.date_published):
             return None
         # The same article under a second URL ("x/" and "x/index.html" from a sitemap): one item.
         # By title and text: two posts of a few words each may come out with the same text.

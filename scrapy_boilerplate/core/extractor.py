@@ -157,12 +157,14 @@ class Extractor:
         """Main content of an already walked page (`core.document.page.build_page`).
 
         Lets a caller that walked the tree once for overview detection reuse
-        the walk. The page must have been built with the same
-        `include_comments` setting as this extraction uses.
+        the walk. A page walked without its comment sections (as overview
+        detection walks it) is walked again when this extraction keeps them.
         """
         opts = self.options.replace(options)
         rule = self._rule(opts, url)
         try:
+            if opts.include_comments and not page.include_comments and page.root is not None:
+                page = build_page(page.root, include_comments=True, base_url=url)
             return self._extract_page(page, url, opts, templates, rule)
         except Exception as exc:  # noqa: BLE001 - same contract as extract()
             logger.warning("extraction failed for %s: %r", url or "page", exc)

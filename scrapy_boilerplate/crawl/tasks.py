@@ -120,9 +120,5 @@ def judge_page(
     detected = time.perf_counter()
     if extract == "no" or _extractor is None or (extract == "articles" and verdict.is_overview):
         return verdict, None, detected - start, 0.0
-    if _extractor.options.include_comments:
-        # The shared walk skips comments: extraction that keeps them walks again.
-        result = _extractor.extract(selector, url=url)
-    else:
-        result = _extractor.extract_page(page, url=url)
+    result = _extractor.extract_page(page, url=url)  # walks again if it keeps comments
     return verdict, _to_send(result), detected - start, time.perf_counter() - detected

@@ -16,16 +16,15 @@ from typing import TYPE_CHECKING
 import attrs
 from web_poet import HttpResponse, Injectable
 
-from ..core.document.elements import FLAG
 from ..core.document.page import Page, build_page
 from ..core.document.parse import to_element
 from ..core.extractor import Extraction
 from ..core.links.anchors import Anchor, page_anchors
-from ..core.links.roles import CONTENT, NAVIGATION, NEXT, Link, head_hints, own_pager, page_links
+from ..core.links.roles import CONTENT, NAVIGATION, NEXT, OUTSIDE, Link, head_hints, own_pager, page_links, url_roles
 from ..core.links.teasers import Teaser, page_teasers
 from ..core.links.urls import PLAIN_URL, Shape, url_host, url_kind, url_shape
 from ..core.overview.detector import OverviewVerdict
-from ..core.overview.evidence import ARTICLE_TYPES
+from ..core.overview.evidence import marked_as_article
 from ..core.render.urls import page_base
 from ..crawl.articles.feeds import FeedEntries, feed_entry_urls, feed_urls
 from .config import AnalysisConfig
@@ -35,7 +34,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-_OUTSIDE = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
 # An RSS, RDF or Atom document: its root element within the first bytes.
 _FEED_RE = re.compile(rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*|<\?[^>]*>\s*)*<(?:rss|feed|rdf:RDF)\b", re.S)
 _FEED_HEAD = 1024
@@ -62,6 +60,11 @@ class PageAnalysis(Injectable):
         return str(self.response.url)
 
     @cached_property
+    def base(self) -> str | None:
+        """What the page's relative links are resolved against (its <base href>, else its URL)."""
+        return page_base(self.url, self.page.base_href)
+
+    @cached_property
     def is_feed(self) -> bool:
         """Whether the response is an RSS, RDF or Atom feed (by its first bytes, whatever its headers say)."""
         return bool(_FEED_RE.match(bytes(self.response.body[:_FEED_HEAD])))
@@ -80,11 +83,7 @@ class PageAnalysis(Injectable):
     @cached_property
     def extraction(self) -> Extraction:
         """The main content, as ``extract(response.text, url=url)`` with the crawler's settings."""
-        extractor = self.settings.extractor
-        if extractor.options.include_comments and self.page.root is not None:
-            # The shared walk skipped comment sections: walk the page again with them.
-            return extractor.extract(self.page.root, self.url)
-        return extractor.extract_page(self.page, self.url)
+        return self.settings.extractor.extract_page(self.page, self.url)  # walks again if it keeps comments
 
     @cached_property
     def verdict(self) -> OverviewVerdict:
@@ -108,9 +107,29 @@ class PageAnalysis(Injectable):
             return []
 
     @cached_property
+    def roles(self) -> dict[str, str]:
+        """URL -> the most useful role among the page's links to it (roles.py ``url_roles``)."""
+        return url_roles(self.links)
+
+    @cached_property
+    def link_texts(self) -> dict[str, str]:
+        """URL -> the text of the page's first link to it that has one (a teaser's headline comes
+        before its "Read more")."""
+        texts: dict[str, str] = {}
+        for link in self.links:
+            if link.text and link.url not in texts:
+                texts[link.url] = link.text
+        return texts
+
+    @cached_property
+    def content_urls(self) -> set[str]:
+        """The URLs of the page's content links."""
+        return {link.url for link in self.links if link.role == CONTENT}
+
+    @cached_property
     def body_links(self) -> set[str]:
         """The URLs the page links to from outside its menus, header, footer and sidebars."""
-        return {a.key for a in self._anchors if a.key is not None and not a.flags & _OUTSIDE}
+        return {a.key for a in self._anchors if a.key is not None and not a.flags & OUTSIDE}
 
     @cached_property
     def next_page(self) -> str | None:
@@ -120,11 +139,9 @@ class PageAnalysis(Injectable):
         if not self.is_listing or self.page.root is None:
             return None
         host = url_host(self.url)
-        head_next, _ = head_hints(self.page.root, page_base(self.url, self.page.base_href))
+        head_next, _ = head_hints(self.page.root, self.base)
         candidates = [
-            link.url
-            for link in self.links
-            if link.role == NEXT and link.url.startswith(("http://", "https://")) and url_host(link.url) == host
+            link.url for link in self.links if link.role == NEXT and followable(link.url) and url_host(link.url) == host
         ]
         for url in candidates:
             if url not in head_next:
@@ -135,22 +152,19 @@ class PageAnalysis(Injectable):
 
     @property
     def _anchors(self) -> list[Anchor]:
-        return page_anchors(self.page, page_base(self.url, self.page.base_href))
+        return page_anchors(self.page, self.base)
 
     @cached_property
     def teased(self) -> set[str]:
         """The URLs of the posts the page shows: its content links, and its navigation links to
         its site that may lead to a post and stand in its body or have the shape of its posts (a
         covered card's empty link, a short tag page's list, a sidebar's recent posts)."""
-        return {
+        return self.content_urls | {
             link.url
             for link in self.links
-            if link.role == CONTENT
-            or (
-                link.role == NAVIGATION
-                and self.may_be_post(link.url)
-                and (link.url in self.body_links or url_shape(link.url) in self.post_shapes)
-            )
+            if link.role == NAVIGATION
+            and self.may_be_post(link.url)
+            and (link.url in self.body_links or url_shape(link.url) in self.post_shapes)
         }
 
     def may_be_post(self, url: str) -> bool:
@@ -162,16 +176,13 @@ class PageAnalysis(Injectable):
     def presented_as_post(self) -> bool:
         """Whether the page presents itself as a post: marked up as an article (og:type, JSON-LD)
         or dated (ArticleSpider's test, less the link the page was reached by)."""
-        page = self.page
-        types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
-        marked = (page.og.get("type") or "").lower() == "article" or bool(types & ARTICLE_TYPES)
-        return marked or bool(self.extraction.date_published)
+        return marked_as_article(self.page) or bool(self.extraction.date_published)
 
     @cached_property
     def post_shapes(self) -> set[Shape]:
         """The URL shapes (core/links/urls.py ``url_shape``) of this site's posts as the page shows
         them: its teasers' on a listing, its own on any other page."""
-        urls = [link.url for link in self.links if link.role == CONTENT] if self.is_listing else [self.url]
+        urls = self.content_urls if self.is_listing else {self.url}
         return {shape for shape in map(url_shape, urls) if shape is not None}
 
     @cached_property
@@ -181,7 +192,7 @@ class PageAnalysis(Injectable):
     @cached_property
     def feeds(self) -> list[str]:
         """The feeds the page announces (``<link rel=alternate type=application/rss+xml>``)."""
-        return feed_urls(self.page, page_base(self.url, self.page.base_href))
+        return feed_urls(self.page, self.base)
 
     @cached_property
     def feed_entries(self) -> FeedEntries:
@@ -197,3 +208,8 @@ class PageAnalysis(Injectable):
                 cap,
             )
         return entries
+
+
+def followable(url: str) -> bool:
+    """An http(s) URL (the roles keep ``mailto:`` and ``javascript:`` links as written)."""
+    return url.startswith(("http://", "https://"))

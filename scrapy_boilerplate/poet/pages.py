@@ -24,10 +24,10 @@ from zyte_common_items import (
 )
 from zyte_common_items.pages import ArticleListPage, ArticleNavigationPage, ArticlePage
 
-from ..core.links.roles import CONTENT, NAVIGATION, PAGE_NUMBER_URL_RE, url_roles
+from ..core.links.roles import CONTENT, NAVIGATION, PAGE_NUMBER_URL_RE
 from ..core.links.urls import url_host
-from ..core.render.urls import page_base, safe_url
-from .analysis import PageAnalysis
+from ..core.render.urls import safe_url
+from .analysis import PageAnalysis, followable
 from .probabilities import (
     FEED_ENTRY_PROBABILITY,
     FEED_PROBABILITY,
@@ -55,8 +55,7 @@ def _breadcrumbs(analysis: PageAnalysis) -> list[Breadcrumb] | None:
     crumbs = analysis.page.jsonld.get("breadcrumbs")
     if not crumbs:
         return None
-    base = page_base(analysis.url, analysis.page.base_href)
-    return [Breadcrumb(name=name, url=safe_url(url, base) if url else None) for name, url in crumbs]
+    return [Breadcrumb(name=name, url=safe_url(url, analysis.base) if url else None) for name, url in crumbs]
 
 
 def schema_date(value: str | None) -> str | None:
@@ -172,16 +171,15 @@ class BoilerplateArticleNavigationPage(ArticleNavigationPage):
             return [_request(url, "", FEED_ENTRY_PROBABILITY) for url in analysis.feed_entries.urls]
         listing = analysis.is_listing
         host = url_host(analysis.url)
-        texts = _link_texts(analysis)
         requests = []
-        for url, role in url_roles(analysis.links).items():
-            if (listing, role) not in ITEM_PROBABILITY or not _followable(url):
+        for url, role in analysis.roles.items():
+            if (listing, role) not in ITEM_PROBABILITY or not followable(url):
                 continue
             if not (listing and role == CONTENT) and url_host(url) != host:
                 continue  # a citation in an article's text, a menu's link to another site
             if role == NAVIGATION and not analysis.may_be_post(url):
                 continue
-            requests.append(_request(url, texts.get(url, ""), ITEM_PROBABILITY[listing, role]))
+            requests.append(_request(url, analysis.link_texts.get(url, ""), ITEM_PROBABILITY[listing, role]))
         return requests
 
     @field
@@ -192,27 +190,23 @@ class BoilerplateArticleNavigationPage(ArticleNavigationPage):
         if analysis.is_feed:
             return []
         host = url_host(analysis.url)
-        texts = _link_texts(analysis)
-        following = self.nextPage
-        requests = [_request(url, FEED_REQUEST_NAME, FEED_PROBABILITY) for url in analysis.feeds if _followable(url)]
-        for url, role in url_roles(analysis.links).items():
+        requests = [_request(url, FEED_REQUEST_NAME, FEED_PROBABILITY) for url in analysis.feeds if followable(url)]
+        for url, role in analysis.roles.items():
             if (
                 role in SUBCATEGORY_PROBABILITY
-                and _followable(url)
+                and followable(url)
                 and url_host(url) == host
-                and (following is None or url != following.url)
+                and url != analysis.next_page
             ):
-                requests.append(_request(url, texts.get(url, ""), SUBCATEGORY_PROBABILITY[role]))
+                requests.append(_request(url, analysis.link_texts.get(url, ""), SUBCATEGORY_PROBABILITY[role]))
         return requests
 
     @field
     def nextPage(self) -> Request | None:
         """A listing's next page (PageAnalysis.next_page); none on an article (its "next" is the
         next post)."""
-        analysis = self.analysis
-        if analysis.is_feed or analysis.next_page is None:
-            return None
-        return Request(url=analysis.next_page, name=_link_texts(analysis).get(analysis.next_page) or None)
+        url = self.analysis.next_page
+        return Request(url=url, name=self.analysis.link_texts.get(url) or None) if url is not None else None
 
     @field
     def pageNumber(self) -> int | None:
@@ -224,7 +218,7 @@ class BoilerplateArticleNavigationPage(ArticleNavigationPage):
         found = PAGE_NUMBER_URL_RE.search(analysis.url)
         if found is not None:
             return int(found.group(1))
-        return 1 if self.nextPage is not None else None
+        return 1 if analysis.next_page is not None else None
 
 
 @handle_urls("", priority=PRIORITY)
@@ -241,7 +235,6 @@ class BoilerplateArticleListPage(ArticleListPage):
     @field
     def articles(self) -> list[ArticleFromList]:
         analysis = self.analysis
-        content = {link.url for link in analysis.links if link.role == CONTENT}
         return [
             ArticleFromList(
                 url=teaser.url,
@@ -250,11 +243,11 @@ class BoilerplateArticleListPage(ArticleListPage):
                 datePublished=schema_date(teaser.date),
                 datePublishedRaw=teaser.date_raw,
                 metadata=ProbabilityMetadata(
-                    probability=ITEM_PROBABILITY[True, CONTENT if teaser.url in content else NAVIGATION]
+                    probability=ITEM_PROBABILITY[True, CONTENT if teaser.url in analysis.content_urls else NAVIGATION]
                 ),
             )
             for teaser in analysis.teasers
-            if _followable(teaser.url)
+            if followable(teaser.url)
         ]
 
     @field
@@ -269,18 +262,3 @@ def _now() -> str:
 
 def _request(url: str, name: str, probability: float) -> ProbabilityRequest:
     return ProbabilityRequest(url=url, name=name or None, metadata=ProbabilityMetadata(probability=probability))
-
-
-def _link_texts(analysis: PageAnalysis) -> dict[str, str]:
-    """URL -> the text of the page's first link to it that has one (a teaser's headline comes
-    before its "Read more")."""
-    texts: dict[str, str] = {}
-    for link in analysis.links:
-        if link.text and link.url not in texts:
-            texts[link.url] = link.text
-    return texts
-
-
-def _followable(url: str) -> bool:
-    """An http(s) URL (the roles keep ``mailto:`` and ``javascript:`` links as written)."""
-    return url.startswith(("http://", "https://"))

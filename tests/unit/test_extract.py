@@ -158,6 +158,21 @@ def test_comments_only_on_request(extracted):
     assert PAGES["article_en"]["body"][0] in with_comments
 
 
+def test_a_walk_without_comments_is_walked_again_when_they_are_kept():
+    """extract_page on the walk overview detection makes (comments skipped) gives what extract()
+    gives when the extraction keeps comment sections."""
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import to_element
+
+    html = fixture_bytes("article_en")
+    page = build_page(to_element(html))
+    assert not page.include_comments
+    extractor = Extractor(include_comments=True)
+    from_walk = extractor.extract_page(page)
+    assert "Our street has a waiting list" in from_walk.text
+    assert from_walk.text == extractor.extract(html).text
+
+
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_markdown_has_the_subheading_as_level_two(extracted, name):
     markdown = extracted[name].markdown
@@ -348,7 +363,6 @@ def test_readability_pages(dataset_pages):
 
 
 def test_extract_page_reuses_a_walk_and_equals_extract():
-    from scrapy_boilerplate import Extractor
     from scrapy_boilerplate.core.document.page import build_page
     from scrapy_boilerplate.core.document.parse import parse_html
 

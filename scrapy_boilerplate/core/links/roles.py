@@ -60,7 +60,8 @@ class Link(NamedTuple):
     role: str  # one of ROLES
 
 
-_OUTSIDE = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
+#: Menus, the header, the footer and sidebars: where a link is the site's, not the page's.
+OUTSIDE = FLAG["nav"] | FLAG["header"] | FLAG["footer"] | FLAG["aside"]
 # The walk's share cue also reads "print" (Tailwind's "print:hidden" is on every kind of link):
 # share bars are known by their own names below.
 _JUNK = FLAG["comment"] | FLAG["ad"] | FLAG["cookie"] | FLAG["newsletter"]
@@ -393,7 +394,7 @@ def link_cards(page: Page) -> tuple[list[Span], set[int]]:
     spans: list[Span] = []
     headlines: set[int] = set()
     link_chars, chars = page.link_chars, page.chars
-    for cards in card_groups(page, _OUTSIDE, short_headlines=True).values():
+    for cards in card_groups(page, OUTSIDE, short_headlines=True).values():
         if len(cards) < 3:
             continue
         for start, stop in cards:
@@ -603,7 +604,7 @@ def _role(
         return CONTENT
     if a.block < 0 or not content[a.block]:
         return NAVIGATION
-    if a.flags & _OUTSIDE and not in_card:
+    if a.flags & OUTSIDE and not in_card:
         return NAVIGATION
     b = a.block
     chars, links = page.chars[b], page.link_chars[b]

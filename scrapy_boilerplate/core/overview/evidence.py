@@ -178,6 +178,8 @@ ARTICLE_TYPES = frozenset(
         "socialmediaposting",
     )
 )
+
+
 LISTING_TYPES = frozenset(
     ("collectionpage", "itemlist", "searchresultspage", "website", "blog", "profilepage", "offercatalog")
 )
@@ -245,6 +247,13 @@ FEATURE_NAMES = (
     "title_part_words",
     *LINK_FEATURES,
 )
+
+
+def marked_as_article(page: Page) -> bool:
+    """Whether the page marks itself up as an article: og:type "article", or a JSON-LD article
+    type (ARTICLE_TYPES)."""
+    types = {t.lower() for t in page.jsonld.get("types", []) if isinstance(t, str)}
+    return (page.og.get("type") or "").lower() == "article" or bool(types & ARTICLE_TYPES)
 
 
 def page_evidence(page: Page, url: str | None = None) -> dict[str, float]:
