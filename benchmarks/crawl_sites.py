@@ -88,6 +88,35 @@ def site_names() -> list[str]:
     return sorted(p.parent.name for p in SITES_DIR.glob("*/site.json"))
 
 
+def site_files_middleware(site: Site, *, one_scheme: bool = False) -> type:
+    """A Scrapy downloader middleware class that serves the site's own URLs from its files (a 404
+    for a path that is no file): other hosts never reach the network. `one_scheme`: an own URL of
+    the other scheme than the origin's is redirected (301) to it, as the live sites answer one
+    scheme and redirect the other (both are linked)."""
+    import mimetypes
+
+    from scrapy.http import Headers, Response
+    from scrapy.responsetypes import responsetypes
+
+    origin_scheme = site.origin.partition("://")[0]
+
+    class SiteFiles:
+        def process_request(self, request, spider=None):
+            scheme, _, rest = request.url.partition("://")
+            if one_scheme and scheme != origin_scheme and site.is_own(request.url):
+                location = f"{origin_scheme}://{rest}"
+                return Response(request.url, status=301, headers={"Location": location}, request=request)
+            file = site.file_for(request.url)
+            if file is None:
+                return Response(request.url, status=404, body=b"", request=request)
+            body = (site.root / file).read_bytes()
+            headers = Headers({"Content-Type": mimetypes.guess_type(file)[0] or "text/html"})
+            cls = responsetypes.from_args(headers=headers, url=request.url, body=body)
+            return cls(request.url, status=200, body=body, headers=headers, request=request)
+
+    return SiteFiles
+
+
 #: Series of a paginated list: the number in its URL path ("page/3/", "page3/", "index3.html",
 #: "tag/python3.html"): for the gold next page only, never for the detector.
 _SERIES = (

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import mimetypes
 import statistics
 import subprocess
 import sys
@@ -48,29 +47,14 @@ sys.path.insert(0, str(HERE.parent))
 def crawl(name: str, mode: str, model: str = "") -> dict:
     """One crawl of one site (run in a child process); `model`: the overview model's path ("": the
     shipped one)."""
-    from crawl_sites import load_site
+    from crawl_sites import load_site, site_files_middleware
     from scrapy.crawler import CrawlerProcess
-    from scrapy.http import Response
     from scrapy.linkextractors import LinkExtractor
     from scrapy.spiders import CrawlSpider, Rule
 
     site = load_site(name)
 
-    class SiteFiles:
-        """Serves the site's own URLs from its files; other hosts never reach the network."""
-
-        def process_request(self, request, spider=None):
-            file = site.file_for(request.url)
-            if file is None:
-                return Response(request.url, status=404, body=b"", request=request)
-            body = (site.root / file).read_bytes()
-            kind = mimetypes.guess_type(file)[0] or "text/html"
-            from scrapy.http import Headers
-            from scrapy.responsetypes import responsetypes
-
-            headers = Headers({"Content-Type": kind})
-            cls = responsetypes.from_args(headers=headers, url=request.url, body=body)
-            return cls(request.url, status=200, body=body, headers=headers, request=request)
+    SiteFiles = site_files_middleware(site)
 
     fetched: list = []
     flagged: list = []  # responses OverviewMiddleware flagged
@@ -257,6 +241,7 @@ def record_table(results: dict, names: list[str]) -> str:
 
 def main() -> None:
     from crawl_sites import site_names
+    from loso_models import site_models
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sites", nargs="*", default=None)
@@ -289,12 +274,7 @@ def main() -> None:
         json.dump(crawl(*args.one), sys.stdout)
         return
     names = args.sites or site_names()
-    if args.models == "loso":
-        from loso_models import loso_models
-
-        models = {name: str(path) for name, path in loso_models(names, log=print, jobs=2).items()}
-    else:
-        models = {name: "" if args.models == "shipped" else str(Path(args.models).resolve()) for name in names}
+    models = {name: model or "" for name, model in site_models(names, args.models).items()}
     raw: dict = {}
     results: dict = {}
     # Per mode and round: pages per second, and per CPU second (the crawl's process time: on a

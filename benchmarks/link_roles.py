@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from crawl_sites import gold_next, load_site, site_names
+from loso_models import site_models
 
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
@@ -119,11 +120,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     names = args.sites or site_names()
-    models: dict = dict.fromkeys(names)
-    if args.models == "loso":
-        from loso_models import loso_models
-
-        models = {name: str(path) for name, path in loso_models(names, log=print, jobs=2).items()}
+    models = site_models(names, args.models)
     results = {name: evaluate_site(name, args.library, models[name]) for name in names}
     total: Counter = Counter()
     nexts: Counter = Counter()

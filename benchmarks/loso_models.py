@@ -44,6 +44,14 @@ def _key(sites: list[str]) -> str:
     return digest.hexdigest()[:16]
 
 
+def site_models(sites: list[str], choice: str) -> dict[str, str | None]:
+    """Site name -> the overview model a benchmark judges that site's pages with, from its
+    ``--models``: "loso" (the model trained without the site), "shipped" (None) or a model file."""
+    if choice == "loso":
+        return {name: str(path) for name, path in loso_models(sites, log=print, jobs=2).items()}
+    return dict.fromkeys(sites, None if choice == "shipped" else str(Path(choice).resolve()))
+
+
 def loso_models(sites: list[str] | None = None, log=print, jobs: int = 1) -> dict[str, Path]:
     """Site name -> the path of the overview model trained without it (trained when missing, in
     `jobs` processes of one thread each)."""

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from crawl_sites import has_text, load_site, site_names
+from loso_models import site_models
 
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
@@ -47,12 +48,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     names = args.sites or site_names()
-    if args.models == "loso":
-        from loso_models import loso_models
-
-        models: dict = {name: str(path) for name, path in loso_models(names, log=print, jobs=2).items()}
-    else:
-        models = dict.fromkeys(names, None if args.models == "shipped" else args.models)
+    models = site_models(names, args.models)
     totals = {"overview": [0, 0], "article": [0, 0], "other": [0, 0]}
     print(f"{'site':22}{'lists flagged':>16}{'articles flagged':>19}{'other flagged':>16}")
     for name in names:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import mimetypes
 import os
 import subprocess
 import sys
@@ -49,32 +48,13 @@ os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
 def crawl(name: str, model: str = "") -> dict:
     """One crawl of one site by the templates' article spider (run in a child process)."""
-    from crawl_sites import load_site
+    from crawl_sites import load_site, site_files_middleware
     from scrapy import signals
     from scrapy.crawler import CrawlerProcess
-    from scrapy.http import Headers, Response
-    from scrapy.responsetypes import responsetypes
     from scrapy.utils.project import get_project_settings
 
     site = load_site(name)
-    origin_scheme = site.origin.partition("://")[0]
-
-    class SiteFiles:
-        """Serves the site's own URLs from its files; other hosts never reach the network."""
-
-        def process_request(self, request, spider=None):
-            scheme, _, rest = request.url.partition("://")
-            if site.is_own(request.url) and scheme != origin_scheme:
-                # The live site answers one scheme and redirects the other (both are linked).
-                location = f"{origin_scheme}://{rest}"
-                return Response(request.url, status=301, headers={"Location": location}, request=request)
-            file = site.file_for(request.url)
-            if file is None:
-                return Response(request.url, status=404, body=b"", request=request)
-            body = (site.root / file).read_bytes()
-            headers = Headers({"Content-Type": mimetypes.guess_type(file)[0] or "text/html"})
-            cls = responsetypes.from_args(headers=headers, url=request.url, body=body)
-            return cls(request.url, status=200, body=body, headers=headers, request=request)
+    SiteFiles = site_files_middleware(site, one_scheme=True)
 
     items: list = []
 
@@ -217,6 +197,7 @@ def judge_lists(name: str, model: str = "") -> dict:
 
 def main() -> None:
     from crawl_sites import site_names
+    from loso_models import site_models
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sites", nargs="*", default=None)
@@ -230,12 +211,7 @@ def main() -> None:
         json.dump(crawl(*args.one), sys.stdout)
         return
     names = args.sites or site_names()
-    if args.models == "loso":
-        from loso_models import loso_models
-
-        models = {name: str(path) for name, path in loso_models(names, log=print, jobs=2).items()}
-    else:
-        models = {name: "" if args.models == "shipped" else str(Path(args.models).resolve()) for name in names}
+    models = {name: model or "" for name, model in site_models(names, args.models).items()}
 
     def one(name: str) -> dict:
         out = subprocess.run([sys.executable, __file__, "--one", name, models[name]], capture_output=True, text=True)
