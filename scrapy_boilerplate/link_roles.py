@@ -24,6 +24,7 @@ from . import settings as bp
 from .core.links.roles import BOILERPLATE, CONTENT, NAVIGATION, NEXT, RELATED, crowding, page_links, url_roles
 from .crawl.config import crawl_settings
 from .crawl.response_pages import response_page
+from .crawl.stats import add_seconds
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -125,8 +126,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
             roles = {}
         seconds = time.perf_counter() - start
         self.stats.inc_value("boilerplate/links/pages")
-        self.stats.inc_value("boilerplate/links/seconds_total", cast("int", seconds))
-        self.stats.max_value("boilerplate/links/seconds_max", seconds)
+        add_seconds(self.stats, "boilerplate/links/seconds_total", "boilerplate/links/seconds_max", seconds)
         known = (roles, priority_offsets(roles))
         self._roles[response] = known
         return known

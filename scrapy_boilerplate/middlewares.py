@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, TextResponse
@@ -22,6 +22,7 @@ from .crawl.charsets import better_encoding
 from .crawl.config import crawl_settings
 from .crawl.item_sources import item_sources
 from .crawl.response_pages import record_verdict, response_page
+from .crawl.stats import add_seconds
 from .crawl.worker_pool import WorkerLost
 from .crawl.workers import CrawlWorkers, crawl_workers
 
@@ -218,9 +219,7 @@ class OverviewMiddleware:
             record_verdict(response, verdict)
         # Detection alone (in "process", as timed in the worker); the parse is counted
         # where the spider would have parsed anyway.
-        # Scrapy's stats add any number; its annotation says int, the seconds are a float.
-        self.stats.inc_value("boilerplate/overview/seconds_total", cast("int", seconds))
-        self.stats.max_value("boilerplate/overview/seconds_max", seconds)
+        add_seconds(self.stats, "boilerplate/overview/seconds_total", "boilerplate/overview/seconds_max", seconds)
         if not verdict.is_overview:
             return response
 

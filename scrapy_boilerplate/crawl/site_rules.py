@@ -10,6 +10,7 @@ it runs: its options carry them to threads and worker processes alike.
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -28,14 +29,18 @@ class SiteRuleStats:
     `error` (its selectors failed there: skipped on that page)."""
 
     def __init__(self, crawler: Crawler) -> None:
-        self.crawler = crawler
+        # Weakly: the crawl's PageExtractions holds this, and lives in a WeakCache keyed by the crawler.
+        self._crawler = weakref.ref(crawler)
         self._warned: set[Any] = set()
 
     def account(self, extraction: Extraction, url: str | None) -> None:
         info = extraction.site_rule
         if info is None:
             return
-        stats = self.crawler.stats
+        crawler = self._crawler()
+        if crawler is None:
+            return
+        stats = crawler.stats
         if info.get("over_budget") or info.get("error"):
             # Skipped on this page (its WARNING is the extractor's).
             if stats is not None:
@@ -63,5 +68,5 @@ class SiteRuleStats:
                 "url": url or "a page",
                 "stat": STAT_PREFIX + "no_match",
             },
-            extra={"spider": self.crawler.spider},
+            extra={"spider": crawler.spider},
         )

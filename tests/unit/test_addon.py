@@ -135,7 +135,7 @@ def test_components_listed_by_hand_work_without_the_addon():
     crawler.spider = crawler._create_spider("s")
     pipeline = build_from_crawler(MainContentPipeline, crawler)
     assert pipeline.outputs[0][:2] == ("BOILERPLATE_TEXT_FIELD", "main_text")
-    assert pipeline.executor == "inline" and pipeline.max_body_size == 8 * 1024 * 1024
+    assert pipeline.extractions.executor == "inline" and pipeline.extractions.max_body_size == 8 * 1024 * 1024
 
 
 def test_import_does_not_import_scrapy():

@@ -81,9 +81,9 @@ class Harness:
 
     def close(self) -> None:
         """What the end of a crawl does: close_spider, then spider_closed stops the workers."""
-        self.pipeline.close_spider()
-        if self.pipeline.workers is not None:
-            self.pipeline.workers.close()
+        self.pipeline.extractions.close()
+        if self.pipeline.extractions.workers is not None:
+            self.pipeline.extractions.workers.close()
 
     @property
     def stats(self) -> dict:
@@ -411,7 +411,9 @@ def test_executors_give_the_inline_result(executor):
     assert [item["main_text"] for item in items] == [expected_text(p) for p in ARTICLES for _ in (1, 2)]
     assert h.stats == {"boilerplate/pages_extracted": len(ARTICLES), "boilerplate/items_enriched": 2 * len(ARTICLES)}
     # close_spider shut the threads down, spider_closed the worker processes
-    assert h.pipeline.pool is None and (h.pipeline.workers is None or h.pipeline.workers.pool is None)
+    assert h.pipeline.extractions.pool is None and (
+        h.pipeline.extractions.workers is None or h.pipeline.extractions.workers.pool is None
+    )
 
 
 def test_thread_executor_does_not_parse_in_the_reactor_thread():

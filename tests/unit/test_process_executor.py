@@ -87,7 +87,7 @@ class Crawl:
 
     def close(self) -> None:
         if self.pipeline is not None:
-            self.pipeline.close_spider()
+            self.pipeline.extractions.close()
         self.mw.workers.close()  # what spider_closed does
 
     @property
@@ -118,7 +118,7 @@ def inline_text(path: str) -> str:
 
 def test_one_worker_task_per_page_judges_and_extracts(crawl):
     c = crawl()
-    assert c.mw.workers is c.pipeline.workers  # one pool for the crawl
+    assert c.mw.workers is c.pipeline.extractions.workers  # one pool for the crawl
     for path in ARTICLES:
         resp = response(path)
         out, items = c.page(resp)
@@ -282,7 +282,7 @@ def test_thread_and_inline_do_not_start_workers():
     for executor in ("inline", "thread"):
         crawler = get_crawler(Spider, {"BOILERPLATE_EXECUTOR": executor})
         assert build_from_crawler(OverviewMiddleware, crawler).workers is None
-        assert build_from_crawler(MainContentPipeline, crawler).workers is None
+        assert build_from_crawler(MainContentPipeline, crawler).extractions.workers is None
 
 
 def test_process_with_overview_off_still_extracts_in_workers(crawl):
@@ -298,9 +298,9 @@ def test_process_with_overview_off_still_extracts_in_workers(crawl):
     try:
         asyncio.run(pipeline.process_item(item))
     finally:
-        pipeline.workers.close()
+        pipeline.extractions.workers.close()
     assert item["main_text"] == inline_text(ARTICLES[0])
-    assert pipeline.workers.detector is None
+    assert pipeline.extractions.workers.detector is None
 
 
 def test_the_workers_take_their_config_from_the_settings_read_once():
@@ -322,7 +322,8 @@ def test_the_workers_take_their_config_from_the_settings_read_once():
     pipeline = build_from_crawler(MainContentPipeline, crawler)
     try:
         model, options, detector, markup, templates, metadata = workers._worker_args(None)
-        assert (model, options) == (pipeline.model, pipeline.options) and options["favor"] == "recall"
+        read = crawl_settings(crawler)
+        assert (model, options) == (read.model, read.extractor_options()) and options["favor"] == "recall"
         assert detector == crawl_settings(crawler).detector_options()
         assert markup and not metadata and templates is None
         assert not workers.extract_responses  # items bring their own HTML: the pipeline extracts that

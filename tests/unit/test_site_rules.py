@@ -594,7 +594,6 @@ def test_a_selector_failing_on_a_page_costs_the_rule_there_not_the_text(monkeypa
     # A selector its checks let through and that fails on a page (as 'p:not(ns|q)' did past the
     # probe document, an empty text on every page it reached): the page gets the extraction
     # without the rule, one WARNING for the rule, a stat for each page.
-    from types import SimpleNamespace
 
     from scrapy_boilerplate.core.render.explain import explain_html
     from scrapy_boilerplate.crawl.site_rules import STAT_PREFIX, SiteRuleStats
@@ -610,7 +609,8 @@ def test_a_selector_failing_on_a_page_costs_the_rule_there_not_the_text(monkeypa
     css = "div.postentry p:not(ns|q)"
     extractor = Extractor(site_rules={"seelenradio.de": {"content": "div.postentry", "exclude": [css]}})
     stats = Stats()
-    accounting = SiteRuleStats(SimpleNamespace(stats=stats, spider=None))
+    crawler = SimpleCrawler(stats)  # held here: SiteRuleStats holds it weakly
+    accounting = SiteRuleStats(crawler)
     with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
         for _ in range(2):
             result = extractor.extract(html, url=p.url)
@@ -672,7 +672,6 @@ def test_hosts_that_are_the_same_after_normalising_are_refused():
 
 
 def test_a_crawl_counts_a_page_over_budget_and_adds_no_warning_of_its_own(monkeypatch, caplog):
-    from types import SimpleNamespace
 
     from scrapy_boilerplate.crawl.site_rules import STAT_PREFIX, SiteRuleStats
 
@@ -683,10 +682,19 @@ def test_a_crawl_counts_a_page_over_budget_and_adds_no_warning_of_its_own(monkey
     monkeypatch.setattr(css_match, "MAX_WORK", 100)
     extractor = Extractor(site_rules={"example.com": {"content": "article .body"}})
     stats = Stats()
-    accounting = SiteRuleStats(SimpleNamespace(stats=stats, spider=None))
+    crawler = SimpleCrawler(stats)  # held here: SiteRuleStats holds it weakly
+    accounting = SiteRuleStats(crawler)
     with caplog.at_level(logging.WARNING, logger="scrapy_boilerplate"):
         for n in range(2):
             url = f"https://example.com/{n}"
             accounting.account(extractor.extract(sibling_page(400), url=url), url)
     assert stats == {STAT_PREFIX + "over_budget": 2}
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 2  # one a page
+
+
+class SimpleCrawler:
+    """What SiteRuleStats reads of a crawler (a SimpleNamespace cannot be weakly referenced)."""
+
+    def __init__(self, stats):
+        self.stats = stats
+        self.spider = None
