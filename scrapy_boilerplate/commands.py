@@ -26,7 +26,7 @@ from w3lib.url import is_url
 from . import settings as bp
 from .cli import FORMATS, add_option_arguments
 from .core.extractor import Extraction, Extractor
-from .core.overview.detector import OverviewVerdict
+from .core.overview.detector import OverviewDetector, OverviewVerdict
 from .core.scoring.model import ModelError
 
 if TYPE_CHECKING:
@@ -55,7 +55,9 @@ LEFT_ALONE: dict[str, Any] = {
 class Command(ScrapyCommand):
     requires_project = False
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
-    extractor: Extractor | None = None  # built by run() from the settings and options
+    # Built by run() from the settings (read once, checked) and the options.
+    extractor: Extractor | None = None
+    detector: OverviewDetector | None = None
 
     def syntax(self) -> str:
         return "[options] <url|file>"
@@ -106,7 +108,9 @@ class Command(ScrapyCommand):
         assert settings is not None  # Scrapy sets it before running a command
         try:
             # Before any download: a bad BOILERPLATE_* value (a site rule's selector) is one line.
-            self.extractor = extractor_from_settings(settings, opts)
+            read = bp.read(settings)
+            self.extractor = extractor_from_settings(settings, opts, read)
+            self.detector = OverviewDetector(**read.detector_options())
         except ValueError as exc:
             if not isinstance(exc, bp.SettingError | ModelError):
                 raise
@@ -161,9 +165,8 @@ class Command(ScrapyCommand):
     def report(
         self, page: Any, url: str | None, opts: Namespace, settings: BaseSettings, source: str | None = None
     ) -> None:
-        from .middlewares import overview_detector
-
-        extractor, detector = self.extractor or extractor_from_settings(settings, opts), overview_detector(settings)
+        assert self.extractor is not None and self.detector is not None  # run() built them
+        extractor, detector = self.extractor, self.detector
         if opts.explain:
             from .core.render.explain import explain_html, written_note
 
@@ -182,9 +185,12 @@ class Command(ScrapyCommand):
         sys.stdout.write(render(extraction, verdict, url, opts.format))
 
 
-def extractor_from_settings(settings: BaseSettings, opts: Namespace | None = None) -> Extractor:
-    """An Extractor with the BOILERPLATE_* options; command-line options win."""
-    read = bp.read(settings)
+def extractor_from_settings(
+    settings: BaseSettings, opts: Namespace | None = None, read: bp.BoilerplateSettings | None = None
+) -> Extractor:
+    """An Extractor with the BOILERPLATE_* options (`read`: those settings, read already); command-line
+    options win."""
+    read = read or bp.read(settings)
     options = read.extractor_options()
     for name in options:
         value = getattr(opts, name, None) if opts is not None else None

@@ -32,30 +32,12 @@ if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from scrapy.settings import BaseSettings
 
     # typing.Self requires Python 3.11
     from typing_extensions import Self
 
 
 logger = logging.getLogger(__name__)
-
-
-def overview_action(settings: BaseSettings) -> str:
-    """The BOILERPLATE_OVERVIEW_ACTION in force ("off" when disabled); a typo is an error."""
-    read = bp.read(settings)
-    return read.overview_action if read.enabled else "off"
-
-
-def overview_detector_options(settings: BaseSettings) -> dict:
-    """OverviewDetector keyword arguments from the BOILERPLATE_OVERVIEW_* settings (plain
-    data, so that worker processes can build the same detector)."""
-    return bp.read(settings).detector_options()
-
-
-def overview_detector(settings: BaseSettings) -> OverviewDetector:
-    """An OverviewDetector built from the BOILERPLATE_OVERVIEW_* settings."""
-    return OverviewDetector(**overview_detector_options(settings))
 
 
 class CharsetMiddleware:
@@ -136,7 +118,6 @@ class OverviewMiddleware:
         self.workers: CrawlWorkers | None = None
         if settings.executor == "process":
             self.workers = crawl_workers(crawler)
-            self.workers.use_for_detection()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -275,7 +256,8 @@ class OverviewLinksOnlyMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
         # "flag" leaves the items to the spider; "off" flags nothing.
-        if overview_action(crawler.settings) not in ("follow", "drop"):
+        settings = crawl_settings(crawler)
+        if not settings.enabled or settings.overview_action not in ("follow", "drop"):
             raise NotConfigured
         self.stats = crawler.stats
 
@@ -308,7 +290,6 @@ class ItemResponseMiddleware(BaseSpiderMiddleware):
         if not crawl_settings(crawler).enabled:
             raise NotConfigured
         self.sources = item_sources(crawler)
-        self.sources.middleware_enabled = True
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         # Items from start() have no response (None), those of an errback a Failure.

@@ -14,12 +14,17 @@ sitemaps of robots.txt (``Sitemap:`` lines, else /sitemap.xml) up to caps no rea
 yields one item per article. Whether a page is an article or a listing is the add-on's overview
 verdict (OverviewMiddleware: the page, and the role of the link it was reached by); an article is
 a page the site presents as a post (reached by a listing's teaser or the site's feed, marked up
-as an article, or dated), however short its text. See docs/links.md.
+as an article, or dated), however short its text.
+
+Its items are ``{"url": ...}`` filled in by MainContentPipeline like any spider's, so every
+BOILERPLATE_* field, duplicates and executor setting applies to them; the spider's own defaults
+(ARTICLE_ITEM_DEFAULTS, used where neither the project nor the command line sets them) give items
+``text``, ``title`` and the article metadata under their own names, and drop later copies of a
+text. See docs/links.md.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -29,7 +34,6 @@ from scrapy.http import HtmlResponse
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from . import settings as bp
-from .core.extractor import Extractor
 from .core.links.roles import CONTENT, NAVIGATION, NEXT, page_links, url_roles
 from .core.metadata.article import METADATA_FIELDS
 from .core.overview.evidence import marked_as_article
@@ -38,6 +42,7 @@ from .crawl.articles.feeds import feed_entry_urls, feed_urls
 from .crawl.articles.seen import SeenFile
 from .crawl.articles.sitemaps import download_sizes, robots_sitemaps, sitemap_entries
 from .crawl.config import crawl_settings
+from .crawl.extractions import page_extractions
 from .crawl.response_pages import response_page
 from .link_roles import PRIORITY_OFFSETS, priority_offsets
 from .logformatter import ItemSummaryLogFormatter
@@ -62,8 +67,17 @@ SITEMAP_PRIORITY = -20
 #: Request.meta key: the request is a listing's teaser or a feed's entry (a plain bool): the page
 #: it leads to is presented by its site as a post.
 META_TEASED = "boilerplate_teased"
-#: The article metadata an item carries (ArticleMetadata's fields, in order).
+#: The article metadata an item carries with the spider's defaults (ArticleMetadata's fields).
 ITEM_FIELDS = METADATA_FIELDS
+#: The spider's item shape and duplicate check: settings it sets where nothing else does (a
+#: project's settings.py, custom_settings, -s all win).
+ARTICLE_ITEM_DEFAULTS = {
+    bp.TEXT_FIELD: "text",
+    bp.TITLE_FIELD: "title",
+    bp.METADATA_FIELDS: True,  # authors, date_published... under their own names
+    # The same article under a second URL ("x/" and "x/index.html" from a sitemap): one item.
+    bp.DUPLICATES: "drop",
+}
 
 
 class ArticleSpider(Spider):
@@ -112,8 +126,6 @@ class ArticleSpider(Spider):
         # OffsiteMiddleware keeps the crawl on the start sites.
         if not getattr(self, "allowed_domains", None):
             self.allowed_domains = sorted({urlsplit(u).hostname or "" for u in self.start_urls} - {""})
-        self._extractor: Extractor | None = None
-        self._texts: set[bytes] = set()  # hashes of the texts yielded
         self._warned: set[str] = set()  # the stats of _notice() logged once
 
     @classmethod
@@ -145,25 +157,19 @@ class ArticleSpider(Spider):
 
         # At "spider" priority, as custom_settings: a component dict left at "default" priority is
         # replaced by the runner's own (CrawlerProcess.crawl(crawler) merges its settings in).
-        # The spider extracts and writes its items' fields itself (it needs the text to tell an
-        # article): the pipeline would extract each page again.
-        for name, component, priority in (("ADDONS", Addon, 0), ("ITEM_PIPELINES", MainContentPipeline, None)):
+        # The pipeline fills the items in, from the extraction the spider awaited.
+        for name, component, priority in (("ADDONS", Addon, 0), ("ITEM_PIPELINES", MainContentPipeline, 100)):
             components = dict(settings.getdict(name))
             if not any(_same_component(key, component) for key in components):
                 components[component] = priority
             settings.set(name, components, priority="spider")
         # Its items carry whole articles: Scrapy's formatter logs each one whole at DEBUG (the
         # level of `scrapy runspider`). Only where nothing chose a formatter (a project, -s, a
-        # subclass's custom_settings all set it above "default").
-        if (settings.getpriority("LOG_FORMATTER") or 0) <= SETTINGS_PRIORITIES["default"]:
-            settings.set("LOG_FORMATTER", ItemSummaryLogFormatter, priority="spider")
-
-    @property
-    def extractor(self) -> Extractor:
-        if self._extractor is None:
-            read = bp.read(self.settings)
-            self._extractor = Extractor(read.model, **read.extractor_options())
-        return self._extractor
+        # subclass's custom_settings all set it above "default"); the same for its item shape.
+        defaults = {**ARTICLE_ITEM_DEFAULTS, "LOG_FORMATTER": ItemSummaryLogFormatter}
+        for name, value in defaults.items():
+            if (settings.getpriority(name) or 0) <= SETTINGS_PRIORITIES["default"]:
+                settings.set(name, value, priority="spider")
 
     async def start(self) -> AsyncIterator[Any]:
         origins = []
@@ -185,7 +191,7 @@ class ArticleSpider(Spider):
 
     # --- pages ---------------------------------------------------------------------------------
 
-    def parse(self, response: Response) -> Iterator[Any]:
+    async def parse(self, response: Response) -> AsyncIterator[Any]:
         if not isinstance(response, HtmlResponse):
             return
         page = response_page(response)
@@ -196,11 +202,9 @@ class ArticleSpider(Spider):
         roles = url_roles(page_links(page, response.url, is_overview=listing))
         offsets = priority_offsets(roles)
         content = [url for url, role in roles.items() if role == CONTENT]
-        if not listing:
-            item = self.article_item(response, page)
-            if item is not None:
-                self._remember(response.url)
-                yield item
+        if not listing and await self.presented_as_post(response, page):
+            self._remember(response.url)
+            yield {"url": response.url}  # filled in by MainContentPipeline
         # A listing whose every content link was yielded in an earlier run: its next pages hold
         # older articles, yielded then too.
         known_listing = listing and bool(self.seen) and bool(content) and all(u in self.seen for u in content)
@@ -243,25 +247,19 @@ class ArticleSpider(Spider):
         if self._seen_log is not None:
             self._seen_log.close()
 
-    def article_item(self, response: HtmlResponse, page: Any) -> dict | None:
-        """The item of a page that is not a listing, or None for one its site does not present as
-        a post: not reached by a listing's teaser or a feed's entry, not marked up as an article
-        (og:type, JSON-LD), not dated (an about page, a 404 page); also None for a text already
-        yielded under another URL."""
-        extraction = self.extractor.extract_page(page, response.url)  # walks again if it keeps comments
-        if not (response.meta.get(META_TEASED) or marked_as_article(page) or extraction.date_published):
-            return None
-        # The same article under a second URL ("x/" and "x/index.html" from a sitemap): one item.
-        # By title and text: two posts of a few words each may come out with the same text.
-        if extraction.text:
-            same = f"{extraction.title}\n{extraction.text}"
-            key = hashlib.blake2b(same.encode("utf-8"), digest_size=12).digest()
-            if key in self._texts:
-                return None
-            self._texts.add(key)
-        item = {"url": response.url, "title": extraction.title, "text": extraction.text}
-        item.update({name: getattr(extraction, name) for name in ITEM_FIELDS})
-        return item
+    async def presented_as_post(self, response: HtmlResponse, page: Any) -> bool:
+        """Whether the site presents a page that is not a listing as a post: reached by a
+        listing's teaser or a feed's entry, marked up as an article (og:type, JSON-LD), or dated
+        (not an about page, a 404 page). The date is the extraction's, the one the pipeline
+        writes (crawl/extractions.py); a page whose extraction failed is yielded (its item goes
+        on without content, as any spider's)."""
+        if response.meta.get(META_TEASED) or marked_as_article(page):
+            return True
+        crawler = getattr(self, "crawler", None)
+        if crawler is None:
+            raise RuntimeError("ArticleSpider needs a crawler (ArticleSpider.from_crawler)")
+        extraction = await page_extractions(crawler).of_response(response)
+        return extraction is None or bool(extraction.date_published)
 
     # --- feeds and sitemaps --------------------------------------------------------------------
 

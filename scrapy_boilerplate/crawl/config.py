@@ -36,7 +36,7 @@ class WorkerConfig:
     timeout: float | None  # BOILERPLATE_EXECUTOR_TIMEOUT
     model: Any  # Extractor(model, **options): a path, a name or a loaded model
     options: dict[str, Any]
-    detector: dict[str, Any]  # OverviewDetector(**detector)
+    detector: dict[str, Any] | None  # OverviewDetector(**detector); None: the crawl judges no page
     # Whether the middleware's tasks extract too: not when items bring their own HTML
     # (BOILERPLATE_HTML_FIELD), whose extraction is the pipeline's, from that HTML.
     extract_responses: bool
@@ -51,7 +51,7 @@ class WorkerConfig:
             timeout=settings.executor_timeout,
             model=settings.model,
             options=settings.extractor_options(),
-            detector=settings.detector_options(),
+            detector=settings.detector_options() if settings.overview_action != "off" else None,
             extract_responses=not settings.html_field,
             markup="markdown" in outputs or "html" in outputs,
             metadata=any(attr in bp.METADATA_SETTINGS for attr in outputs),
@@ -67,3 +67,20 @@ def worker_config(crawler: Crawler) -> WorkerConfig:
     """The crawler's WorkerConfig, made on first use from `crawl_settings(crawler)`."""
     config: WorkerConfig = _workers(crawler)
     return config
+
+
+def uses_component(crawler: Crawler, setting: str, path: str) -> bool:
+    """Whether the component dict `setting` (ITEM_PIPELINES...) enables the class at import path
+    `path`, or a subclass of it (compared by name: crawl/ imports no component)."""
+    from scrapy.utils.misc import load_object
+
+    for key, priority in crawler.settings.getwithbase(setting).items():
+        if priority is None:
+            continue
+        try:
+            cls = load_object(key) if isinstance(key, str) else key
+        except (ImportError, NameError, ValueError, AttributeError):
+            continue
+        if any(f"{base.__module__}.{base.__qualname__}" == path for base in getattr(cls, "__mro__", ())):
+            return True
+    return False

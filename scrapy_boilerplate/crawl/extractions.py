@@ -84,7 +84,6 @@ class PageExtractions:
         self.workers: CrawlWorkers | None = None  # "process"
         if self.executor == "process":
             self.workers = crawl_workers(crawler)
-            self.workers.use_for_extraction(self.site_memory)
         # response -> its extraction, or None when it is not extracted (too large).
         self._by_response: weakref.WeakKeyDictionary[HtmlResponse, _Pending | None] = weakref.WeakKeyDictionary()
         crawler.signals.connect(self.close, signal=signals.spider_closed)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
+from .config import uses_component
 from .weakcache import WeakCache
 
 if TYPE_CHECKING:
@@ -35,7 +36,10 @@ class ItemSources:
         crawler.signals.connect(self._item_done, signal=signals.item_dropped)
         crawler.signals.connect(self._item_done, signal=signals.item_error)
         crawler.signals.connect(self.clear, signal=signals.spider_closed)
-        self.middleware_enabled = False
+        # Whether ItemResponseMiddleware records items (the settings say; not which ran first).
+        self.middleware_enabled = uses_component(
+            crawler, "SPIDER_MIDDLEWARES", "scrapy_boilerplate.middlewares.ItemResponseMiddleware"
+        )
 
     def record(self, item: Any, response: Response) -> None:
         entry = self._pending.get(response)

@@ -25,7 +25,8 @@ from twisted.internet.defer import Deferred
 from twisted.internet.defer import TimeoutError as DeferredTimeoutError
 
 from .. import settings as bp
-from .config import worker_config
+from .config import uses_component, worker_config
+from .site_memory import site_memory
 from .tasks import init_worker, judge_page
 from .weakcache import WeakCache
 from .worker_pool import PoolBroken, TaskTimeout, WorkerDied, WorkerLost, WorkerPool
@@ -114,8 +115,9 @@ def count_lost(crawler: Crawler, error: WorkerLost, url: str | None) -> None:
 
 class CrawlWorkers:
     """The crawl's WorkerPool, started at the first task with the crawl's WorkerConfig
-    (crawl/config.py) for the components that use it (`use_for_extraction`,
-    `use_for_detection`), and shut down when the spider closes."""
+    (crawl/config.py), and shut down when the spider closes. What the workers do is the
+    settings' (not which component asked first): they extract, with the crawl's site memory, and
+    they judge pages when the overview action is not "off"."""
 
     def __init__(self, crawler: Crawler):
         if getattr(multiprocessing.current_process(), "_inheriting", False):
@@ -128,11 +130,11 @@ class CrawlWorkers:
         # Weakly: this object lives in _workers, keyed by the crawler.
         self._crawler = weakref.ref(crawler)
         self.config = worker_config(crawler)
-        # Which components use the workers: MainContentPipeline extracts (with the crawl's
-        # site memory, or None), OverviewMiddleware detects.
-        self.extracting = False
-        self.detecting = False
-        self.site_memory: CrawlSiteMemory | None = None
+        self.site_memory: CrawlSiteMemory = site_memory(crawler)
+        # Whether the middleware's tasks extract too: only for the pipeline, which takes them.
+        self.extract_responses = self.config.extract_responses and uses_component(
+            crawler, "ITEM_PIPELINES", "scrapy_boilerplate.pipelines.MainContentPipeline"
+        )
         self.pool: WorkerPool | None = None
         self.given_up = False
         self.broken_pools = 0  # pools whose supervisor failed
@@ -145,29 +147,6 @@ class CrawlWorkers:
         # response -> the WorkerLost of the middleware's task: not sent to a worker again.
         self._lost: weakref.WeakKeyDictionary[TextResponse, WorkerLost] = weakref.WeakKeyDictionary()
         crawler.signals.connect(self.close, signal=signals.spider_closed)
-
-    def use_for_extraction(self, site_memory: CrawlSiteMemory | None) -> None:
-        """MainContentPipeline's: the workers extract, with `site_memory`'s template store."""
-        self.extracting, self.site_memory = True, site_memory
-
-    def use_for_detection(self) -> None:
-        """OverviewMiddleware's: the workers judge pages."""
-        self.detecting = True
-
-    @property
-    def extractor(self) -> tuple[Any, dict[str, Any]] | None:
-        """(model, options) the workers extract with, or None when no component extracts."""
-        return (self.config.model, self.config.options) if self.extracting else None
-
-    @property
-    def detector(self) -> dict[str, Any] | None:
-        """OverviewDetector keyword arguments, or None when no component detects."""
-        return self.config.detector if self.detecting else None
-
-    @property
-    def extract_responses(self) -> bool:
-        """Whether the middleware's tasks extract too (for the pipeline, from the response)."""
-        return self.extracting and self.config.extract_responses
 
     def submit(self, func: Callable[..., Any], *args: Any) -> Future[Any]:
         """`func(*args)` in a worker (WorkerPool.submit); never raises."""
@@ -188,8 +167,8 @@ class CrawlWorkers:
 
     def _worker_args(self, templates: TemplateStore | None) -> _WorkerArgs:
         """init_worker's arguments: the WorkerConfig, for the components that use the workers."""
-        model, options = self.extractor or (None, None)
-        return (model, options, self.detector, self.config.markup, templates, self.config.metadata)
+        config = self.config
+        return (config.model, config.options, config.detector, config.markup, templates, config.metadata)
 
     def _run_inline(self, func: Callable[..., Any], *args: Any) -> Future[Any]:
         """`func(*args)` here, in the reactor thread, as a worker would run it (after

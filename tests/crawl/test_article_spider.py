@@ -178,3 +178,59 @@ def test_runspider_logs_each_item_without_its_whole_text(tmp_path):
         )
     assert chosen.returncode == 0, chosen.stderr[-3000:]
     assert all(item["text"] in chosen.stderr for item in items)
+
+
+def dated_routes_with_a_copy() -> dict:
+    """The blog with a publication date on every story, and story 3 again at a second URL (a copy
+    with one word changed), linked from the second listing page."""
+    site = routes()
+    for n in range(1, 11):
+        dated = f'<meta property="article:published_time" content="2026-03-{n:02d}T08:00:00Z">'
+        site[f"/posts/story-number-{n}/"] = page(f"Story {n}", article(n), dated)
+    copy = article(3).replace("a bench, a sign", "a bench, a flag")
+    site["/posts/story-copy/"] = page("Story 3", copy, '<meta property="article:published_time" content="2026-03-03">')
+    site["/page/2/"] = site["/page/2/"].replace(
+        b"</main>", b'<article class="post"><h2><a href="/posts/story-copy/">Story 3 again</a></h2></article></main>'
+    )
+    return site
+
+
+def test_the_pipelines_settings_apply_to_its_items_as_to_any_spiders():
+    """ArticleSpider's items go through MainContentPipeline: the field settings, the duplicates
+    check and the process executor apply to them as to a CrawlSpider's with the add-on."""
+    settings = {
+        "BOILERPLATE_TEXT_FIELD": "body",
+        "BOILERPLATE_TITLE_FIELD": "headline",
+        "BOILERPLATE_DATE_PUBLISHED_FIELD": "published",
+        "BOILERPLATE_DUPLICATES": "drop",
+        "BOILERPLATE_EXECUTOR": "process",
+        "BOILERPLATE_EXECUTOR_WORKERS": 1,
+    }
+    specs = {
+        "articles": {"feeds": "false", "sitemaps": "false", "settings": settings},
+        "crawl": {"spider": "crawl", "settings": settings},
+    }
+    with LoopbackServer(dated_routes_with_a_copy()) as server:
+        result = run(server, specs)
+    articles, crawl = result["articles"], result["crawl"]
+    # One item per story, the copy dropped: the first of the two URLs fetched stays.
+    assert len(articles["item_paths"]) == 10
+    assert LINKED - {"/posts/story-number-3/"} <= set(articles["item_paths"])
+    assert articles["stats"]["boilerplate/duplicates/dropped"] == 1
+    # The CrawlSpider drops the copy too (and nine of the ten related pages, one text).
+    copies = {"/posts/story-number-3/", "/posts/story-copy/"}
+    assert len(copies & set(crawl["item_paths"])) == 1 == len(copies & set(articles["item_paths"]))
+    assert articles["stats"]["boilerplate/pages_extracted"] >= 10  # in the worker processes' tasks
+    assert "boilerplate/errors" not in articles["stats"]
+    by_url = {item["url"]: item for item in crawl["items"]}
+    for item in articles["items"]:
+        # The settings' fields, not the spider's defaults ("text", "title").
+        assert "text" not in item and "title" not in item
+        assert item["body"] and item["headline"] and item["published"].startswith("2026-03-")
+        # What the CrawlSpider's items of the same pages carry.
+        same = by_url[item["url"]]
+        assert {k: same[k] for k in ("body", "headline", "published")} == {
+            k: item[k] for k in ("body", "headline", "published")
+        }
+        # The spider's default metadata fields (BOILERPLATE_METADATA_FIELDS) are on unless set.
+        assert "authors" in item

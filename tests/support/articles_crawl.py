@@ -2,8 +2,9 @@
 
     python tests/support/articles_crawl.py BASE_URL '{"name": {spider arguments}}'
 
-A crawl's spider arguments may give it its own ``url`` (instead of BASE_URL) and ``settings`` (a
-dict, over the spider's own). Output per crawl: the items and the paths fetched, in order
+A crawl's spider arguments may give it its own ``url`` (instead of BASE_URL), ``settings`` (a
+dict, over the spider's own) and ``spider``: ``"crawl"`` runs BlogPages instead (a follow-everything
+CrawlSpider with the add-on, an item per page), to set ArticleSpider beside it. Output per crawl: the items and the paths fetched, in order
 (CONCURRENT_REQUESTS = 1), and the stats.
 
 Its BlogArticles spider also runs on its own: ``scrapy runspider articles_crawl.py -a url=...``.
@@ -17,6 +18,8 @@ import sys
 from crawl_items import Collector
 from scrapy import signals
 from scrapy.crawler import CrawlerProcess
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spiders import CrawlSpider, Rule
 
 from scrapy_boilerplate.spiders import ArticleSpider
 
@@ -31,6 +34,31 @@ class BlogArticles(ArticleSpider):
         self.fetched: list = []
 
 
+class BlogPages(CrawlSpider):
+    """What a project without ArticleSpider writes: every page an item, the add-on fills it in."""
+
+    name = "blog_pages"
+    custom_settings = {
+        "ADDONS": {"scrapy_boilerplate.Addon": 0},
+        "CONCURRENT_REQUESTS": 1,
+        "ITEM_PIPELINES": {Collector: 900},
+        "ROBOTSTXT_OBEY": False,
+    }
+    rules = (Rule(LinkExtractor(), callback="parse_page", follow=True),)
+
+    def __init__(self, *args, url: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.start_urls = [url]
+        self.collected: list = []
+        self.fetched: list = []
+
+    def parse_start_url(self, response):
+        return self.parse_page(response)
+
+    def parse_page(self, response):
+        yield {"url": response.url}
+
+
 def main(base_url: str, specs: dict) -> dict:
     process = CrawlerProcess({"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False, "REMOTE_CONTROL_ENABLED": False})
     crawlers = {}
@@ -41,9 +69,8 @@ def main(base_url: str, specs: dict) -> dict:
     for name, kwargs in specs.items():
         kwargs = {"url": base_url, **kwargs}
         settings = kwargs.pop("settings", {})
-        spidercls = type(
-            f"{name}_articles", (BlogArticles,), {"custom_settings": {**BlogArticles.custom_settings, **settings}}
-        )
+        base = BlogPages if kwargs.pop("spider", None) == "crawl" else BlogArticles
+        spidercls = type(f"{name}_spider", (base,), {"custom_settings": {**base.custom_settings, **settings}})
         crawler = crawlers[name] = process.create_crawler(spidercls)
         crawler.signals.connect(fetched, signal=signals.response_received)
         process.crawl(crawler, **kwargs)

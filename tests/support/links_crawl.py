@@ -57,6 +57,13 @@ def story_text(n: int) -> str:
     be near-duplicates, and the duplicates filter would keep one item of the ten)."""
     place, other = PLACES[n % len(PLACES)], PLACES[(3 * n + 1) % len(PLACES)]
     who, whom = PEOPLE[n % len(PEOPLE)], PEOPLE[(5 * n + 2) % len(PEOPLE)]
+    if n > 10:  # the feed's and the sitemap's own stories: not a variation of stories 1 and 2
+        return (
+            f"Post {n} follows a walk along the river, from the {place} past the {other}, on a cold "
+            f"morning in {('March', 'April')[n % 2]}. A {who} we met on the bridge pointed at the swans and "
+            f"explained why they stay all winter: somebody feeds them bread at noon. We counted {n + 20} "
+            f"of them, then lost count near the locks, where a {whom} was painting the railings green."
+        )
     return (
         f"Story {n} of this blog is about the {place} and the people who work there. The {who} told us "
         f"how the {place} began {n + 3} years ago, when the town bought it from the {whom}. Since then "

@@ -58,6 +58,8 @@ class Harness:
     scraper sends item_scraped."""
 
     def __init__(self, middleware: bool = True, **settings):
+        if middleware:  # as the add-on lists it: the pipeline reads from the settings that it records
+            settings.setdefault("SPIDER_MIDDLEWARES", {ItemResponseMiddleware: 10})
         self.crawler = make_crawler(**settings)
         self.pipeline = build_from_crawler(MainContentPipeline, self.crawler)
         self.middleware = build_from_crawler(ItemResponseMiddleware, self.crawler) if middleware else None

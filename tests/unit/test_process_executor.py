@@ -53,7 +53,11 @@ class Crawl:
     (whose items OverviewLinksOnlyMiddleware drops), `n` items through the pipeline."""
 
     def __init__(self, pipeline: bool = True, **settings):
-        crawler = get_crawler(Spider, {**PROCESS, **settings})
+        # The components listed as the add-on lists them: what the workers do follows the settings.
+        components = {"SPIDER_MIDDLEWARES": {ItemResponseMiddleware: 10}}
+        if pipeline:
+            components["ITEM_PIPELINES"] = {MainContentPipeline: 100}
+        crawler = get_crawler(Spider, {**PROCESS, **components, **settings})
         crawler.spider = crawler._create_spider("test")
         self.crawler = crawler
         self.mw = build_from_crawler(OverviewMiddleware, crawler)
@@ -170,7 +174,7 @@ def test_no_extraction_when_not_wanted(crawl):
     c = crawl(pipeline=False)
     resp = response(ARTICLES[0])
     c.page(resp)
-    assert c.mw.workers.extractor is None and not c.mw.workers._extractions
+    assert not c.mw.workers.extract_responses and not c.mw.workers._extractions
     # Items bring their own HTML: extraction is the pipeline's, from that HTML.
     c = crawl(BOILERPLATE_HTML_FIELD="html")
     c.page(resp := response(ARTICLES[0]), n=0)
@@ -288,7 +292,8 @@ def test_thread_and_inline_do_not_start_workers():
 def test_process_with_overview_off_still_extracts_in_workers(crawl):
     with pytest.raises(NotConfigured):
         Crawl(BOILERPLATE_OVERVIEW_ACTION="off")
-    crawler = get_crawler(Spider, {**PROCESS, "BOILERPLATE_OVERVIEW_ACTION": "off"})
+    settings = {"SPIDER_MIDDLEWARES": {ItemResponseMiddleware: 10}, "BOILERPLATE_OVERVIEW_ACTION": "off"}
+    crawler = get_crawler(Spider, {**PROCESS, **settings})
     crawler.spider = crawler._create_spider("test")
     pipeline = build_from_crawler(MainContentPipeline, crawler)
     sources = build_from_crawler(ItemResponseMiddleware, crawler)
@@ -300,36 +305,40 @@ def test_process_with_overview_off_still_extracts_in_workers(crawl):
     finally:
         pipeline.extractions.workers.close()
     assert item["main_text"] == inline_text(ARTICLES[0])
-    assert pipeline.extractions.workers.detector is None
+    assert pipeline.extractions.workers.config.detector is None  # the workers judge no page
 
 
 def test_the_workers_take_their_config_from_the_settings_read_once():
-    """The workers' configuration is the crawler's WorkerConfig (read once); the components only
-    say that they use the workers."""
+    """What the workers do is the crawler's WorkerConfig (read once), whichever component asks
+    first and whether or not the others were built yet."""
     settings = {
         **PROCESS,
+        "ITEM_PIPELINES": {"scrapy_boilerplate.pipelines.MainContentPipeline": 100},
         "BOILERPLATE_MARKDOWN_FIELD": "md",
         "BOILERPLATE_HTML_FIELD": "html",
         "BOILERPLATE_FAVOR": "recall",
     }
     crawler = get_crawler(Spider, settings)
     crawler.spider = crawler._create_spider("test")
-    workers = crawl_workers(crawler)
+    workers = crawl_workers(crawler)  # before any component
     assert workers.config is worker_config(crawler)
-    assert workers.extractor is None and workers.detector is None  # no component uses them yet
-    build_from_crawler(OverviewMiddleware, crawler)
-    assert workers.extractor is None and workers.detector == crawl_settings(crawler).detector_options()
-    pipeline = build_from_crawler(MainContentPipeline, crawler)
     try:
         model, options, detector, markup, templates, metadata = workers._worker_args(None)
         read = crawl_settings(crawler)
         assert (model, options) == (read.model, read.extractor_options()) and options["favor"] == "recall"
-        assert detector == crawl_settings(crawler).detector_options()
+        assert detector == read.detector_options()
         assert markup and not metadata and templates is None
         assert not workers.extract_responses  # items bring their own HTML: the pipeline extracts that
         assert (workers.config.workers, workers.config.timeout) == (2, 30)
+        assert build_from_crawler(OverviewMiddleware, crawler).workers is workers
+        assert build_from_crawler(MainContentPipeline, crawler).extractions.workers is workers
     finally:
         workers.close()
+    # The overview action "off": the workers judge no page; no pipeline listed: the middleware's
+    # tasks extract for nobody, so they do not extract.
+    crawler = get_crawler(Spider, {**PROCESS, "BOILERPLATE_OVERVIEW_ACTION": "off"})
+    workers = crawl_workers(crawler)
+    assert workers._worker_args(None)[2] is None and not workers.extract_responses
 
 
 def test_the_workers_registry_does_not_keep_the_crawler_alive():
