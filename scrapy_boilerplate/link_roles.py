@@ -14,7 +14,7 @@ import hashlib
 import logging
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
@@ -65,7 +65,9 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         # The overview verdict in response.flags, when OverviewMiddleware judges pages.
         self.verdicts = settings.overview_action != "off"
         self.stats = crawler.stats
-        self._roles: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._roles: weakref.WeakKeyDictionary[Response, tuple[dict[str, str], dict[str, int]]] = (
+            weakref.WeakKeyDictionary()
+        )
         # The URLs of the requests passed on: Scrapy's dupefilter drops a later request for one of
         # them whatever its role, so a page whose requests are all such repeats (a site's menus,
         # tags, the posts it already linked) needs no roles worked out.
@@ -109,7 +111,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         per response ({} on failure)."""
         known = self._roles.get(response)
         if known is not None:
-            return cast("tuple[dict[str, str], dict[str, int]]", known)
+            return known
         start = time.perf_counter()
         try:
             is_overview: Any = bp.OVERVIEW_FLAG in response.flags if self.verdicts else None

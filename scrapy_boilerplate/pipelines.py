@@ -11,6 +11,7 @@ signals clear whatever is left, so nothing outlives the item's processing.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter, is_item
@@ -50,6 +51,17 @@ OUTPUTS: tuple[tuple[str, str, Any], ...] = (
 )
 
 
+@dataclass(frozen=True)
+class Output:
+    """An item field the crawl writes: its setting, the field's name, the Extraction attribute
+    (or "overview", "duplicate_of") and the value written when there is nothing."""
+
+    setting: str
+    field: str
+    attr: str
+    empty: Any
+
+
 # --- the pipeline -----------------------------------------------------------------------
 
 
@@ -71,7 +83,7 @@ class MainContentPipeline:
         self.stats = crawler.stats
         self.sources = item_sources(crawler)
         fields = settings.outputs
-        self.outputs = [(name, fields[attr], attr, empty) for name, attr, empty in OUTPUTS if attr in fields]
+        self.outputs = [Output(name, fields[attr], attr, empty) for name, attr, empty in OUTPUTS if attr in fields]
         self.html_field: str | None = settings.html_field
         self.html_field_remove = settings.html_field_remove
         # One extraction per response, shared with ArticleSpider (crawl/extractions.py).
@@ -79,7 +91,7 @@ class MainContentPipeline:
         # Near-duplicate items (BOILERPLATE_DUPLICATES), judged here on the extracted text.
         self.duplicates = CrawlDuplicates(crawler, settings) if settings.duplicates != "off" else None
         # Item classes already checked: class -> (outputs it can hold, whether some are missing).
-        self._outputs_by_class: dict[type, tuple[list, bool]] = {}
+        self._outputs_by_class: dict[type, tuple[list[Output], bool]] = {}
         self._unwritable: set[type] = set()
         self._warned_no_source = False
 
@@ -138,7 +150,7 @@ class MainContentPipeline:
             key = url or (adapter.get("url") if "url" in adapter else None)
             # DropItem with "drop".
             first = await self.duplicates.judge(extraction.text, key if isinstance(key, str) else None)
-            self._write(adapter, [o for o in outputs if o[2] == "duplicate_of"], extraction, overview, first)
+            self._write(adapter, [o for o in outputs if o.attr == "duplicate_of"], extraction, overview, first)
         return adapter.item
 
     # -- where the HTML comes from --
@@ -181,20 +193,20 @@ class MainContentPipeline:
 
     # -- writing the item --
 
-    def _outputs_for(self, item: Any) -> list:
+    def _outputs_for(self, item: Any) -> list[Output]:
         """The configured outputs `item`'s class can hold; one error per class for the others."""
         cls = type(item)
         known = self._outputs_by_class.get(cls)
         if known is None:
             names = ItemAdapter.get_field_names_from_class(cls)
-            outputs = [o for o in self.outputs if names is None or o[1] in names]
-            for setting, field, _, _ in self.outputs:
-                if names is not None and field not in names:
+            outputs = [o for o in self.outputs if names is None or o.field in names]
+            for output in self.outputs:
+                if names is not None and output.field not in names:
                     logger.error(
                         "%(cls)s has no field %(field)r, which %(setting)s names: add "
                         "the field to the item class or change the setting; %(cls)s "
                         "items go on without it",
-                        {"cls": cls.__qualname__, "field": field, "setting": setting},
+                        {"cls": cls.__qualname__, "field": output.field, "setting": output.setting},
                         extra={"spider": self.crawler.spider},
                     )
             known = self._outputs_by_class[cls] = (outputs, len(outputs) < len(self.outputs))
@@ -206,28 +218,28 @@ class MainContentPipeline:
     def _write(
         self,
         adapter: ItemAdapter,
-        outputs: list,
+        outputs: list[Output],
         extraction: Extraction | None,
-        overview: dict | None = None,
+        overview: dict[str, Any] | None = None,
         duplicate_of: str | None = None,
     ) -> Any:
-        for setting, field, attr, empty in outputs:
+        for output in outputs:
             value: Any
-            if attr == "overview":
+            if output.attr == "overview":
                 value = overview
-            elif attr == "duplicate_of":
+            elif output.attr == "duplicate_of":
                 value = duplicate_of
             else:
-                value = getattr(extraction, attr) if extraction is not None else empty
+                value = getattr(extraction, output.attr) if extraction is not None else output.empty
             try:
-                adapter[field] = list(value) if isinstance(value, list) else value
+                adapter[output.field] = list(value) if isinstance(value, list) else value
             except Exception as exc:  # noqa: BLE001 - e.g. a frozen dataclass; keep the item
                 cls = type(adapter.item)
                 if cls not in self._unwritable:
                     self._unwritable.add(cls)
                     logger.error(
                         "Cannot write %(field)r (%(setting)s) into %(cls)s items: %(error)r; they go on unchanged",
-                        {"field": field, "setting": setting, "cls": cls.__qualname__, "error": exc},
+                        {"field": output.field, "setting": output.setting, "cls": cls.__qualname__, "error": exc},
                         extra={"spider": self.crawler.spider},
                     )
                 self.stats.inc_value("boilerplate/field_missing")
@@ -235,7 +247,7 @@ class MainContentPipeline:
         return adapter.item
 
 
-def _meta(response: Response) -> dict:
+def _meta(response: Response) -> dict[str, Any]:
     # response.meta raises AttributeError when the response is not tied to a request.
     request = getattr(response, "request", None)
     return request.meta if request is not None else {}

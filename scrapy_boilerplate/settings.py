@@ -34,7 +34,7 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast, get_args
 
 from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
 from .core.duplicates.store import DEFAULT_MAX_ITEMS
@@ -57,10 +57,17 @@ logger = logging.getLogger(__name__)
 
 PREFIX = "BOILERPLATE_"
 
-EXECUTORS = ("inline", "thread", "process")
-OVERVIEW_ACTIONS = ("follow", "drop", "flag", "off")
-DUPLICATES_ACTIONS = ("off", "flag", "drop")
-LINKS_ACTIONS = ("off", "prioritize", "focus")
+C = TypeVar("C", bound=str)  # one of a setting's choices
+
+# The values of the settings that name a choice, as types (mypy checks a comparison with a typo).
+Executor = Literal["inline", "thread", "process"]
+OverviewAction = Literal["follow", "drop", "flag", "off"]
+DuplicatesAction = Literal["off", "flag", "drop"]
+LinksAction = Literal["off", "prioritize", "focus"]
+EXECUTORS: tuple[Executor, ...] = get_args(Executor)
+OVERVIEW_ACTIONS: tuple[OverviewAction, ...] = get_args(OverviewAction)
+DUPLICATES_ACTIONS: tuple[DuplicatesAction, ...] = get_args(DuplicatesAction)
+LINKS_ACTIONS: tuple[LinksAction, ...] = get_args(LinksAction)
 # The default number of workers: the CPUs, at most this many.
 MAX_DEFAULT_WORKERS = 4
 
@@ -114,11 +121,13 @@ def _boolean(name: str, value: Any) -> bool:
     raise SettingError(name, value, _BOOL_ALLOWED)
 
 
-def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+def _choice(name: str, value: Any, choices: tuple[C, ...]) -> C:
+    """The one of `choices` that `value` names (case and spaces aside)."""
     text = value.strip().lower() if isinstance(value, str) else None
-    if text not in choices:
-        raise SettingError(name, value, "one of " + ", ".join(choices))
-    return text
+    for choice in choices:
+        if choice == text:
+            return choice
+    raise SettingError(name, value, "one of " + ", ".join(choices))
 
 
 def _field_name(name: str, value: Any) -> str | None:
@@ -213,7 +222,7 @@ def _max_body_size(name: str, value: Any) -> int:
     return 0 if value is None else _integer(name, value, "a number of bytes (0: no limit)", 0)
 
 
-def _overview_action(name: str, value: Any) -> str:
+def _overview_action(name: str, value: Any) -> OverviewAction:
     return "off" if _is_blank(value) else _choice(name, value, OVERVIEW_ACTIONS)
 
 
@@ -291,11 +300,11 @@ def _template_store(name: str, value: Any) -> str | None:
     raise SettingError(name, value, allowed)
 
 
-def _duplicates_action(name: str, value: Any) -> str:
+def _duplicates_action(name: str, value: Any) -> DuplicatesAction:
     return "off" if _is_blank(value) else _choice(name, value, DUPLICATES_ACTIONS)
 
 
-def _links_action(name: str, value: Any) -> str:
+def _links_action(name: str, value: Any) -> LinksAction:
     return "off" if _is_blank(value) else _choice(name, value, LINKS_ACTIONS)
 
 
@@ -466,7 +475,7 @@ class BoilerplateSettings:
     html_field_remove: bool = setting(
         "BOILERPLATE_HTML_FIELD_REMOVE", False, _boolean, "remove that field from the item once used"
     )
-    executor: str = setting(
+    executor: Executor = setting(
         "BOILERPLATE_EXECUTOR",
         "inline",
         functools.partial(_choice, choices=EXECUTORS),
@@ -546,7 +555,7 @@ class BoilerplateSettings:
         "`extract(bytes)` does, so the "
         "spider reads it right too",
     )
-    overview_action: str = setting(
+    overview_action: OverviewAction = setting(
         "BOILERPLATE_OVERVIEW_ACTION",
         "follow",
         _overview_action,
@@ -584,7 +593,7 @@ class BoilerplateSettings:
         check=_judged_pages,
     )
     # Link roles in a crawl (core/links/roles.py, link_roles.py; docs/links.md).
-    links: str = setting(
+    links: LinksAction = setting(
         "BOILERPLATE_LINKS",
         "off",
         _links_action,
@@ -675,7 +684,7 @@ class BoilerplateSettings:
         "Redis stores (site memory, duplicates): seconds without it after a failure",
     )
     # Near-duplicate items (core/duplicates/, crawl/duplicates.py; docs/duplicates.md).
-    duplicates: str = setting(
+    duplicates: DuplicatesAction = setting(
         "BOILERPLATE_DUPLICATES",
         "off",
         _duplicates_action,

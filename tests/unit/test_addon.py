@@ -134,7 +134,7 @@ def test_components_listed_by_hand_work_without_the_addon():
     crawler = get_crawler(Spider, {})
     crawler.spider = crawler._create_spider("s")
     pipeline = build_from_crawler(MainContentPipeline, crawler)
-    assert pipeline.outputs[0][:2] == ("BOILERPLATE_TEXT_FIELD", "main_text")
+    assert (pipeline.outputs[0].setting, pipeline.outputs[0].field) == ("BOILERPLATE_TEXT_FIELD", "main_text")
     assert pipeline.extractions.executor == "inline" and pipeline.extractions.max_body_size == 8 * 1024 * 1024
 
 
