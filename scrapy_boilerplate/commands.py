@@ -110,7 +110,7 @@ class Command(ScrapyCommand):
             # Before any download: a bad BOILERPLATE_* value (a site rule's selector) is one line.
             read = bp.read(settings)
             self.extractor = extractor_from_settings(settings, opts, read)
-            self.detector = OverviewDetector(**read.detector_options())
+            self.detector = read.detector()
         except ValueError as exc:
             if not isinstance(exc, bp.SettingError | ModelError):
                 raise

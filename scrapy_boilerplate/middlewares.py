@@ -16,7 +16,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from . import settings as bp
 from .core.links.roles import reached_by
-from .core.overview.detector import OverviewDetector, OverviewVerdict
+from .core.overview.detector import OverviewVerdict
 from .core.scoring.model import ModelError
 from .crawl.charsets import better_encoding
 from .crawl.config import crawl_settings
@@ -105,12 +105,11 @@ class OverviewMiddleware:
             raise NotConfigured
         self.crawler = crawler
         self.stats = crawler.stats
-        options = settings.detector_options()
         # Built here also in "process": a bad model file stops the crawl before it starts.
         try:
-            self.detector = OverviewDetector(**options)
+            self.detector = settings.detector()
         except ModelError as exc:
-            raise ModelError(f"{bp.OVERVIEW_MODEL} = {options.get('model')!r}: {exc}") from None
+            raise ModelError(f"{bp.OVERVIEW_MODEL} = {settings.overview_model!r}: {exc}") from None
         self.max_body_size: int = settings.max_body_size
         self.drop_start: bool = settings.overview_drop_start
         # MainContentPipeline writes the verdict into the page's items (crawl/response_pages.py holds it meanwhile).

@@ -38,14 +38,15 @@ from typing import Any, Literal, TypeVar, cast, get_args
 
 from .core.duplicates.index import DEFAULT_MIN_WORDS, DEFAULT_THRESHOLD
 from .core.duplicates.store import DEFAULT_MAX_ITEMS
+from .core.extractor import Extractor
 from .core.jsondata import JsonObject
 from .core.metadata.article import METADATA_FIELDS as ARTICLE_METADATA_FIELDS
 from .core.options import FAVORS, OPTIONS
-from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD
+from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD, OverviewDetector
 from .core.redis_link import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL, redacted
 from .core.selection.site_rules import SiteRules
 from .core.site_memory.redis_store import DEFAULT_PREFIX
-from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP
+from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP, TemplateStore
 
 #: Reads one setting's value: (setting name, value as given) -> typed value, or SettingError.
 Parser = Callable[[str, Any], Any]
@@ -764,8 +765,17 @@ class BoilerplateSettings:
         return {**options, "site_rules": self.site_rules}
 
     def detector_options(self) -> dict[str, Any]:
-        """OverviewDetector keyword arguments (plain data, so worker processes can build the same)."""
+        """OverviewDetector keyword arguments."""
         return {"threshold": self.overview_threshold, "model": self.overview_model, "cutoff": self.overview_cutoff}
+
+    def extractor(self, templates: TemplateStore | None = None) -> Extractor:
+        """The crawl's Extractor (ModelError for a model file it cannot load); `templates`: the
+        crawl's template store (site memory)."""
+        return Extractor(self.model, templates=templates, **self.extractor_options())
+
+    def detector(self) -> OverviewDetector:
+        """The crawl's OverviewDetector (ModelError for a model file it cannot load)."""
+        return OverviewDetector(**self.detector_options())
 
 
 def _declared() -> dict[str, Setting]:

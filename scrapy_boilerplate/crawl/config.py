@@ -10,7 +10,7 @@ from them, made once per crawler as well.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import settings as bp
 from .weakcache import WeakCache
@@ -29,14 +29,14 @@ def crawl_settings(crawler: Crawler) -> bp.BoilerplateSettings:
 
 @dataclass(frozen=True)
 class WorkerConfig:
-    """What the worker processes of a "process" crawl are started with (crawl/workers.py), from
-    the settings. Plain data: the model's path and the options go to every worker process."""
+    """What the worker processes of a "process" crawl are started with (crawl/workers.py, tasks.py),
+    from the settings. It goes to every worker process as it is: the typed settings (plain data,
+    no Scrapy) build there the Extractor and the OverviewDetector of the crawl process."""
 
+    settings: bp.BoilerplateSettings
     workers: int  # BOILERPLATE_EXECUTOR_WORKERS
     timeout: float | None  # BOILERPLATE_EXECUTOR_TIMEOUT
-    model: Any  # Extractor(model, **options): a path, a name or a loaded model
-    options: dict[str, Any]
-    detector: dict[str, Any] | None  # OverviewDetector(**detector); None: the crawl judges no page
+    judges: bool  # whether the workers judge pages (the overview action is not "off")
     # Whether the middleware's tasks extract too: not when items bring their own HTML
     # (BOILERPLATE_HTML_FIELD), whose extraction is the pipeline's, from that HTML.
     extract_responses: bool
@@ -47,11 +47,10 @@ class WorkerConfig:
     def from_settings(cls, settings: bp.BoilerplateSettings) -> WorkerConfig:
         outputs = settings.outputs
         return cls(
+            settings=settings,
             workers=settings.executor_workers,
             timeout=settings.executor_timeout,
-            model=settings.model,
-            options=settings.extractor_options(),
-            detector=settings.detector_options() if settings.overview_action != "off" else None,
+            judges=settings.overview_action != "off",
             extract_responses=not settings.html_field,
             markup="markdown" in outputs or "html" in outputs,
             metadata=any(attr in bp.METADATA_SETTINGS for attr in outputs),

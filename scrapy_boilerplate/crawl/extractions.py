@@ -77,7 +77,7 @@ class PageExtractions:
         self.site_rules = SiteRuleStats(crawler)
         # Loaded now: a bad path or favor value stops the crawl before it starts.
         try:
-            self.extractor = Extractor(settings.model, templates=self.site_memory.store, **settings.extractor_options())
+            self.extractor = settings.extractor(self.site_memory.store)
         except ModelError as exc:
             raise ModelError(f"{bp.MODEL} = {settings.model!r}: {exc}") from None
         self.pool: ThreadPoolExecutor | None = None  # "thread"

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from ..core.document.page import Page
     from ..core.site_memory.templates import TemplateStore
+    from .config import WorkerConfig
 
 
 def extract_timed(extractor: Extractor, html: Any, url: str | None) -> tuple[Extraction, float]:
@@ -59,24 +60,16 @@ _markup = True
 _metadata = True
 
 
-def init_worker(
-    model: Any,
-    options: dict[str, Any] | None,
-    detector: dict[str, Any] | None = None,
-    markup: bool = True,
-    templates: TemplateStore | None = None,
-    metadata: bool = True,
-) -> None:
-    """Build the worker's Extractor(model, **options) and OverviewDetector(**detector);
-    None for either: this crawl has no use for it (its component is not enabled).
-    `markup` False: the crawl stores neither Markdown nor HTML, which are not sent back.
-    `templates`: the crawl's shared template store (Redis), used by every extraction here.
-    `metadata` False: the crawl stores no article metadata, which is not made or sent back."""
+def init_worker(config: WorkerConfig, templates: TemplateStore | None = None) -> None:
+    """Build the worker's Extractor and, when the crawl judges pages, its OverviewDetector, from
+    the crawl's settings as the crawl process read them. What items do not store (Markdown and
+    HTML, article metadata) is not made or sent back. `templates`: the crawl's template store as
+    workers reach it (Redis, or the crawl process's memory store through a StoreServer)."""
     global _extractor, _detector, _markup, _metadata
-    _extractor = Extractor(model, templates=templates, **options) if options is not None else None
-    _detector = OverviewDetector(**detector) if detector is not None else None
-    _markup = markup
-    _metadata = metadata
+    _extractor = config.settings.extractor(templates)
+    _detector = config.settings.detector() if config.judges else None
+    _markup = config.markup
+    _metadata = config.metadata
 
 
 def _to_send(result: Extraction) -> Extraction:

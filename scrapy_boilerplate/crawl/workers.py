@@ -25,7 +25,7 @@ from twisted.internet.defer import Deferred
 from twisted.internet.defer import TimeoutError as DeferredTimeoutError
 
 from .. import settings as bp
-from .config import uses_component, worker_config
+from .config import WorkerConfig, uses_component, worker_config
 from .site_memory import site_memory
 from .tasks import init_worker, judge_page
 from .weakcache import WeakCache
@@ -50,10 +50,6 @@ logger = logging.getLogger(__name__)
 MAX_DEATHS_IN_A_ROW = 5
 # Pools whose supervisor may fail before the crawl runs its tasks inline instead.
 MAX_BROKEN_POOLS = 2
-
-# init_worker's arguments: the model (a Model, a path or None), the Extractor's and the
-# OverviewDetector's keyword arguments, markup, the template store, metadata.
-_WorkerArgs = tuple[Any, "dict[str, Any] | None", "dict[str, Any] | None", bool, "TemplateStore | None", bool]
 
 
 async def wait(future: Future[Any], timeout: float | None = None) -> Any:
@@ -165,10 +161,9 @@ class CrawlWorkers:
         except Exception as exc:  # noqa: BLE001 - reported by whoever waits
             return failed_future(exc)
 
-    def _worker_args(self, templates: TemplateStore | None) -> _WorkerArgs:
-        """init_worker's arguments: the WorkerConfig, for the components that use the workers."""
-        config = self.config
-        return (config.model, config.options, config.detector, config.markup, templates, config.metadata)
+    def _worker_args(self, templates: TemplateStore | None) -> tuple[WorkerConfig, TemplateStore | None]:
+        """init_worker's arguments: the crawl's WorkerConfig and its template store."""
+        return (self.config, templates)
 
     def _run_inline(self, func: Callable[..., Any], *args: Any) -> Future[Any]:
         """`func(*args)` here, in the reactor thread, as a worker would run it (after

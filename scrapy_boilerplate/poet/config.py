@@ -31,8 +31,8 @@ class AnalysisConfig:
     @classmethod
     def from_settings(cls, settings: BoilerplateSettings) -> AnalysisConfig:
         return cls(
-            Extractor(settings.model, **settings.extractor_options()),
-            OverviewDetector(**settings.detector_options()),
+            settings.extractor(),
+            settings.detector(),
             settings.feed_max_entries,
         )
 

@@ -305,7 +305,7 @@ def test_process_with_overview_off_still_extracts_in_workers(crawl):
     finally:
         pipeline.extractions.workers.close()
     assert item["main_text"] == inline_text(ARTICLES[0])
-    assert pipeline.extractions.workers.config.detector is None  # the workers judge no page
+    assert not pipeline.extractions.workers.config.judges  # the workers judge no page
 
 
 def test_the_workers_take_their_config_from_the_settings_read_once():
@@ -323,11 +323,9 @@ def test_the_workers_take_their_config_from_the_settings_read_once():
     workers = crawl_workers(crawler)  # before any component
     assert workers.config is worker_config(crawler)
     try:
-        model, options, detector, markup, templates, metadata = workers._worker_args(None)
-        read = crawl_settings(crawler)
-        assert (model, options) == (read.model, read.extractor_options()) and options["favor"] == "recall"
-        assert detector == read.detector_options()
-        assert markup and not metadata and templates is None
+        config, templates = workers._worker_args(None)
+        assert config.settings is crawl_settings(crawler) and config.settings.favor == "recall"
+        assert config.judges and config.markup and not config.metadata and templates is None
         assert not workers.extract_responses  # items bring their own HTML: the pipeline extracts that
         assert (workers.config.workers, workers.config.timeout) == (2, 30)
         assert build_from_crawler(OverviewMiddleware, crawler).workers is workers
@@ -338,7 +336,7 @@ def test_the_workers_take_their_config_from_the_settings_read_once():
     # tasks extract for nobody, so they do not extract.
     crawler = get_crawler(Spider, {**PROCESS, "BOILERPLATE_OVERVIEW_ACTION": "off"})
     workers = crawl_workers(crawler)
-    assert workers._worker_args(None)[2] is None and not workers.extract_responses
+    assert not workers.config.judges and not workers.extract_responses
 
 
 def test_the_workers_registry_does_not_keep_the_crawler_alive():

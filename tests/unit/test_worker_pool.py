@@ -6,6 +6,7 @@ The crawls that lose workers are in tests/crawl/test_worker_crawl.py.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -20,6 +21,7 @@ from pipeline_site import ARTICLES, site_file
 from pool_faults import LoadsOnlyHere, slow_start
 
 from scrapy_boilerplate import extract
+from scrapy_boilerplate.crawl.config import WorkerConfig
 from scrapy_boilerplate.crawl.tasks import extract_timed, in_worker, init_worker
 from scrapy_boilerplate.crawl.worker_pool import (
     STARTS_BEFORE_FAILING,
@@ -30,6 +32,7 @@ from scrapy_boilerplate.crawl.worker_pool import (
     WorkerLost,
     WorkerPool,
 )
+from scrapy_boilerplate.settings import BoilerplateSettings
 
 pytestmark = pytest.mark.slow
 
@@ -55,11 +58,17 @@ def gone(pids, within: float = 10.0) -> bool:
     return True
 
 
+def worker_config(**settings) -> WorkerConfig:
+    """What a "process" crawl's workers start with: the default settings but `settings`."""
+    return WorkerConfig.from_settings(dataclasses.replace(BoilerplateSettings(), **settings))
+
+
 @pytest.fixture
 def pool():
     made: list[WorkerPool] = []
 
-    def make(workers: int = 2, initializer=init_worker, initargs=(None, {}), **kwargs) -> WorkerPool:
+    def make(workers: int = 2, initializer=init_worker, initargs=None, **kwargs) -> WorkerPool:
+        initargs = (worker_config(),) if initargs is None else initargs
         made.append(WorkerPool(workers, initializer, initargs, **kwargs))
         return made[-1]
 
@@ -150,7 +159,7 @@ def test_work_beyond_one_task_per_worker_waits_in_order(pool):
 def test_workers_that_cannot_start_fail_their_tasks():
     """A worker whose initializer raises never gets a task; after a few failed starts
     with no worker left, queued tasks fail one per further failure, saying why."""
-    p = WorkerPool(1, init_worker, ("/no/such/model.json", {}))
+    p = WorkerPool(1, init_worker, (worker_config(model="/no/such/model.json"),))
     try:
         for _ in range(3):
             with pytest.raises(WorkerDied, match="could start: its initializer raised FileNotFoundError"):
