@@ -15,7 +15,7 @@ import logging
 import multiprocessing
 import weakref
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy import signals
 from scrapy.utils.asyncio import is_asyncio_available
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+T = TypeVar("T")  # what a task returns
+
 # Workers that may die one after the other, with no task done in between,
 # before "process" gives up (workers that cannot start: a bad model file...).
 MAX_DEATHS_IN_A_ROW = 5
@@ -52,7 +54,7 @@ MAX_DEATHS_IN_A_ROW = 5
 MAX_BROKEN_POOLS = 2
 
 
-async def wait(future: Future[Any], timeout: float | None = None) -> Any:
+async def wait(future: Future[T], timeout: float | None = None) -> T:
     """Await a concurrent.futures.Future under any reactor (or none); TaskTimeout after
     `timeout` seconds (the task itself goes on: only a worker process can be stopped)."""
     if future.done():
@@ -64,9 +66,9 @@ async def wait(future: Future[Any], timeout: float | None = None) -> Any:
             raise TaskTimeout(f"no result within {timeout:g} s") from None
     from twisted.internet import reactor
 
-    d: Deferred[Any] = Deferred()
+    d: Deferred[T] = Deferred()
 
-    def done(f: Future[Any]) -> None:
+    def done(f: Future[T]) -> None:
         if not f.cancelled():
             error = f.exception()
             reactor.callFromThread(d.errback if error else d.callback, error or f.result())
@@ -80,8 +82,8 @@ async def wait(future: Future[Any], timeout: float | None = None) -> Any:
         raise TaskTimeout(f"no result within {timeout:g} s") from None
 
 
-def failed_future(exc: BaseException) -> Future[Any]:
-    future: Future[Any] = Future()
+def failed_future(exc: BaseException) -> Future[T]:
+    future: Future[T] = Future()
     future.set_exception(exc)
     return future
 
