@@ -149,7 +149,8 @@ class MainContentPipeline:
             # Keyed by the page's URL, else the item's own "url" field (items with their HTML).
             key = url or (adapter.get("url") if "url" in adapter else None)
             # DropItem with "drop".
-            first = await self.duplicates.judge(extraction.text, key if isinstance(key, str) else None)
+            text = self.duplicates.judged_text(extraction)
+            first = await self.duplicates.judge(text, key if isinstance(key, str) else None)
             self._write(adapter, [o for o in outputs if o.attr == "duplicate_of"], extraction, overview, first)
         return adapter.item
 

@@ -705,13 +705,21 @@ class BoilerplateSettings:
         "BOILERPLATE_DUPLICATES_THRESHOLD",
         DEFAULT_THRESHOLD,
         _similarity,
-        "similarity (estimated Jaccard of 5-word shingles, 0..1) from which two texts are copies",
+        "similarity (estimated Jaccard of 5-word shingles, 0..1) from which two texts are copies; "
+        "`1.0`: exact copies only (the same words)",
     )
     duplicates_min_words: int = setting(
         "BOILERPLATE_DUPLICATES_MIN_WORDS",
         DEFAULT_MIN_WORDS,
         _integer_of("a number of words (0 or more)", 0),
         "texts with fewer words are not judged",
+    )
+    duplicates_title: bool = setting(
+        "BOILERPLATE_DUPLICATES_TITLE",
+        False,
+        _boolean,
+        "judge the headline with the text (two posts of one text under two headlines are no "
+        "copies); an empty text is not judged then",
     )
     duplicates_store: str = setting(
         "BOILERPLATE_DUPLICATES_STORE",
@@ -848,6 +856,7 @@ DUPLICATES = "BOILERPLATE_DUPLICATES"
 DUPLICATE_OF_FIELD = "BOILERPLATE_DUPLICATE_OF_FIELD"
 DUPLICATES_THRESHOLD = "BOILERPLATE_DUPLICATES_THRESHOLD"
 DUPLICATES_MIN_WORDS = "BOILERPLATE_DUPLICATES_MIN_WORDS"
+DUPLICATES_TITLE = "BOILERPLATE_DUPLICATES_TITLE"
 DUPLICATES_STORE = "BOILERPLATE_DUPLICATES_STORE"
 DUPLICATES_MAX_ITEMS = "BOILERPLATE_DUPLICATES_MAX_ITEMS"
 DUPLICATES_PREFIX = "BOILERPLATE_DUPLICATES_PREFIX"

@@ -19,8 +19,8 @@ as an article, or dated), however short its text.
 Its items are ``{"url": ...}`` filled in by MainContentPipeline like any spider's, so every
 BOILERPLATE_* field, duplicates and executor setting applies to them; the spider's own defaults
 (ARTICLE_ITEM_DEFAULTS, used where neither the project nor the command line sets them) give items
-``text``, ``title`` and the article metadata under their own names, and drop later copies of a
-text. See docs/links.md.
+``text``, ``title`` and the article metadata under their own names, and drop later exact copies of
+a text (ARTICLE_DUPLICATES_DEFAULTS, unless BOILERPLATE_DUPLICATES is set). See docs/links.md.
 """
 
 from __future__ import annotations
@@ -75,8 +75,18 @@ ARTICLE_ITEM_DEFAULTS = {
     bp.TEXT_FIELD: "text",
     bp.TITLE_FIELD: "title",
     bp.METADATA_FIELDS: True,  # authors, date_published... under their own names
-    # The same article under a second URL ("x/" and "x/index.html" from a sitemap): one item.
+}
+#: Its duplicate check, where nothing sets BOILERPLATE_DUPLICATES (a crawl that sets it judges
+#: as any crawl does): the same article under a second URL ("x/" and "x/index.html" from a
+#: sitemap, http and https) is one item. Exact copies only, however short: two posts of a series
+#: may share most of their words (near copies at the default threshold), and each is an article;
+#: two posts of one text under two headlines are two articles.
+ARTICLE_DUPLICATES_DEFAULTS = {
     bp.DUPLICATES: "drop",
+    bp.DUPLICATES_THRESHOLD: 1.0,
+    bp.DUPLICATES_MIN_WORDS: 0,
+    # Posts that are an image and a line of the site's template have one text: the headline tells them.
+    bp.DUPLICATES_TITLE: True,
 }
 
 
@@ -167,6 +177,8 @@ class ArticleSpider(Spider):
         # level of `scrapy runspider`). Only where nothing chose a formatter (a project, -s, a
         # subclass's custom_settings all set it above "default"); the same for its item shape.
         defaults = {**ARTICLE_ITEM_DEFAULTS, "LOG_FORMATTER": ItemSummaryLogFormatter}
+        if (settings.getpriority(bp.DUPLICATES) or 0) <= SETTINGS_PRIORITIES["default"]:
+            defaults.update(ARTICLE_DUPLICATES_DEFAULTS)
         for name, value in defaults.items():
             if (settings.getpriority(name) or 0) <= SETTINGS_PRIORITIES["default"]:
                 settings.set(name, value, priority="spider")

@@ -33,6 +33,8 @@ from .workers import wait
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
+    from ..core.extraction import Extraction
+
 logger = logging.getLogger(__name__)
 
 STAT_PREFIX = "boilerplate/duplicates/"
@@ -79,6 +81,7 @@ class CrawlDuplicates:
     def __init__(self, crawler: Crawler, settings: bp.BoilerplateSettings) -> None:
         self._crawler = weakref.ref(crawler)
         self.action = settings.duplicates
+        self.with_title = settings.duplicates_title  # BOILERPLATE_DUPLICATES_TITLE
         self.index = DuplicateIndex(
             settings.duplicates_threshold,
             settings.duplicates_min_words,
@@ -96,6 +99,13 @@ class CrawlDuplicates:
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
         self.index.close()
+
+    def judged_text(self, extraction: Extraction) -> str:
+        """What is judged of an extraction: its text, or its headline and text (an empty text
+        stays empty: not judged)."""
+        if self.with_title and extraction.text:
+            return f"{extraction.title or ''}\n{extraction.text}"
+        return extraction.text
 
     async def judge(self, text: str, url: str | None) -> str | None:
         """The URL of the first item whose text `text` repeats, or None; raises DropItem for a

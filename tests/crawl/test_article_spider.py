@@ -234,3 +234,25 @@ def test_the_pipelines_settings_apply_to_its_items_as_to_any_spiders():
         }
         # The spider's default metadata fields (BOILERPLATE_METADATA_FIELDS) are on unless set.
         assert "authors" in item
+
+
+def test_by_default_an_exact_copy_is_one_item_and_a_near_copy_its_own():
+    """Without BOILERPLATE_DUPLICATES the spider drops exact copies only (the same post at a second
+    URL), however short; a post that shares most of its words with another is an article."""
+    site = dated_routes_with_a_copy()
+    site["/posts/story-number-3/index.html"] = site["/posts/story-number-3/"]
+    short = page("A note", MENU + "<article><h1>A note</h1><p>Back next week.</p></article>" + FOOTER)
+    site["/posts/note/"] = site["/posts/note/index.html"] = short
+    cards = "".join(
+        f'<article class="post"><h2><a href="{path}">{path}</a></h2></article>'
+        for path in ("/posts/story-number-3/index.html", "/posts/note/", "/posts/note/index.html")
+    )
+    site["/page/2/"] = site["/page/2/"].replace(b"</main>", cards.encode() + b"</main>")
+    with LoopbackServer(site) as server:
+        crawl = run(server, {"default": {"feeds": "false", "sitemaps": "false"}})["default"]
+    paths = crawl["item_paths"]
+    # The first of two exact copies fetched stays.
+    assert "/posts/story-copy/" in paths
+    assert ("/posts/story-number-3/" in paths) != ("/posts/story-number-3/index.html" in paths)
+    assert ("/posts/note/" in paths) != ("/posts/note/index.html" in paths)
+    assert crawl["stats"]["boilerplate/duplicates/dropped"] == 2

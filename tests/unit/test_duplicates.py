@@ -52,6 +52,23 @@ def test_near_copies_and_different_articles(articles):
 
 
 @needs_shared
+def test_threshold_one_judges_exact_copies_only(articles):
+    """At 1.0 a text one word away is no copy (a MinHash estimate may reach 1.0 for it); the same
+    words are, however short (with min_words 0)."""
+    words = articles[2].split()
+    index = DuplicateIndex(threshold=1.0, min_words=0)
+    assert index.add(" ".join(words), "a") is None
+    one_word_off = " ".join([*words[:-1], "otherwise"])
+    verdict = index.judge(one_word_off, "b")
+    assert verdict.first is None and verdict.reason == "new"
+    near = DuplicateIndex()  # the default threshold: a near copy
+    near.add(" ".join(words), "a")
+    assert near.judge(one_word_off, "c").reason == "near"
+    assert index.add(" ".join(words).upper(), "d") == "a"
+    assert index.add("A photo.", "e") is None and index.add("a photo", "f") == "e"
+
+
+@needs_shared
 def test_threshold_decides(articles):
     """150 words of an article then 150 of another, against the first 300 words of the first:
     Jaccard similarity about 1/3."""

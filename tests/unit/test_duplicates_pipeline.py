@@ -62,6 +62,26 @@ def test_drop_raises_dropitem_naming_the_first():
     assert h.stats["boilerplate/duplicates/dropped"] == 1 and h.stats["boilerplate/duplicates/exact"] == 1
 
 
+def test_with_the_title_one_text_under_two_headlines_is_no_copy():
+    """BOILERPLATE_DUPLICATES_TITLE: the headline is judged with the text (ArticleSpider's
+    default: a blog's posts that are an image and a line of its template have one text)."""
+    article = site_file(ARTICLE).decode()
+    retitled = article.replace("<title>", "<title>Another post: ").replace("<h1>", "<h1>Another post: ", 1)
+    pages = [
+        {"url": SITE + "/a", "html": article},
+        {"url": SITE + "/b", "html": retitled},
+        {"url": SITE + "/c", "html": article},
+    ]
+    settings = {"BOILERPLATE_HTML_FIELD": "html", "BOILERPLATE_DUPLICATES": "drop", "BOILERPLATE_TITLE_FIELD": "t"}
+    exact = {**settings, "BOILERPLATE_DUPLICATES_THRESHOLD": 1.0}
+    first, other, copy = judge(Harness(**exact, BOILERPLATE_DUPLICATES_TITLE=True), [dict(p) for p in pages])
+    assert first["t"] != other["t"] and other["main_text"] == first["main_text"]
+    assert isinstance(copy, DropItem) and f"Duplicate of {SITE}/a" in str(copy)
+    # Without it, the second post is a copy of the first.
+    _, other, _ = judge(Harness(**exact), [dict(p) for p in pages])
+    assert isinstance(other, DropItem)
+
+
 def test_off_adds_nothing():
     h = Harness(BOILERPLATE_HTML_FIELD="html")
     article = site_file(ARTICLE).decode()

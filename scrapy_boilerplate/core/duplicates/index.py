@@ -53,9 +53,10 @@ class DuplicateIndex:
         index.add(story, "https://a.example/story")               # None: the first
         index.add(story_print, "https://a.example/print/story")   # "https://a.example/story"
 
-    ``threshold``: similarity (0..1) from which two texts are copies; ``min_words``: shorter
-    texts are not judged; ``store``: a MemoryDuplicateStore (default, ``max_items`` remembered)
-    or a RedisDuplicateStore shared by several processes.
+    ``threshold``: similarity (0..1) from which two texts are copies (1.0: exact copies only, the
+    same words: no near candidate is looked for); ``min_words``: shorter texts are not judged;
+    ``store``: a MemoryDuplicateStore (default, ``max_items`` remembered) or a RedisDuplicateStore
+    shared by several processes.
     """
 
     def __init__(
@@ -82,7 +83,8 @@ class DuplicateIndex:
         if len(tokens) < max(self.min_words, 1):
             return Judgement(None, 0.0, "short")
         sig = minhash.signature(minhash.shingle_hashes(tokens))
-        bands = minhash.band_keys(sig, self.bands, self.rows)
+        # Exact copies only at 1.0: an estimate of 1.0 may come of texts a word apart.
+        bands = minhash.band_keys(sig, self.bands, self.rows) if self.threshold < 1.0 else []
         match = self.store.find_or_add(minhash.text_hash(tokens), minhash.stored(sig), bands, key, self.threshold)
         if match is None:
             return Judgement(None, 0.0, "unavailable")
