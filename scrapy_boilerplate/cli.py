@@ -448,7 +448,7 @@ def cmd_train(args) -> int:
 
         model = train_overview(pages, command, names, log=log)
     else:
-        from .training.train import train_recipe
+        from .training.recipes import train_recipe
 
         make = train_recipe if args.recipe == "stacked" else train
         model = make(pages, command, names, log=log, all_sites=args.all_sites)

@@ -64,7 +64,7 @@ class PageData:
     labels: np.ndarray  # 1 content, 0 boilerplate, -1 unknown (snippet-labelled pages)
     with_: tuple = ()  # snippets that must / must not be in the output
     without: tuple = ()
-    weight: float = 1.0  # the page's weight against a gold page of a narrow set (training/cv.py)
+    weight: float = 1.0  # the page's weight against a gold page of a narrow set (training/recipes.py)
     negative_weight: float = 1.0  # its boilerplate blocks' weight against its content blocks'
 
 
@@ -334,55 +334,4 @@ def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print
         f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, "
         f"{len(vocabulary)} tokens, {len(model.feature_names)} features"
     )
-    return model
-
-
-def train_recipe(
-    pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False
-) -> Model:
-    """The block model as the cross-validation's shipped recipe makes it (training/cv.py
-    SHIPPED_RECIPE, make_models): out-of-fold probabilities from inner folds grouped by site,
-    the decoder tuned on them through the real selection, the second stage on their context."""
-    from dataclasses import replace
-
-    from . import cv
-    from .conventions import NARROW
-    from .groups import page_group, pages_in_two_sets
-
-    start = time.time()
-    walked = walk_pages(training_pages(pages, datasets, log, all_sites))
-    twice = pages_in_two_sets([p for p, _ in walked], [c.digest for _, c in walked])
-    items = [cv.Item(p, c, page_group(p)) for k, (p, c) in enumerate(walked) if k not in twice]
-    inner = {cv.inner_fold(it.group) for it in items}
-    if len(inner) < cv.INNER_FOLDS:
-        raise ValueError(
-            f"the stacked recipe deals the training sites to {cv.INNER_FOLDS} inner folds and these "
-            f"{len({it.group for it in items})} sites fill {len(inner)}: add pages of more sites, "
-            "or train with --recipe split"
-        )
-    names = tuple(sorted({it.dataset for it in items}))
-    narrow = tuple(n for n in names if n in NARROW)
-    recipe = replace(cv.SHIPPED_RECIPE, sets=names, tune_sets=narrow or None)
-    log(f"training pages: {len(items)} of {', '.join(names)} ({len(twice)} in two sets dropped)")
-    models = cv.make_models(recipe, items, log)
-    model = models[recipe.name + "+stack"] if recipe.stack else models[recipe.name]
-    import sklearn
-
-    model.meta = {
-        "datasets": datasets,
-        "command": command,
-        "recipe": recipe.name + ("+stack" if recipe.stack else ""),
-        "sklearn_version": sklearn.__version__,
-        "training_pages": len(items),
-        "hgb_params": HGB_PARAMS,
-        "stack_hgb_params": cv.STACK_HGB if recipe.stack else None,
-        "seed": SEED,
-        "validation": (
-            "none: trained on all sites (--all-sites)"
-            if all_sites
-            else "sites where is_validation_site(site) is true were held out"
-        ),
-        "trained_at": time.strftime("%Y-%m-%d"),
-    }
-    log(f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, decoder {model.decode}")
     return model
