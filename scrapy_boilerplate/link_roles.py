@@ -14,7 +14,7 @@ import hashlib
 import logging
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
@@ -64,7 +64,9 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         # The overview verdict in response.flags, when OverviewMiddleware judges pages.
         self.verdicts = settings.overview_action != "off"
         self.stats = crawler.stats
-        self._roles: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._roles: weakref.WeakKeyDictionary[Response, tuple[dict[str, str], dict[str, int]]] = (
+            weakref.WeakKeyDictionary()
+        )
         # The URLs of the requests passed on: Scrapy's dupefilter drops a later request for one of
         # them whatever its role, so a page whose requests are all such repeats (a site's menus,
         # tags, the posts it already linked) needs no roles worked out.
@@ -108,10 +110,10 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
         per response ({} on failure)."""
         known = self._roles.get(response)
         if known is not None:
-            return cast("tuple[dict[str, str], dict[str, int]]", known)
+            return known
         start = time.perf_counter()
         try:
-            is_overview: Any = bp.OVERVIEW_FLAG in response.flags if self.verdicts else None
+            is_overview = bp.OVERVIEW_FLAG in response.flags if self.verdicts else None
             roles = url_roles(page_links(response_page(response), response.url, is_overview=is_overview))
         except Exception:
             # A bug or an unexpected page must not cost the page's requests.
@@ -125,7 +127,9 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
             roles = {}
         seconds = time.perf_counter() - start
         self.stats.inc_value("boilerplate/links/pages")
-        self.stats.inc_value("boilerplate/links/seconds_total", cast("int", seconds))
+        # A float total: inc_value is typed for int counts.
+        total = self.stats.get_value("boilerplate/links/seconds_total", 0.0)
+        self.stats.set_value("boilerplate/links/seconds_total", total + seconds)
         self.stats.max_value("boilerplate/links/seconds_max", seconds)
         known = (roles, priority_offsets(roles))
         self._roles[response] = known

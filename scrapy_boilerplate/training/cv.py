@@ -17,10 +17,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..core.extractor import Extractor
+from ..core.jsondata import JsonObject
 from ..core.scoring.features import token_features
 from ..core.scoring.model import Model
 from .cache import load_or_walk
@@ -30,12 +32,18 @@ from .groups import assign_folds, page_group, pages_in_two_sets
 from .metrics import f1_from, score_page
 from .recipes import Item, Recipe, make_models, options_for, page_pr, selection_text, walk_item
 
+#: A function (html, url) -> text: another extractor scored as ours is.
+TextOf = Callable[[bytes, str | None], str]
 #: Catastrophic page: F1 under this.
 CATASTROPHIC = 0.3
 
 
 def corpus(
-    dataset_dirs: Sequence, folds: int, cache: str | None = None, processes: int = 2, log: Callable = print
+    dataset_dirs: Sequence[str | Path],
+    folds: int,
+    cache: str | None = None,
+    processes: int = 2,
+    log: Callable[[str], None] = print,
 ) -> list[Item]:
     """The pages of `dataset_dirs` with gold text or snippets, walked (cache.py), grouped and
     dealt to `folds` folds (fold -1: the untouched groups)."""
@@ -55,7 +63,7 @@ def corpus(
 # --- scoring ---------------------------------------------------------------------------------
 
 
-def page_row(item: Item, text: str) -> dict:
+def page_row(item: Item, text: str) -> JsonObject:
     """One page's scores (the unified precision-like / recall-like pair and its F1)."""
     p, r = page_pr(item.dp, item.cp.gold, text)
     row = {
@@ -74,7 +82,7 @@ def page_row(item: Item, text: str) -> dict:
     return row
 
 
-def extract_rows(extractor: Extractor | Callable, items: list[Item]) -> list[dict]:
+def extract_rows(extractor: Extractor | TextOf, items: list[Item]) -> list[JsonObject]:
     """Every page of `items` extracted (an Extractor, under each set's convention; or a
     function (html, url) -> text) and scored."""
     rows = []
@@ -93,7 +101,7 @@ def extract_rows(extractor: Extractor | Callable, items: list[Item]) -> list[dic
 _SHARED: list[Item] = []
 
 
-def _fold_task(args) -> tuple[int, dict[str, tuple[list[dict], dict]]]:
+def _fold_task(args: tuple[Recipe, int, Path | None]) -> tuple[int, dict[str, tuple[list[JsonObject], JsonObject]]]:
     recipe, fold, models_dir = args
     items = _SHARED
     train_items = [it for it in items if it.fold not in (fold, -1)]
@@ -128,9 +136,9 @@ def cross_validate(
     items: list[Item],
     folds: int,
     processes: int = 2,
-    log: Callable = print,
+    log: Callable[[str], None] = print,
     models_dir: Path | None = None,
-) -> dict[str, tuple[list[dict], list[dict]]]:
+) -> dict[str, tuple[list[JsonObject], list[JsonObject]]]:
     """Per recipe: the rows of every non-untouched page, each scored by the recipe's model made
     without its fold, and each fold's decoder parameters. All (recipe, fold) tasks share one
     pool of `processes` workers, so that no core waits for another recipe's last fold. With
@@ -143,7 +151,7 @@ def cross_validate(
             results = pool.map(_fold_task, tasks, chunksize=1)
     else:
         results = [_fold_task(t) for t in tasks]
-    out: dict[str, tuple[list[dict], list[dict]]] = {}
+    out: dict[str, tuple[list[JsonObject], list[JsonObject]]] = {}
     for _fold, by_name in results:
         for name, (rows, decoder) in by_name.items():
             all_rows, decoders = out.setdefault(name, ([], []))
@@ -153,12 +161,18 @@ def cross_validate(
     return out
 
 
-def _rows_task(args) -> list[dict]:
+def _rows_task(args: tuple[Callable[[], Extractor | TextOf], int, int]) -> list[JsonObject]:
     make, k, processes = args
     return extract_rows(make(), _SHARED[k::processes])
 
 
-def _rows_in_parts(task: Callable, args: tuple, items: list[Item], processes: int, order: list[tuple]) -> list[dict]:
+def _rows_in_parts(
+    task: Callable[[Any], list[JsonObject]],
+    args: tuple[object, ...],
+    items: list[Item],
+    processes: int,
+    order: list[tuple[str, str]],
+) -> list[JsonObject]:
     """task((*args, k, processes)) for each of `processes` parts (forked workers that inherit
     `items` as _SHARED), the parts' rows joined in `order` ((set, id) keys)."""
     _SHARED[:] = items
@@ -172,21 +186,25 @@ def _rows_in_parts(task: Callable, args: tuple, items: list[Item], processes: in
     return sorted((row for part in parts for row in part), key=lambda r: rank[(r["set"], r["id"])])
 
 
-def fixed_rows(make: Callable, items: list[Item], processes: int = 2) -> list[dict]:
+def fixed_rows(make: Callable[[], Extractor | TextOf], items: list[Item], processes: int = 2) -> list[JsonObject]:
     """Rows of `items` scored by one fixed extractor (`make()`: the shipped model, trafilatura)."""
     if processes <= 1:
         return extract_rows(make(), items)
     return _rows_in_parts(_rows_task, (make,), items, processes, [(it.dataset, it.dp.id) for it in items])
 
 
-def untouched_rows(recipe: Recipe, items: list[Item], log: Callable = print) -> dict[str, list[dict]]:
+def untouched_rows(
+    recipe: Recipe, items: list[Item], log: Callable[[str], None] = print
+) -> dict[str, list[JsonObject]]:
     """The recipe('s models) trained on every non-untouched page, scored on the untouched ones."""
     models = make_models(recipe, [it for it in items if it.fold != -1], log)
     test = [it for it in items if it.fold == -1]
     return {name: extract_rows(Extractor(model=model), test) for name, model in models.items()}
 
 
-def _replay_task(args) -> list[dict]:
+def _replay_task(
+    args: tuple[list[JsonObject], list[JsonObject], Sequence[Model] | None, int, int],
+) -> list[JsonObject]:
     rows, decoders, models, k, processes = args
     by_key = {(it.dataset, it.dp.id): it for it in _SHARED}
     extractors: dict[int, Extractor] = {}
@@ -211,12 +229,12 @@ def _replay_task(args) -> list[dict]:
 
 
 def replay_rows(
-    rows: list[dict],
-    decoders: list[dict],
+    rows: list[JsonObject],
+    decoders: list[JsonObject],
     items: list[Item],
     processes: int = 2,
     models: Sequence[Model] | None = None,
-) -> list[dict]:
+) -> list[JsonObject]:
     """A stored run's pages scored again with each fold's decoder, through today's selection: a
     change to the decoder or the steps is screened in a minute, without training again. With the
     run's fold `models` (a run keeps them), the whole extraction runs, fallbacks included: the
@@ -231,7 +249,7 @@ def replay_rows(
 # --- figures ---------------------------------------------------------------------------------
 
 
-def _arrays(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(rows: list[JsonObject]) -> tuple[np.ndarray, np.ndarray]:
     p = np.array([np.nan if r["p"] is None else r["p"] for r in rows], float)
     r = np.array([np.nan if r["r"] is None else r["r"] for r in rows], float)
     return p, r
@@ -250,7 +268,7 @@ def _macro_f1(p: np.ndarray, r: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return np.where(mp + mr > 0, 2 * mp * mr / np.maximum(mp + mr, 1e-12), 0.0)
 
 
-def summary(rows: list[dict]) -> dict:
+def summary(rows: list[JsonObject]) -> JsonObject:
     """pages, P, R, F1 (as `evaluate`: F1 of the mean P and R) and catastrophic pages (F1 < .3)."""
     if not rows:
         return {"pages": 0}
@@ -265,7 +283,7 @@ def summary(rows: list[dict]) -> dict:
     }
 
 
-def paired_bootstrap(rows_a: list[dict], rows_b: list[dict], n: int = 1000, seed: int = 0) -> dict:
+def paired_bootstrap(rows_a: list[JsonObject], rows_b: list[JsonObject], n: int = 1000, seed: int = 0) -> JsonObject:
     """F1(b) - F1(a) on the pages both have, resampled together: the difference, its standard
     error and 95 % interval."""
     key_b = {(row["set"], row["id"]): row for row in rows_b}
@@ -282,9 +300,9 @@ def paired_bootstrap(rows_a: list[dict], rows_b: list[dict], n: int = 1000, seed
     return {"pages": len(pairs), "diff": diff, "se": float(boot.std()), "low": float(low), "high": float(high)}
 
 
-def slices(rows: list[dict]) -> dict[str, list[dict]]:
+def slices(rows: list[JsonObject]) -> dict[str, list[JsonObject]]:
     """The report's slices: each set, and each page type of a set that has them."""
-    out: dict[str, list[dict]] = {}
+    out: dict[str, list[JsonObject]] = {}
     for row in rows:
         out.setdefault(row["set"], []).append(row)
     for row in rows:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +22,7 @@ from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
 from ..core.extraction import build_extraction
 from ..core.extractor import Extractor
+from ..core.jsondata import JsonObject
 from ..core.metadata.title import best_title
 from ..core.options import Options
 from ..core.scoring.decode import DEFAULT_PARAMS
@@ -32,6 +34,12 @@ from .cache import CachedPage
 from .conventions import LABELLED, WIDE, scoring_options, training_labels
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from
+
+if TYPE_CHECKING:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from ..core.scoring.context import Structure
+    from ..core.scoring.sequence import SequencePart
 
 
 @dataclass
@@ -61,10 +69,10 @@ class Recipe:
     # (select()'s mask, block texts joined; before the
     # unified selection, the first five steps only);
     # "fixed": `decoder` as given, not tuned
-    decoder: dict | None = None
+    decoder: JsonObject | None = None
     tune_sets: tuple[str, ...] | None = None  # the sets the decoder is tuned on (None: `sets`)
     train_share: float = 1.0  # learning curve: this share of the training sites
-    hgb: dict = field(default_factory=lambda: dict(training.HGB_PARAMS))
+    hgb: JsonObject = field(default_factory=lambda: dict(training.HGB_PARAMS))
     # "balanced": each wide set's boilerplate blocks weighed down so that its content :
     # boilerplate weight ratio is the narrow sets' (the masking's class-prior shift undone)
     wide_negatives: str = "as-is"
@@ -77,7 +85,7 @@ class Recipe:
     sequence: bool = False
 
 
-def with_recipe(recipe: Recipe, **changes) -> Recipe:
+def with_recipe(recipe: Recipe, **changes: Any) -> Recipe:
     return replace(recipe, **changes)
 
 
@@ -102,7 +110,7 @@ def _page_data(item: Item, recipe: Recipe) -> training.PageData | None:
     )
 
 
-def _fit(data: list[training.PageData], recipe: Recipe):
+def _fit(data: list[training.PageData], recipe: Recipe) -> tuple[HistGradientBoostingClassifier, list[str], np.ndarray]:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     vocabulary = training.choose_vocabulary(data)
@@ -112,7 +120,7 @@ def _fit(data: list[training.PageData], recipe: Recipe):
     return clf, vocabulary, X
 
 
-def _probas(clf, vocabulary: list[str], items: list[Item]) -> list[np.ndarray]:
+def _probas(clf: HistGradientBoostingClassifier, vocabulary: list[str], items: list[Item]) -> list[np.ndarray]:
     index = {t: i for i, t in enumerate(vocabulary)}
     return [
         clf.predict_proba(np.hstack([it.cp.dense, token_features(it.cp, index)]))[:, 1]  # type: ignore[arg-type]
@@ -131,7 +139,7 @@ def options_for(dataset: str) -> Options:
     return _BASE_OPTIONS.replace(scoring_options(dataset))
 
 
-def selection_text(page, proba: np.ndarray, params: dict, opts: Options, url: str | None) -> str:
+def selection_text(page: Page, proba: np.ndarray, params: JsonObject, opts: Options, url: str | None) -> str:
     """The text the inference selection (every step of STEPS) keeps from `proba`."""
     if not len(page):
         return ""
@@ -159,13 +167,15 @@ def set_f1(pairs: list[tuple[float | None, float | None]]) -> float:
     return f1 or 0.0
 
 
-def tune_on_selection(pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print) -> dict:
+def tune_on_selection(
+    pages: list[Page], items: list[Item], probas: list[np.ndarray], log: Callable[[str], None] = print
+) -> JsonObject:
     """Coordinate search over train.DECODE_GRID (train.tune_decoder's), scoring the text of the
     real selection: the mean over sets of each set's F1 (its convention's options)."""
     opts = [options_for(it.dataset) for it in items]
 
-    def score(params: dict) -> float:
-        by_set: dict[str, list] = {}
+    def score(params: JsonObject) -> float:
+        by_set: dict[str, list[tuple[float | None, float | None]]] = {}
         for page, it, proba, o in zip(pages, items, probas, opts):
             text = selection_text(page, proba, params, o, it.dp.url)
             by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
@@ -186,7 +196,7 @@ def tune_on_selection(pages: list, items: list[Item], probas: list[np.ndarray], 
     return params
 
 
-def walk_item(item: Item):
+def walk_item(item: Item) -> Page:
     return build_page(parse_html(item.dp.read_html()), base_url=item.dp.url)
 
 
@@ -235,13 +245,15 @@ def balance_wide_negatives(data: list[training.PageData], items: list[Item]) -> 
             d.negative_weight = (totals[it.dataset][0] / totals[it.dataset][1]) / target
 
 
-def _stack_design(dense: list[np.ndarray], probas: list[np.ndarray], structures: list) -> list[np.ndarray]:
+def _stack_design(dense: list[np.ndarray], probas: list[np.ndarray], structures: list[Structure]) -> list[np.ndarray]:
     from ..core.scoring.context import context_features
 
     return [np.hstack([x, context_features(p, s)]) for x, p, s in zip(dense, probas, structures)]
 
 
-def _fit_rows(X: list[np.ndarray], data: list[training.PageData], params: dict):
+def _fit_rows(
+    X: list[np.ndarray], data: list[training.PageData], params: JsonObject
+) -> tuple[HistGradientBoostingClassifier, np.ndarray]:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     Xa = np.vstack(X)
@@ -259,8 +271,8 @@ def _sequence_models(
     data: list[training.PageData],
     inner: np.ndarray,
     n_dense: int,
-    log: Callable,
-):
+    log: Callable[[str], None],
+) -> tuple[list[np.ndarray], SequencePart, list[np.ndarray]]:
     """The sequence model's out-of-fold probabilities (the same inner folds as the first stage)
     appended to the second stage's rows, and the model fitted on every page."""
     from ..core.scoring.model import sequence_logit
@@ -287,7 +299,9 @@ def _sequence_models(
     return [np.hstack([x, p[:, None]]) for x, p in zip(X2, oof)], sequence, oof
 
 
-def tune_grid(pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print) -> dict:
+def tune_grid(
+    pages: list[Page], items: list[Item], probas: list[np.ndarray], log: Callable[[str], None] = print
+) -> JsonObject:
     """The decoder from OOF_GRID (searched whole), scored as tune_on_selection scores."""
     import itertools
 
@@ -296,7 +310,7 @@ def tune_grid(pages: list, items: list[Item], probas: list[np.ndarray], log: Cal
     keys = list(OOF_GRID)
     for values in itertools.product(*(OOF_GRID[k] for k in keys)):
         params = {**DEFAULT_PARAMS, **OOF_FIXED, **dict(zip(keys, values))}
-        by_set: dict[str, list] = {}
+        by_set: dict[str, list[tuple[float | None, float | None]]] = {}
         for page, it, proba, o in zip(pages, items, probas, opts):
             text = selection_text(page, proba, params, o, it.dp.url)
             by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
@@ -307,7 +321,9 @@ def tune_grid(pages: list, items: list[Item], probas: list[np.ndarray], log: Cal
     return best_params
 
 
-def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[Item], log: Callable) -> dict:
+def make_oof_models(
+    recipe: Recipe, data: list[training.PageData], kept: list[Item], log: Callable[[str], None]
+) -> JsonObject:
     """Out-of-fold first-stage probabilities for every training page (INNER_FOLDS fits grouped by
     site), the decoder tuned on them through the real selection, the first stage refitted on all;
     with `recipe.stack` also the second stage, fitted on the OOF probabilities' context (its own
@@ -330,7 +346,7 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
     in_tune = [it.dataset in tune_sets for it in kept]
     share = min(1.0, TUNE_MAX_PAGES / max(sum(in_tune), 1))
     tuned = [t and (share >= 1 or is_validation_site("tune:" + it.group, share)) for it, t in zip(kept, in_tune)]
-    structures: list = []
+    structures: list[Structure | None] = []
     tune_pages: dict[int, Page] = {}
     for i, it in enumerate(kept):
         if not (recipe.stack or tuned[i]):
@@ -355,9 +371,10 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
     log(f"{recipe.name}: first stage, {time.time() - start:.0f}s")
     if recipe.stack:
         n_dense = len(dense_feature_names())
-        X2 = _stack_design([it.cp.dense for it in kept], oof1, structures)
+        walked = [s for s in structures if s is not None]  # with stack: every page's
+        X2 = _stack_design([it.cp.dense for it in kept], oof1, walked)
 
-        def second_stage(rows: list[np.ndarray], name: str, sequence=None) -> Model:
+        def second_stage(rows: list[np.ndarray], name: str, sequence: SequencePart | None = None) -> Model:
             oof2: list[np.ndarray] = [np.zeros(0)] * len(kept)
             for k in range(INNER_FOLDS):
                 fit_idx = np.flatnonzero(inner != k)
@@ -413,7 +430,7 @@ def _training_data(recipe: Recipe, items: list[Item]) -> tuple[list[training.Pag
     return data, kept
 
 
-def make_models(recipe: Recipe, items: list[Item], log: Callable = print) -> dict[str, Model]:
+def make_models(recipe: Recipe, items: list[Item], log: Callable[[str], None] = print) -> dict[str, Model]:
     """The recipe's models by name: one, or (tune="oof" with stack) the first stage and the stacked one."""
     if recipe.tune != "oof":
         return {recipe.name: make_model(recipe, items, log)}
@@ -421,7 +438,7 @@ def make_models(recipe: Recipe, items: list[Item], log: Callable = print) -> dic
     return make_oof_models(recipe, data, kept, log)
 
 
-def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Model:
+def make_model(recipe: Recipe, items: list[Item], log: Callable[[str], None] = print) -> Model:
     """The recipe's model from `items` (a fold's training pages): vocabulary and trees fitted on
     three quarters of the sites, the decoder tuned on the fourth, then all refitted."""
     data, kept = _training_data(recipe, items)
@@ -466,7 +483,11 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Mode
 
 
 def train_recipe(
-    pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False
+    pages: list[DatasetPage],
+    command: str,
+    datasets: list[str],
+    log: Callable[[str], None] = print,
+    all_sites: bool = False,
 ) -> Model:
     """The block model as the cross-validation's shipped recipe makes it (SHIPPED_RECIPE,
     make_models): out-of-fold probabilities from inner folds grouped by site,

@@ -15,12 +15,15 @@ import math
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
+from ..core.jsondata import JsonObject
 from ..core.metadata.title import best_title
 from ..core.options import Options
 from ..core.scoring.decode import DEFAULT_PARAMS
@@ -30,6 +33,11 @@ from ..core.selection.steps import select
 from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from, shingle_scores, snippet_scores
+
+if TYPE_CHECKING:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from .cache import CachedPage
 
 SEED = 20261121
 HGB_PARAMS = {
@@ -62,8 +70,8 @@ class PageData:
 
     dense: np.ndarray
     labels: np.ndarray  # 1 content, 0 boilerplate, -1 unknown (snippet-labelled pages)
-    with_: tuple = ()  # snippets that must / must not be in the output
-    without: tuple = ()
+    with_: tuple[str, ...] = ()  # snippets that must / must not be in the output
+    without: tuple[str, ...] = ()
     weight: float = 1.0  # the page's weight against a gold page of a narrow set (training/recipes.py)
     negative_weight: float = 1.0  # its boilerplate blocks' weight against its content blocks'
 
@@ -133,14 +141,14 @@ def sample_weights(d: PageData) -> np.ndarray:
 
     Snippet-labelled pages (few, biased labels) weigh half a gold page.
     """
-    w = (np.minimum(np.asarray(d.page.words, float), 200) + 5) * (d.labels >= 0)
+    w: np.ndarray = (np.minimum(np.asarray(d.page.words, float), 200) + 5) * (d.labels >= 0)
     w = w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT) * d.weight
     if d.negative_weight != 1.0:
         w = np.where(d.labels == 0, w * d.negative_weight, w)
     return w
 
 
-def design(data: list[PageData], vocabulary: list[str]):
+def design(data: list[PageData], vocabulary: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     index = {t: i for i, t in enumerate(vocabulary)}
     X = np.vstack([np.hstack([d.dense, token_features(d.page, index)]) for d in data])
     y = np.concatenate([d.labels for d in data])
@@ -149,7 +157,7 @@ def design(data: list[PageData], vocabulary: list[str]):
     return X[known], y[known], w[known]
 
 
-def fit(data: list[PageData], vocabulary: list[str]):
+def fit(data: list[PageData], vocabulary: list[str]) -> tuple[HistGradientBoostingClassifier, np.ndarray]:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     X, y, w = design(data, vocabulary)
@@ -158,7 +166,7 @@ def fit(data: list[PageData], vocabulary: list[str]):
     return clf, X
 
 
-def export_trees(clf) -> TreeEnsemble:
+def export_trees(clf: HistGradientBoostingClassifier) -> TreeEnsemble:
     """Flatten a fitted binary HistGradientBoostingClassifier into a TreeEnsemble."""
     feature: list[int] = []
     threshold: list[float] = []
@@ -196,7 +204,13 @@ def export_trees(clf) -> TreeEnsemble:
     )
 
 
-def to_model(clf, vocabulary, X_check, decode_params, meta) -> Model:
+def to_model(
+    clf: HistGradientBoostingClassifier,
+    vocabulary: list[str],
+    X_check: np.ndarray,
+    decode_params: Mapping[str, float],
+    meta: JsonObject,
+) -> Model:
     model = Model(
         feature_names=dense_feature_names() + [f"tok={t}" for t in vocabulary],
         vocabulary=list(vocabulary),
@@ -259,7 +273,9 @@ def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> d
     return params
 
 
-def training_pages(pages: list[DatasetPage], datasets: list[str], log=print, all_sites: bool = False) -> list:
+def training_pages(
+    pages: list[DatasetPage], datasets: list[str], log: Callable[[str], None] = print, all_sites: bool = False
+) -> list[DatasetPage]:
     """The pages with gold text or snippets, the validation sites held out unless `all_sites`."""
     usable = [p for p in pages if p.gold_path or p.with_ or p.without]
     if not usable:
@@ -278,7 +294,7 @@ def training_pages(pages: list[DatasetPage], datasets: list[str], log=print, all
     return train_pages
 
 
-def walk_pages(pages: list[DatasetPage]) -> list:
+def walk_pages(pages: list[DatasetPage]) -> list[tuple[DatasetPage, CachedPage]]:
     """(page, its CachedPage) for the pages that have blocks (training/cache.py walk_page)."""
     from .cache import walk_page
 
@@ -292,7 +308,13 @@ def walk_pages(pages: list[DatasetPage]) -> list:
     return out
 
 
-def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False) -> Model:
+def train(
+    pages: list[DatasetPage],
+    command: str,
+    datasets: list[str],
+    log: Callable[[str], None] = print,
+    all_sites: bool = False,
+) -> Model:
     """The block model. `all_sites`: train on every site (no validation sites held out)."""
     start = time.time()
     train_pages = training_pages(pages, datasets, log, all_sites)
