@@ -223,7 +223,19 @@ def default_detector() -> OverviewDetector:
     return _default
 
 
-def detect_overview(html: Any, url: str | None = None, **options: Any) -> OverviewVerdict:
-    """Is this an overview page (home, section, tag, archive, listing)? See `OverviewDetector`."""
-    detector = OverviewDetector(**options) if options else default_detector()
+def detect_overview(
+    html: Any,
+    url: str | None = None,
+    *,
+    threshold: int = DEFAULT_NET_TEXT_THRESHOLD,
+    model: Model | str | os.PathLike[str] | Literal[False] | None = None,
+    cutoff: float | None = None,
+    site_signs: bool = True,
+) -> OverviewVerdict:
+    """Is this an overview page (home, section, tag, archive, listing)? The keyword arguments are
+    `OverviewDetector`'s; with their defaults, a shared detector (the shipped model) judges."""
+    if threshold == DEFAULT_NET_TEXT_THRESHOLD and model is None and cutoff is None and site_signs:
+        detector = default_detector()
+    else:
+        detector = OverviewDetector(threshold, model, cutoff, site_signs)
     return detector.detect(html, url=url)
