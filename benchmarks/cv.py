@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scrapy_boilerplate.core.scoring.model import load_model
 from scrapy_boilerplate.core.selection import steps
-from scrapy_boilerplate.training import cv
+from scrapy_boilerplate.training import cv, recipes
 from scrapy_boilerplate.training.cache import cache_dir
 from scrapy_boilerplate.training.conventions import LABELLED, NARROW
 from scrapy_boilerplate.training.datasets import is_validation_site
@@ -42,46 +42,46 @@ SHIPPED_DECODER = {
     "max_gap": 12,
     "min_probability": 0.3,
 }
-#: The recipes (training/cv.py Recipe): what each makes from a fold's training sites.
+#: The recipes (training/recipes.py Recipe): what each makes from a fold's training sites.
 RECIPES = {
     # today's `train wcxb-dev trafilatura-eval`: the decoder tuned on select_blocks
-    "today": cv.Recipe("today", sets=NARROW, tune="short"),
+    "today": recipes.Recipe("today", sets=NARROW, tune="short"),
     # the same, its decoder tuned on the real selection (every step)
-    "today-sel": cv.Recipe("today-sel", sets=NARROW),
+    "today-sel": recipes.Recipe("today-sel", sets=NARROW),
     # all six sets, the wide golds as they are
-    "all-raw": cv.Recipe("all-raw", mask_wide=False),
+    "all-raw": recipes.Recipe("all-raw", mask_wide=False),
     # all six sets, the wide golds' positives masked but for long body paragraphs
-    "all-masked": cv.Recipe("all-masked"),
-    "all-masked-w0.5": cv.Recipe("all-masked-w0.5", wide_weight=0.5),
-    "all-masked-w0.25": cv.Recipe("all-masked-w0.25", wide_weight=0.25),
+    "all-masked": recipes.Recipe("all-masked"),
+    "all-masked-w0.5": recipes.Recipe("all-masked-w0.5", wide_weight=0.5),
+    "all-masked-w0.25": recipes.Recipe("all-masked-w0.25", wide_weight=0.25),
     # the decoder tuned on the narrow-convention sets only (wcxb-dev, trafilatura-eval)
-    "all-masked-tn": cv.Recipe("all-masked-tn", tune_sets=NARROW),
-    "all-raw-tn": cv.Recipe("all-raw-tn", mask_wide=False, tune_sets=NARROW),
-    "all-masked-w0.5-tn": cv.Recipe("all-masked-w0.5-tn", wide_weight=0.5, tune_sets=NARROW),
+    "all-masked-tn": recipes.Recipe("all-masked-tn", tune_sets=NARROW),
+    "all-raw-tn": recipes.Recipe("all-raw-tn", mask_wide=False, tune_sets=NARROW),
+    "all-masked-w0.5-tn": recipes.Recipe("all-masked-w0.5-tn", wide_weight=0.5, tune_sets=NARROW),
     # the shipped model's decoder parameters, not tuned (is the tuning the weak part?)
-    "today-shipdec": cv.Recipe("today-shipdec", sets=NARROW, tune="fixed", decoder=SHIPPED_DECODER),
-    "all-masked-shipdec": cv.Recipe("all-masked-shipdec", tune="fixed", decoder=SHIPPED_DECODER),
+    "today-shipdec": recipes.Recipe("today-shipdec", sets=NARROW, tune="fixed", decoder=SHIPPED_DECODER),
+    "all-masked-shipdec": recipes.Recipe("all-masked-shipdec", tune="fixed", decoder=SHIPPED_DECODER),
     # the learning curve: a quarter and a half of each fold's training sites
-    "all-masked-25%": cv.Recipe("all-masked-25%", train_share=0.25),
-    "all-masked-50%": cv.Recipe("all-masked-50%", train_share=0.5),
+    "all-masked-25%": recipes.Recipe("all-masked-25%", train_share=0.25),
+    "all-masked-50%": recipes.Recipe("all-masked-50%", train_share=0.5),
     # the learning curve of the shipped model's data (wcxb-dev, trafilatura-eval)
-    "today-25%": cv.Recipe("today-25%", sets=NARROW, tune="short", train_share=0.25),
-    "today-50%": cv.Recipe("today-50%", sets=NARROW, tune="short", train_share=0.5),
+    "today-25%": recipes.Recipe("today-25%", sets=NARROW, tune="short", train_share=0.25),
+    "today-50%": recipes.Recipe("today-50%", sets=NARROW, tune="short", train_share=0.5),
     # out-of-fold probabilities from 3 inner folds (grouped by site) tune the decoder on every
     # training page through the real selection (a coarse grid searched whole); each also makes
     # NAME+stack, a second stage over the OOF probabilities' context (core/scoring/context.py)
-    "today-oof": cv.Recipe("today-oof", sets=NARROW, tune="oof", stack=True),
+    "today-oof": recipes.Recipe("today-oof", sets=NARROW, tune="oof", stack=True),
     # all six sets, wide golds masked, each wide set's negatives weighed down to the narrow
     # sets' content : boilerplate ratio, the decoder tuned on the narrow sets
-    "all-bal-oof": cv.Recipe("all-bal-oof", tune="oof", stack=True, wide_negatives="balanced", tune_sets=NARROW),
+    "all-bal-oof": recipes.Recipe("all-bal-oof", tune="oof", stack=True, wide_negatives="balanced", tune_sets=NARROW),
     # the same weights, the decoder tuned as the older recipes (a quarter of the training sites):
     # a cheaper screen of the weights alone
-    "all-bal-tn": cv.Recipe("all-bal-tn", wide_negatives="balanced", tune_sets=NARROW),
+    "all-bal-tn": recipes.Recipe("all-bal-tn", wide_negatives="balanced", tune_sets=NARROW),
     # the stacked recipe with a sequence model over the blocks (core/scoring/sequence.py, issue
     # 49): NAME+seq is it alone in place of the second stage's trees, NAME+seqstack the trees
     # reading its probability beside the context; NAME+stack is today-oof+stack (the same fits)
-    "today-seq": cv.Recipe("today-seq", sets=NARROW, tune="oof", stack=True, sequence=True),
-    "all-raw-oof": cv.Recipe("all-raw-oof", tune="oof", stack=True, mask_wide=False, tune_sets=NARROW),
+    "today-seq": recipes.Recipe("today-seq", sets=NARROW, tune="oof", stack=True, sequence=True),
+    "all-raw-oof": recipes.Recipe("all-raw-oof", tune="oof", stack=True, mask_wide=False, tune_sets=NARROW),
 }
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator, Sequence
 
     from .core.extractor import Extractor
 
@@ -236,7 +236,7 @@ def _extractor(args: argparse.Namespace) -> Extractor:
 FETCH_TIMEOUT = 30.0
 
 
-def _read_source(source: str, url: str | None):
+def _read_source(source: str, url: str | None) -> tuple[bytes, str | None]:
     """The bytes of a file, a URL or standard input (-), gunzipped when gzip-compressed."""
     data, url = _read_raw(source, url)
     if data[:2] == b"\x1f\x8b":  # a .gz file (the datasets' .html.gz), whatever its name
@@ -249,7 +249,7 @@ def _read_source(source: str, url: str | None):
     return data, url
 
 
-def _read_raw(source: str, url: str | None):
+def _read_raw(source: str, url: str | None) -> tuple[bytes, str | None]:
     if source == "-":
         return sys.stdin.buffer.read(), url
     if source.startswith(("http://", "https://")):
@@ -274,7 +274,7 @@ def _binary_input(source: str, data: bytes) -> bool:
     return True
 
 
-def cmd_extract(args) -> int:
+def cmd_extract(args: argparse.Namespace) -> int:
     extractor = _extractor(args)
     data, url = _read_source(args.source, args.url)
     binary = _binary_input(args.source, data)
@@ -287,7 +287,7 @@ def cmd_extract(args) -> int:
     return 1 if binary else 0
 
 
-def cmd_explain(args) -> int:
+def cmd_explain(args: argparse.Namespace) -> int:
     """The explain page of one page (core/render/explain.py), to a file or standard output."""
     from .core.render.explain import explain_html, written_note
 
@@ -308,7 +308,7 @@ def cmd_explain(args) -> int:
     return 0
 
 
-def cmd_overview(args) -> int:
+def cmd_overview(args: argparse.Namespace) -> int:
     """One line per file: PATH, overview|article-like, score, net text length, reason (tab-separated)."""
     from .core.overview.detector import OverviewDetector
 
@@ -337,7 +337,7 @@ def cmd_overview(args) -> int:
     return status
 
 
-def cmd_evaluate(args) -> int:
+def cmd_evaluate(args: argparse.Namespace) -> int:
     from .training.evaluate import evaluate_datasets
 
     extractor = _extractor(args)
@@ -356,7 +356,7 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args: argparse.Namespace) -> int:
     from .training.bench import bench_dataset, format_bench
 
     result = bench_dataset(Path(args.dataset), _extractor(args), limit=args.limit, page_type=args.page_type)
@@ -364,7 +364,7 @@ def cmd_bench(args) -> int:
     return 0
 
 
-def cmd_duplicates(args) -> int:
+def cmd_duplicates(args: argparse.Namespace) -> int:
     """One line per copy: its key, the first's key, the similarity, exact|near (tab-separated);
     a summary on standard error."""
     from .core.duplicates.index import DuplicateIndex
@@ -401,7 +401,7 @@ def cmd_duplicates(args) -> int:
     return 0
 
 
-def _duplicate_sources(args):
+def _duplicate_sources(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
     """(key, text) of each page of a folder (extracted) or item of a JSONL file."""
     source = Path(args.source)
     if source.is_dir():
@@ -429,13 +429,13 @@ def _duplicate_sources(args):
             yield (key if isinstance(key, str) and key else f"{source}:{number}", text if isinstance(text, str) else "")
 
 
-def _extractor_default():
+def _extractor_default() -> Extractor:
     from .core.extractor import Extractor
 
     return Extractor()
 
 
-def cmd_train(args) -> int:
+def cmd_train(args: argparse.Namespace) -> int:
     from .training.datasets import load_datasets
     from .training.train import train
 
@@ -448,7 +448,7 @@ def cmd_train(args) -> int:
 
         model = train_overview(pages, command, names, log=log)
     else:
-        from .training.train import train_recipe
+        from .training.recipes import train_recipe
 
         make = train_recipe if args.recipe == "stacked" else train
         model = make(pages, command, names, log=log, all_sites=args.all_sites)
@@ -457,7 +457,7 @@ def cmd_train(args) -> int:
     return 0
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import http.client
 import socket
+import ssl
 import threading
 import time
 import urllib.request
 import zlib
-from typing import Any
+from typing import IO, Any
 from urllib.error import HTTPError, URLError
 from urllib.parse import urljoin, urlsplit
 
@@ -143,7 +144,9 @@ def _connection_class(base: type[http.client.HTTPConnection], deadline: _Deadlin
 class _HttpRedirects(urllib.request.HTTPRedirectHandler):
     """Follows redirects to http(s) URLs only (urllib's own also follows ftp://)."""
 
-    def http_error_302(self, req, fp, code, msg, headers):
+    def http_error_302(
+        self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: http.client.HTTPMessage
+    ) -> IO[bytes] | None:
         location = headers.get("Location") or headers.get("URI") or ""
         newurl = urljoin(req.full_url, location.strip())
         if location and urlsplit(newurl).scheme.lower() not in ("http", "https"):
@@ -158,12 +161,14 @@ def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
     https_class = _connection_class(http.client.HTTPSConnection, deadline)
 
     class HTTPHandler(urllib.request.HTTPHandler):
-        def http_open(self, req):
+        def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
             return self.do_open(http_class, req)
 
     class HTTPSHandler(urllib.request.HTTPSHandler):
-        def https_open(self, req):
-            return self.do_open(https_class, req, context=self._context)
+        def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            # urllib's HTTPSHandler keeps its SSL context there (not in typeshed's stub).
+            context: ssl.SSLContext | None = getattr(self, "_context", None)
+            return self.do_open(https_class, req, context=context)
 
     # build_opener keeps its other default handlers (proxies from the environment, errors).
     return urllib.request.build_opener(HTTPHandler, HTTPSHandler, _HttpRedirects)

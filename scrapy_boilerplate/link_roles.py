@@ -114,7 +114,7 @@ class LinkRolesMiddleware(BaseSpiderMiddleware):
             return known
         start = time.perf_counter()
         try:
-            is_overview: Any = bp.OVERVIEW_FLAG in response.flags if self.verdicts else None
+            is_overview = bp.OVERVIEW_FLAG in response.flags if self.verdicts else None
             roles = url_roles(page_links(response_page(response), response.url, is_overview=is_overview))
         except Exception:
             # A bug or an unexpected page must not cost the page's requests.

@@ -10,14 +10,19 @@ so an option added here reaches all of them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict, TypeGuard, get_args
 
-from .scoring.decode import FAVOR_SHIFT
+#: How far the decoder leans to keeping blocks (scoring/decode.py FAVOR_SHIFT, its keys).
+Favor = Literal["balanced", "precision", "recall"]
+#: The values of `favor`, in the order the command lines list them.
+FAVORS: tuple[Favor, ...] = get_args(Favor)
 
-#: The values of `favor`: how far the decoder leans to keeping blocks.
-FAVORS = tuple(FAVOR_SHIFT)
+
+def is_favor(value: object) -> TypeGuard[Favor]:
+    """Whether `value` is one of FAVORS (a command line's or a setting's str, narrowed)."""
+    return value in FAVORS
 
 
 def _option(default: Any, doc: str, *, flag: bool = True) -> Any:
@@ -37,7 +42,7 @@ class Options:
     include_comments: bool = _option(False, "keep comment sections")
     include_links: bool = _option(False, "keep links in the Markdown and HTML (absolute http(s) URLs only)")
     include_images: bool = _option(False, "keep the content's images in place in the Markdown and HTML")
-    favor: str = _option("balanced", '"precision" keeps less, "recall" keeps more', flag=False)
+    favor: Favor = _option("balanced", '"precision" keeps less, "recall" keeps more', flag=False)
     #: CSS selectors of where the content is and of what is never content (selection/site_rules.py).
     content_selector: str | None = _option(
         None, "where the content is (a CSS selector): the rest of the page is not content", flag=False
@@ -45,21 +50,21 @@ class Options:
     exclude_selectors: tuple[str, ...] | None = _option(None, "what is never content (a CSS selector)", flag=False)
 
     def __post_init__(self) -> None:
-        if self.favor not in FAVOR_SHIFT:
-            raise ValueError(f"favor must be one of {sorted(FAVOR_SHIFT)}, not {self.favor!r}")
+        if not is_favor(self.favor):
+            raise ValueError(f"favor must be one of {sorted(FAVORS)}, not {self.favor!r}")
         if not isinstance(self.exclude_selectors, tuple | None):
             # A call's keyword arguments are not typed: a list, a set, one str.
             object.__setattr__(self, "exclude_selectors", selector_tuple(self.exclude_selectors))
 
     @classmethod
-    def make(cls, options: dict[str, Any]) -> Options:
+    def make(cls, options: Mapping[str, Any]) -> Options:
         """Options from keyword arguments; TypeError naming any unknown one."""
         unknown = set(options) - set(OPTIONS)
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
         return cls(**options)
 
-    def replace(self, options: dict[str, Any]) -> Options:
+    def replace(self, options: Mapping[str, Any]) -> Options:
         """These options with `options` (keyword arguments of a call) instead; TypeError naming
         any unknown one. Without any, these options themselves."""
         if not options:
@@ -68,6 +73,21 @@ class Options:
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
         return dataclasses.replace(self, **options)
+
+
+class OptionArgs(TypedDict, total=False):
+    """The options as one call's keyword arguments (`Extractor.extract(html, **options)`): what
+    a type checker checks a call's names and values against. The same names and types as
+    `Options` (tests/unit/test_options.py checks it); `exclude_selectors` may be any iterable."""
+
+    include_title: bool
+    include_captions: bool
+    include_comments: bool
+    include_links: bool
+    include_images: bool
+    favor: Favor
+    content_selector: str | None
+    exclude_selectors: Iterable[str] | str | None
 
 
 #: Every option's field, by name, in declaration order.

@@ -20,7 +20,8 @@ from ..core.document.page import Page, build_page
 from ..core.document.parse import to_element
 from ..core.extractor import Extraction
 from ..core.links.anchors import Anchor, page_anchors
-from ..core.links.roles import CONTENT, NAVIGATION, NEXT, OUTSIDE, Link, head_hints, own_pager, page_links, url_roles
+from ..core.links.pager import own_pager
+from ..core.links.roles import CONTENT, NAVIGATION, NEXT, OUTSIDE, Link, head_hints, page_links, url_roles
 from ..core.links.teasers import Teaser, page_teasers
 from ..core.links.urls import PLAIN_URL, Shape, url_host, url_kind, url_shape
 from ..core.overview.detector import OverviewVerdict

@@ -24,7 +24,8 @@ from zyte_common_items import (
 )
 from zyte_common_items.pages import ArticleListPage, ArticleNavigationPage, ArticlePage
 
-from ..core.links.roles import CONTENT, NAVIGATION, PAGE_NUMBER_URL_RE
+from ..core.links.pager import PAGE_NUMBER_URL_RE
+from ..core.links.roles import CONTENT, NAVIGATION
 from ..core.links.urls import url_host
 from ..core.render.urls import safe_url
 from .analysis import PageAnalysis, followable

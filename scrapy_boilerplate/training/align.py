@@ -25,7 +25,7 @@ def _tokens(text: str) -> list[str]:
 def block_coverage(block_texts: list[str], gold: str) -> np.ndarray:
     """Share (0..1) of each block's shingles (or, for short blocks, its token run) found in the gold."""
     gold_tokens = _tokens(gold)
-    positions: dict = {}
+    positions: dict[tuple[str, ...], int] = {}
     for i in range(len(gold_tokens) - N + 1):
         positions.setdefault(tuple(gold_tokens[i : i + N]), i)
     gold_joined = " " + " ".join(gold_tokens) + " "
@@ -66,7 +66,7 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def snippet_labels(block_texts: list[str], with_: tuple, without: tuple) -> np.ndarray:
+def snippet_labels(block_texts: list[str], with_: tuple[str, ...], without: tuple[str, ...]) -> np.ndarray:
     """Partial labels from snippets: 1 = holds (part of) a `with` snippet, 0 = a `without` one, -1 = unknown.
 
     For pages that have no gold text, only snippets that must / must not

@@ -8,16 +8,25 @@ from __future__ import annotations
 
 import time
 import tracemalloc
+from typing import TYPE_CHECKING
 
 import numpy as np
 from lxml import etree
 
 from ..core import speedups
+from ..core.jsondata import JsonObject
 from .datasets import load_dataset
 from .train import progress
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def bench_dataset(path, extractor, limit: int | None = None, page_type: str | None = None) -> dict:
+    from ..core.extractor import Extractor
+
+
+def bench_dataset(
+    path: str | Path, extractor: Extractor, limit: int | None = None, page_type: str | None = None
+) -> JsonObject:
     pages = load_dataset(path)
     if page_type:
         pages = [p for p in pages if p.page_type == page_type]
@@ -59,7 +68,7 @@ def bench_dataset(path, extractor, limit: int | None = None, page_type: str | No
     }
 
 
-def format_bench(name: str, r: dict) -> str:
+def format_bench(name: str, r: JsonObject) -> str:
     return (
         f"{name}: {r['pages']} pages, median {r['median_ms']:.2f} ms, p90 {r['p90_ms']:.2f} ms, "
         f"{r['pages_per_s']:.0f} pages/s, total {r['total_s']:.2f} s = {r['x_lxml']:.1f}x lxml's parse "

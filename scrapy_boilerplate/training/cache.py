@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,13 +61,13 @@ class CachedPage:
     labels: np.ndarray  # 1 content, 0 boilerplate, -1 unknown (align.py)
     texts: list[str]
     tags: list[str]
-    tokens: list[tuple]
+    tokens: list[tuple[str, ...]]
     chars: np.ndarray
     words: np.ndarray
     link_chars: np.ndarray
     flags: np.ndarray
-    with_: tuple = ()
-    without: tuple = ()
+    with_: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()
     gold: str | None = None
 
     def __len__(self) -> int:  # as a Page: training reads tokens, chars and words by block
@@ -129,7 +130,10 @@ def cache_dir(folder: str | os.PathLike[str] | None = None) -> Path:
 
 
 def load_or_walk(
-    pages: list[DatasetPage], folder: str | os.PathLike[str] | None = None, processes: int = 2, log=print
+    pages: list[DatasetPage],
+    folder: str | os.PathLike[str] | None = None,
+    processes: int = 2,
+    log: Callable[[str], None] = print,
 ) -> dict[tuple[str, str], CachedPage]:
     """(dataset, id) -> CachedPage for `pages`, from the cache where it has them, walked
     (with `processes` processes) and cached otherwise; one file per dataset."""

@@ -18,13 +18,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.document.elements import FLAG, HEADING_TAGS
+from ..core.options import OptionArgs
 
 NARROW = ("wcxb-dev", "trafilatura-eval")
 WIDE = ("dragnet", "cleaneval", "googletrends-2017")
 #: Every labelled set of ../shared/datasets, in report order.
 LABELLED = ("wcxb-dev", "trafilatura-eval", "readability", "dragnet", "cleaneval", "googletrends-2017")
 #: Options a set is scored with (its gold's convention).
-WIDE_OPTIONS = {"include_title": True, "include_captions": True}
+WIDE_OPTIONS: OptionArgs = {"include_title": True, "include_captions": True}
 #: A wide gold's positive is kept as one when it is a body paragraph: this many words or more,
 #: at most this share of its characters in links, not a heading, caption or list item.
 BODY_MIN_WORDS = 25
@@ -33,9 +34,9 @@ _NOT_BODY = FLAG["caption"] | FLAG["nav"] | FLAG["footer"] | FLAG["comment"]
 _NOT_BODY_TAGS = frozenset((*HEADING_TAGS, "li", "dt", "dd", "figcaption", "caption", "td", "th"))
 
 
-def scoring_options(dataset: str) -> dict:
+def scoring_options(dataset: str) -> OptionArgs:
     """The extraction options a page of `dataset` is scored with."""
-    return dict(WIDE_OPTIONS) if dataset in WIDE else {}
+    return WIDE_OPTIONS.copy() if dataset in WIDE else OptionArgs()
 
 
 def training_labels(
@@ -57,6 +58,6 @@ def training_labels(
         & ((np.asarray(flags) & _NOT_BODY) == 0)
         & np.array([t not in _NOT_BODY_TAGS for t in tags], bool)
     )
-    out = labels.copy()
+    out: np.ndarray = labels.copy()
     out[(labels == 1) & ~body] = -1
     return out

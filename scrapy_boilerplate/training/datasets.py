@@ -12,7 +12,13 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal, overload
 from urllib.parse import urlsplit
+
+from ..core.jsondata import JsonObject
+
+if TYPE_CHECKING:
+    from .sites import SitePage
 
 REQUIRED_KEYS = ("id", "html")
 
@@ -87,12 +93,18 @@ def load_dataset(path: str | Path) -> list[DatasetPage]:
     return pages
 
 
-def load_datasets(paths: Iterable[str | Path], sites: bool = False) -> list[DatasetPage]:
+@overload
+def load_datasets(paths: Iterable[str | Path], sites: Literal[False] = False) -> list[DatasetPage]: ...
+@overload
+def load_datasets(paths: Iterable[str | Path], sites: bool) -> list[DatasetPage | SitePage]: ...
+
+
+def load_datasets(paths: Iterable[str | Path], sites: bool = False) -> list[DatasetPage] | list[DatasetPage | SitePage]:
     """The pages of each dataset folder; with `sites`, a crawl site's folder (site.json,
     training/sites.py) gives its labelled pages too (they have labels, no gold text)."""
     from .sites import is_site, load_site
 
-    pages: list = []
+    pages: list[DatasetPage | SitePage] = []
     for path in paths:
         if is_site(path):
             if not sites:
@@ -106,7 +118,7 @@ def load_datasets(paths: Iterable[str | Path], sites: bool = False) -> list[Data
     return pages
 
 
-def _parse_line(line: str, jsonl: Path, line_no: int) -> dict:
+def _parse_line(line: str, jsonl: Path, line_no: int) -> JsonObject:
     try:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -119,7 +131,7 @@ def _parse_line(line: str, jsonl: Path, line_no: int) -> dict:
     return record
 
 
-def _page_from_record(record: dict, root: Path) -> DatasetPage:
+def _page_from_record(record: JsonObject, root: Path) -> DatasetPage:
     return DatasetPage(
         id=str(record["id"]),
         dataset=root.name,

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .datasets import is_validation_site, load_dataset
+from ..core.jsondata import JsonObject
+from .datasets import DatasetPage, is_validation_site, load_dataset
 from .metrics import format_table, page_row, score_page, summarize, summarize_by, worst_pages
 from .train import progress
+
+if TYPE_CHECKING:
+    from ..core.extractor import Extractor
 
 COLUMNS = ("pages", "precision", "recall", "f1", "f1_ci", "bow_f1", "lcs_f1", "with_share", "without_share")
 #: Columns of the per-page tables (--per-page, --worst): the page's own scores.
@@ -15,7 +21,7 @@ PAGE_COLUMNS = ("page_type", "precision", "recall", "f1", "bow_f1", "lcs_f1", "w
 TRAINED_ON = ("wcxb-dev", "trafilatura-eval")
 
 
-def select(pages, dataset_name: str, split: str):
+def select(pages: Iterable[DatasetPage], dataset_name: str, split: str) -> tuple[list[DatasetPage], str]:
     if split == "auto":
         split = "validation" if dataset_name in TRAINED_ON else "all"
     if split == "validation":
@@ -26,14 +32,20 @@ def select(pages, dataset_name: str, split: str):
 
 
 def evaluate_datasets(
-    paths: list[Path], extractor, split: str = "auto", limit: int | None = None, per_page: bool = False, worst: int = 0
-) -> dict:
+    paths: list[Path],
+    extractor: Extractor,
+    split: str = "auto",
+    limit: int | None = None,
+    per_page: bool = False,
+    worst: int = 0,
+) -> JsonObject:
     """Scores per dataset and page type; with `per_page` every page's own scores, with `worst`
     the `worst` pages of lowest F1 (or snippet share, for pages without gold).
 
     Returns {"summaries": {dataset: {"split", "summaries"[, "pages"][, "worst"]}}, "text": str}.
     """
-    summaries, lines = {}, []
+    summaries: JsonObject = {}
+    lines: list[str] = []
     for path in paths:
         pages, used = select(load_dataset(path), path.name, split)
         if limit:
@@ -69,7 +81,7 @@ def evaluate_datasets(
     return {"summaries": summaries, "text": "\n".join(lines)}
 
 
-def _page_table(rows: list[dict]) -> str:
+def _page_table(rows: list[JsonObject]) -> str:
     """One line per page, named by its id, its URL last."""
     table = {row["id"]: {**row, "page_type": row["page_type"] or "-", "url": row["url"] or "-"} for row in rows}
     return format_table(table, (*PAGE_COLUMNS, "url"), name="id")

@@ -83,7 +83,7 @@ def _url_key(url: str | None) -> str | None:
 
 def pages_in_two_sets(pages: Sequence[DatasetPage], html_digests: Sequence[str]) -> set[int]:
     """Indices of pages whose URL or bytes (`html_digests`, one per page) are in another set too."""
-    sets_of: defaultdict[tuple, set[str]] = defaultdict(set)
+    sets_of: defaultdict[tuple[str, str], set[str]] = defaultdict(set)
     keys = []
     for page, digest in zip(pages, html_digests):
         own = [("html", digest)]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.jsondata import JsonObject
 from .datasets import DatasetPage
 
 # Same pattern as the benchmark's _tokenize. It does NOT lower-case (its
@@ -43,7 +44,7 @@ def tokens(text: str | None) -> list[str]:
     return _TOKEN_RE.findall(normalize_unicode(text or ""))
 
 
-def shingle_counts(text: str | None, n: int = 4) -> Counter:
+def shingle_counts(text: str | None, n: int = 4) -> Counter[tuple[str, ...]]:
     """Multiset of word n-grams.
 
     As in the benchmark, a text with fewer than n tokens (but at least one)
@@ -192,7 +193,7 @@ def page_f1(result: PageResult) -> float | None:
     return f1_from(result.precision or 0.0, result.recall)
 
 
-def page_row(result: PageResult) -> dict:
+def page_row(result: PageResult) -> JsonObject:
     """One page's scores, for per-page listings (`evaluate --per-page`, `--worst`)."""
     return {
         "id": result.id,
@@ -269,7 +270,7 @@ def bootstrap_f1_ci(results: Sequence[PageResult], bootstrap: int = 1000, seed: 
     return float(high - low) / 2
 
 
-def summarize(results: Sequence[PageResult], bootstrap: int = 1000, seed: int = 0) -> dict:
+def summarize(results: Sequence[PageResult], bootstrap: int = 1000, seed: int = 0) -> JsonObject:
     """Macro averages over pages (docs/training.md, `scrapy-boilerplate evaluate`)."""
     precision = _mean(r.precision for r in results)
     recall = _mean(r.recall for r in results)
@@ -298,7 +299,7 @@ def summarize_by(
     key: str = "page_type",
     bootstrap: int = 1000,
     seed: int = 0,
-) -> dict[str, dict]:
+) -> dict[str, JsonObject]:
     """Summary per value of `key` (None grouped as "(none)"), plus "all"."""
     groups: dict[str, list[PageResult]] = {}
     for result in results:
@@ -309,7 +310,7 @@ def summarize_by(
     return summaries
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
@@ -317,7 +318,7 @@ def _cell(value) -> str:
     return str(value)
 
 
-def format_table(rows: dict[str, dict], columns: Sequence[str], name: str = "") -> str:
+def format_table(rows: dict[str, JsonObject], columns: Sequence[str], name: str = "") -> str:
     """Plain aligned text table: one line per row, first column the row name.
 
     Floats are shown with 3 decimals, None as "-", anything else with str();

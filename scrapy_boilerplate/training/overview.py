@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,11 @@ from ..core.scoring.model import LinearPart, Model
 from .datasets import DatasetPage
 from .sites import SitePage
 from .train import export_trees, progress
+
+if TYPE_CHECKING:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
 
 SEED = 20261122
 HGB_PARAMS = {
@@ -68,8 +74,8 @@ class Evidence:
     y: np.ndarray
     labels: np.ndarray
     sites: np.ndarray
-    ids: list
-    tokens: list  # per page: the set of prefixed token names it holds (NODE_TOKEN..., LINK_WORD...)
+    ids: list[str]
+    tokens: list[set[str]]  # per page: the set of prefixed token names it holds (NODE_TOKEN..., LINK_WORD...)
     crawled: np.ndarray | None = None  # per page: of a crawled site (training/sites.py); None: none is
 
     def subset(self, mask: np.ndarray) -> Evidence:
@@ -123,10 +129,10 @@ def collect_evidence(pages: Sequence[DatasetPage | SitePage]) -> Evidence:
 
 def choose_tokens(ev: Evidence) -> list[str]:
     """Token features: id/class tokens (alphabetic, 3+ letters) and link words on enough sites."""
-    per_site: dict = {}
+    per_site: dict[str, set[str]] = {}
     for site, tokens in zip(ev.sites, ev.tokens):
         per_site.setdefault(site, set()).update(tokens)
-    counts: dict = {}
+    counts: dict[str, int] = {}
     for tokens in per_site.values():
         for t in tokens:
             counts[t] = counts.get(t, 0) + 1
@@ -164,10 +170,12 @@ def fold_of(site: str, salt: str = "fold") -> int:
 class Blend:
     """The fitted trees and logistic model; predict_proba blends them as the exported Model does."""
 
-    def __init__(self, trees, scaler, linear):
+    def __init__(
+        self, trees: HistGradientBoostingClassifier, scaler: StandardScaler, linear: LogisticRegression
+    ) -> None:
         self.trees, self.scaler, self.linear = trees, scaler, linear
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
         p = (1 - LINEAR_WEIGHT) * self.trees.predict_proba(X)[:, 1] + LINEAR_WEIGHT * self.linear.predict_proba(
             self.scaler.transform(X)
         )[:, 1]
@@ -194,10 +202,13 @@ def page_weights(y: np.ndarray, sites: np.ndarray, crawled: np.ndarray) -> np.nd
             if these.any():
                 w[these] = SITE_PAGES / 2 / these.sum()
     positive, negative = (w * y).sum(), (w * (1 - y)).sum()
-    return np.where(y == 1, w * 0.5 * w.sum() / max(positive, 1e-9), w * 0.5 * w.sum() / max(negative, 1e-9))
+    weights: np.ndarray = np.where(
+        y == 1, w * 0.5 * w.sum() / max(positive, 1e-9), w * 0.5 * w.sum() / max(negative, 1e-9)
+    )
+    return weights
 
 
-def _fit(X, y, w) -> Blend:
+def _fit(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Blend:
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
@@ -209,7 +220,7 @@ def _fit(X, y, w) -> Blend:
     return Blend(trees, scaler, linear)
 
 
-def out_of_fold_scores(ev: Evidence, salt: str = "fold", variants: tuple = ()) -> list:
+def out_of_fold_scores(ev: Evidence, salt: str = "fold", variants: Sequence[Evidence] = ()) -> list[np.ndarray]:
     """Scores of each page by a model trained (tokens chosen too) without its site's fold: for
     `ev`, then for each of `variants`, the same pages with other evidence (say, without their
     URLs) scored by the same models. One score array each."""
@@ -226,7 +237,7 @@ def out_of_fold_scores(ev: Evidence, salt: str = "fold", variants: tuple = ()) -
     return scores
 
 
-def classification_report(pred: np.ndarray, y: np.ndarray, labels: np.ndarray) -> dict:
+def classification_report(pred: np.ndarray, y: np.ndarray, labels: np.ndarray) -> dict[str, float]:
     tp = int((pred & (y == 1)).sum())
     fp = int((pred & (y == 0)).sum())
     fn = int((~pred & (y == 1)).sum())
@@ -247,7 +258,9 @@ def classification_report(pred: np.ndarray, y: np.ndarray, labels: np.ndarray) -
     }
 
 
-def choose_cutoff(scores, y, labels, max_article_rate: float = MAX_ARTICLE_FLAG_RATE) -> float:
+def choose_cutoff(
+    scores: np.ndarray, y: np.ndarray, labels: np.ndarray, max_article_rate: float = MAX_ARTICLE_FLAG_RATE
+) -> float:
     """Best F1 among cutoffs that flag at most `max_article_rate` of the articles."""
     best, best_cut = -1.0, 0.5
     for cut in np.round(np.arange(0.20, 0.96, 0.01), 2):
@@ -260,16 +273,21 @@ def choose_cutoff(scores, y, labels, max_article_rate: float = MAX_ARTICLE_FLAG_
 @dataclass
 class CrossValidation:
     cutoff: float  # one cutoff for all splits, chosen on their pooled out-of-fold scores
-    report: dict  # the splits pooled, at the cutoff
-    per_split: list  # a report per split, at the cutoff
-    scores: list  # per split: the out-of-fold scores of the evidence, then of each variant
+    report: dict[str, float]  # the splits pooled, at the cutoff
+    per_split: list[dict[str, float]]  # a report per split, at the cutoff
+    scores: list[list[np.ndarray]]  # per split: the out-of-fold scores of the evidence, then of each variant
 
     def pooled(self, variant: int = 0) -> np.ndarray:
         """The out-of-fold scores of all splits end to end (0: the evidence; 1...: the variants)."""
         return np.concatenate([split[variant] for split in self.scores])
 
 
-def cross_validate(ev: Evidence, splits=SPLITS, variants: tuple = (), log=print) -> CrossValidation:
+def cross_validate(
+    ev: Evidence,
+    splits: Sequence[str] = SPLITS,
+    variants: Sequence[Evidence] = (),
+    log: Callable[[str], None] = print,
+) -> CrossValidation:
     """Site-grouped CV on several site-to-fold splits, with one cutoff for all of them.
 
     The cutoff is chosen on the pooled out-of-fold scores: a cutoff chosen
@@ -312,14 +330,24 @@ def check_labels(pages: Sequence[DatasetPage | SitePage], datasets: list[str]) -
 
 
 def train_overview(
-    pages: Sequence[DatasetPage | SitePage], command: str, datasets: list[str], log=print, splits=SPLITS
-):
+    pages: Sequence[DatasetPage | SitePage],
+    command: str,
+    datasets: list[str],
+    log: Callable[[str], None] = print,
+    splits: Sequence[str] = SPLITS,
+) -> Model:
     """The overview model of the labelled `pages` (see model_from_evidence)."""
     check_labels(pages, datasets)
     return model_from_evidence(collect_evidence(pages), command, datasets, log=log, splits=splits)
 
 
-def model_from_evidence(ev: Evidence, command: str, datasets: list[str], log=print, splits=SPLITS) -> Model:
+def model_from_evidence(
+    ev: Evidence,
+    command: str,
+    datasets: list[str],
+    log: Callable[[str], None] = print,
+    splits: Sequence[str] = SPLITS,
+) -> Model:
     """The overview model of `ev`: its cutoff chosen by the site-grouped cross-validation on
     `splits` (site-to-fold splits; benchmarks that train twenty models leave-one-site-out use
     one), then fitted on every page."""
@@ -342,7 +370,7 @@ def model_from_evidence(ev: Evidence, command: str, datasets: list[str], log=pri
     clf = _fit(X, y, ev.weights())
     import sklearn
 
-    def rounded(r: dict) -> dict:
+    def rounded(r: dict[str, float]) -> dict[str, float]:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
 
     model = Model(
@@ -378,7 +406,7 @@ def model_from_evidence(ev: Evidence, command: str, datasets: list[str], log=pri
     return model
 
 
-def fmt_report(r: dict) -> str:
+def fmt_report(r: dict[str, float]) -> str:
     return (
         f"P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.3f} acc {r['accuracy']:.3f}, "
         f"articles flagged {r['articles_flagged']:.3f}, others flagged {r['others_flagged']:.3f}"

@@ -21,7 +21,9 @@ LEARNING_RATE = 0.002
 WEIGHT_DECAY = 1e-4
 
 
-def _batch(Z: list[np.ndarray], extra: list[list[np.ndarray]], pad: int):
+def _batch(
+    Z: list[np.ndarray], extra: list[list[np.ndarray]], pad: int
+) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
     """Pages end to end with `pad` empty rows before, between and after them."""
     sizes = [len(z) for z in Z]
     total = sum(sizes) + pad * (len(Z) + 1)
@@ -52,7 +54,17 @@ def _params(part: SequencePart) -> dict[str, np.ndarray]:
     return {**{k: getattr(part, k) for k in names}, "b3": np.array([part.b3]), "skip": np.array([part.skip])}
 
 
-def _pass(p: dict, x, lp, y, wt, pid, starts, sizes, backward: bool = True):
+def _pass(
+    p: dict[str, np.ndarray],
+    x: np.ndarray,
+    lp: np.ndarray,
+    y: np.ndarray | None,
+    wt: np.ndarray | None,
+    pid: np.ndarray,
+    starts: np.ndarray,
+    sizes: np.ndarray,
+    backward: bool = True,
+) -> tuple[np.ndarray, float, dict[str, np.ndarray]]:
     """The logits of a batch (sequence.SequencePart.logits on each page at once), the summed
     weighted logistic loss and, with `backward`, its gradients divided by the batch's weight."""
     r = p["w1"].shape[0] // 2
@@ -65,7 +77,7 @@ def _pass(p: dict, x, lp, y, wt, pid, starts, sizes, backward: bool = True):
     c2 = conv(h1, p["w2"]) + gb @ p["u"] + p["b2"]
     h2 = np.maximum(c2, 0.0) * m
     z = h2 @ p["w3"] + p["b3"][0] + p["skip"][0] * lp
-    if not backward:
+    if not backward or y is None or wt is None:
         return z, 0.0, {}
     loss = float((wt * (np.logaddexp(0.0, z) - y * z)).sum())
     dz = wt * (1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))) - y) / wt.sum()
@@ -87,13 +99,21 @@ def _pass(p: dict, x, lp, y, wt, pid, starts, sizes, backward: bool = True):
     return z, loss, grads
 
 
-def _forward(part: SequencePart, x, lp, pid, starts, sizes) -> np.ndarray:
+def _forward(
+    part: SequencePart, x: np.ndarray, lp: np.ndarray, pid: np.ndarray, starts: np.ndarray, sizes: np.ndarray
+) -> np.ndarray:
     """The logits of a batch of standardised pages laid end to end (_batch)."""
     z: np.ndarray = _pass(_params(part), x, lp, None, None, pid, starts, sizes, backward=False)[0]
     return z
 
 
-def gradients(part: SequencePart, inputs, first_logits, labels, weights) -> dict[str, np.ndarray]:
+def gradients(
+    part: SequencePart,
+    inputs: list[np.ndarray],
+    first_logits: list[np.ndarray],
+    labels: list[np.ndarray],
+    weights: list[np.ndarray],
+) -> dict[str, np.ndarray]:
     """The gradients of the loss over these pages at `part`'s weights (for the tests)."""
     x, (lp, y, wt), pid, starts, sizes = _batch(
         [(z - part.mean) / part.scale for z in inputs], [first_logits, labels, weights], WIDTH // 2

@@ -15,12 +15,15 @@ import math
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
+from ..core.jsondata import JsonObject
 from ..core.metadata.title import best_title
 from ..core.options import Options
 from ..core.scoring.decode import DEFAULT_PARAMS
@@ -30,6 +33,11 @@ from ..core.selection.steps import select
 from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from, shingle_scores, snippet_scores
+
+if TYPE_CHECKING:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from .cache import CachedPage
 
 SEED = 20261121
 HGB_PARAMS = {
@@ -62,9 +70,9 @@ class PageData:
 
     dense: np.ndarray
     labels: np.ndarray  # 1 content, 0 boilerplate, -1 unknown (snippet-labelled pages)
-    with_: tuple = ()  # snippets that must / must not be in the output
-    without: tuple = ()
-    weight: float = 1.0  # the page's weight against a gold page of a narrow set (training/cv.py)
+    with_: tuple[str, ...] = ()  # snippets that must / must not be in the output
+    without: tuple[str, ...] = ()
+    weight: float = 1.0  # the page's weight against a gold page of a narrow set (training/recipes.py)
     negative_weight: float = 1.0  # its boilerplate blocks' weight against its content blocks'
 
 
@@ -133,14 +141,14 @@ def sample_weights(d: PageData) -> np.ndarray:
 
     Snippet-labelled pages (few, biased labels) weigh half a gold page.
     """
-    w = (np.minimum(np.asarray(d.page.words, float), 200) + 5) * (d.labels >= 0)
+    w: np.ndarray = (np.minimum(np.asarray(d.page.words, float), 200) + 5) * (d.labels >= 0)
     w = w / max(w.sum(), 1e-9) * (1.0 if d.gold is not None else SNIPPET_PAGE_WEIGHT) * d.weight
     if d.negative_weight != 1.0:
         w = np.where(d.labels == 0, w * d.negative_weight, w)
     return w
 
 
-def design(data: list[PageData], vocabulary: list[str]):
+def design(data: list[PageData], vocabulary: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     index = {t: i for i, t in enumerate(vocabulary)}
     X = np.vstack([np.hstack([d.dense, token_features(d.page, index)]) for d in data])
     y = np.concatenate([d.labels for d in data])
@@ -149,7 +157,7 @@ def design(data: list[PageData], vocabulary: list[str]):
     return X[known], y[known], w[known]
 
 
-def fit(data: list[PageData], vocabulary: list[str]):
+def fit(data: list[PageData], vocabulary: list[str]) -> tuple[HistGradientBoostingClassifier, np.ndarray]:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     X, y, w = design(data, vocabulary)
@@ -158,7 +166,7 @@ def fit(data: list[PageData], vocabulary: list[str]):
     return clf, X
 
 
-def export_trees(clf) -> TreeEnsemble:
+def export_trees(clf: HistGradientBoostingClassifier) -> TreeEnsemble:
     """Flatten a fitted binary HistGradientBoostingClassifier into a TreeEnsemble."""
     feature: list[int] = []
     threshold: list[float] = []
@@ -196,7 +204,13 @@ def export_trees(clf) -> TreeEnsemble:
     )
 
 
-def to_model(clf, vocabulary, X_check, decode_params, meta) -> Model:
+def to_model(
+    clf: HistGradientBoostingClassifier,
+    vocabulary: list[str],
+    X_check: np.ndarray,
+    decode_params: Mapping[str, float],
+    meta: JsonObject,
+) -> Model:
     model = Model(
         feature_names=dense_feature_names() + [f"tok={t}" for t in vocabulary],
         vocabulary=list(vocabulary),
@@ -259,7 +273,9 @@ def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> d
     return params
 
 
-def training_pages(pages: list[DatasetPage], datasets: list[str], log=print, all_sites: bool = False) -> list:
+def training_pages(
+    pages: list[DatasetPage], datasets: list[str], log: Callable[[str], None] = print, all_sites: bool = False
+) -> list[DatasetPage]:
     """The pages with gold text or snippets, the validation sites held out unless `all_sites`."""
     usable = [p for p in pages if p.gold_path or p.with_ or p.without]
     if not usable:
@@ -278,7 +294,7 @@ def training_pages(pages: list[DatasetPage], datasets: list[str], log=print, all
     return train_pages
 
 
-def walk_pages(pages: list[DatasetPage]) -> list:
+def walk_pages(pages: list[DatasetPage]) -> list[tuple[DatasetPage, CachedPage]]:
     """(page, its CachedPage) for the pages that have blocks (training/cache.py walk_page)."""
     from .cache import walk_page
 
@@ -292,7 +308,13 @@ def walk_pages(pages: list[DatasetPage]) -> list:
     return out
 
 
-def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False) -> Model:
+def train(
+    pages: list[DatasetPage],
+    command: str,
+    datasets: list[str],
+    log: Callable[[str], None] = print,
+    all_sites: bool = False,
+) -> Model:
     """The block model. `all_sites`: train on every site (no validation sites held out)."""
     start = time.time()
     train_pages = training_pages(pages, datasets, log, all_sites)
@@ -334,55 +356,4 @@ def train(pages: list[DatasetPage], command: str, datasets: list[str], log=print
         f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, "
         f"{len(vocabulary)} tokens, {len(model.feature_names)} features"
     )
-    return model
-
-
-def train_recipe(
-    pages: list[DatasetPage], command: str, datasets: list[str], log=print, all_sites: bool = False
-) -> Model:
-    """The block model as the cross-validation's shipped recipe makes it (training/cv.py
-    SHIPPED_RECIPE, make_models): out-of-fold probabilities from inner folds grouped by site,
-    the decoder tuned on them through the real selection, the second stage on their context."""
-    from dataclasses import replace
-
-    from . import cv
-    from .conventions import NARROW
-    from .groups import page_group, pages_in_two_sets
-
-    start = time.time()
-    walked = walk_pages(training_pages(pages, datasets, log, all_sites))
-    twice = pages_in_two_sets([p for p, _ in walked], [c.digest for _, c in walked])
-    items = [cv.Item(p, c, page_group(p)) for k, (p, c) in enumerate(walked) if k not in twice]
-    inner = {cv.inner_fold(it.group) for it in items}
-    if len(inner) < cv.INNER_FOLDS:
-        raise ValueError(
-            f"the stacked recipe deals the training sites to {cv.INNER_FOLDS} inner folds and these "
-            f"{len({it.group for it in items})} sites fill {len(inner)}: add pages of more sites, "
-            "or train with --recipe split"
-        )
-    names = tuple(sorted({it.dataset for it in items}))
-    narrow = tuple(n for n in names if n in NARROW)
-    recipe = replace(cv.SHIPPED_RECIPE, sets=names, tune_sets=narrow or None)
-    log(f"training pages: {len(items)} of {', '.join(names)} ({len(twice)} in two sets dropped)")
-    models = cv.make_models(recipe, items, log)
-    model = models[recipe.name + "+stack"] if recipe.stack else models[recipe.name]
-    import sklearn
-
-    model.meta = {
-        "datasets": datasets,
-        "command": command,
-        "recipe": recipe.name + ("+stack" if recipe.stack else ""),
-        "sklearn_version": sklearn.__version__,
-        "training_pages": len(items),
-        "hgb_params": HGB_PARAMS,
-        "stack_hgb_params": cv.STACK_HGB if recipe.stack else None,
-        "seed": SEED,
-        "validation": (
-            "none: trained on all sites (--all-sites)"
-            if all_sites
-            else "sites where is_validation_site(site) is true were held out"
-        ),
-        "trained_at": time.strftime("%Y-%m-%d"),
-    }
-    log(f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, decoder {model.decode}")
     return model

@@ -118,8 +118,9 @@ def overview(data: bytes, url: str) -> Prepared:
     """Overview detection: the evidence and the model, and both signs of the site's own links
     (a pager of its own, links elsewhere), which it reads on some pages only: all the work it
     may do on a page, whatever the verdict."""
-    from scrapy_boilerplate.core.links.roles import leads_elsewhere, own_pager
+    from scrapy_boilerplate.core.links.pager import own_pager
     from scrapy_boilerplate.core.overview.detector import default_detector
+    from scrapy_boilerplate.core.overview.link_evidence import leads_elsewhere
 
     page, detector = _page(data, url), default_detector()
     return lambda: (detector.detect_page(page, url), own_pager(page, url), leads_elsewhere(page, url))

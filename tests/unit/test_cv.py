@@ -10,7 +10,7 @@ import pytest
 from conftest import load_shared_pages, needs_shared, slow
 
 from scrapy_boilerplate.core.document.elements import FLAG
-from scrapy_boilerplate.training import cv
+from scrapy_boilerplate.training import cv, recipes
 from scrapy_boilerplate.training.conventions import scoring_options, training_labels
 from scrapy_boilerplate.training.datasets import DatasetPage
 from scrapy_boilerplate.training.groups import assign_folds, page_group, pages_in_two_sets, registered_domain
@@ -130,12 +130,14 @@ def test_stacked_recipe_trains_reproducibly_and_its_model_file_predicts_the_same
 
     pages = load_shared_pages("wcxb-dev", 30)
     monkeypatch.setattr(
-        cv, "SHIPPED_RECIPE", cv.with_recipe(cv.SHIPPED_RECIPE, hgb={**training.HGB_PARAMS, "max_iter": 10})
+        recipes,
+        "SHIPPED_RECIPE",
+        recipes.with_recipe(recipes.SHIPPED_RECIPE, hgb={**training.HGB_PARAMS, "max_iter": 10}),
     )
-    monkeypatch.setattr(cv, "STACK_HGB", {**cv.STACK_HGB, "max_iter": 10})
-    monkeypatch.setattr(cv, "TUNE_MAX_PAGES", 20)
-    monkeypatch.setattr(cv, "OOF_GRID", {"threshold": [0.35, 0.5]})
-    models = [training.train_recipe(pages, "test", ["wcxb-dev"], log=lambda m: None, all_sites=True) for _ in range(2)]
+    monkeypatch.setattr(recipes, "STACK_HGB", {**recipes.STACK_HGB, "max_iter": 10})
+    monkeypatch.setattr(recipes, "TUNE_MAX_PAGES", 20)
+    monkeypatch.setattr(recipes, "OOF_GRID", {"threshold": [0.35, 0.5]})
+    models = [recipes.train_recipe(pages, "test", ["wcxb-dev"], log=lambda m: None, all_sites=True) for _ in range(2)]
     first, second = (m.to_json() for m in models)
     for data in (first, second):
         data["meta"].pop("trained_at")
@@ -166,7 +168,7 @@ def test_wide_negatives_balanced_to_the_narrow_ratio():
         data("cleaneval", [0, 0], [10, 10]),  # no content left: left as it is
     ]
     ds, items = [d for d, _ in pairs], [it for _, it in pairs]
-    cv.balance_wide_negatives(ds, items)  # type: ignore[arg-type]
+    recipes.balance_wide_negatives(ds, items)  # type: ignore[arg-type]
 
     def ratio(d):
         w = training.sample_weights(d)
@@ -178,9 +180,9 @@ def test_wide_negatives_balanced_to_the_narrow_ratio():
 
 def test_inner_folds_are_stable_and_all_used():
     groups = [f"site{i}.example" for i in range(60)]
-    folds = [cv.inner_fold(g) for g in groups]
-    assert folds == [cv.inner_fold(g) for g in groups]
-    assert set(folds) == set(range(cv.INNER_FOLDS))
+    folds = [recipes.inner_fold(g) for g in groups]
+    assert folds == [recipes.inner_fold(g) for g in groups]
+    assert set(folds) == set(range(recipes.INNER_FOLDS))
 
 
 @needs_shared
@@ -193,11 +195,11 @@ def test_replay_scores_again_with_the_fold_models_or_the_stored_probabilities():
     from scrapy_boilerplate.training.cache import walk_page
 
     model = load_model()
-    items = [cv.Item(dp, walk_page(dp), page_group(dp), 0) for dp in load_shared_pages("wcxb-dev", 12)]
+    items = [recipes.Item(dp, walk_page(dp), page_group(dp), 0) for dp in load_shared_pages("wcxb-dev", 12)]
     rows = cv.extract_rows(Extractor(model=model), items)
     extractor = Extractor(model=model)
     for row, it in zip(rows, items):
-        page = cv._walk(it)
+        page = recipes.walk_item(it)
         row["proba"] = model.predict_proba(feature_matrix(page, model.token_index), page).tolist()
         assert extractor.block_probabilities(page).tolist() == row["proba"]
     decoders = [dict(model.decode)]

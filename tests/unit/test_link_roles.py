@@ -10,8 +10,10 @@ from scrapy_boilerplate import extract
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.links.anchors import LINK_CONTENT, MAX_INLINE_ANCESTORS, PAGE_SPARE_CONTENT, page_anchors
-from scrapy_boilerplate.core.links.roles import ROLES, leads_elsewhere, own_pager, page_links, url_roles
+from scrapy_boilerplate.core.links.pager import own_pager
+from scrapy_boilerplate.core.links.roles import ROLES, page_links, url_roles
 from scrapy_boilerplate.core.links.urls import link_key
+from scrapy_boilerplate.core.overview.link_evidence import leads_elsewhere
 
 LISTING = """<html><head><title>Blog</title><link rel="next" href="/page/2/"></head><body>
 <header><nav><a href="/">Home</a> <a href="/about/">About</a> <a href="/posts/">Posts</a></nav></header>

@@ -4,6 +4,7 @@ script and the `scrapy boilerplate` command derive theirs from it."""
 from __future__ import annotations
 
 import dataclasses
+import typing
 from argparse import ArgumentParser
 
 import pytest
@@ -13,7 +14,8 @@ from scrapy_boilerplate import Extractor
 from scrapy_boilerplate import settings as bp
 from scrapy_boilerplate.cli import build_parser
 from scrapy_boilerplate.commands import Command
-from scrapy_boilerplate.core.options import FAVORS, FLAGS, OPTIONS, Options
+from scrapy_boilerplate.core.options import FAVORS, FLAGS, OPTIONS, OptionArgs, Options, is_favor
+from scrapy_boilerplate.core.scoring.decode import FAVOR_SHIFT
 
 PAGE = "<html><body><article>" + "<p>A paragraph of the article, long enough to be content.</p>" * 8
 
@@ -86,3 +88,14 @@ def test_the_scrapy_command_has_the_options_that_are_settings():
         expected = {"favor": "precision", "include_comments": True}.get(name)
         assert getattr(args, name) == expected, name
     assert set(FAVORS) == {"precision", "balanced", "recall"}
+
+
+def test_the_keyword_arguments_type_is_the_options():
+    """OptionArgs (a call's keyword arguments, for type checkers) names every option with its
+    type; Favor's choices are the decoder's."""
+    hints = typing.get_type_hints(OptionArgs)
+    assert list(hints) == list(OPTIONS)
+    fields = typing.get_type_hints(Options)
+    assert all(hints[name] == fields[name] for name in OPTIONS if name != "exclude_selectors")
+    assert set(FAVORS) == set(FAVOR_SHIFT) and FAVORS[0] == Options().favor
+    assert is_favor("recall") and not is_favor("everything") and not is_favor(None)

@@ -5,12 +5,12 @@ import re
 
 import numpy as np
 import pytest
-from conftest import cut_real_pages, load_shared_pages, needs_shared, site_page, unless_copied
+from conftest import cut_real_pages, load_shared_pages, needs_shared, real_page, site_page, unless_copied
 
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.overview import evidence as overview
-from scrapy_boilerplate.core.overview.detector import OverviewDetector, detect_overview
+from scrapy_boilerplate.core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD, OverviewDetector, detect_overview
 from scrapy_boilerplate.core.overview.evidence import (
     FEATURE_NAMES,
     LINK_WORD,
@@ -439,3 +439,23 @@ def test_a_home_page_that_leads_nowhere_stays_a_front_page():
         assert OverviewDetector().with_signs(page, url, 0.8) == (True, "")
     page = build_page(parse_html(html), base_url=_CRAFT_URL)
     assert OverviewDetector().with_signs(page, _CRAFT_URL, 0.8)[0] is False
+
+
+def test_detect_overview_takes_the_detectors_keywords_and_no_other():
+    """detect_overview's keyword arguments are OverviewDetector's, by name: its defaults are the
+    shared detector's verdict, others a detector of their own; a misspelt one is a TypeError
+    that names detect_overview (not OverviewDetector.__init__, as when they were **options)."""
+    dp = real_page("overview-dev", "TeamHG-Mem-d62d05c912")  # a news listing
+    html, url = dp.read_html(), dp.url
+    default = detect_overview(html, url=url)
+    assert default.is_overview
+    same = detect_overview(
+        html, url=url, threshold=DEFAULT_NET_TEXT_THRESHOLD, model=None, cutoff=None, site_signs=True
+    )
+    assert same == default
+    rule = detect_overview(html, url=url, threshold=800, model=False)
+    assert rule == OverviewDetector(threshold=800, model=False).detect(html, url=url)
+    assert rule.threshold == 800 and "(net-text rule)" in rule.reason
+    assert not detect_overview(html, url=url, cutoff=1.01, site_signs=False).is_overview
+    with pytest.raises(TypeError, match=r"detect_overview\(\) got an unexpected keyword argument 'thresold'"):
+        detect_overview(html, thresold=800)  # type: ignore[call-arg]

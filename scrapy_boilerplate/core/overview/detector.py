@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..document.page import Page, build_page
 from ..document.parse import to_element
+from ..links.pager import own_pager
 from ..scoring.model import Model, ModelError, load_model
 from .evidence import FEATURE_NAMES, EvidencePlan, is_token_feature, own_url, page_evidence
+from .link_evidence import leads_elsewhere
 
 if TYPE_CHECKING:
     import os
@@ -137,22 +139,16 @@ def _listing_url(url: str | None) -> bool:
 
 
 def paged_listing(page: Page, url: str | None) -> bool:
-    """A pager of its own (core/links/roles.own_pager) on a listing's first or numbered page URL."""
+    """A pager of its own (core/links/pager.own_pager) on a listing's first or numbered page URL."""
     url = url or own_url(page)
-    if not _listing_url(url):
-        return False
-    from ..links.roles import own_pager
-
-    return own_pager(page, url)
+    return _listing_url(url) and own_pager(page, url)
 
 
 def leads_nowhere(page: Page, url: str | None) -> bool:
-    """No link to another page of the page's host but its home page (core/links/roles.leads_elsewhere).
+    """No link to another page of the page's host but its home page (link_evidence.leads_elsewhere).
     False when the page's URL, so its host, is not known, and on a listing's URL (the site's root,
     a numbered page): a home page is the site's front page whatever it links to (a closed site's
     farewell page, a one-page site)."""
-    from ..links.roles import leads_elsewhere
-
     url = url or own_url(page)
     return not _listing_url(url) and leads_elsewhere(page, url) is False
 
@@ -227,7 +223,19 @@ def default_detector() -> OverviewDetector:
     return _default
 
 
-def detect_overview(html: Any, url: str | None = None, **options: Any) -> OverviewVerdict:
-    """Is this an overview page (home, section, tag, archive, listing)? See `OverviewDetector`."""
-    detector = OverviewDetector(**options) if options else default_detector()
+def detect_overview(
+    html: Any,
+    url: str | None = None,
+    *,
+    threshold: int = DEFAULT_NET_TEXT_THRESHOLD,
+    model: Model | str | os.PathLike[str] | Literal[False] | None = None,
+    cutoff: float | None = None,
+    site_signs: bool = True,
+) -> OverviewVerdict:
+    """Is this an overview page (home, section, tag, archive, listing)? The keyword arguments are
+    `OverviewDetector`'s; with their defaults, a shared detector (the shipped model) judges."""
+    if threshold == DEFAULT_NET_TEXT_THRESHOLD and model is None and cutoff is None and site_signs:
+        detector = default_detector()
+    else:
+        detector = OverviewDetector(threshold, model, cutoff, site_signs)
     return detector.detect(html, url=url)

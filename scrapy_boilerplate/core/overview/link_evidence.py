@@ -7,7 +7,8 @@ its own (``/2009/04/`` lists ``/2009/04/22/slug/``; ``/tags/x/`` lists ``/posts/
 headings link nowhere or to itself (a permalink); the posts it links beside it (previous and
 next, related) have its own URL shape. So, beside the rest of the page evidence (evidence.py),
 these values read the page's anchors (core/links/anchors.py) and no class or id: a blog theme's
-names hold on its own site and mislead on the next.
+names hold on its own site and mislead on the next. Whether a page leads anywhere but to itself
+and its home page at all (``leads_elsewhere``) is one of the detector's site signs.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..document.elements import FLAG, HEADING_TAGS
 from ..links.anchors import Anchor, page_anchors
-from ..links.roles import PAGE_NUMBER_URL_RE, link_direction
+from ..links.pager import PAGE_NUMBER_URL_RE, link_direction
 from ..links.urls import JUNK_URL, folder_of, is_home, link_key, url_host, url_kind, url_path, url_shape
 from ..render.urls import page_base
 
@@ -144,3 +145,23 @@ def _sections(page: Page, linked: set[int]) -> dict[str, float]:
         "linked_section_share": net_linked / max(net_total, 1),
         "first_heading_elsewhere": max(first, 0.0),
     }
+
+
+def leads_elsewhere(page: Page, url: str | None = None) -> bool | None:
+    """Whether `page` links to a page of its own host other than itself and the host's home page
+    (feeds, files, share and legal links not counted): an overview leads to other pages, and an
+    article with a gallery whose links all lead to itself or home (a craft blog's short post) does
+    not. None when the page's URL is not known (its host then is not either)."""
+    root = page.root
+    page_url = url or page.base_url
+    self_key = link_key(page_url, None) if page_url else None
+    host = url_host(self_key)
+    if root is None or not host:
+        return None
+    for a in page_anchors(page, page_base(page_url, page.base_href)):
+        key = a.key
+        if key is None or key == self_key or url_host(key) != host or is_home(key):
+            continue
+        if url_kind(key) != JUNK_URL:
+            return True
+    return False

@@ -18,6 +18,7 @@ at the start of a line.
 
 from __future__ import annotations
 
+import dataclasses
 import html as html_lib
 import re
 from dataclasses import dataclass
@@ -46,13 +47,20 @@ _HTML_TAG = {"code": "code", "em": "em", "strong": "strong"}
 
 
 @dataclass
-class Options:
+class MarkupOptions:
+    """What the Markdown and HTML hold besides the text (from the extraction's `Options`)."""
+
     include_links: bool = False
     include_images: bool = False
     base: str | None = None  # what relative URLs are resolved against (urls.page_base)
 
 
-def render_markup(page: Page, units: list[Unit], lead: str | None, options: Options) -> tuple[str, str]:
+# The name core/extraction.py imports (as MarkupOptions) until it imports MarkupOptions itself:
+# one concept, and `Options` is the extraction's (core/options.py).
+Options = MarkupOptions
+
+
+def render_markup(page: Page, units: list[Unit], lead: str | None, options: MarkupOptions) -> tuple[str, str]:
     """(Markdown, HTML) of `units`, with `lead` (the title) first when given."""
     renderer = _Renderer(page, options)
     if lead:
@@ -75,10 +83,29 @@ def render_markup(page: Page, units: list[Unit], lead: str | None, options: Opti
     return clean_text(renderer.markdown()), clean_text(renderer.html())
 
 
-#: A list around a block: (list node, list tag, item node).
-Level = tuple[int, str, int]
-#: A table cell: (Markdown, HTML, is a header, colspan, rowspan, is a copy of a spanning cell).
-Cell = tuple[str, str, bool, int, int, bool]
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A list around a block."""
+
+    list_node: int
+    list_tag: str
+    item: int  # the node of the list's item that holds the block
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A table cell as the grid holds it."""
+
+    md: str
+    html: str
+    header: bool
+    colspan: int
+    rowspan: int
+    copy: bool  # a copy of a spanning cell (or a gap): in the Markdown only
+
+
+#: An empty place of the grid (after a colspan, or a row shorter than the others).
+_GAP = Cell("", "", False, 1, 1, True)
 
 
 class _Frame:
@@ -95,7 +122,7 @@ class _Frame:
 
 
 class _Renderer:
-    def __init__(self, page: Page, options: Options) -> None:
+    def __init__(self, page: Page, options: MarkupOptions) -> None:
         self.page = page
         self.options = options
         self.segments = SegmentReader(page)
@@ -143,12 +170,12 @@ class _Renderer:
         key = ""
         if levels:
             md, inner, tight = self._in_lists(levels, md, inner)
-            key = str(levels[0][0]) if tight else ""
+            key = str(levels[0].list_node) if tight else ""
         self.md_blocks.append((key, md))
         self.html_parts.append(inner)
 
     def _list_levels(self, node: int) -> list[Level]:
-        """The lists around `node`, outermost first: (list node, list tag, item node)."""
+        """The lists around `node`, outermost first."""
         if node < 0 or (not (self.page.node_flags[node] & IN_LIST) and self.page.node_tags[node] not in DEF_TAGS):
             return []
         levels = self.levels_of.get(node)
@@ -185,12 +212,12 @@ class _Renderer:
         for node, item in reversed(path):
             tag = tags[node]
             if (tag in LIST_TAGS or tag == "dl") and item >= 0 and len(known) < MAX_LIST_DEPTH:
-                known = (*known, (node, tag, item))
+                known = (*known, Level(node, tag, item))
             outer[(node, item)] = known
         return list(known)
 
     def _continues_item(self, levels: list[Level]) -> bool:
-        return levels[-1][2] in self.items_started
+        return levels[-1].item in self.items_started
 
     def _in_lists(self, levels: list[Level], md: str, inner: str) -> tuple[str, str, bool]:
         """The block inside its lists: markers for the items it starts (an item with no
@@ -200,7 +227,8 @@ class _Renderer:
         head_lines: list[str] = []
         html_open: list[str] = []
         tight = False
-        for depth, (list_node, list_tag, item) in enumerate(levels):
+        for depth, level in enumerate(levels):
+            list_node, list_tag, item = level.list_node, level.list_tag, level.item
             item_tag = self.page.node_tags[item] if self.page.node_tags[item] in DEF_TAGS else "li"
             marker = self._marker(list_tag, list_node, item, item_tag)
             if not self.open_nodes.get(list_node):
@@ -271,7 +299,7 @@ class _Renderer:
 
     def _close_html_outside(self, levels: list[Level]) -> None:
         """Close the open HTML lists and items that `levels` is not inside."""
-        keep = {node for node, _, _ in levels} | {item for _, _, item in levels}
+        keep = {level.list_node for level in levels} | {level.item for level in levels}
         closings = []
         while self.open_html and self.open_html[-1][0] not in keep:
             closings.append(self._close())
@@ -298,9 +326,9 @@ class _Renderer:
         width = max(len(row) for row in grid)
         captions = [self._cell(c) for c in table.caption]
         md_lines = [" ".join(md for md, _ in captions if md) + "\n"] if any(md for md, _ in captions) else []
-        md_lines.append(_md_row([c[0] for c in grid[0]], width))
+        md_lines.append(_md_row([c.md for c in grid[0]], width))
         md_lines.append("|" + "|".join([" --- "] * width) + "|")
-        md_lines.extend(_md_row([c[0] for c in row], width) for row in grid[1:])
+        md_lines.extend(_md_row([c.md for c in row], width) for row in grid[1:])
         self.md_blocks.append(("", "\n".join(md_lines)))
 
         parts = ["<table>"]
@@ -316,9 +344,8 @@ class _Renderer:
         self.html_parts.append("".join(parts))
 
     def _grid(self, table: Table) -> tuple[list[list[Cell]], int]:
-        """Rows of cells (markdown, html, is header, colspan, rowspan, is a copy), spans
-        filled for Markdown: a colspan leaves empty cells after its cell, a rowspan
-        repeats its cell below (the HTML writes the originals with their spans)."""
+        """Rows of cells, spans filled for Markdown: a colspan leaves empty cells after its cell,
+        a rowspan repeats its cell below (the HTML writes the originals with their spans)."""
         page = self.page
         grid: list[list[Cell]] = []
         carried: dict[int, tuple[Cell, int]] = {}  # column -> (cell, rows it still covers)
@@ -329,13 +356,13 @@ class _Renderer:
                 column = len(row)
                 if column in carried:
                     cell, rows = carried[column]
-                    row.append((*cell[:5], True))
+                    row.append(dataclasses.replace(cell, copy=True))
                     if rows - 1 <= 0:
                         del carried[column]
                     else:
                         carried[column] = (cell, rows - 1)
                 else:
-                    row.append(("", "", False, 1, 1, True))  # a gap: nothing there
+                    row.append(_GAP)  # nothing there
 
         for _, in_head, cells in table.rows[:MAX_ROWS]:
             if not cells:
@@ -349,14 +376,14 @@ class _Renderer:
                 rowspan = _span(element, "rowspan", MAX_ROWSPAN)
                 md, html = self._cell(node)
                 header = page.node_tags[node] == "th"
-                cell: Cell = (md, html, header, colspan, rowspan, False)
+                cell = Cell(md, html, header, colspan, rowspan, False)
                 if rowspan > 1:
                     carried[len(row)] = (cell, rowspan - 1)
                 row.append(cell)
-                row.extend(("", "", header, 1, 1, True) for _ in range(colspan - 1))
+                row.extend(Cell("", "", header, 1, 1, True) for _ in range(colspan - 1))
             if carried:
                 place_carried(row, max(carried) + 1)
-            is_header = in_head or all(c[2] for c in row if not c[5])
+            is_header = in_head or all(c.header for c in row if not c.copy)
             if is_header and header_rows == len(grid):
                 header_rows += 1
             grid.append(row)
@@ -533,12 +560,13 @@ def _md_row(cells: list[str], width: int) -> str:
 
 def _html_row(row: list[Cell], force_tag: str | None) -> str:
     parts = ["<tr>"]
-    for _md, html, header, colspan, rowspan, copy in row:
-        if copy:
+    for cell in row:
+        if cell.copy:
             continue
-        tag = force_tag or ("th" if header else "td")
+        tag = force_tag or ("th" if cell.header else "td")
+        colspan, rowspan = cell.colspan, cell.rowspan
         attrs = (f' colspan="{colspan}"' if colspan > 1 else "") + (f' rowspan="{rowspan}"' if rowspan > 1 else "")
-        parts.append(f"<{tag}{attrs}>{html}</{tag}>")
+        parts.append(f"<{tag}{attrs}>{cell.html}</{tag}>")
     parts.append("</tr>")
     return "".join(parts)
 
@@ -563,4 +591,4 @@ def _longest_run(text: str, char: str) -> int:
     return max(map(len, runs), default=0)
 
 
-__all__ = ["Options", "escape_markdown", "render_markup"]
+__all__ = ["MarkupOptions", "Options", "escape_markdown", "render_markup"]

@@ -6,7 +6,7 @@ container and grandcontainer, its siblings of the same tag and id/class path, an
 sits against the page's main run of likely content. So a one-link line between two article
 paragraphs, or a caption under the last long paragraph, is judged with its surroundings
 rather than by a hand-written step. Training feeds these from out-of-fold probabilities
-(training/cv.py), inference from the shipped first stage (model.py). Vectorised: a page of
+(training/recipes.py), inference from the shipped first stage (model.py). Vectorised: a page of
 3,000 blocks costs well under a millisecond per feature.
 """
 
