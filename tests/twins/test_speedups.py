@@ -1,8 +1,15 @@
-"""The compiled speed-ups give exactly what their pure-Python twins give.
+"""The compiled speed-ups give exactly what the same code gives run as Python (a kernel with one
+source, compiled or not) or what their pure-Python twins give (a `.pyx` twin).
 
 The shipped model was trained on the pure-Python features, so "close" is
 not enough: every value must be equal.
 """
+
+import contextlib
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +27,22 @@ needs_compiled = pytest.mark.skipif(
     reason="scrapy_boilerplate.core.scoring._features is not built (no C compiler at install time, "
     f"or {speedups.PURE_PYTHON_ENV} is set)",
 )
+
+
+@contextlib.contextmanager
+def as_python(module, name):
+    """A context in which `module` calls the source of its compiled kernel module (its attribute
+    `name`) run as Python."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(module, name, speedups.source_of(getattr(module, name)))
+        yield
+
+
+def best_regions(page, tolerance):
+    """ttr.best_region compiled and run as Python."""
+    fast = ttr.best_region(page, tolerance)
+    with as_python(ttr, "_ttr"):
+        return fast, ttr.best_region(page, tolerance)
 
 
 def compiled_and_pure(fn, *args):
@@ -264,7 +287,8 @@ def test_compiled_evidence_loops_equal_python(source, dataset_pages):
                 assert fast == overview._block_sums(page, teaser, first, last)
                 assert all(type(v) is int for v in fast)
         for tolerance in (0.9, 0.5, 1.0):
-            assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
+            fast, slow = best_regions(page, tolerance)
+            assert fast == slow
         assert overview.teaser_cards(page) == overview._teaser_cards(page)
         assert overview.page_tokens(page) == overview._page_tokens(page)
     # the cards were really counted
@@ -282,10 +306,33 @@ def test_compiled_evidence_equals_python_evidence(source, dataset_pages, monkeyp
     assert fast == [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
 
 
-@needs_evidence
+def numpy_best_region(page, tolerance):
+    """TextSweeper's region in numpy (the kernel's Python twin before it had one source): an
+    independent check of the one loop."""
+    if not page.node_tags:
+        return -1, 0
+    chars = np.asarray(page.node_chars, float)
+    links = np.asarray(page.node_link_chars, float)
+    ratio = ttr.node_ratios(chars, links, page.node_tag_counts, page.node_depths)
+    ratio[(chars - links) < 25] = 0
+    best = float(ratio.max())
+    if best <= 0:
+        return -1, 0
+    chosen = np.flatnonzero(ratio >= tolerance * best)
+    chain, a, b = set(), int(chosen[0]), int(chosen[-1])
+    while a >= 0:
+        chain.add(a)
+        a = page.node_parents[a]
+    while b >= 0 and b not in chain:
+        b = page.node_parents[b]
+    if b < 0:
+        return -1, int(np.sum(page.chars) - np.sum(page.link_chars))
+    return b, int(chars[b] - links[b])
+
+
 @settings(max_examples=300, deadline=None)
 @given(forest=forests(), data=st.data())
-def test_compiled_best_region_equals_python_on_any_tree(forest, data):
+def test_best_region_compiled_and_as_python_equal_numpy_on_any_tree(forest, data):
     """Forests of nodes (several roots too) with any text and link text, ties included."""
     from scrapy_boilerplate.core.document.page import Page
 
@@ -304,7 +351,10 @@ def test_compiled_best_region_equals_python_on_any_tree(forest, data):
         link_chars=[7, 0, 20],
     )
     for tolerance in (0.9, 0.0, 1.0):
-        assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
+        expected = numpy_best_region(page, tolerance)
+        assert ttr.best_region(page, tolerance) == expected
+        with as_python(ttr, "_ttr"):
+            assert ttr.best_region(page, tolerance) == expected
 
 
 def test_a_module_that_is_not_built_is_reported_once(caplog, monkeypatch):
@@ -313,4 +363,39 @@ def test_a_module_that_is_not_built_is_reported_once(caplog, monkeypatch):
         assert speedups.load("_not_a_module") is None
         assert speedups.load("_not_a_module") is None
     warnings = [r for r in caplog.records if "_not_a_module" in r.getMessage()]
-    assert len(warnings) == 1 and "pure-Python twin" in warnings[0].getMessage()
+    assert len(warnings) == 1 and "is not built" in warnings[0].getMessage()
+
+
+def test_pure_python_env_runs_a_kernels_source(monkeypatch):
+    from scrapy_boilerplate.core.scoring import _ttr
+
+    monkeypatch.setenv(speedups.PURE_PYTHON_ENV, "1")
+    kernels = speedups.kernels(_ttr)
+    assert not speedups.is_compiled(kernels) and kernels.__file__.endswith("_ttr.py")
+
+
+WITHOUT_CYTHON = """
+import sys
+if sys.argv[2] == "block":
+    sys.modules["cython"] = None  # import cython fails, as where Cython is not installed
+from scrapy_boilerplate import extract
+from scrapy_boilerplate.core.scoring import ttr
+sys.stderr.write(ttr._ttr.cython.__name__)
+sys.stdout.write(extract(open(sys.argv[1], "rb").read()).text)
+"""
+
+
+def test_the_python_code_runs_without_cython():
+    """A pure install has no Cython (a build-time dependency): the kernels' sources run on
+    core/_cython.py, and give what they give on Cython's own pure-mode module."""
+    page = Path(__file__).parents[1] / "fixtures" / "article_en.html"
+    env = {**os.environ, speedups.PURE_PYTHON_ENV: "1"}
+    runs = {
+        how: subprocess.run([sys.executable, "-c", WITHOUT_CYTHON, str(page), how], capture_output=True, env=env)
+        for how in ("block", "allow")
+    }
+    assert [run.returncode for run in runs.values()] == [0, 0], runs
+    assert runs["block"].stderr.decode() == "scrapy_boilerplate.core._cython"
+    assert runs["allow"].stderr.decode() == "cython"
+    assert runs["block"].stdout == runs["allow"].stdout
+    assert len(runs["block"].stdout) > 500
