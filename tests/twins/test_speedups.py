@@ -203,6 +203,10 @@ def test_compiled_trees_score_as_numpy_does():
     X[::7] = 0  # ties with thresholds at zero
     # Sums are taken in another order (numpy: pairwise), so the last bits may differ.
     np.testing.assert_allclose(trees.raw_scores(X), trees.raw_scores_numpy(X), rtol=0, atol=1e-12)
+    from scrapy_boilerplate.core.scoring import model
+
+    with as_python(model, "_model"):  # the same source run as Python: numpy's sums
+        np.testing.assert_array_equal(trees.raw_scores(X), trees.raw_scores_numpy(X))
 
 
 utf8_pieces = st.lists(
