@@ -272,42 +272,128 @@ def _evidence_pages(source, dataset_pages):
     return pages + [build_page(None), build_page(parse_html("<p>one block</p>"))], with_cards
 
 
-@needs_evidence
+def _longest_run(flags):
+    if not flags.any():
+        return 0
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.view(np.int8), [0]))))
+    return int((edges[1::2] - edges[::2]).max())
+
+
+def numpy_block_sums(page, teaser, first, last):
+    """evidence.block_sums in numpy (the kernel's Python twin before it had one source): an
+    independent check of the one loop."""
+    from scrapy_boilerplate.core.overview.evidence import HEADING_TAGS, PAGINATION_TOKENS, BlockSums
+
+    n = len(page)
+    chars = np.asarray(page.chars, np.int64)
+    links = np.asarray(page.link_chars, np.int64)
+    links[teaser] = chars[teaser]
+    net = np.maximum(chars - links, 0)
+    ld = links / np.maximum(chars, 1)
+    long_para = (chars >= 200) & (ld < 0.2)
+    headings = np.fromiter(map(HEADING_TAGS.__contains__, page.tags), bool, n)
+    link_block = ld >= 0.8
+    return BlockSums(
+        int(chars.sum()),
+        int(links.sum()),
+        int(net.sum()),
+        int(net.max()) if n else 0,
+        int(chars[first:last].sum()),
+        int(links[first:last].sum()),
+        int(net[first:last].sum()),
+        int(long_para.sum()),
+        _longest_run(long_para),
+        int(chars[long_para].sum()),
+        int(headings.sum()),
+        int((headings & link_block).sum()),
+        int(link_block.sum()),
+        int((link_block & (chars < 60)).sum()),
+        int(((links >= 25) & (ld >= 0.6) & (chars < 200)).sum()),
+        page.tags.count("h1"),
+        n - sum(map(PAGINATION_TOKENS.isdisjoint, page.tokens)),
+    )
+
+
+def card_groups_teaser_cards(page):
+    """evidence.teaser_cards on selection.cards.card_groups (the kernel's Python twin before it had
+    one source): an independent check of the one loop."""
+    from itertools import accumulate
+
+    from scrapy_boilerplate.core.document.elements import FLAG
+    from scrapy_boilerplate.core.selection.cards import HEAD_BLOCKS, card_groups
+
+    acc_chars = list(accumulate(page.chars, initial=0))
+    acc_links = list(accumulate(page.link_chars, initial=0))
+    groups, signatures = [], {}
+    for (_, tag, tokens), cards in card_groups(page, FLAG["nav"]).items():
+        groups.append(
+            (
+                len(cards),
+                sum(acc_links[min(stop, start + HEAD_BLOCKS)] - acc_links[start] for start, stop in cards),
+                sum(acc_chars[stop] - acc_chars[start] - acc_links[stop] + acc_links[start] for start, stop in cards),
+            )
+        )
+        if tokens:
+            signatures[tag, tokens] = signatures.get((tag, tokens), 0) + len(cards)
+    big = [g for g in groups if g[0] >= 3]
+    items = sum(c for c, _, _ in big)
+    max_group = max((c for c, _, _ in big), default=0)
+    repeated = max(signatures.values(), default=0)
+    mean_link = sum(t for _, t, _ in big) / items if items else 0.0
+    mean_net = sum(max(x, 0) for _, _, x in big) / items if items else 0.0
+    return len(big), items, mean_link, max_group, repeated, mean_net
+
+
+def python_page_tokens(page):
+    """evidence.page_tokens in plain Python: an independent check of the loops."""
+    from scrapy_boilerplate.core.overview.evidence import LINK_WORD_RE, SHORT_LINK_CHARS
+
+    node_tokens = set()
+    for tokens in page.node_tokens:
+        node_tokens.update(tokens or ())
+    texts = [t for t, c, lc in zip(page.texts, page.chars, page.link_chars) if c < SHORT_LINK_CHARS and lc >= 0.8 * c]
+    return node_tokens, set(LINK_WORD_RE.findall(" ".join(texts).lower()))
+
+
 @pytest.mark.parametrize("source", EVIDENCE_SOURCES)
-def test_compiled_evidence_loops_equal_python(source, dataset_pages):
+@pytest.mark.parametrize("as_python_too", [False, True], ids=["as_built", "as_python"])
+def test_evidence_loops_equal_their_python_twins(source, as_python_too, dataset_pages):
+    """The loops, compiled (where built) and run as Python, against the numpy and card_groups
+    versions they replace."""
     from scrapy_boilerplate.core.overview import evidence as overview
 
     rng = np.random.default_rng(0)
     pages, with_cards = _evidence_pages(source, dataset_pages)
-    for page in pages:
-        n = len(page)
-        # teaser phrases anywhere (as links) and regions of every kind: the page, a node, none
-        teasers = [[], sorted(rng.choice(n, size=min(n, 5), replace=False).tolist()) if n else []]
-        nodes = rng.integers(0, len(page.node_tags), 3) if page.node_tags else []
-        regions = [(0, n)] + [(page.node_first[i], page.node_last[i]) for i in nodes]
-        for teaser in teasers:
-            for first, last in regions:
-                fast = overview.block_sums(page, teaser, first, last)
-                assert fast == overview._block_sums(page, teaser, first, last)
-                assert all(type(v) is int for v in fast)
-        for tolerance in (0.9, 0.5, 1.0):
-            fast, slow = best_regions(page, tolerance)
-            assert fast == slow
-        assert overview.teaser_cards(page) == overview._teaser_cards(page)
-        assert overview.page_tokens(page) == overview._page_tokens(page)
-    # the cards were really counted
-    assert sum(overview._teaser_cards(p)[0] > 0 for p in pages) >= with_cards
+    with as_python(overview, "_evidence") if as_python_too else contextlib.nullcontext():
+        for page in pages:
+            n = len(page)
+            # teaser phrases anywhere (as links) and regions of every kind: the page, a node, none
+            teasers = [[], sorted(rng.choice(n, size=min(n, 5), replace=False).tolist()) if n else []]
+            nodes = rng.integers(0, len(page.node_tags), 3) if page.node_tags else []
+            regions = [(0, n)] + [(page.node_first[i], page.node_last[i]) for i in nodes]
+            for teaser in teasers:
+                for first, last in regions:
+                    sums = overview.block_sums(page, teaser, first, last)
+                    assert sums == numpy_block_sums(page, teaser, first, last)
+                    assert all(type(v) is int for v in sums)
+            for tolerance in (0.9, 0.5, 1.0):
+                fast, slow = best_regions(page, tolerance)
+                assert fast == slow
+            assert overview.teaser_cards(page) == card_groups_teaser_cards(page)
+            assert overview.page_tokens(page) == python_page_tokens(page)
+        # the cards were really counted
+        assert sum(overview.teaser_cards(p)[0] > 0 for p in pages) >= with_cards
 
 
 @needs_evidence
 @pytest.mark.parametrize("source", EVIDENCE_SOURCES)
-def test_compiled_evidence_equals_python_evidence(source, dataset_pages, monkeypatch):
+def test_compiled_evidence_equals_python_evidence(source, dataset_pages):
     from scrapy_boilerplate.core.overview import evidence as overview
 
     pages, _ = _evidence_pages(source, dataset_pages)
     fast = [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
-    monkeypatch.setattr(overview, "_compiled", None)
-    assert fast == [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
+    with as_python(overview, "_evidence"):
+        assert fast == [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
 
 
 def numpy_best_region(page, tolerance):
