@@ -1,13 +1,14 @@
 """The optional compiled speed-ups (Cython modules built by setup.py), and the one list of them.
 
 A hot kernel has one source, `_x.py` beside the module `x.py` that calls it, written in Cython's
-pure-Python mode (`cython` annotations type its locals): setup.py compiles it where there is a C
-compiler, and it runs as Python where there is none. `x.py` imports it and takes it through
-`kernels()`: `from . import _x` then `_x = speedups.kernels(_x)`. The modules not converted yet
-are compiled twins: `_x.pyx` mirrors the hot kernels of `x.py` (the functions `x.py` calls
+pure-Python mode (`cython` annotations type its locals, a `_x.pxd` what annotations cannot say):
+setup.py compiles it where there is a C compiler, and it runs as Python where there is none.
+`x.py` takes it with `_x = speedups.kernels(__name__)` (and imports it under TYPE_CHECKING, for
+mypy); tests/twins/test_twin_names.py checks it has what `x.py` calls. The modules not converted
+yet are compiled twins: `_x.pyx` mirrors the hot kernels of `x.py` (the functions `x.py` calls
 through `_compiled`: same names, same order; the `.pyx` may add compiled-only helpers), found by
-`twin(__name__)`, and `x.py` keeps their Python versions; tests/twins/test_twin_names.py checks
-the names and their order.
+`twin(__name__)`, and `x.py` keeps their Python versions; the same test checks the names and
+their order.
 
 Python runs where the extension was not built (no C compiler at install time) or when the
 environment variable SCRAPY_BOILERPLATE_PURE_PYTHON is set to anything but "" or "0" (to compare
@@ -21,6 +22,7 @@ import importlib.machinery
 import importlib.util
 import logging
 import os
+import sys
 from types import ModuleType
 from typing import TypeVar
 
@@ -68,32 +70,59 @@ def _report_missing(name: str) -> None:
         )
 
 
-def kernels(module: _M) -> _M:
-    """The kernel module `module` (one source, imported by its caller: `from . import _x`) as it
-    is to run: itself where it is compiled, else, or when pure Python is asked for, its source
-    run as Python."""
-    if not is_compiled(module):
-        _report_missing(module.__name__.removeprefix(__package__ + "."))
-        return module
+def kernels(module: str) -> ModuleType:
+    """The kernel module of the Python module named `module` (`scrapy_boilerplate.core.a.x` ->
+    `scrapy_boilerplate.core.a._x`, one source) as it is to run: compiled where it was built (and
+    loads), else, or when pure Python is asked for, its source run as Python."""
+    name = _kernel_name(module)
+    full = f"{__package__}.{name}"
     if not pure_python():
-        return module
-    return source_of(module)
+        try:
+            loaded = importlib.import_module(full)
+        except Exception:  # a broken build must not break the package
+            logger.warning("compiled module %s failed to load; running its Python code", name, exc_info=True)
+        else:
+            if not is_compiled(loaded):
+                _report_missing(name)
+            return loaded
+    imported = sys.modules.get(full)
+    if imported is not None and not is_compiled(imported):
+        return imported
+    return _run_source(full, os.path.join(os.path.dirname(__file__), *name.split(".")) + ".py")
 
 
 def source_of(module: _M) -> _M:
-    """The compiled kernel module `module`'s source `.py` run as Python (a module of its own,
-    under the same name, not in sys.modules; one per process)."""
+    """The compiled kernel module `module`'s source run as Python (`module` itself where it is
+    not compiled)."""
     if not is_compiled(module):
         return module
-    if module.__name__ not in _sources:
-        assert module.__file__ is not None
-        path = os.path.join(os.path.dirname(module.__file__), module.__name__.rpartition(".")[2] + ".py")
-        spec = importlib.util.spec_from_file_location(module.__name__, path)
+    assert module.__file__ is not None
+    path = os.path.join(os.path.dirname(module.__file__), module.__name__.rpartition(".")[2] + ".py")
+    return _run_source(module.__name__, path)  # type: ignore[return-value]
+
+
+def _run_source(name: str, path: str) -> ModuleType:
+    """The module `name` run from its source file `path` (a module of its own, not in
+    sys.modules, where the compiled one may be; one per process)."""
+    if name not in _sources:
+        spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         source = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(source)
-        _sources[module.__name__] = source
-    return _sources[module.__name__]  # type: ignore[return-value]
+        _sources[name] = source
+    return _sources[name]
+
+
+def _kernel_name(module: str) -> str:
+    """`scrapy_boilerplate.core.a.x` -> `a._x`, which must be in COMPILED."""
+    package, _, name = module.rpartition(".")
+    prefix = __package__ + "."
+    if not package.startswith(__package__) or name.startswith("_"):
+        raise ValueError(f"{module} is not a Python module of {__package__}")
+    kernel = f"{package[len(prefix) :]}._{name}" if package != __package__ else f"_{name}"
+    if kernel not in COMPILED:
+        raise ValueError(f"{module} has no compiled module in COMPILED")
+    return kernel
 
 
 def load(name: str) -> ModuleType | None:
@@ -117,14 +146,7 @@ def load(name: str) -> ModuleType | None:
 def twin(module: str) -> ModuleType | None:
     """The compiled twin of the Python module named `module` (`scrapy_boilerplate.core.a.x` ->
     `scrapy_boilerplate.core.a._x`), or None: not built, or pure Python asked for."""
-    package, _, name = module.rpartition(".")
-    prefix = __package__ + "."
-    if not package.startswith(__package__) or name.startswith("_"):
-        raise ValueError(f"{module} is not a Python module of {__package__}")
-    twin_name = f"{package[len(prefix) :]}._{name}" if package != __package__ else f"_{name}"
-    if twin_name not in COMPILED:
-        raise ValueError(f"{module} has no compiled twin in COMPILED")
-    return load(twin_name)
+    return load(_kernel_name(module))
 
 
 def available() -> dict[str, bool]:

@@ -457,11 +457,29 @@ def test_a_module_that_is_not_built_is_reported_once(caplog, monkeypatch):
 
 
 def test_pure_python_env_runs_a_kernels_source(monkeypatch):
-    from scrapy_boilerplate.core.scoring import _ttr
+    from scrapy_boilerplate.core.scoring import ttr
 
     monkeypatch.setenv(speedups.PURE_PYTHON_ENV, "1")
-    kernels = speedups.kernels(_ttr)
+    kernels = speedups.kernels(ttr.__name__)
     assert not speedups.is_compiled(kernels) and kernels.__file__.endswith("_ttr.py")
+
+
+def test_a_kernel_that_fails_to_load_runs_its_source(monkeypatch, caplog):
+    from scrapy_boilerplate.core.scoring import ttr
+
+    def broken(name):
+        raise ImportError("undefined symbol: built against another Python")
+
+    monkeypatch.setattr(speedups.importlib, "import_module", broken)
+    monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)
+    monkeypatch.delitem(sys.modules, "scrapy_boilerplate.core.scoring._ttr", raising=False)
+    with caplog.at_level("WARNING", logger=speedups.logger.name):
+        kernels = speedups.kernels(ttr.__name__)
+    assert not speedups.is_compiled(kernels) and kernels._best_region([30], [0], [1], [1], [-1], [30], [0], 0.9) == (
+        0,
+        30,
+    )
+    assert "scoring._ttr failed to load; running its Python code" in caplog.text
 
 
 WITHOUT_CYTHON = """

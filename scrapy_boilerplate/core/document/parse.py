@@ -9,15 +9,17 @@ from __future__ import annotations
 import codecs
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from .. import speedups
-from . import _parse
 from .charset import guess_encoding
 
-_parse = speedups.kernels(_parse)  # the UTF-8 check: compiled, or the same source run as Python
+if TYPE_CHECKING:
+    from . import _parse
+else:
+    _parse = speedups.kernels(__name__)  # the UTF-8 check: compiled, or the same source run as Python
 
 logger = logging.getLogger(__name__)
 

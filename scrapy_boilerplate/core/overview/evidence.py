@@ -35,14 +35,16 @@ from ..document.words import count_words
 from ..links.urls import ARCHIVED_POST_PATH_RE
 from ..metadata.title import TITLE_PART_SEPARATOR_RE
 from ..scoring import ttr
-from . import _evidence
 from .link_evidence import LINK_FEATURES, link_evidence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from . import _evidence
 
-_evidence = speedups.kernels(_evidence)  # compiled, or the same source run as Python
+
+if not TYPE_CHECKING:
+    _evidence = speedups.kernels(__name__)  # compiled, or the same source run as Python
 
 
 # Teaser links: a "Read more" phrase alone in its block, or text that trails off ("...").

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import speedups
-from . import _model
 from .context import Structure, context_features, page_structure
 from .sequence import SequencePart
 
@@ -29,8 +28,10 @@ if TYPE_CHECKING:
 
     from ..document.page import Page
     from ..jsondata import JsonObject
+    from . import _model
 
-_model = speedups.kernels(_model)  # compiled, or the same source run as Python
+if not TYPE_CHECKING:
+    _model = speedups.kernels(__name__)  # compiled, or the same source run as Python
 
 FORMAT = "scrapy-boilerplate-model"
 FORMAT_VERSION = 1  # trees only

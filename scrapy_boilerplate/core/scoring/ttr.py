@@ -20,14 +20,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import speedups
-from . import _ttr
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from ..document.page import Page
+    from . import _ttr
 
-_ttr = speedups.kernels(_ttr)  # compiled, or the same source run as Python
+if not TYPE_CHECKING:
+    _ttr = speedups.kernels(__name__)  # compiled, or the same source run as Python
 
 
 @cache
