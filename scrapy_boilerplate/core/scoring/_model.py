@@ -1,4 +1,4 @@
-# cython: boundscheck=False, wraparound=False, cdivision=True, annotation_typing=False
+# cython: boundscheck=False, wraparound=False, annotation_typing=False
 """Tree-ensemble evaluation (model.TreeEnsemble.raw_scores): the sum of the leaf values over all
 trees, for each row of features.
 

@@ -1,6 +1,5 @@
-# cython: boundscheck=False, wraparound=False, cdivision=True
-# (cdivision: a zero divisor would give inf or nan compiled, ZeroDivisionError as Python; the
-# nodes' tag count plus level never is zero.)
+# cython: boundscheck=False, wraparound=False
+# (No cdivision: with it, `/` of two C integers would be C's integer division, not Python's.)
 """TextSweeper's region (ttr.best_region): one loop over the page's nodes.
 
 One source, compiled by Cython (pure-Python mode: the `cython` annotations type the locals) where
@@ -51,7 +50,7 @@ def _best_region(
         if net >= 25:
             tags = node_tag_counts[i]
             depth = node_depths[i]
-            ratio = cython.cast(cython.double, net) / cython.cast(cython.double, tags + depth)
+            ratio = net / (tags + depth)  # (a float; the counts are exact as floats)
             if ratio > best:
                 best = ratio
     if not best > 0:
@@ -65,7 +64,7 @@ def _best_region(
         if net >= 25:
             tags = node_tag_counts[i]
             depth = node_depths[i]
-            ratio = cython.cast(cython.double, net) / cython.cast(cython.double, tags + depth)
+            ratio = net / (tags + depth)  # (a float; the counts are exact as floats)
         if ratio >= cut:  # (a ratio of 0 too, with a tolerance of 0)
             if first < 0:
                 first = i
