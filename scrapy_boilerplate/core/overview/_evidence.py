@@ -116,25 +116,9 @@ def _block_sums(
                         in_pager = True
                         break
         pagination += in_pager
-    return (
-        total,
-        links,
-        net_total,
-        max_net,
-        region_chars,
-        region_links,
-        region_net,
-        long_paras,
-        long_para_run,
-        long_para_chars,
-        headings,
-        linked_headings,
-        link_blocks,
-        short_link_blocks,
-        headline_links,
-        h1,
-        pagination,
-    )
+    sums = (total, links, net_total, max_net, region_chars, region_links, region_net, long_paras)
+    paras = (long_para_run, long_para_chars, headings, linked_headings, link_blocks, short_link_blocks)
+    return (*sums, *paras, headline_links, h1, pagination)
 
 
 def _node_tokens(ntokens: list[Tokens]) -> set[str]:
