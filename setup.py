@@ -31,6 +31,13 @@ def compiled_modules() -> tuple[tuple, tuple]:
     return values["COMPILED"], values["NEEDS_LXML"]
 
 
+def source(name: str) -> str:
+    """A compiled module's source: its `.py` (one source, in Cython's pure-Python mode) or, for a
+    compiled twin not converted yet, its `.pyx`."""
+    path = f"scrapy_boilerplate/core/{name.replace('.', '/')}"
+    return f"{path}.pyx" if (Path(__file__).parent / f"{path}.pyx").exists() else f"{path}.py"
+
+
 try:
     import lxml
     from Cython.Build import cythonize
@@ -43,7 +50,7 @@ else:
         [
             Extension(
                 f"scrapy_boilerplate.core.{name}",
-                [f"scrapy_boilerplate/core/{name.replace('.', '/')}.pyx"],
+                [source(name)],
                 # reads lxml's C nodes: needs lxml's headers (lxml ships them)
                 include_dirs=lxml.get_include() if name in NEEDS_LXML else [],
                 extra_link_args=LINK_ARGS,

@@ -104,7 +104,7 @@ def cases(datasets: Path):
                 body = source.encode(encoding, errors="xmlcharrefreplace")
                 if parse.META_CHARSET_RE.search(body[:4096]) or parse.XML_ENCODING_RE.search(body[:4096]):
                     continue
-                if parse._is_utf8(body):
+                if parse._parse._is_utf8(body):
                     continue
                 yield f"{pages.parent.name}/{record['id']}", lang, encoding, body, body.decode(encoding)
 

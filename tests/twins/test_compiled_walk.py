@@ -520,10 +520,13 @@ def test_same_cues_on_real_class_names():
 
 
 def test_pure_python_switch():
-    code = "from scrapy_boilerplate.core.document import page; from scrapy_boilerplate.core.scoring import model; print(page._compiled, model._compiled)"
+    code = (
+        "from scrapy_boilerplate.core.document import page; from scrapy_boilerplate.core.scoring import model; "
+        "from scrapy_boilerplate.core import speedups; print(page._compiled, speedups.is_compiled(model._model))"
+    )
     env = {**os.environ, speedups.PURE_PYTHON_ENV: "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["None", "None"]
+    assert out.stdout.split() == ["None", "False"]
 
 
 def test_a_broken_compiled_module_falls_back(monkeypatch, caplog):

@@ -1,8 +1,15 @@
-"""The compiled speed-ups give exactly what their pure-Python twins give.
+"""The compiled speed-ups give exactly what the same code gives run as Python (a kernel with one
+source, compiled or not) or what their pure-Python twins give (a `.pyx` twin).
 
 The shipped model was trained on the pure-Python features, so "close" is
 not enough: every value must be equal.
 """
+
+import contextlib
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +27,22 @@ needs_compiled = pytest.mark.skipif(
     reason="scrapy_boilerplate.core.scoring._features is not built (no C compiler at install time, "
     f"or {speedups.PURE_PYTHON_ENV} is set)",
 )
+
+
+@contextlib.contextmanager
+def as_python(module, name):
+    """A context in which `module` calls the source of its compiled kernel module (its attribute
+    `name`) run as Python."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(module, name, speedups.source_of(getattr(module, name)))
+        yield
+
+
+def best_regions(page, tolerance):
+    """ttr.best_region compiled and run as Python."""
+    fast = ttr.best_region(page, tolerance)
+    with as_python(ttr, "_ttr"):
+        return fast, ttr.best_region(page, tolerance)
 
 
 def compiled_and_pure(fn, *args):
@@ -180,6 +203,10 @@ def test_compiled_trees_score_as_numpy_does():
     X[::7] = 0  # ties with thresholds at zero
     # Sums are taken in another order (numpy: pairwise), so the last bits may differ.
     np.testing.assert_allclose(trees.raw_scores(X), trees.raw_scores_numpy(X), rtol=0, atol=1e-12)
+    from scrapy_boilerplate.core.scoring import model
+
+    with as_python(model, "_model"):  # the same source run as Python: numpy's sums
+        np.testing.assert_array_equal(trees.raw_scores(X), trees.raw_scores_numpy(X))
 
 
 utf8_pieces = st.lists(
@@ -211,9 +238,9 @@ utf8_pieces = st.lists(
 @settings(max_examples=1000, deadline=None)
 @given(utf8_pieces)
 def test_compiled_utf8_check_agrees_with_python(data):
-    from scrapy_boilerplate.core.document import parse
-
-    assert speedups.load("document._parse")._is_utf8(data) == parse._is_utf8(data)
+    compiled = speedups.load("document._parse")
+    # run as Python, the same source asks the decoder
+    assert compiled._is_utf8(data) == speedups.source_of(compiled)._is_utf8(data)
 
 
 needs_evidence = pytest.mark.skipif(
@@ -245,47 +272,157 @@ def _evidence_pages(source, dataset_pages):
     return pages + [build_page(None), build_page(parse_html("<p>one block</p>"))], with_cards
 
 
-@needs_evidence
+def _longest_run(flags):
+    if not flags.any():
+        return 0
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.view(np.int8), [0]))))
+    return int((edges[1::2] - edges[::2]).max())
+
+
+def numpy_block_sums(page, teaser, first, last):
+    """evidence.block_sums in numpy (the kernel's Python twin before it had one source): an
+    independent check of the one loop."""
+    from scrapy_boilerplate.core.overview.evidence import HEADING_TAGS, PAGINATION_TOKENS, BlockSums
+
+    n = len(page)
+    chars = np.asarray(page.chars, np.int64)
+    links = np.asarray(page.link_chars, np.int64)
+    links[teaser] = chars[teaser]
+    net = np.maximum(chars - links, 0)
+    ld = links / np.maximum(chars, 1)
+    long_para = (chars >= 200) & (ld < 0.2)
+    headings = np.fromiter(map(HEADING_TAGS.__contains__, page.tags), bool, n)
+    link_block = ld >= 0.8
+    return BlockSums(
+        int(chars.sum()),
+        int(links.sum()),
+        int(net.sum()),
+        int(net.max()) if n else 0,
+        int(chars[first:last].sum()),
+        int(links[first:last].sum()),
+        int(net[first:last].sum()),
+        int(long_para.sum()),
+        _longest_run(long_para),
+        int(chars[long_para].sum()),
+        int(headings.sum()),
+        int((headings & link_block).sum()),
+        int(link_block.sum()),
+        int((link_block & (chars < 60)).sum()),
+        int(((links >= 25) & (ld >= 0.6) & (chars < 200)).sum()),
+        page.tags.count("h1"),
+        n - sum(map(PAGINATION_TOKENS.isdisjoint, page.tokens)),
+    )
+
+
+def card_groups_teaser_cards(page):
+    """evidence.teaser_cards on selection.cards.card_groups (the kernel's Python twin before it had
+    one source): an independent check of the one loop."""
+    from itertools import accumulate
+
+    from scrapy_boilerplate.core.document.elements import FLAG
+    from scrapy_boilerplate.core.selection.cards import HEAD_BLOCKS, card_groups
+
+    acc_chars = list(accumulate(page.chars, initial=0))
+    acc_links = list(accumulate(page.link_chars, initial=0))
+    groups, signatures = [], {}
+    for (_, tag, tokens), cards in card_groups(page, FLAG["nav"]).items():
+        groups.append(
+            (
+                len(cards),
+                sum(acc_links[min(stop, start + HEAD_BLOCKS)] - acc_links[start] for start, stop in cards),
+                sum(acc_chars[stop] - acc_chars[start] - acc_links[stop] + acc_links[start] for start, stop in cards),
+            )
+        )
+        if tokens:
+            signatures[tag, tokens] = signatures.get((tag, tokens), 0) + len(cards)
+    big = [g for g in groups if g[0] >= 3]
+    items = sum(c for c, _, _ in big)
+    max_group = max((c for c, _, _ in big), default=0)
+    repeated = max(signatures.values(), default=0)
+    mean_link = sum(t for _, t, _ in big) / items if items else 0.0
+    mean_net = sum(max(x, 0) for _, _, x in big) / items if items else 0.0
+    return len(big), items, mean_link, max_group, repeated, mean_net
+
+
+def python_page_tokens(page):
+    """evidence.page_tokens in plain Python: an independent check of the loops."""
+    from scrapy_boilerplate.core.overview.evidence import LINK_WORD_RE, SHORT_LINK_CHARS
+
+    node_tokens = set()
+    for tokens in page.node_tokens:
+        node_tokens.update(tokens or ())
+    texts = [t for t, c, lc in zip(page.texts, page.chars, page.link_chars) if c < SHORT_LINK_CHARS and lc >= 0.8 * c]
+    return node_tokens, set(LINK_WORD_RE.findall(" ".join(texts).lower()))
+
+
 @pytest.mark.parametrize("source", EVIDENCE_SOURCES)
-def test_compiled_evidence_loops_equal_python(source, dataset_pages):
+@pytest.mark.parametrize("as_python_too", [False, True], ids=["as_built", "as_python"])
+def test_evidence_loops_equal_their_python_twins(source, as_python_too, dataset_pages):
+    """The loops, compiled (where built) and run as Python, against the numpy and card_groups
+    versions they replace."""
     from scrapy_boilerplate.core.overview import evidence as overview
 
     rng = np.random.default_rng(0)
     pages, with_cards = _evidence_pages(source, dataset_pages)
-    for page in pages:
-        n = len(page)
-        # teaser phrases anywhere (as links) and regions of every kind: the page, a node, none
-        teasers = [[], sorted(rng.choice(n, size=min(n, 5), replace=False).tolist()) if n else []]
-        nodes = rng.integers(0, len(page.node_tags), 3) if page.node_tags else []
-        regions = [(0, n)] + [(page.node_first[i], page.node_last[i]) for i in nodes]
-        for teaser in teasers:
-            for first, last in regions:
-                fast = overview.block_sums(page, teaser, first, last)
-                assert fast == overview._block_sums(page, teaser, first, last)
-                assert all(type(v) is int for v in fast)
-        for tolerance in (0.9, 0.5, 1.0):
-            assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
-        assert overview.teaser_cards(page) == overview._teaser_cards(page)
-        assert overview.page_tokens(page) == overview._page_tokens(page)
-    # the cards were really counted
-    assert sum(overview._teaser_cards(p)[0] > 0 for p in pages) >= with_cards
+    with as_python(overview, "_evidence") if as_python_too else contextlib.nullcontext():
+        for page in pages:
+            n = len(page)
+            # teaser phrases anywhere (as links) and regions of every kind: the page, a node, none
+            teasers = [[], sorted(rng.choice(n, size=min(n, 5), replace=False).tolist()) if n else []]
+            nodes = rng.integers(0, len(page.node_tags), 3) if page.node_tags else []
+            regions = [(0, n)] + [(page.node_first[i], page.node_last[i]) for i in nodes]
+            for teaser in teasers:
+                for first, last in regions:
+                    sums = overview.block_sums(page, teaser, first, last)
+                    assert sums == numpy_block_sums(page, teaser, first, last)
+                    assert all(type(v) is int for v in sums)
+            for tolerance in (0.9, 0.5, 1.0):
+                fast, slow = best_regions(page, tolerance)
+                assert fast == slow
+            assert overview.teaser_cards(page) == card_groups_teaser_cards(page)
+            assert overview.page_tokens(page) == python_page_tokens(page)
+        # the cards were really counted
+        assert sum(overview.teaser_cards(p)[0] > 0 for p in pages) >= with_cards
 
 
 @needs_evidence
 @pytest.mark.parametrize("source", EVIDENCE_SOURCES)
-def test_compiled_evidence_equals_python_evidence(source, dataset_pages, monkeypatch):
+def test_compiled_evidence_equals_python_evidence(source, dataset_pages):
     from scrapy_boilerplate.core.overview import evidence as overview
 
     pages, _ = _evidence_pages(source, dataset_pages)
     fast = [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
-    monkeypatch.setattr(overview, "_compiled", None)
-    assert fast == [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
+    with as_python(overview, "_evidence"):
+        assert fast == [overview.page_evidence(page, page.base_url) for page in pages if len(page)]
 
 
-@needs_evidence
+def numpy_best_region(page, tolerance):
+    """TextSweeper's region in numpy (the kernel's Python twin before it had one source): an
+    independent check of the one loop."""
+    if not page.node_tags:
+        return -1, 0
+    chars = np.asarray(page.node_chars, float)
+    links = np.asarray(page.node_link_chars, float)
+    ratio = ttr.node_ratios(chars, links, page.node_tag_counts, page.node_depths)
+    ratio[(chars - links) < 25] = 0
+    best = float(ratio.max())
+    if best <= 0:
+        return -1, 0
+    chosen = np.flatnonzero(ratio >= tolerance * best)
+    chain, a, b = set(), int(chosen[0]), int(chosen[-1])
+    while a >= 0:
+        chain.add(a)
+        a = page.node_parents[a]
+    while b >= 0 and b not in chain:
+        b = page.node_parents[b]
+    if b < 0:
+        return -1, int(np.sum(page.chars) - np.sum(page.link_chars))
+    return b, int(chars[b] - links[b])
+
+
 @settings(max_examples=300, deadline=None)
 @given(forest=forests(), data=st.data())
-def test_compiled_best_region_equals_python_on_any_tree(forest, data):
+def test_best_region_compiled_and_as_python_equal_numpy_on_any_tree(forest, data):
     """Forests of nodes (several roots too) with any text and link text, ties included."""
     from scrapy_boilerplate.core.document.page import Page
 
@@ -304,7 +441,10 @@ def test_compiled_best_region_equals_python_on_any_tree(forest, data):
         link_chars=[7, 0, 20],
     )
     for tolerance in (0.9, 0.0, 1.0):
-        assert ttr.best_region(page, tolerance) == ttr._best_region(page, tolerance)
+        expected = numpy_best_region(page, tolerance)
+        assert ttr.best_region(page, tolerance) == expected
+        with as_python(ttr, "_ttr"):
+            assert ttr.best_region(page, tolerance) == expected
 
 
 def test_a_module_that_is_not_built_is_reported_once(caplog, monkeypatch):
@@ -313,4 +453,57 @@ def test_a_module_that_is_not_built_is_reported_once(caplog, monkeypatch):
         assert speedups.load("_not_a_module") is None
         assert speedups.load("_not_a_module") is None
     warnings = [r for r in caplog.records if "_not_a_module" in r.getMessage()]
-    assert len(warnings) == 1 and "pure-Python twin" in warnings[0].getMessage()
+    assert len(warnings) == 1 and "is not built" in warnings[0].getMessage()
+
+
+def test_pure_python_env_runs_a_kernels_source(monkeypatch):
+    from scrapy_boilerplate.core.scoring import ttr
+
+    monkeypatch.setenv(speedups.PURE_PYTHON_ENV, "1")
+    kernels = speedups.kernels(ttr.__name__)
+    assert not speedups.is_compiled(kernels) and kernels.__file__.endswith("_ttr.py")
+
+
+def test_a_kernel_that_fails_to_load_runs_its_source(monkeypatch, caplog):
+    from scrapy_boilerplate.core.scoring import ttr
+
+    def broken(name):
+        raise ImportError("undefined symbol: built against another Python")
+
+    monkeypatch.setattr(speedups.importlib, "import_module", broken)
+    monkeypatch.delenv(speedups.PURE_PYTHON_ENV, raising=False)
+    monkeypatch.delitem(sys.modules, "scrapy_boilerplate.core.scoring._ttr", raising=False)
+    with caplog.at_level("WARNING", logger=speedups.logger.name):
+        kernels = speedups.kernels(ttr.__name__)
+    assert not speedups.is_compiled(kernels) and kernels._best_region([30], [0], [1], [1], [-1], [30], [0], 0.9) == (
+        0,
+        30,
+    )
+    assert "scoring._ttr failed to load; running its Python code" in caplog.text
+
+
+WITHOUT_CYTHON = """
+import sys
+if sys.argv[2] == "block":
+    sys.modules["cython"] = None  # import cython fails, as where Cython is not installed
+from scrapy_boilerplate import extract
+from scrapy_boilerplate.core.scoring import ttr
+sys.stderr.write(ttr._ttr.cython.__name__)
+sys.stdout.write(extract(open(sys.argv[1], "rb").read()).text)
+"""
+
+
+def test_the_python_code_runs_without_cython():
+    """A pure install has no Cython (a build-time dependency): the kernels' sources run on
+    core/_cython.py, and give what they give on Cython's own pure-mode module."""
+    page = Path(__file__).parents[1] / "fixtures" / "article_en.html"
+    env = {**os.environ, speedups.PURE_PYTHON_ENV: "1"}
+    runs = {
+        how: subprocess.run([sys.executable, "-c", WITHOUT_CYTHON, str(page), how], capture_output=True, env=env)
+        for how in ("block", "allow")
+    }
+    assert [run.returncode for run in runs.values()] == [0, 0], runs
+    assert runs["block"].stderr.decode() == "scrapy_boilerplate.core._cython"
+    assert runs["allow"].stderr.decode() == "cython"
+    assert runs["block"].stdout == runs["allow"].stdout
+    assert len(runs["block"].stdout) > 500

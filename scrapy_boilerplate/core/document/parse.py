@@ -9,12 +9,17 @@ from __future__ import annotations
 import codecs
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from .. import speedups
 from .charset import guess_encoding
+
+if TYPE_CHECKING:
+    from . import _parse
+else:
+    _parse = speedups.kernels(__name__)  # the UTF-8 check: compiled, or the same source run as Python
 
 logger = logging.getLogger(__name__)
 
@@ -186,16 +191,7 @@ def _valid_utf8(data: bytes) -> bytes | None:
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    return data if (_compiled._is_utf8(data) if _compiled is not None else _is_utf8(data)) else None
-
-
-def _is_utf8(data: bytes) -> bool:
-    """Valid UTF-8 as Python's strict decoder says (the reference for the compiled _parse._is_utf8)."""
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    return data if _parse._is_utf8(data) else None
 
 
 def _parse_utf8(data: bytes) -> etree._Element | None:
@@ -226,7 +222,3 @@ def to_element(html: Any) -> etree._Element | None:
     if root is not None and hasattr(html, "xpath"):
         return None  # a Selector over JSON or text
     return parse_html(html)
-
-
-# The compiled twin (_parse.pyx: the UTF-8 check), or None.
-_compiled = speedups.twin(__name__)

@@ -35,15 +35,16 @@ from ..document.words import count_words
 from ..links.urls import ARCHIVED_POST_PATH_RE
 from ..metadata.title import TITLE_PART_SEPARATOR_RE
 from ..scoring import ttr
-from ..selection.cards import HEAD_BLOCKS, card_groups
 from .link_evidence import LINK_FEATURES, link_evidence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..document.page import Tokens
+    from . import _evidence
 
-_compiled = speedups.twin(__name__)  # _evidence.pyx
+
+if not TYPE_CHECKING:
+    _evidence = speedups.kernels(__name__)  # compiled, or the same source run as Python
 
 
 # Teaser links: a "Read more" phrase alone in its block, or text that trails off ("...").
@@ -356,52 +357,18 @@ class BlockSums(NamedTuple):
 def block_sums(page: Page, teaser: list[int], first: int, last: int) -> BlockSums:
     """BlockSums of `page`, the `teaser` blocks (sorted indices) counted as links, the region
     being blocks first..last-1."""
-    if _compiled is not None:
-        return BlockSums(
-            *_compiled._block_sums(
-                page.chars,
-                page.link_chars,
-                page.tags,
-                page.tokens,
-                teaser,
-                first,
-                last,
-                HEADING_TAGS,
-                PAGINATION_TOKENS,
-            )
-        )
-    return _block_sums(page, teaser, first, last)
-
-
-def _block_sums(page: Page, teaser: list[int], first: int, last: int) -> BlockSums:
-    """The reference for the compiled _evidence._block_sums, which must give the same sums."""
-    n = len(page)
-    chars = np.asarray(page.chars, np.int64)
-    links = np.asarray(page.link_chars, np.int64)
-    links[teaser] = chars[teaser]  # teaser phrases are links in spirit even when not marked up as links
-    net = np.maximum(chars - links, 0)
-    ld = links / np.maximum(chars, 1)
-    long_para = (chars >= 200) & (ld < 0.2)
-    headings = np.fromiter(map(HEADING_TAGS.__contains__, page.tags), bool, n)
-    link_block = ld >= 0.8
     return BlockSums(
-        int(chars.sum()),
-        int(links.sum()),
-        int(net.sum()),
-        int(net.max()) if n else 0,
-        int(chars[first:last].sum()),
-        int(links[first:last].sum()),
-        int(net[first:last].sum()),
-        int(long_para.sum()),
-        _longest_run(long_para),
-        int(chars[long_para].sum()),
-        int(headings.sum()),
-        int((headings & link_block).sum()),
-        int(link_block.sum()),
-        int((link_block & (chars < 60)).sum()),
-        int(((links >= 25) & (ld >= 0.6) & (chars < 200)).sum()),
-        page.tags.count("h1"),
-        n - sum(map(PAGINATION_TOKENS.isdisjoint, page.tokens)),
+        *_evidence._block_sums(
+            page.chars,
+            page.link_chars,
+            page.tags,
+            page.tokens,
+            teaser,
+            first,
+            last,
+            HEADING_TAGS,
+            PAGINATION_TOKENS,
+        )
     )
 
 
@@ -428,31 +395,8 @@ def title_features(title: str | None) -> dict[str, float]:
 
 def page_tokens(page: Page) -> tuple[set[str], set[str]]:
     """(id/class tokens of the page's elements, lower-case words of its short link blocks)."""
-    if _compiled is None:
-        return _page_tokens(page)
-    link_texts = _compiled._short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
-    return (_compiled._node_tokens(page.node_tokens), set(LINK_WORD_RE.findall(" ".join(link_texts).lower())))
-
-
-def _page_tokens(page: Page) -> tuple[set[str], set[str]]:
-    """page_tokens with the Python _node_tokens and _short_link_texts."""
-    link_texts = _short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
-    return _node_tokens(page.node_tokens), set(LINK_WORD_RE.findall(" ".join(link_texts).lower()))
-
-
-def _node_tokens(ntokens: list[Tokens]) -> set[str]:
-    """The union of the nodes' id/class tokens (the reference for the compiled _node_tokens)."""
-    node_tokens: set[str] = set()
-    for tokens in ntokens:
-        if tokens:
-            node_tokens.update(tokens)
-    return node_tokens
-
-
-def _short_link_texts(texts: list[str], chars: list[int], link_chars: list[int], limit: int) -> list[str]:
-    """The texts under `limit` characters with at least 80 % link characters (the reference for
-    the compiled _short_link_texts)."""
-    return [t for t, c, lc in zip(texts, chars, link_chars) if c < limit and lc >= 0.8 * c]
+    link_texts = _evidence._short_link_texts(page.texts, page.chars, page.link_chars, SHORT_LINK_CHARS)
+    return (_evidence._node_tokens(page.node_tokens), set(LINK_WORD_RE.findall(" ".join(link_texts).lower())))
 
 
 def is_token_feature(name: str) -> bool:
@@ -483,14 +427,6 @@ class EvidencePlan:
         for index, found in ((self.node_tokens, node_tokens), (self.link_words, words)):
             row[[index[t] for t in found if t in index]] = 1.0
         return values, row
-
-
-def _longest_run(flags: np.ndarray) -> int:
-    """Length of the longest run of True in a boolean array."""
-    if not flags.any():
-        return 0
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.view(np.int8), [0]))))
-    return int((edges[1::2] - edges[::2]).max())
 
 
 def url_features(url: str | None) -> dict[str, float]:
@@ -546,29 +482,6 @@ def url_features(url: str | None) -> dict[str, float]:
 
 
 def teaser_cards(page: Page) -> TeaserCards:
-    """Repeated teaser cards (see _teaser_cards)."""
-    if _compiled is not None:
-        cards: TeaserCards = _compiled._teaser_cards(
-            page.node_parents,
-            page.node_first,
-            page.node_last,
-            page.node_tags,
-            page.node_tokens,
-            page.node_flags,
-            page.chars,
-            page.link_chars,
-            FLAG["nav"],
-        )
-        return cards
-    return _teaser_cards(page)
-
-
-#: (groups, cards in groups, mean link characters per card, the largest group, the most repeated
-#: card signature, mean net text per card): see _teaser_cards.
-TeaserCards = tuple[int, int, float, int, int, float]
-
-
-def _teaser_cards(page: Page) -> TeaserCards:
     """Groups of >= 3 sibling cards (cards.card_groups: the same tag and classes, each holding a
     headline-like link).
 
@@ -578,31 +491,23 @@ def _teaser_cards(page: Page) -> TeaserCards:
     groups, mean link characters per card, the largest group, the most
     repeated card signature anywhere on the page, mean net text per card:
     teasers are short, forum posts are long).
-
-    The reference for the compiled _evidence._teaser_cards, which must give the same values.
     """
-    acc_chars = list(accumulate(page.chars, initial=0))
-    acc_links = list(accumulate(page.link_chars, initial=0))
-    groups = []  # (cards, their headline link characters, their net text characters)
-    signatures: dict[tuple[str, Tokens], int] = {}
-    for (_, tag, tokens), cards in card_groups(page, FLAG["nav"]).items():
-        groups.append(
-            (
-                len(cards),
-                sum(acc_links[min(stop, start + HEAD_BLOCKS)] - acc_links[start] for start, stop in cards),
-                sum(acc_chars[stop] - acc_chars[start] - acc_links[stop] + acc_links[start] for start, stop in cards),
-            )
-        )
-        # The same card template anywhere on the page (grids split over several rows).
-        if tokens:
-            signatures[tag, tokens] = signatures.get((tag, tokens), 0) + len(cards)
-    big = [g for g in groups if g[0] >= 3]
-    items = sum(c for c, _, _ in big)
-    max_group = max((c for c, _, _ in big), default=0)
-    repeated = max(signatures.values(), default=0)
-    mean_link = sum(t for _, t, _ in big) / items if items else 0.0
-    mean_net = sum(max(x, 0) for _, _, x in big) / items if items else 0.0
-    return len(big), items, mean_link, max_group, repeated, mean_net
+    return _evidence._teaser_cards(
+        page.node_parents,
+        page.node_first,
+        page.node_last,
+        page.node_tags,
+        page.node_tokens,
+        page.node_flags,
+        page.chars,
+        page.link_chars,
+        FLAG["nav"],
+    )
+
+
+#: (groups, cards in groups, mean link characters per card, the largest group, the most repeated
+#: card signature, mean net text per card): see _teaser_cards.
+TeaserCards = tuple[int, int, float, int, int, float]
 
 
 def own_url(page: Page) -> str | None:

@@ -28,8 +28,10 @@ if TYPE_CHECKING:
 
     from ..document.page import Page
     from ..jsondata import JsonObject
+    from . import _model
 
-_compiled = speedups.twin(__name__)  # _model.pyx
+if not TYPE_CHECKING:
+    _model = speedups.kernels(__name__)  # compiled, or the same source run as Python
 
 FORMAT = "scrapy-boilerplate-model"
 FORMAT_VERSION = 1  # trees only
@@ -118,23 +120,22 @@ class TreeEnsemble:
         n = X.shape[0]
         if n == 0 or len(self._roots) == 0:
             return np.full(n, self.baseline)
-        if _compiled is not None:
-            scores: np.ndarray = _compiled._raw_scores(
-                np.ascontiguousarray(X, dtype=float),
-                self._feat,
-                self._thr,
-                self._child,
-                self._val,
-                self._roots,
-                self.baseline,
-                self._steps,
-            )
-            return scores
-        return self.raw_scores_numpy(X)
+        return _model._raw_scores(
+            np.ascontiguousarray(X, dtype=float),
+            self._feat,
+            self._thr,
+            self._child,
+            self._val,
+            self._roots,
+            self.baseline,
+            self._steps,
+        )
 
     def raw_scores_numpy(self, X: np.ndarray) -> np.ndarray:
-        """`raw_scores` in numpy alone (_raw_scores)."""
-        return _raw_scores(X, self._feat, self._thr, self._child, self._val, self._roots, self.baseline, self._steps)
+        """`raw_scores` in numpy alone, compiled or not (what the Python code runs)."""
+        return _model.raw_scores_numpy(
+            X, self._feat, self._thr, self._child, self._val, self._roots, self.baseline, self._steps
+        )
 
     def to_json(self) -> JsonObject:
         return {
@@ -173,28 +174,6 @@ class TreeEnsemble:
             baseline=float(data["baseline"]),
             depth=int(data["depth"]),
         )
-
-
-def _raw_scores(
-    X: np.ndarray,
-    feat: np.ndarray,
-    thr: np.ndarray,
-    child: np.ndarray,
-    val: np.ndarray,
-    roots: np.ndarray,
-    baseline: float,
-    steps: int,
-) -> np.ndarray:
-    """Sum of leaf values over all trees in numpy alone: all (row, tree) walks advance one level at
-    a time. The reference for the compiled _model._raw_scores, which must give the same sums."""
-    n = X.shape[0]
-    flat = np.ascontiguousarray(X, dtype=float).ravel()
-    offsets = (np.arange(n, dtype=np.intp) * X.shape[1])[:, None]
-    node = np.broadcast_to(roots, (n, len(roots)))
-    for _ in range(steps):
-        node = child[node] + (flat[offsets + feat[node]] > thr[node])
-    scores: np.ndarray = baseline + val[node].sum(axis=1)
-    return scores
 
 
 @dataclass

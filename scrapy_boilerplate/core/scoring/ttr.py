@@ -22,13 +22,13 @@ import numpy as np
 from .. import speedups
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from numpy.typing import ArrayLike
 
     from ..document.page import Page
+    from . import _ttr
 
-_compiled = speedups.twin(__name__)  # _ttr.pyx
+if not TYPE_CHECKING:
+    _ttr = speedups.kernels(__name__)  # compiled, or the same source run as Python
 
 
 @cache
@@ -97,49 +97,13 @@ def best_region(page: Page, tolerance: float = 0.9) -> tuple[int, int]:
     Only nodes with a little net text take part, so a tiny lone paragraph
     (very high ratio, one tag) cannot win on its own.
     """
-    if _compiled is not None:
-        region: tuple[int, int] = _compiled._best_region(
-            page.node_chars,
-            page.node_link_chars,
-            page.node_tag_counts,
-            page.node_depths,
-            page.node_parents,
-            page.chars,
-            page.link_chars,
-            tolerance,
-        )
-        return region
-    return _best_region(page, tolerance)
-
-
-def _best_region(page: Page, tolerance: float) -> tuple[int, int]:
-    """The reference for the compiled _ttr._best_region, which must give the same region."""
-    if not page.node_tags:
-        return -1, 0
-    chars = page.arrays.node_chars
-    links = page.arrays.node_link_chars
-    ratio = node_ratios(chars, links, page.node_tag_counts, page.node_depths)
-    ratio[(chars - links) < 25] = 0
-    best = float(ratio.max())
-    if best <= 0:
-        return -1, 0
-    chosen = np.flatnonzero(ratio >= tolerance * best)
-    # Nodes are in pre-order, so the common ancestor of all chosen nodes is
-    # the common ancestor of the first and the last one: O(depth), not O(k * depth).
-    region = _common_ancestor(page.node_parents, int(chosen[0]), int(chosen[-1]))
-    if region < 0:
-        net = int(np.sum(page.chars) - np.sum(page.link_chars))
-    else:
-        net = int(chars[region] - links[region])
-    return region, net
-
-
-def _common_ancestor(parents: Sequence[int], a: int, b: int) -> int:
-    """Lowest common ancestor of nodes a and b (-1 when they share none)."""
-    chain = set()
-    while a >= 0:
-        chain.add(a)
-        a = parents[a]
-    while b >= 0 and b not in chain:
-        b = parents[b]
-    return b
+    return _ttr._best_region(
+        page.node_chars,
+        page.node_link_chars,
+        page.node_tag_counts,
+        page.node_depths,
+        page.node_parents,
+        page.chars,
+        page.link_chars,
+        tolerance,
+    )
