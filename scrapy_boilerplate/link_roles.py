@@ -14,7 +14,7 @@ import hashlib
 import logging
 import time
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
