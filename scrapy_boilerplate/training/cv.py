@@ -25,14 +25,13 @@ import numpy as np
 
 from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
-from ..core.extraction import build_extraction
 from ..core.extractor import Extractor
 from ..core.metadata.title import best_title
 from ..core.options import Options
 from ..core.scoring.decode import DEFAULT_PARAMS
 from ..core.scoring.features import token_features
 from ..core.scoring.model import Model
-from ..core.selection.steps import select
+from ..core.selection.steps import Scorer, select
 from . import train as training
 from .cache import CachedPage, load_or_walk
 from .conventions import LABELLED, WIDE, scoring_options, training_labels
@@ -155,12 +154,15 @@ def options_for(dataset: str) -> Options:
     return _BASE_OPTIONS.replace(scoring_options(dataset))
 
 
-def selection_text(page, proba: np.ndarray, params: dict, opts: Options, url: str | None) -> str:
-    """The text the inference selection (every step of STEPS) keeps from `proba`."""
+def selection_text(
+    page, proba: np.ndarray, params: dict, opts: Options, url: str | None, score: Scorer | None = None
+) -> str:
+    """The text the inference selection (every step of STEPS, the fallbacks included) keeps from
+    `proba`; `score`: the model `proba` is from, for the page walked again (the thread re-walk)."""
     if not len(page):
         return ""
     title = best_title(page)
-    return build_extraction(select(page, proba, params, opts, title).kept(), url, opts).text
+    return select(page, proba, params, opts, title, url=url, score=score).extraction().text
 
 
 def page_pr(item_dp: DatasetPage, gold: str | None, text: str) -> tuple[float | None, float | None]:
@@ -183,15 +185,19 @@ def set_f1(pairs: list[tuple[float | None, float | None]]) -> float:
     return f1 or 0.0
 
 
-def tune_on_selection(pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print) -> dict:
+def tune_on_selection(
+    pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print, scores: Sequence | None = None
+) -> dict:
     """Coordinate search over train.DECODE_GRID (train.tune_decoder's), scoring the text of the
-    real selection: the mean over sets of each set's F1 (its convention's options)."""
+    real selection: the mean over sets of each set's F1 (its convention's options). `scores`:
+    per page, the model its probabilities are from (selection_text)."""
     opts = [options_for(it.dataset) for it in items]
+    models = scores if scores is not None else [None] * len(items)
 
     def score(params: dict) -> float:
         by_set: dict[str, list] = {}
-        for page, it, proba, o in zip(pages, items, probas, opts):
-            text = selection_text(page, proba, params, o, it.dp.url)
+        for page, it, proba, o, model in zip(pages, items, probas, opts, models):
+            text = selection_text(page, proba, params, o, it.dp.url, model)
             by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
         return float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
 
@@ -265,6 +271,20 @@ def _stack_design(dense: list[np.ndarray], probas: list[np.ndarray], structures:
     return [np.hstack([x, context_features(p, s)]) for x, p, s in zip(dense, probas, structures)]
 
 
+def _stacked_scorer(first: Scorer, clf2) -> Scorer:
+    """The probabilities of an inner fold's two stages for a page (as the stacked model gives
+    them: the second stage over the block's dense features and the first stage's context)."""
+    from ..core.scoring.context import page_structure
+    from ..core.scoring.features import dense_features
+
+    def score(page: Page) -> np.ndarray:
+        [rows] = _stack_design([dense_features(page)], [first(page)], [page_structure(page)])
+        proba: np.ndarray = clf2.predict_proba(rows)[:, 1]
+        return proba
+
+    return score
+
+
 def _fit_rows(X: list[np.ndarray], data: list[training.PageData], params: dict):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -311,18 +331,21 @@ def _sequence_models(
     return [np.hstack([x, p[:, None]]) for x, p in zip(X2, oof)], sequence, oof
 
 
-def tune_grid(pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print) -> dict:
+def tune_grid(
+    pages: list, items: list[Item], probas: list[np.ndarray], log: Callable = print, scores: Sequence | None = None
+) -> dict:
     """The decoder from OOF_GRID (searched whole), scored as tune_on_selection scores."""
     import itertools
 
     opts = [options_for(it.dataset) for it in items]
+    models = scores if scores is not None else [None] * len(items)
     best, best_params = -1.0, dict(DEFAULT_PARAMS)
     keys = list(OOF_GRID)
     for values in itertools.product(*(OOF_GRID[k] for k in keys)):
         params = {**DEFAULT_PARAMS, **OOF_FIXED, **dict(zip(keys, values))}
         by_set: dict[str, list] = {}
-        for page, it, proba, o in zip(pages, items, probas, opts):
-            text = selection_text(page, proba, params, o, it.dp.url)
+        for page, it, proba, o, model in zip(pages, items, probas, opts, models):
+            text = selection_text(page, proba, params, o, it.dp.url, model)
             by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
         score = float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
         if score > best + 1e-4:
@@ -343,9 +366,13 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
     start = time.time()
     inner = np.array([inner_fold(it.group) for it in kept])
     oof1: list[np.ndarray] = [np.zeros(0)] * len(kept)
+    # Each inner fold's first stage, for the pages its out-of-fold probabilities select walked
+    # again (the thread re-walk): the decoder is tuned on the selection inference runs.
+    scorers1: list[Scorer] = []
     for k in range(INNER_FOLDS):
         fit_idx = np.flatnonzero(inner != k)
         clf, vocabulary, _ = _fit([data[i] for i in fit_idx], recipe)
+        scorers1.append(training.scorer(clf, vocabulary))
         held = np.flatnonzero(inner == k).tolist()
         for j, proba in zip(held, _probas(clf, vocabulary, [kept[j] for j in held])):
             oof1[j] = proba
@@ -368,10 +395,16 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
             tune_pages[i] = page
     idx = sorted(tune_pages)
     log(f"{recipe.name}: {len(kept)} pages walked, {len(idx)} for tuning, {time.time() - start:.0f}s")
+
+    def tune_on(oof: list[np.ndarray], scorers: Sequence[Scorer | None]) -> dict:
+        """The decoder tuned on `oof`, a page walked again scored by its inner fold's `scorers`."""
+        pages, items = [tune_pages[i] for i in idx], [kept[i] for i in idx]
+        return tune_grid(pages, items, [oof[i] for i in idx], log, [scorers[inner[i]] for i in idx])
+
     if recipe.sequence:  # its first stage alone is not kept (below): no decoder to tune
         params1 = dict(DEFAULT_PARAMS)
     else:
-        params1 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof1[i] for i in idx], log)
+        params1 = tune_on(oof1, scorers1)
     clf, vocabulary, X = _fit(data, recipe)
     meta = {"recipe": recipe.name, "training_pages": len(data)}
     model = training.to_model(clf, vocabulary, X, params1, meta)
@@ -383,12 +416,15 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
 
         def second_stage(rows: list[np.ndarray], name: str, sequence=None) -> Model:
             oof2: list[np.ndarray] = [np.zeros(0)] * len(kept)
+            scorers2: list[Scorer | None] = []
             for k in range(INNER_FOLDS):
                 fit_idx = np.flatnonzero(inner != k)
                 clf2, _ = _fit_rows([rows[i] for i in fit_idx], [data[i] for i in fit_idx], STACK_HGB)
                 for j in np.flatnonzero(inner == k).tolist():
                     oof2[j] = clf2.predict_proba(rows[j])[:, 1] if len(rows[j]) else np.zeros(0)
-            params2 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof2[i] for i in idx], log)
+                # (a sequence model's inner fits are not kept: no re-walk when tuning with one)
+                scorers2.append(None if sequence is not None else _stacked_scorer(scorers1[k], clf2))
+            params2 = tune_on(oof2, scorers2)
             clf2, X2_all = _fit_rows(rows, data, STACK_HGB)
             stacked = training.to_model(clf, vocabulary, X, params2, {**meta, "recipe": name})
             trees2 = training.export_trees(clf2)
@@ -405,7 +441,7 @@ def make_oof_models(recipe: Recipe, data: list[training.PageData], kept: list[It
             # the first stage alone is today-oof's (same data, folds and seed): not scored again
             del out[recipe.name]
             X2s, sequence, oof_seq = _sequence_models(X2, oof1, data, inner, n_dense, log)
-            params_seq = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof_seq[i] for i in idx], log)
+            params_seq = tune_on(oof_seq, [None] * INNER_FOLDS)  # (its inner fits are not kept)
             alone = training.to_model(clf, vocabulary, X, params_seq, {**meta, "recipe": recipe.name + "+seq"})
             alone.stack = StackPart(list(range(n_dense)), list(CONTEXT_FEATURES), None, sequence)
             out[recipe.name + "+seq"] = alone
@@ -477,9 +513,10 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable = print) -> Mode
             )
             for it, page in zip(tune_items, pages)
         ]
-        params = training.tune_decoder(tune_data, probas, log=lambda *_: None)
+        params = training.tune_decoder(tune_data, probas, log=lambda *_: None, score=training.scorer(clf, vocabulary))
     else:
-        params = tune_on_selection(pages, tune_items, probas, log=lambda *_: None)
+        scores = [training.scorer(clf, vocabulary)] * len(tune_items)
+        params = tune_on_selection(pages, tune_items, probas, log=lambda *_: None, scores=scores)
     del pages
     log(f"{recipe.name}: decoder tuned, {time.time() - start:.0f}s")
     clf, vocabulary, X = _fit(data, recipe)
@@ -656,11 +693,11 @@ def replay_rows(
 ) -> list[dict]:
     """A stored run's pages scored again with each fold's decoder, through today's selection: a
     change to the decoder or the steps is screened in a minute, without training again. With the
-    run's fold `models` (a run keeps them), the whole extraction runs, fallbacks included: the
-    replay of unchanged code is the stored run. Without them, the stored out-of-fold
-    probabilities go through select() only: pages whose text came from a fallback (a thread
-    walked again with its replies, a stated body) are scored without it, so such a replay is
-    compared with a replay of the unchanged code, never with the stored run."""
+    run's fold `models` (a run keeps them), the whole extraction runs: the replay of unchanged
+    code is the stored run. Without them, the stored out-of-fold probabilities go through
+    select() without a model to score a page walked again: pages whose text came from the
+    thread re-walk are scored without it, so such a replay is compared with a replay of the
+    unchanged code, never with the stored run."""
     order = [(r["set"], r["id"]) for r in rows]
     return _rows_in_parts(_replay_task, (rows, decoders, models), items, processes, order)
 
