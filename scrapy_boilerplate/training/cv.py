@@ -84,7 +84,7 @@ class Recipe:
     mask_wide: bool = True  # conventions.training_labels on the wide sets
     wide_weight: float = 1.0  # a wide set's page weighs this much
     tune: str = "selection"  # "selection": the decoder tuned on the rendered text
-    # of select() (all STEPS); "short": as train.py
+    # of select() (all STEPS, fallbacks too); "short": as train.py
     # (select()'s mask, block texts joined; before the
     # unified selection, the first five steps only);
     # "fixed": `decoder` as given, not tuned

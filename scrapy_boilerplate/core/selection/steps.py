@@ -174,6 +174,7 @@ def select(
             step.run(s)
         elif blocks:
             step.run(s)
+            s.made = None  # (a step after a fallback would change what it made)
             if s.mask is not None:
                 s.history.append((step.reason or "", s.mask.tobytes()))  # type: ignore[union-attr]
     return s
