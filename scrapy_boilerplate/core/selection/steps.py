@@ -175,8 +175,8 @@ def select(
         elif blocks:
             step.run(s)
             s.made = None  # (a step after a fallback would change what it made)
-            if s.mask is not None:
-                s.history.append((step.reason or "", s.mask.tobytes()))  # type: ignore[union-attr]
+            if s.mask is not None and s.history is not None:
+                s.history.append((step.reason or "", s.mask.tobytes()))
     return s
 
 
