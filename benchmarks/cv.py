@@ -238,12 +238,19 @@ NOT_ELIMINATED = frozenset(
 )
 
 
+def eliminable() -> list[str]:
+    """The steps --eliminate may remove, in the order they run: every step of selection/steps.py
+    STEPS (the decoder's steps after its Viterbi pass and the fallbacks among them) but
+    NOT_ELIMINATED."""
+    return [step.name for step in steps.STEPS if step.name not in NOT_ELIMINATED]
+
+
 @contextlib.contextmanager
 def _without_steps(names: tuple[str, ...]) -> Iterator[None]:
     """selection/steps.py's STEPS without `names` (the replay's workers are forked from this
     process, so they run the steps it left)."""
     saved = steps.STEPS
-    steps.STEPS = tuple(step for step in saved if step.run.__name__ not in names)
+    steps.STEPS = tuple(step for step in saved if step.name not in names)
     try:
         yield
     finally:
@@ -264,13 +271,14 @@ def eliminate(source: str, folds: int, cache: str | None, processes: int) -> lis
         with _without_steps(removed):
             return cv.replay_rows(stored["rows"], stored["decoders"], items, processes, models)
 
+    candidates = eliminable()
+    _log(f"steps that may be removed: {', '.join(candidates)}")
     removed: tuple[str, ...] = ()
     base = scored(removed)
     while True:
         costs = {}
-        for step in steps.STEPS:
-            name = step.run.__name__
-            if name in NOT_ELIMINATED or name in removed:
+        for name in candidates:
+            if name in removed:
                 continue
             rows = scored((*removed, name))
             sa, sb = cv.slices(base), cv.slices(rows)
@@ -498,7 +506,11 @@ def main() -> None:
     parser.add_argument(
         "--eliminate",
         metavar="RUN",
-        help="backward elimination of the selection's steps, replaying the stored run RUN (with its fold models)",
+        help="backward elimination of the selection's steps (the decoder's and the fallbacks among them; "
+        "--list-steps), replaying the stored run RUN (with its fold models)",
+    )
+    parser.add_argument(
+        "--list-steps", action="store_true", help="list the steps --eliminate may remove, in the order they run"
     )
     parser.add_argument("--report", action="store_true", help=f"write {OUT.name} from the stored runs")
     parser.add_argument(
@@ -519,6 +531,8 @@ def main() -> None:
         run(args.run, args.folds, args.cache, args.processes, args.untouched)
     if args.replay:
         replay(*args.replay, args.folds, args.cache, args.processes)
+    if args.list_steps:
+        print("\n".join(eliminable()))
     if args.eliminate:
         eliminate(args.eliminate, args.folds, args.cache, args.processes)
     if args.report:

@@ -46,7 +46,7 @@ class BlockSource(NamedTuple):
     tags: list[str]
     mask: np.ndarray
     probability: np.ndarray
-    history: list[bytes] | None
+    history: list[tuple[str, bytes]] | None
     shift: np.ndarray | None
 
 
@@ -71,8 +71,9 @@ class Block:
     tag: str
     is_content: bool
     probability: float
-    #: The step that decided: "model" (the block model and decoder), "data_table", "title_byline"...
-    #: (selection/steps.py REASONS; the list is in docs/extraction.md).
+    #: The step that decided: "model" (the decoder's Viterbi pass over the model's probabilities),
+    #: "body_gap", "data_table", "title_byline"... (selection/steps.py STEPS; the list is in
+    #: docs/extraction.md).
     reason: str = ""
 
 

@@ -3,21 +3,18 @@
 1. document/: parse the input (to_element) and walk the tree once (build_page) -> Page;
 2. scoring/: the blocks' probabilities (features and the model; CETR clusters without one);
 3. site_memory/: with a store, the site's template evidence moves them;
-4. metadata/title.py: the headline; selection/: the decoder, then the selection steps
-   (selection/steps.py, in order) -> the kept blocks;
+4. metadata/title.py: the headline; selection/: `select` runs the one ordered list of what
+   decides a block, selection/steps.py STEPS: the site memory's and the site rules' moves of the
+   probabilities, the decoder's steps, the steps that correct one kind of mistake each, the site
+   rules' last word and the two fallbacks (a thread walked again with its comment sections, the
+   body a page states in its JSON-LD) -> the kept blocks;
 5. render/ (extraction.py): the text now; Markdown, HTML and the article metadata when first read.
-
-Two fallbacks may then replace the extraction (selection/fallbacks.py): a page that is a thread
-is selected again with its comment sections walked, and a client-rendered page whose markup holds
-next to nothing gets the body its JSON-LD states. What decides a block, the site memory's and the
-site rules' moves and the fallbacks among them, is one ordered list: selection/steps.py PIPELINE.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -25,15 +22,13 @@ import numpy as np
 from .document.page import Page, build_page
 from .document.parse import to_element, to_element_type_error
 from .extraction import Extraction as Extraction  # re-exported: scrapy_boilerplate.core.extractor.Extraction
-from .extraction import build_extraction, empty_extraction
 from .metadata.title import best_title
 from .options import Options, selector_tuple
 from .scoring.clusters import cluster_probabilities
 from .scoring.features import dense_columns, feature_matrix
 from .scoring.model import Model, ModelError, load_model
-from .selection.kept import Kept
 from .selection.site_rules import SiteRule, SiteRules, make_rule
-from .selection.steps import FALLBACKS, select
+from .selection.steps import select
 
 if TYPE_CHECKING:
     import os
@@ -197,53 +192,20 @@ class Extractor:
         rule: SiteRule | None = None,
     ) -> Extraction:
         store = self.templates if templates is None else templates
-        run = _Run(self, page, url, opts, rule)
-        if store is None or not len(page):
-            return run.finish(run.select(page))
-        # Site memory (site_memory/templates.py): the model's probabilities first, so that the store
-        # records where the content is; then the site's evidence moves them (selection/steps.py).
-        proba = self.block_probabilities(page)
-        run.evidence = _template_evidence(store, page, url, proba)
-        result = run.finish(run.select(page, proba))
-        if run.evidence is not None:
-            result.site_memory = run.evidence.summary()
-        return result
-
-
-@dataclass
-class _Run:
-    """One extraction of one page: what its selection and fallbacks share (selection/fallbacks.py Run)."""
-
-    extractor: Extractor
-    page: Page
-    url: str | None
-    options: Options
-    rule: SiteRule | None
-    evidence: TemplateEvidence | None = None
-
-    @property
-    def include_comments(self) -> bool:
-        return self.options.include_comments
-
-    def select(self, page: Page, proba: np.ndarray | None = None) -> Extraction:
-        """The extraction of `page` after the selection's steps (selection/steps.py STEPS)."""
+        proba = self.block_probabilities(page) if len(page) else np.zeros(0)
+        evidence = None
+        if store is not None and len(page):
+            # Site memory (site_memory/templates.py): the model's probabilities first, so that the
+            # store records where the content is; then the site's evidence moves them (a step).
+            evidence = _template_evidence(store, page, url, proba)
+        params = self.model.decode if self.model is not None else None
         title = best_title(page)
-        if not len(page):
-            return empty_extraction(page, title, self.url)
-        model = self.extractor.model
-        if proba is None:
-            proba = self.extractor.block_probabilities(page)
-        params = model.decode if model is not None else None
-        s = select(page, proba, params, self.options, title, evidence=self.evidence, rule=self.rule)
-        return build_extraction(s.kept(), self.url, self.options)
-
-    def extraction(self, kept: Kept) -> Extraction:
-        return build_extraction(kept, self.url, self.options)
-
-    def finish(self, result: Extraction) -> Extraction:
-        """The fallbacks after the selection, in order (selection/steps.py FALLBACKS)."""
-        for fallback in FALLBACKS:
-            result = fallback.run(self, result)
+        s = select(
+            page, proba, params, opts, title, evidence=evidence, rule=rule, url=url, score=self.block_probabilities
+        )
+        result = s.extraction()
+        if evidence is not None:
+            result.site_memory = evidence.summary()
         return result
 
 

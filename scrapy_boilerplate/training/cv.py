@@ -237,11 +237,11 @@ def replay_rows(
 ) -> list[JsonObject]:
     """A stored run's pages scored again with each fold's decoder, through today's selection: a
     change to the decoder or the steps is screened in a minute, without training again. With the
-    run's fold `models` (a run keeps them), the whole extraction runs, fallbacks included: the
-    replay of unchanged code is the stored run. Without them, the stored out-of-fold
-    probabilities go through select() only: pages whose text came from a fallback (a thread
-    walked again with its replies, a stated body) are scored without it, so such a replay is
-    compared with a replay of the unchanged code, never with the stored run."""
+    run's fold `models` (a run keeps them), the whole extraction runs: the replay of unchanged
+    code is the stored run. Without them, the stored out-of-fold probabilities go through
+    select() without a model to score a page walked again: pages whose text came from the
+    thread re-walk are scored without it, so such a replay is compared with a replay of the
+    unchanged code, never with the stored run."""
     order = [(r["set"], r["id"]) for r in rows]
     return _rows_in_parts(_replay_task, (rows, decoders, models), items, processes, order)
 

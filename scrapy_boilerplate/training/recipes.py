@@ -12,7 +12,7 @@ context when the recipe stacks).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,6 @@ import numpy as np
 
 from ..core.document.page import Page, build_page
 from ..core.document.parse import parse_html
-from ..core.extraction import build_extraction
 from ..core.extractor import Extractor
 from ..core.jsondata import JsonObject
 from ..core.metadata.title import best_title
@@ -28,7 +27,7 @@ from ..core.options import Options
 from ..core.scoring.decode import DEFAULT_PARAMS
 from ..core.scoring.features import token_features
 from ..core.scoring.model import Model
-from ..core.selection.steps import select
+from ..core.selection.steps import Scorer, select
 from . import train as training
 from .cache import CachedPage
 from .conventions import LABELLED, WIDE, scoring_options, training_labels
@@ -65,7 +64,7 @@ class Recipe:
     mask_wide: bool = True  # conventions.training_labels on the wide sets
     wide_weight: float = 1.0  # a wide set's page weighs this much
     tune: str = "selection"  # "selection": the decoder tuned on the rendered text
-    # of select() (all STEPS); "short": as train.py
+    # of select() (all STEPS, fallbacks too); "short": as train.py
     # (select()'s mask, block texts joined; before the
     # unified selection, the first five steps only);
     # "fixed": `decoder` as given, not tuned
@@ -139,12 +138,15 @@ def options_for(dataset: str) -> Options:
     return _BASE_OPTIONS.replace(scoring_options(dataset))
 
 
-def selection_text(page: Page, proba: np.ndarray, params: JsonObject, opts: Options, url: str | None) -> str:
-    """The text the inference selection (every step of STEPS) keeps from `proba`."""
+def selection_text(
+    page: Page, proba: np.ndarray, params: JsonObject, opts: Options, url: str | None, score: Scorer | None = None
+) -> str:
+    """The text the inference selection (every step of STEPS, the fallbacks included) keeps from
+    `proba`; `score`: the model `proba` is from, for the page walked again (the thread re-walk)."""
     if not len(page):
         return ""
     title = best_title(page)
-    return build_extraction(select(page, proba, params, opts, title).kept(), url, opts).text
+    return select(page, proba, params, opts, title, url=url, score=score).extraction().text
 
 
 def page_pr(item_dp: DatasetPage, gold: str | None, text: str) -> tuple[float | None, float | None]:
@@ -168,16 +170,22 @@ def set_f1(pairs: list[tuple[float | None, float | None]]) -> float:
 
 
 def tune_on_selection(
-    pages: list[Page], items: list[Item], probas: list[np.ndarray], log: Callable[[str], None] = print
+    pages: list[Page],
+    items: list[Item],
+    probas: list[np.ndarray],
+    log: Callable[[str], None] = print,
+    scores: Sequence[Scorer | None] | None = None,
 ) -> JsonObject:
     """Coordinate search over train.DECODE_GRID (train.tune_decoder's), scoring the text of the
-    real selection: the mean over sets of each set's F1 (its convention's options)."""
+    real selection: the mean over sets of each set's F1 (its convention's options). `scores`:
+    per page, the model its probabilities are from (selection_text)."""
     opts = [options_for(it.dataset) for it in items]
+    models = scores if scores is not None else [None] * len(items)
 
     def score(params: JsonObject) -> float:
         by_set: dict[str, list[tuple[float | None, float | None]]] = {}
-        for page, it, proba, o in zip(pages, items, probas, opts):
-            text = selection_text(page, proba, params, o, it.dp.url)
+        for page, it, proba, o, model in zip(pages, items, probas, opts, models):
+            text = selection_text(page, proba, params, o, it.dp.url, model)
             by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
         return float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
 
@@ -245,6 +253,20 @@ def balance_wide_negatives(data: list[training.PageData], items: list[Item]) -> 
             d.negative_weight = (totals[it.dataset][0] / totals[it.dataset][1]) / target
 
 
+def _stacked_scorer(first: Scorer, clf2: Any) -> Scorer:
+    """The probabilities of an inner fold's two stages for a page (as the stacked model gives
+    them: the second stage over the block's dense features and the first stage's context)."""
+    from ..core.scoring.context import page_structure
+    from ..core.scoring.features import dense_features
+
+    def score(page: Page) -> np.ndarray:
+        [rows] = _stack_design([dense_features(page)], [first(page)], [page_structure(page)])
+        proba: np.ndarray = clf2.predict_proba(rows)[:, 1]
+        return proba
+
+    return score
+
+
 def _stack_design(dense: list[np.ndarray], probas: list[np.ndarray], structures: list[Structure]) -> list[np.ndarray]:
     from ..core.scoring.context import context_features
 
@@ -300,19 +322,24 @@ def _sequence_models(
 
 
 def tune_grid(
-    pages: list[Page], items: list[Item], probas: list[np.ndarray], log: Callable[[str], None] = print
+    pages: list[Page],
+    items: list[Item],
+    probas: list[np.ndarray],
+    log: Callable[[str], None] = print,
+    scores: Sequence[Scorer | None] | None = None,
 ) -> JsonObject:
     """The decoder from OOF_GRID (searched whole), scored as tune_on_selection scores."""
     import itertools
 
     opts = [options_for(it.dataset) for it in items]
+    models = scores if scores is not None else [None] * len(items)
     best, best_params = -1.0, dict(DEFAULT_PARAMS)
     keys = list(OOF_GRID)
     for values in itertools.product(*(OOF_GRID[k] for k in keys)):
         params = {**DEFAULT_PARAMS, **OOF_FIXED, **dict(zip(keys, values))}
         by_set: dict[str, list[tuple[float | None, float | None]]] = {}
-        for page, it, proba, o in zip(pages, items, probas, opts):
-            text = selection_text(page, proba, params, o, it.dp.url)
+        for page, it, proba, o, model in zip(pages, items, probas, opts, models):
+            text = selection_text(page, proba, params, o, it.dp.url, model)
             by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
         score = float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
         if score > best + 1e-4:
@@ -335,9 +362,13 @@ def make_oof_models(
     start = time.time()
     inner = np.array([inner_fold(it.group) for it in kept])
     oof1: list[np.ndarray] = [np.zeros(0)] * len(kept)
+    # Each inner fold's first stage, for the pages its out-of-fold probabilities select walked
+    # again (the thread re-walk): the decoder is tuned on the selection inference runs.
+    scorers1: list[Scorer] = []
     for k in range(INNER_FOLDS):
         fit_idx = np.flatnonzero(inner != k)
         clf, vocabulary, _ = _fit([data[i] for i in fit_idx], recipe)
+        scorers1.append(training.scorer(clf, vocabulary))
         held = np.flatnonzero(inner == k).tolist()
         for j, proba in zip(held, _probas(clf, vocabulary, [kept[j] for j in held])):
             oof1[j] = proba
@@ -360,10 +391,16 @@ def make_oof_models(
             tune_pages[i] = page
     idx = sorted(tune_pages)
     log(f"{recipe.name}: {len(kept)} pages walked, {len(idx)} for tuning, {time.time() - start:.0f}s")
+
+    def tune_on(oof: list[np.ndarray], scorers: Sequence[Scorer | None]) -> JsonObject:
+        """The decoder tuned on `oof`, a page walked again scored by its inner fold's `scorers`."""
+        pages, items = [tune_pages[i] for i in idx], [kept[i] for i in idx]
+        return tune_grid(pages, items, [oof[i] for i in idx], log, [scorers[inner[i]] for i in idx])
+
     if recipe.sequence:  # its first stage alone is not kept (below): no decoder to tune
         params1 = dict(DEFAULT_PARAMS)
     else:
-        params1 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof1[i] for i in idx], log)
+        params1 = tune_on(oof1, scorers1)
     clf, vocabulary, X = _fit(data, recipe)
     meta = {"recipe": recipe.name, "training_pages": len(data)}
     model = training.to_model(clf, vocabulary, X, params1, meta)
@@ -376,12 +413,15 @@ def make_oof_models(
 
         def second_stage(rows: list[np.ndarray], name: str, sequence: SequencePart | None = None) -> Model:
             oof2: list[np.ndarray] = [np.zeros(0)] * len(kept)
+            scorers2: list[Scorer | None] = []
             for k in range(INNER_FOLDS):
                 fit_idx = np.flatnonzero(inner != k)
                 clf2, _ = _fit_rows([rows[i] for i in fit_idx], [data[i] for i in fit_idx], STACK_HGB)
                 for j in np.flatnonzero(inner == k).tolist():
                     oof2[j] = clf2.predict_proba(rows[j])[:, 1] if len(rows[j]) else np.zeros(0)
-            params2 = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof2[i] for i in idx], log)
+                # (a sequence model's inner fits are not kept: no re-walk when tuning with one)
+                scorers2.append(None if sequence is not None else _stacked_scorer(scorers1[k], clf2))
+            params2 = tune_on(oof2, scorers2)
             clf2, X2_all = _fit_rows(rows, data, STACK_HGB)
             stacked = training.to_model(clf, vocabulary, X, params2, {**meta, "recipe": name})
             trees2 = training.export_trees(clf2)
@@ -398,7 +438,7 @@ def make_oof_models(
             # the first stage alone is today-oof's (same data, folds and seed): not scored again
             del out[recipe.name]
             X2s, sequence, oof_seq = _sequence_models(X2, oof1, data, inner, n_dense, log)
-            params_seq = tune_grid([tune_pages[i] for i in idx], [kept[i] for i in idx], [oof_seq[i] for i in idx], log)
+            params_seq = tune_on(oof_seq, [None] * INNER_FOLDS)  # (its inner fits are not kept)
             alone = training.to_model(clf, vocabulary, X, params_seq, {**meta, "recipe": recipe.name + "+seq"})
             alone.stack = StackPart(list(range(n_dense)), list(CONTEXT_FEATURES), None, sequence)
             out[recipe.name + "+seq"] = alone
@@ -470,9 +510,10 @@ def make_model(recipe: Recipe, items: list[Item], log: Callable[[str], None] = p
             )
             for it, page in zip(tune_items, pages)
         ]
-        params = training.tune_decoder(tune_data, probas, log=lambda *_: None)
+        params = training.tune_decoder(tune_data, probas, log=lambda *_: None, score=training.scorer(clf, vocabulary))
     else:
-        params = tune_on_selection(pages, tune_items, probas, log=lambda *_: None)
+        scores = [training.scorer(clf, vocabulary)] * len(tune_items)
+        params = tune_on_selection(pages, tune_items, probas, log=lambda *_: None, scores=scores)
     del pages
     log(f"{recipe.name}: decoder tuned, {time.time() - start:.0f}s")
     clf, vocabulary, X = _fit(data, recipe)

@@ -29,7 +29,7 @@ from ..core.options import Options
 from ..core.scoring.decode import DEFAULT_PARAMS
 from ..core.scoring.features import dense_feature_names, feature_matrix, token_features
 from ..core.scoring.model import Model, TreeEnsemble
-from ..core.selection.steps import select
+from ..core.selection.steps import Scorer, select
 from .align import block_labels, snippet_labels
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from, shingle_scores, snippet_scores
@@ -227,15 +227,29 @@ def to_model(
     return model
 
 
-def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict) -> float:
+def scorer(clf, vocabulary: list[str]) -> Scorer:
+    """The probabilities `clf` gives a page's blocks: what the selection's thread re-walk scores
+    a page walked again with (selection/steps.py), as the extractor's model would."""
+    index = {t: i for i, t in enumerate(vocabulary)}
+
+    def score(page: Page) -> np.ndarray:
+        proba: np.ndarray = clf.predict_proba(np.hstack([feature_matrix(page), token_features(page, index)]))[:, 1]
+        return proba
+
+    return score
+
+
+def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict, score: Scorer | None = None) -> float:
     """The decoder's tuning score: shingle F1 on the gold pages and, on the pages that only
     have snippets, the F1 of the `with` share (found) and the `without` share (left out),
-    weighted by their numbers of pages."""
+    weighted by their numbers of pages. `score`: the model the probabilities are from, for the
+    pages the selection walks again (its thread re-walk)."""
     precisions, recalls, with_shares, without_shares = [], [], [], []
     for d, proba in zip(data, probas):
-        # The selection inference runs (default options), so the decoder is tuned for it.
-        mask = select(d.page, proba, params, Options(), best_title(d.page)).mask
-        text = "\n".join(t for t, m in zip(d.page.texts, mask) if m)
+        # The selection inference runs (default options), fallbacks included, so the decoder is
+        # tuned for it.
+        s = select(d.page, proba, params, Options(), best_title(d.page), url=d.page.base_url, score=score)
+        text = "\n".join(t for t, m in zip(s.page.texts, s.mask) if m)
         if d.gold is not None:
             p, r = shingle_scores(text, d.gold)
             if p is not None:
@@ -257,18 +271,18 @@ def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict) -
     return (n_gold * gold_f1 + n_snippet * snippet_f1) / max(n_gold + n_snippet, 1)
 
 
-def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print) -> dict:
+def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print, score: Scorer | None = None) -> dict:
     """Coordinate search over DECODE_GRID, starting from the defaults (cheap and deterministic)."""
     params = dict(DEFAULT_PARAMS)
-    best = tuning_score(data, probas, params)
+    best = tuning_score(data, probas, params, score)
     log(f"decoder: defaults, tuning score {best:.4f}")
     for _round in range(2):
         for key, values in DECODE_GRID.items():
             for value in values:
                 trial = {**params, key: value}
-                score = tuning_score(data, probas, trial)
-                if score > best + 1e-4:
-                    best, params = score, trial
+                trial_score = tuning_score(data, probas, trial, score)
+                if trial_score > best + 1e-4:
+                    best, params = trial_score, trial
         log(f"decoder: after round {_round + 1} tuning score {best:.4f} with {params}")
     return params
 
@@ -331,7 +345,7 @@ def train(
     clf, _ = fit(fit_part, vocabulary)
     index = {t: i for i, t in enumerate(vocabulary)}
     probas = [clf.predict_proba(np.hstack([d.dense, token_features(d.page, index)]))[:, 1] for d in tune_part]
-    params = tune_decoder(tune_part, probas, log)
+    params = tune_decoder(tune_part, probas, log, scorer(clf, vocabulary))
     # Final model: all training sites.
     vocabulary = choose_vocabulary(data)
     clf, X = fit(data, vocabulary)

@@ -22,7 +22,11 @@ from template_site import PRINT_NOTE, page_html, page_url
 from scrapy_boilerplate import Extractor, MemoryTemplateStore, extract
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.core.render.explain import REASON_WORDS, explain_html
-from scrapy_boilerplate.core.selection.steps import MASK_STEPS, PIPELINE, REASONS, step_reasons
+from scrapy_boilerplate.core.selection.steps import REASONS, STEPS, decode, step_reasons
+
+#: The steps that record a mask (`Selection.history`): from the decoder's Viterbi pass on, not the
+#: fallbacks.
+MASK_STEPS = [step for step in STEPS[[s.run for s in STEPS].index(decode) :] if not step.fallback]
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "extraction.md"
@@ -43,14 +47,14 @@ def block_elements(doc) -> list:
 
 def test_every_step_has_a_reason_that_is_documented_and_explained():
     # Each reason's words are declared once, by the first entry of the pipeline that gives it.
-    worded = [entry.reason for entry in PIPELINE if entry.words]
+    worded = [entry.reason for entry in STEPS if entry.words]
     assert len(worded) == len(set(worded))
-    for k, entry in enumerate(PIPELINE):
+    for k, entry in enumerate(STEPS):
         if entry.reason is not None and not entry.words:
-            assert entry.reason in [e.reason for e in PIPELINE[:k] if e.words], entry
+            assert entry.reason in [e.reason for e in STEPS[:k] if e.words], entry
     # Every step decides under a reason (a fallback may leave its blocks the selection's reasons).
-    assert all(step.reason for step in MASK_STEPS)
-    assert len({entry.run for entry in PIPELINE}) == len(PIPELINE)
+    assert all(step.reason for step in STEPS if not step.fallback)
+    assert len({entry.run for entry in STEPS}) == len(STEPS)
     docs = DOCS.read_text(encoding="utf-8")
     for reason in [*REASONS, *REASON_WORDS]:
         assert f"`{reason}`" in docs, f"reason {reason!r} is not in docs/extraction.md"
@@ -66,12 +70,12 @@ def test_reason_is_the_last_step_that_changed_the_block():
     history[5:, 1] = False
     history[3:, 2] = True
     names = [s.reason for s in MASK_STEPS]
-    masks = [row.tobytes() for row in history]
+    masks = [(name, row.tobytes()) for name, row in zip(names, history)]
     assert step_reasons(masks) == ["model", names[5], names[3]]
     # The site memory's shift counts only for blocks the decoder decided, the way it was decided.
     assert step_reasons(masks, np.array([0.2, 0.2, -0.2]))[0] == "site_memory"
     assert step_reasons(masks, np.array([-0.2, 0.2, -0.2]))[0] == "model"
-    assert step_reasons([b""] * len(MASK_STEPS)) == []
+    assert step_reasons([(name, b"") for name in names]) == []
 
 
 @pytest.mark.needs_shared("the reasons seen over 60 + 40 pages of two sets")
@@ -316,7 +320,7 @@ def test_the_steps_after_the_decoder_are_the_rows_of_the_history():
     history = np.zeros((len(MASK_STEPS), 1), dtype=bool)
     history[-1, 0] = True
     assert MASK_STEPS[0].reason == "model"
-    assert step_reasons([row.tobytes() for row in history]) == [MASK_STEPS[-1].reason]
+    assert step_reasons([(s.reason, row.tobytes()) for s, row in zip(MASK_STEPS, history)]) == [MASK_STEPS[-1].reason]
 
 
 def test_bidi_controls_of_the_page_stay_inside_its_text_and_out_of_the_tab_title():

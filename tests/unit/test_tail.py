@@ -13,10 +13,10 @@ from scrapy_boilerplate import Extractor, extract
 from scrapy_boilerplate.core.document.page import Page, build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.options import Options
-from scrapy_boilerplate.core.scoring.decode import decode
+from scrapy_boilerplate.core.scoring.decode import decoder_params, drop_far_segments, viterbi_mask
 from scrapy_boilerplate.core.selection.cards import keep_card_groups
 from scrapy_boilerplate.core.selection.decoded import drop_ad_links
-from scrapy_boilerplate.core.selection.steps import select
+from scrapy_boilerplate.core.selection.steps import STEPS, decoder_steps, select
 from scrapy_boilerplate.training.metrics import score_page
 
 POSTS = [
@@ -24,6 +24,11 @@ POSTS = [
     f"stopped after the second reboot, but the admin page is slower than before."
     for i in range(6)
 ]
+
+
+def decode(proba: np.ndarray, page: Page, params: dict | None = None, favor: str = "balanced") -> np.ndarray:
+    """The mask of the decoder's steps alone (selection/steps.py: `decode` to the near-empty decode)."""
+    return select(page, proba, params, Options(favor=favor), None, steps=decoder_steps(STEPS)).mask
 
 
 def page_with(body: str, title: str = "Thread") -> str:
@@ -215,8 +220,13 @@ def test_a_data_table_counts_as_one_block_between_two_parts_of_an_article():
         nodes=list(range(1, 134)),
         node_parents=[-1] + [0] * 133,
     )
-    assert not decode(proba, page)[:3].any()
-    assert decode(proba, page, table_spans=[(3, 93)])[:3].all()
+    assert not decode(proba, page)[:3].any()  # no data table there (td without a table)
+    # The Viterbi pass keeps the first section; the far-segment step drops it, unless the table
+    # between it and the body counts as one block.
+    mask = viterbi_mask(proba, page.arrays.chars, decoder_params(None))
+    assert mask[:3].all()
+    assert not drop_far_segments(mask, page.arrays.chars, 0.15, 12)[:3].any()
+    assert drop_far_segments(mask, page.arrays.chars, 0.15, 12, [(3, 93)])[:3].all()
 
 
 def test_a_closing_line_just_under_the_threshold_is_kept():

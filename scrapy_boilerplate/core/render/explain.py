@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 HIDDEN, COMMENT_SECTION, NOT_READ = "hidden", "comment_section", "not_read"
 #: What each reason means, for the legend and the tooltips (docs/extraction.md lists the same).
 REASON_WORDS = {
-    **REASONS,  # the pipeline's, in its order (selection/steps.py PIPELINE)
+    **REASONS,  # the steps', in their order (selection/steps.py STEPS)
     HIDDEN: "hidden on the page (hidden, display:none, aria-hidden...): never read",
     COMMENT_SECTION: "a comment section: not read (include_comments reads it)",
     NOT_READ: "not read by the extraction's walk (its text may be part of a neighbouring block)",

@@ -4,7 +4,10 @@ Authors write content contiguously (BoilerNet's point), so blocks are not
 decided one by one: a two-state Viterbi pass over the log-odds makes
 switching between content and boilerplate cost something, which fills short
 gaps (a short sentence between paragraphs) and removes isolated false
-positives (a lone teaser in the sidebar). Afterwards: segments far smaller
+positives (a lone teaser in the sidebar). Afterwards, each a step of its own in
+selection/steps.py STEPS (in this order, so that the explain page and the
+cross-validation's --eliminate see each): blocks the model is sure are
+boilerplate are cut (min_probability), segments far smaller
 than the main body are dropped unless close to it (bodies split by ad slots
 are kept, stray widgets are not), in-body headings are kept, trailing
 headings, link lists and end markers are trimmed, and a closing line just
@@ -74,47 +77,32 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
     return np.array(labels, bool)
 
 
-def decode(
-    proba: np.ndarray,
-    page: Page,
-    params: JsonObject | None = None,
-    favor: str = "balanced",
-    table_spans: Sequence[tuple[int, int]] = (),
-) -> np.ndarray:
-    """Content mask for the blocks of `page` from their probabilities.
-
-    `table_spans` are the [first, last) blocks of the page's data tables: each counts as one
-    block in the distance between content segments (a table of 90 short cells is one thing
-    between two parts of an article, not 90).
-    """
+def decoder_params(params: JsonObject | None) -> dict[str, float]:
+    """The decoder's parameters: DEFAULT_PARAMS, with the model's where it gives them."""
     p = dict(DEFAULT_PARAMS)
     if params:
         p.update({k: v for k, v in params.items() if k in DEFAULT_PARAMS})
-    n = len(proba)
-    if n == 0:
+    return p
+
+
+def viterbi_mask(proba: np.ndarray, chars: np.ndarray, p: dict[str, float], favor: str = "balanced") -> np.ndarray:
+    """The Viterbi pass over the blocks' log-odds (`p`: decoder_params), longer blocks weighed up."""
+    if len(proba) == 0:
         return np.zeros(0, bool)
-    chars = page.arrays.chars
     eps = 1e-6
     prob = np.clip(proba, eps, 1 - eps)
     log_odds = np.log(prob / (1 - prob)) - np.log(p["threshold"] / (1 - p["threshold"]))
     log_odds -= FAVOR_SHIFT.get(favor, 0.0)
     # A long block's probability is evidence about more text: weigh it up a little.
     log_odds *= 1.0 + p["size_weight"] * np.log1p(chars / 100.0)
-    mask = viterbi(log_odds, p["switch_penalty"])
-    if p["min_probability"] > 0:
-        # Gap filling is for short sentences the model is unsure about, not for
-        # blocks it is sure are boilerplate ("Advertisement" inside the body).
-        mask &= proba >= p["min_probability"]
-    distance = np.ones(n)
-    for first, last in table_spans:
-        distance[first + 1 : last] = 0
-    mask = _drop_far_segments(mask, chars, p["min_segment_share"], p["max_gap"], distance)
-    _keep_headings(mask, page)
-    _trim_tail(mask, page)
-    if favor != "precision":
-        _extend_tail(mask, proba, page)
-        _fill_body_gaps(mask, proba, page, p["threshold"])
-    return mask
+    return viterbi(log_odds, p["switch_penalty"])
+
+
+def cut_unlikely(mask: np.ndarray, proba: np.ndarray, min_probability: float) -> None:
+    """Gap filling is for short sentences the model is unsure about, not for blocks it is sure
+    are boilerplate ("Advertisement" inside the body): blocks under `min_probability` are out."""
+    if min_probability > 0:
+        mask &= proba >= min_probability
 
 
 def segments(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -126,12 +114,19 @@ def segments(mask: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
 
 
-def _drop_far_segments(
-    mask: np.ndarray, chars: np.ndarray, min_share: float, max_gap: float, distance: np.ndarray
+def drop_far_segments(
+    mask: np.ndarray, chars: np.ndarray, min_share: float, max_gap: float, table_spans: Sequence[tuple[int, int]] = ()
 ) -> np.ndarray:
+    """Segments far smaller than the main body are dropped unless close to it: a body split by
+    an ad slot stays, a stray widget does not. `table_spans` are the [first, last) blocks of the
+    page's data tables: each counts as one block in the distance between segments (a table of
+    90 short cells is one thing between two parts of an article, not 90)."""
     runs = segments(mask)
     if len(runs) < 2:
         return mask
+    distance = np.ones(len(mask))
+    for first, last in table_spans:
+        distance[first + 1 : last] = 0
     # Blocks before each block, as the gap counts them.
     before = np.concatenate(([0.0], np.cumsum(distance)))
     mass = [chars[a:b].sum() for a, b in runs]
@@ -160,7 +155,7 @@ def _drop_far_segments(
     return out
 
 
-def _keep_headings(mask: np.ndarray, page: Page) -> None:
+def keep_headings(mask: np.ndarray, page: Page) -> None:
     """A subheading directly followed by content, inside the content span, is content."""
     if not mask.any():
         return
@@ -176,7 +171,7 @@ def _keep_headings(mask: np.ndarray, page: Page) -> None:
             mask[i] = True
 
 
-def _extend_tail(mask: np.ndarray, proba: np.ndarray, page: Page) -> None:
+def extend_tail(mask: np.ndarray, proba: np.ndarray, page: Page) -> None:
     """Keep the blocks right after the last kept one, in the same container, that the model
     leans to (TAIL_PROBABILITY or more) and that are neither headings nor links: an article's
     closing line or sign-off ("x Franzi", a last short paragraph) scores just under the
@@ -191,7 +186,7 @@ def _extend_tail(mask: np.ndarray, proba: np.ndarray, page: Page) -> None:
         mask[i] = True
 
 
-def _fill_body_gaps(mask: np.ndarray, proba: np.ndarray, page: Page, threshold: float) -> None:
+def fill_body_gaps(mask: np.ndarray, proba: np.ndarray, page: Page, threshold: float) -> None:
     """Keep the paragraphs between kept blocks that the model leans to (TAIL_PROBABILITY or
     more), that hold GAP_MIN_CHARS or more and few links, and that sit in the container of
     the kept block before them: a run of them in mid-body, each just under the decoding
@@ -223,7 +218,7 @@ def _leans_to_text(proba: np.ndarray, page: Page, i: int) -> bool:
     )
 
 
-def _trim_tail(mask: np.ndarray, page: Page) -> None:
+def trim_tail(mask: np.ndarray, page: Page) -> None:
     """Drop trailing headings and link-only blocks at the end of the content; a selection made
     only of them (a list of link cards) has no tail: it is the content, and stays whole."""
     idx = np.flatnonzero(mask)

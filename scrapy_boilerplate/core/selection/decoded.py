@@ -1,5 +1,5 @@
-"""The decoder's mask, its fallbacks for near-empty selections and the option steps right after it
-(steps.py runs them, in order, as the first steps of the selection)."""
+"""The near-empty selection's second decode and the option steps right after the decoder
+(steps.py runs them, in order, right after the decoder's steps)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,11 @@ import numpy as np
 from ..document.cues import key_bits
 from ..document.elements import FLAG
 from ..document.page import Page
-from ..scoring.decode import decode
 
 if TYPE_CHECKING:
-    from ..jsondata import JsonObject
+    from collections.abc import Callable
+
     from ..options import Options
-    from .tables import Table
 
 #: Pages with at most this much text keep all their non-link text when the model selects nothing.
 SMALL_PAGE_CHARS = 1000
@@ -32,18 +31,9 @@ RELAXED_GAIN = 2
 CAPTION_MAX_SHARE = 0.5
 
 
-def decoded_mask(
-    page: Page, proba: np.ndarray, params: JsonObject | None, options: Options, tables: list[Table]
-) -> np.ndarray:
-    """The decoder's mask; data tables are decoded as spans."""
-    spans = [(t.first, t.last) for t in tables]
-    return decode(proba, page, params, favor=options.favor, table_spans=spans)
-
-
-def near_empty_fallback(
-    page: Page, mask: np.ndarray, proba: np.ndarray, params: JsonObject | None, options: Options, tables: list[Table]
-) -> np.ndarray:
-    """The decoder's `mask` again where it kept next to nothing: a tiny page, a page of short items."""
+def near_empty_fallback(page: Page, mask: np.ndarray, relaxed: Callable[[], np.ndarray]) -> np.ndarray:
+    """The decoder's `mask` again where it kept next to nothing: a tiny page, a page of short
+    items (`relaxed`: the decoder's steps again, with RELAXED_DECODE)."""
     chars, link_chars = page.arrays.chars, page.arrays.link_chars
     if not mask.any() and chars.sum() <= SMALL_PAGE_CHARS:
         # A tiny page has no boilerplate to speak of: its non-link text is the content,
@@ -56,10 +46,9 @@ def near_empty_fallback(
         # cards, replies) score below the threshold one by one. A relaxed decode, kept when
         # it finds several times more (when it adds only a little, that is the page's
         # boilerplate around a selection that was right).
-        spans = [(t.first, t.last) for t in tables]
-        relaxed = decode(proba, page, {**(params or {}), **RELAXED_DECODE}, favor=options.favor, table_spans=spans)
-        if chars[relaxed].sum() > RELAXED_GAIN * chars[mask].sum():
-            mask = relaxed
+        again = relaxed()
+        if chars[again].sum() > RELAXED_GAIN * chars[mask].sum():
+            mask = again
     return mask
 
 

@@ -26,8 +26,8 @@ class Kept:
     title: str | None  # the page's headline
     tables: list[Table] = field(default_factory=list)
     code_blocks: Sequence[CodeBlock] = ()
-    # The mask after each step from the decoder on (selection/steps.py select); None: the blocks
-    # are not a selection's (a stated body: all of them are its).
-    history: list[bytes] | None = None
+    # The mask after each step from the decoder on, with the step's reason (selection/steps.py
+    # select); None: the blocks are not a selection's (a stated body: all of them are its).
+    history: list[tuple[str, bytes]] | None = None
     shift: np.ndarray | None = None  # how far the site memory moved the probabilities
     site_rule: RuleSummary | None = None  # what the site selectors did (SiteRule.apply's summary)

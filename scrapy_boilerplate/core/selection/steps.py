@@ -1,20 +1,22 @@
 """What of a page's blocks is kept, after the model: one ordered list of small named steps.
 
 `STEPS` runs in order over one `Selection` (the page, the block probabilities, the
-options, the content mask): the decoder makes the mask (decoded.py), then each step
-corrects one kind of mistake the block model makes on its own, keeping or dropping
-blocks in the mask in place. The order matters where two steps see the same blocks
-(cards before teasers: a related-posts run after an article must not come back as a
-card group; tables before code blocks: a <pre> inside a data table is the table's).
-Adding a step is one function here and one line in `STEPS` (CONTRIBUTING.md). Each is
-described in docs/extraction.md; its measurements are in its commit message.
+options, the content mask); nothing decides a block outside it. The decoder's Viterbi pass
+makes the mask and its rules clean it (scoring/decode.py), then each step corrects one kind
+of mistake the block model makes on its own, keeping or dropping blocks in the mask in
+place, and last the fallbacks (fallbacks.py) may replace the whole selection. The order
+matters where two steps see the same blocks (cards before teasers: a related-posts run after
+an article must not come back as a card group; tables before code blocks: a <pre> inside a
+data table is the table's). Adding a step is one function here and one line in `STEPS`
+(CONTRIBUTING.md). Each is described in docs/extraction.md; its measurements are in its
+commit message.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,11 +24,13 @@ import numpy as np
 from ..document.elements import FLAG
 from ..document.page import Page
 from ..metadata.bylines import BYLINE_RE
+from ..metadata.title import best_title
 from ..options import Options
+from ..scoring import decode as decoder
 from .cards import keep_card_groups
 from .code_blocks import CodeBlock, find_code_blocks
-from .decoded import add_comments, decoded_mask, drop_ad_links, drop_captions, near_empty_fallback
-from .fallbacks import Run, rewalk_thread, use_stated_body
+from .decoded import RELAXED_DECODE, add_comments, drop_ad_links, drop_captions, near_empty_fallback
+from .fallbacks import stated_kept, thread_page
 from .kept import Kept
 from .line_numbers import find_line_numbers, with_listings
 from .lists import fill_definition_list_gaps, fill_list_gaps
@@ -65,9 +69,15 @@ CREDIT_MAX_CHARS = 300
 CREDIT_NEAR_BLOCKS = 2
 
 
+#: A page's probabilities from the model (the extractor's `block_probabilities`; training's
+#: model being tuned): what the thread re-walk scores the page walked again with.
+Scorer = Callable[[Page], np.ndarray]
+
+
 @dataclass
 class Selection:
-    """What the steps read and change: `mask` (the kept blocks) is changed in place."""
+    """What the steps read and change: `mask` (the kept blocks) is changed in place; a fallback
+    may replace the whole selection with a better one (`adopt`)."""
 
     page: Page
     proba: np.ndarray  # the block probabilities the decoder and the steps read
@@ -77,12 +87,17 @@ class Selection:
     tables: list[Table]  # the data tables, decided whole
     evidence: TemplateEvidence | None = None  # the site memory's, when a store was given
     rule: SiteRule | None = None  # the site selectors of this page, when there are some
+    url: str | None = None  # the page's URL, for the extraction (absolute links)
+    score: Scorer | None = None  # the model, for a page walked again (None: no re-walk)
+    steps: tuple[Step, ...] = ()  # the steps this selection runs (`select`: STEPS)
     # None until the decoder sets it: the steps before it change the probabilities only.
     mask: np.ndarray = None  # type: ignore[assignment]
+    # The decoder's parameters: DEFAULT_PARAMS with the model's (`decode` sets them).
+    decoder: dict[str, float] = field(default_factory=dict)
     code_blocks: list[CodeBlock] = field(default_factory=list)
-    # The mask after each step from the decoder on (row k: after MASK_STEPS[k], as bytes), for
-    # `step_reasons`: which step decided.
-    history: list[bytes] = field(default_factory=list)
+    # The mask after each step from the decoder on, with that step's reason (as bytes), for
+    # `step_reasons`: which step decided. None: the blocks are not a selection's (a stated body).
+    history: list[tuple[str, bytes]] | None = field(default_factory=list)
     # The probabilities `Block.probability` reports: the model's, as the site memory moved them
     # (not the site rule's zeros); and how far the site memory moved them (None: not at all).
     probability: np.ndarray = field(init=False)
@@ -90,9 +105,14 @@ class Selection:
     # What the site rule allows (None: everything) and its summary (`SiteRule.apply`).
     allowed: np.ndarray | None = None
     site_rule: RuleSummary | None = None
+    # The page as it was first walked: the fallbacks read its tree and its JSON-LD.
+    document: Page = field(init=False)
+    # The extraction of the selection as it is, once a fallback or the caller made it.
+    made: Extraction | None = None
 
     def __post_init__(self) -> None:
         self.probability = self.proba
+        self.document = self.page
 
     def kept(self) -> Kept:
         """What the selection kept, for the extraction (extraction.py build_extraction)."""
@@ -108,6 +128,24 @@ class Selection:
             self.site_rule,
         )
 
+    def extraction(self) -> Extraction:
+        """The extraction of what is selected now (made once: the fallbacks compare its text,
+        the extractor returns it)."""
+        if self.made is None:
+            from ..extraction import build_extraction, empty_extraction
+
+            if self.mask is None:  # a page without blocks: the steps did not run
+                self.made = empty_extraction(self.page, self.title, self.url)
+            else:
+                self.made = build_extraction(self.kept(), self.url, self.options)
+        return self.made
+
+    def adopt(self, other: Selection) -> None:
+        """Take `other`'s page and decisions (a fallback's better selection of the same document)."""
+        for f in fields(self):
+            if f.name not in ("steps", "document"):
+                setattr(self, f.name, getattr(other, f.name))
+
 
 def select(
     page: Page,
@@ -118,29 +156,103 @@ def select(
     *,
     evidence: TemplateEvidence | None = None,
     rule: SiteRule | None = None,
+    url: str | None = None,
+    score: Scorer | None = None,
+    steps: tuple[Step, ...] | None = None,
 ) -> Selection:
-    """Run STEPS in order: the kept blocks are `.mask`, with `.tables` and `.code_blocks`.
-    Inference and the decoder's tuning in training both call this."""
-    s = Selection(page, proba, params, options, title, find_data_tables(page), evidence, rule)
+    """Run `steps` (STEPS) in order: what is kept is `.mask` of `.page`, with `.tables` and
+    `.code_blocks`; `.extraction()` is its extraction. Inference (core/extractor.py) and the
+    decoder's tuning in training both call this. On a page without blocks only the fallbacks run."""
+    if steps is None:
+        steps = STEPS
+    s = Selection(page, proba, params, options, title, find_data_tables(page), evidence, rule, url, score, steps)
+    blocks = len(page) > 0
     # The mask's bytes after each step (0.2 us a step: cheaper than a numpy row copy); what each
     # step changed is worked out only when `Extraction.blocks` is read (step_reasons).
-    history = s.history
-    for step in STEPS:
-        step.run(s)
-        if s.mask is not None:
-            history.append(s.mask.tobytes())
+    for step in steps:
+        if step.fallback:
+            step.run(s)
+        elif blocks:
+            step.run(s)
+            s.made = None  # (a step after a fallback would change what it made)
+            if s.mask is not None and s.history is not None:
+                s.history.append((step.reason or "", s.mask.tobytes()))
     return s
 
 
+# -- the decoder's steps (scoring/decode.py): Authors write content contiguously, so blocks are
+# not decided one by one; then rules for the segments, headings and tail the Viterbi pass leaves.
+
+
 def decode(s: Selection) -> None:
-    """The decoder's mask from the probabilities (decoded.py). Data tables are decoded as spans."""
-    s.mask = decoded_mask(s.page, s.proba, s.params, s.options, s.tables)
+    """The decoder's Viterbi pass over the blocks' log-odds (scoring/decode.py): switching between
+    content and boilerplate costs something, which fills short gaps and removes isolated false
+    positives."""
+    s.decoder = decoder.decoder_params(s.params)
+    s.mask = decoder.viterbi_mask(s.proba, s.page.arrays.chars, s.decoder, s.options.favor)
+
+
+def cut_unlikely(s: Selection) -> None:
+    """The decoder's probability cut: blocks the model is sure are boilerplate are not kept as
+    part of a content run ("Advertisement" inside the body; `min_probability`)."""
+    decoder.cut_unlikely(s.mask, s.proba, s.decoder["min_probability"])
+
+
+def drop_far_segments(s: Selection) -> None:
+    """Drop segments far smaller than the main body and far from it (`min_segment_share`,
+    `max_gap`; a data table counts as one block of distance): bodies split by ad slots stay,
+    stray widgets do not."""
+    spans = [(t.first, t.last) for t in s.tables]
+    s.mask = decoder.drop_far_segments(
+        s.mask, s.page.arrays.chars, s.decoder["min_segment_share"], s.decoder["max_gap"], spans
+    )
+
+
+def keep_subheadings(s: Selection) -> None:
+    """A subheading directly followed by content, inside the content span, is content."""
+    decoder.keep_headings(s.mask, s.page)
+
+
+def trim_tail(s: Selection) -> None:
+    """Drop trailing headings, link lists and end markers at the end of the content."""
+    decoder.trim_tail(s.mask, s.page)
+
+
+def keep_closing_line(s: Selection) -> None:
+    """Keep a closing line just under the threshold in the container of the last kept block (a
+    sign-off: nothing follows to carry it over the gap). A rule for recall: not with
+    favor="precision"."""
+    if s.options.favor != "precision":
+        decoder.extend_tail(s.mask, s.proba, s.page)
+
+
+def fill_body_gaps(s: Selection) -> None:
+    """Keep the paragraphs between kept blocks the model leans to: just under the threshold in
+    the container of the kept block before them, over it anywhere. A rule for recall: not with
+    favor="precision"."""
+    if s.options.favor != "precision":
+        decoder.fill_body_gaps(s.mask, s.proba, s.page, s.decoder["threshold"])
+
+
+def decoder_steps(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """The decoder's steps among `steps`: from `decode` up to `decode_near_empty`, which runs them
+    again relaxed (those of them a run of the cross-validation's --eliminate left)."""
+    names = [step.name for step in steps]
+    return steps[names.index(decode.__name__) : names.index(decode_near_empty.__name__)]
 
 
 def decode_near_empty(s: Selection) -> None:
     """Where the decoder kept next to nothing: a tiny page keeps its non-link text, a page of
-    short items is decoded again, relaxed (decoded.py). Right after decode: it reads its mask."""
-    s.mask = near_empty_fallback(s.page, s.mask, s.proba, s.params, s.options, s.tables)
+    short items is decoded again, relaxed: the decoder's steps again (those from `decode` to
+    this one) with RELAXED_DECODE (decoded.py). Right after them: it reads their mask."""
+
+    def relaxed() -> np.ndarray:
+        again = replace(s, params={**(s.params or {}), **RELAXED_DECODE}, history=[], made=None)
+        for step in decoder_steps(s.steps):
+            step.run(again)
+        return again.mask
+
+    s.mask = near_empty_fallback(s.page, s.mask, relaxed)
 
 
 def drop_ad_units(s: Selection) -> None:
@@ -378,42 +490,90 @@ def trust_site_rule(s: Selection) -> None:
             s.mask = plain_text_blocks(s.page, s.allowed)
 
 
+def rewalk_thread(s: Selection) -> None:
+    """Next to nothing outside comment sections, or a page that says it is a thread: on a forum
+    thread or a page of reader posts, the "comments" are the content. The page walked again
+    with them (fallbacks.py) is selected by the steps before the fallbacks, and taken if that
+    finds more text (comment sections are not forced in). Its blocks keep the reasons of that
+    selection."""
+    page = s.document
+    full = thread_page(page, len(s.extraction().text), s.options.include_comments)
+    if full is None or s.score is None:
+        return
+    proba = s.score(full) if len(full) else np.zeros(0)
+    steps = tuple(step for step in s.steps if not step.fallback)
+    again = select(
+        full,
+        proba,
+        s.params,
+        s.options,
+        best_title(full),
+        evidence=s.evidence,
+        rule=s.rule,
+        url=s.url,
+        score=s.score,
+        steps=steps,
+    )
+    if len(again.extraction().text) > len(s.extraction().text):
+        s.adopt(again)
+
+
+def use_stated_body(s: Selection) -> None:
+    """Next to nothing found in the markup of a page that states its body in JSON-LD (a
+    client-rendered page): the stated body is the content (fallbacks.py), taken if it is longer.
+    Not where a site rule matched: the rule says where the content is in the markup."""
+    found = s.extraction()
+    kept = stated_kept(s.document, len(found.text), s.site_rule, found.title)
+    if kept is None:
+        return
+    from ..extraction import build_extraction
+
+    stated = build_extraction(kept, s.url, s.options)
+    if len(stated.text) > len(found.text):
+        s.page, s.mask, s.probability, s.tables = kept.page, kept.mask, kept.probability, kept.tables
+        s.code_blocks, s.history, s.shift, s.site_rule, s.made = [], None, None, kept.site_rule, stated
+
+
 @dataclass(frozen=True)
 class Step:
     """A selection step: `run` reads and changes a `Selection`; `reason` is what `Block.reason`
     says of the blocks whose decision it changed last; `words`, what the explain page says of
-    that reason (None: the words an earlier entry gave the same reason)."""
+    that reason (None: the words an earlier entry gave the same reason). A `fallback` reads the
+    extraction made so far and may replace the selection: it runs on a page without blocks too,
+    records no mask of its own, and the blocks it brings have the reasons it gives them (None:
+    those of the selection that made them)."""
 
     run: Callable[[Selection], None]
-    reason: str
+    reason: str | None
     words: str | None = None
+    fallback: bool = False
 
-
-@dataclass(frozen=True)
-class Fallback:
-    """A fallback after the steps (fallbacks.py): `run` may replace the finished extraction.
-    `reason`, `words`: as a Step's, for the blocks of the extraction it makes; None when
-    those blocks keep the reasons of the selection that made them."""
-
-    run: Callable[[Run, Extraction], Extraction]
-    reason: str | None = None
-    words: str | None = None
+    @property
+    def name(self) -> str:
+        """The step's name: its function's (benchmarks/cv.py --eliminate names steps by it)."""
+        return self.run.__name__
 
 
 #: Reasons given by more than one entry, or read elsewhere by name.
 SITE_MEMORY, SITE_SELECTOR, STATED_BODY = "site_memory", "site_selector", "stated_body"
 
-#: What decides a block, in the order it runs: the probabilities' adjustments (before the
-#: decoder, no mask yet), the decoder, the steps, the site rule's last word, the fallbacks.
-#: Each entry declares its function, its reason and the explain page's words for it: adding a
-#: step is one function above and one line here (CONTRIBUTING.md), and a line in the table of
-#: docs/extraction.md (tests/unit/test_explain.py checks them).
-PIPELINE: tuple[Step | Fallback, ...] = (
+#: Everything that decides a block, in the order it runs: the probabilities' adjustments (before
+#: the decoder, no mask yet), the decoder's steps, the steps, the site rule's last word, the
+#: fallbacks. Each entry declares its function, its reason and the explain page's words for it:
+#: adding a step is one function above and one line here (CONTRIBUTING.md), and a line in the
+#: table of docs/extraction.md (tests/unit/test_explain.py checks them).
+STEPS: tuple[Step, ...] = (
     Step(
         adjust_by_site_memory, SITE_MEMORY, "the site memory moved its probability (it repeats across the site's pages)"
     ),
     Step(apply_site_rule, SITE_SELECTOR, "a per-site selector"),
-    Step(decode, "model", "the block model and its decoder"),
+    Step(decode, "model", "the block model and the decoder's Viterbi pass"),
+    Step(cut_unlikely, "unlikely", "the model is sure it is not content: not kept in a content run"),
+    Step(drop_far_segments, "far_segment", "a small segment far from the main body is dropped"),
+    Step(keep_subheadings, "subheading", "a subheading followed by content is kept"),
+    Step(trim_tail, "tail", "a heading or link line at the end of the content is dropped"),
+    Step(keep_closing_line, "closing_line", "a closing line in the last kept block's container is kept"),
+    Step(fill_body_gaps, "body_gap", "a paragraph the model leans to, between kept blocks, is kept"),
     Step(decode_near_empty, "near_empty", "the decoder kept next to nothing: a tiny page's text, or a relaxed decode"),
     Step(drop_ad_units, "ad_link", "an ad unit's click-through link"),
     Step(drop_photo_captions, "caption", "a caption (include_captions keeps them)"),
@@ -436,32 +596,33 @@ PIPELINE: tuple[Step | Fallback, ...] = (
     Step(keep_listing_captions, "listing_caption", "the caption of a kept code listing or table"),
     Step(keep_within_site_rule, SITE_SELECTOR),
     Step(trust_site_rule, SITE_SELECTOR),
-    Fallback(rewalk_thread),
-    Fallback(use_stated_body, STATED_BODY, "the body the page states in its JSON-LD (the markup held next to nothing)"),
+    Step(rewalk_thread, None, fallback=True),
+    Step(
+        use_stated_body,
+        STATED_BODY,
+        "the body the page states in its JSON-LD (the markup held next to nothing)",
+        fallback=True,
+    ),
 )
-#: The selection's steps in order (`select` runs them) and the fallbacks after it (the extractor's).
-STEPS = tuple(entry for entry in PIPELINE if isinstance(entry, Step))
-FALLBACKS = tuple(entry for entry in PIPELINE if isinstance(entry, Fallback))
-#: The steps that run once the decoder made the mask: one row of `Selection.history` each.
-MASK_STEPS = STEPS[[step.run for step in STEPS].index(decode) :]
-#: Every reason the pipeline gives, with its words, in the pipeline's order.
-REASONS = {entry.reason: entry.words for entry in PIPELINE if entry.reason is not None and entry.words}
+#: Every reason the steps give, with its words, in their order.
+REASONS = {step.reason: step.words for step in STEPS if step.reason is not None and step.words}
 
 
-def step_reasons(masks: list[bytes], shift: np.ndarray | None = None) -> list[str]:
-    """Per block, the reason of the step that last changed its decision (`select`'s history):
-    the decoder's ("model") for a block no later step changed, SITE_MEMORY for one of those whose
-    probability the site memory moved (`shift`, adjusted minus raw) the way it was decided."""
-    steps, n = len(masks), len(masks[0]) if masks else 0
+def step_reasons(history: list[tuple[str, bytes]], shift: np.ndarray | None = None) -> list[str]:
+    """Per block, the reason of the step that last changed its decision (`select`'s history: the
+    masks after the decoder's Viterbi pass and each step after it): the decoder's ("model") for a
+    block no later step changed, SITE_MEMORY for one of those whose probability the site memory
+    moved (`shift`, adjusted minus raw) the way it was decided."""
+    steps, n = len(history), len(history[0][1]) if history else 0
     if not n:
         return []
-    history = np.frombuffer(b"".join(masks), dtype=bool).reshape(steps, n)
-    changed = history[1:] != history[:-1]  # row k: MASK_STEPS[k + 1] changed the block
+    rows = np.frombuffer(b"".join(mask for _, mask in history), dtype=bool).reshape(steps, n)
+    changed = rows[1:] != rows[:-1]  # row k: the step of row k + 1 changed the block
     last = np.where(changed.any(axis=0), steps - 1 - np.argmax(changed[::-1], axis=0), 0)
-    names = [step.reason for step in MASK_STEPS]
+    names = [reason for reason, _ in history]
     reasons = [names[k] for k in last.tolist()]
     if shift is not None:
-        kept = history[-1]
+        kept = rows[-1]
         toward = ((shift > 0) & kept) | ((shift < 0) & ~kept)
         for i in np.flatnonzero(toward & (last == 0)).tolist():
             reasons[i] = SITE_MEMORY
