@@ -24,16 +24,7 @@ from scrapy.spiders import CrawlSpider, Rule
 from scrapy_boilerplate.spiders import ArticleSpider
 
 
-class BlogArticles(ArticleSpider):
-    name = "blog_articles"
-    custom_settings = {"CONCURRENT_REQUESTS": 1, "ITEM_PIPELINES": {Collector: 900}, "ROBOTSTXT_OBEY": False}
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.collected: list = []
-        self.fetched: list = []
-
-
+# Before BlogArticles: `scrapy runspider` runs the last spider class of the file.
 class BlogPages(CrawlSpider):
     """What a project without ArticleSpider writes: every page an item, the add-on fills it in."""
 
@@ -57,6 +48,16 @@ class BlogPages(CrawlSpider):
 
     def parse_page(self, response):
         yield {"url": response.url}
+
+
+class BlogArticles(ArticleSpider):
+    name = "blog_articles"
+    custom_settings = {"CONCURRENT_REQUESTS": 1, "ITEM_PIPELINES": {Collector: 900}, "ROBOTSTXT_OBEY": False}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.collected: list = []
+        self.fetched: list = []
 
 
 def main(base_url: str, specs: dict) -> dict:
