@@ -893,7 +893,7 @@ def stops_crawl(init: _Init) -> _Init:
     so the crawl stops before it starts (exit status 1), without a traceback on the console."""
 
     @functools.wraps(init)
-    def wrapper(self, *args, **kwargs):
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> None:
         try:
             return init(self, *args, **kwargs)
         except ValueError as exc:

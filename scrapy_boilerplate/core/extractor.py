@@ -23,7 +23,7 @@ from .document.page import Page, build_page
 from .document.parse import to_element, to_element_type_error
 from .extraction import Extraction as Extraction  # re-exported: scrapy_boilerplate.core.extractor.Extraction
 from .metadata.title import best_title
-from .options import Options, selector_tuple
+from .options import Favor, Options, selector_tuple
 from .scoring.clusters import cluster_probabilities
 from .scoring.features import dense_columns, feature_matrix
 from .scoring.model import Model, ModelError, load_model
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     import os
     from collections.abc import Iterable, Mapping
 
+    from typing_extensions import Unpack
+
+    from .options import OptionArgs
     from .site_memory.templates import TemplateEvidence, TemplateStore
 
 logger = logging.getLogger(__name__)
@@ -61,7 +64,7 @@ class Extractor:
         include_comments: bool = False,
         include_links: bool = False,
         include_images: bool = False,
-        favor: str = "balanced",
+        favor: Favor = "balanced",
         templates: TemplateStore | None = None,
         content_selector: str | None = None,
         exclude_selectors: Iterable[str] | None = None,
@@ -118,7 +121,12 @@ class Extractor:
         return loaded
 
     def extract(
-        self, html: Any, url: str | None = None, *, templates: TemplateStore | None = None, **options: Any
+        self,
+        html: Any,
+        url: str | None = None,
+        *,
+        templates: TemplateStore | None = None,
+        **options: Unpack[OptionArgs],
     ) -> Extraction:
         """Main content of `html` (str, bytes, parsel Selector or lxml element). Never raises on str/bytes.
 
@@ -147,7 +155,12 @@ class Extractor:
             return Extraction()
 
     def extract_page(
-        self, page: Page, url: str | None = None, *, templates: TemplateStore | None = None, **options: Any
+        self,
+        page: Page,
+        url: str | None = None,
+        *,
+        templates: TemplateStore | None = None,
+        **options: Unpack[OptionArgs],
     ) -> Extraction:
         """Main content of an already walked page (`core.document.page.build_page`).
 
@@ -236,6 +249,8 @@ def default_extractor() -> Extractor:
     return _default
 
 
-def extract(html: Any, url: str | None = None, *, templates: TemplateStore | None = None, **options: Any) -> Extraction:
+def extract(
+    html: Any, url: str | None = None, *, templates: TemplateStore | None = None, **options: Unpack[OptionArgs]
+) -> Extraction:
     """Main content of a page with the shared default extractor (see `Extractor`)."""
     return default_extractor().extract(html, url=url, templates=templates, **options)

@@ -17,7 +17,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -227,7 +227,7 @@ def to_model(
     return model
 
 
-def scorer(clf, vocabulary: list[str]) -> Scorer:
+def scorer(clf: Any, vocabulary: list[str]) -> Scorer:
     """The probabilities `clf` gives a page's blocks: what the selection's thread re-walk scores
     a page walked again with (selection/steps.py), as the extractor's model would."""
     index = {t: i for i, t in enumerate(vocabulary)}
@@ -239,7 +239,9 @@ def scorer(clf, vocabulary: list[str]) -> Scorer:
     return score
 
 
-def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict, score: Scorer | None = None) -> float:
+def tuning_score(
+    data: list[PageData], probas: list[np.ndarray], params: JsonObject, score: Scorer | None = None
+) -> float:
     """The decoder's tuning score: shingle F1 on the gold pages and, on the pages that only
     have snippets, the F1 of the `with` share (found) and the `without` share (left out),
     weighted by their numbers of pages. `score`: the model the probabilities are from, for the
@@ -271,7 +273,12 @@ def tuning_score(data: list[PageData], probas: list[np.ndarray], params: dict, s
     return (n_gold * gold_f1 + n_snippet * snippet_f1) / max(n_gold + n_snippet, 1)
 
 
-def tune_decoder(data: list[PageData], probas: list[np.ndarray], log=print, score: Scorer | None = None) -> dict:
+def tune_decoder(
+    data: list[PageData],
+    probas: list[np.ndarray],
+    log: Callable[[str], None] = print,
+    score: Scorer | None = None,
+) -> JsonObject:
     """Coordinate search over DECODE_GRID, starting from the defaults (cheap and deterministic)."""
     params = dict(DEFAULT_PARAMS)
     best = tuning_score(data, probas, params, score)
