@@ -11,8 +11,7 @@ import numpy as np
 from .document.page import Page
 from .metadata.article import ArticleMetadata, article_metadata
 from .render.images import content_images
-from .render.markup import Options as MarkupOptions
-from .render.markup import render_markup
+from .render.markup import MarkupOptions, render_markup
 from .render.text import content_units, units_text
 from .render.urls import page_base
 from .selection.steps import SITE_SELECTOR, STATED_BODY, step_reasons

@@ -55,11 +55,6 @@ class MarkupOptions:
     base: str | None = None  # what relative URLs are resolved against (urls.page_base)
 
 
-# The name core/extraction.py imports (as MarkupOptions) until it imports MarkupOptions itself:
-# one concept, and `Options` is the extraction's (core/options.py).
-Options = MarkupOptions
-
-
 def render_markup(page: Page, units: list[Unit], lead: str | None, options: MarkupOptions) -> tuple[str, str]:
     """(Markdown, HTML) of `units`, with `lead` (the title) first when given."""
     renderer = _Renderer(page, options)
@@ -591,4 +586,4 @@ def _longest_run(text: str, char: str) -> int:
     return max(map(len, runs), default=0)
 
 
-__all__ = ["MarkupOptions", "Options", "escape_markdown", "render_markup"]
+__all__ = ["MarkupOptions", "escape_markdown", "render_markup"]
