@@ -34,6 +34,7 @@ from .fallbacks import stated_kept, thread_page
 from .kept import Kept
 from .line_numbers import find_line_numbers, with_listings
 from .lists import fill_definition_list_gaps, fill_list_gaps
+from .reasons import SITE_MEMORY, SITE_SELECTOR, STATED_BODY
 from .sections import keep_last_section
 from .siblings import keep_sibling_sections
 from .site_rules import SiteRule, plain_text_blocks
@@ -554,9 +555,6 @@ class Step:
         return self.run.__name__
 
 
-#: Reasons given by more than one entry, or read elsewhere by name.
-SITE_MEMORY, SITE_SELECTOR, STATED_BODY = "site_memory", "site_selector", "stated_body"
-
 #: Everything that decides a block, in the order it runs: the probabilities' adjustments (before
 #: the decoder, no mask yet), the decoder's steps, the steps, the site rule's last word, the
 #: fallbacks. Each entry declares its function, its reason and the explain page's words for it:
@@ -606,24 +604,3 @@ STEPS: tuple[Step, ...] = (
 )
 #: Every reason the steps give, with its words, in their order.
 REASONS = {step.reason: step.words for step in STEPS if step.reason is not None and step.words}
-
-
-def step_reasons(history: list[tuple[str, bytes]], shift: np.ndarray | None = None) -> list[str]:
-    """Per block, the reason of the step that last changed its decision (`select`'s history: the
-    masks after the decoder's Viterbi pass and each step after it): the decoder's ("model") for a
-    block no later step changed, SITE_MEMORY for one of those whose probability the site memory
-    moved (`shift`, adjusted minus raw) the way it was decided."""
-    steps, n = len(history), len(history[0][1]) if history else 0
-    if not n:
-        return []
-    rows = np.frombuffer(b"".join(mask for _, mask in history), dtype=bool).reshape(steps, n)
-    changed = rows[1:] != rows[:-1]  # row k: the step of row k + 1 changed the block
-    last = np.where(changed.any(axis=0), steps - 1 - np.argmax(changed[::-1], axis=0), 0)
-    names = [reason for reason, _ in history]
-    reasons = [names[k] for k in last.tolist()]
-    if shift is not None:
-        kept = rows[-1]
-        toward = ((shift > 0) & kept) | ((shift < 0) & ~kept)
-        for i in np.flatnonzero(toward & (last == 0)).tolist():
-            reasons[i] = SITE_MEMORY
-    return reasons
