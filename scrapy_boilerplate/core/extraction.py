@@ -14,7 +14,7 @@ from .render.images import content_images
 from .render.markup import MarkupOptions, render_markup
 from .render.text import content_units, units_text
 from .render.urls import page_base
-from .selection.reasons import SITE_SELECTOR, STATED_BODY, step_reasons
+from .selection.kept import SITE_SELECTOR, STATED_BODY, step_reasons
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

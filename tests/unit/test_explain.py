@@ -22,7 +22,7 @@ from template_site import PRINT_NOTE, page_html, page_url
 from scrapy_boilerplate import Extractor, MemoryTemplateStore, extract
 from scrapy_boilerplate.cli import main
 from scrapy_boilerplate.core.render.explain import REASON_WORDS, explain_html
-from scrapy_boilerplate.core.selection.reasons import step_reasons
+from scrapy_boilerplate.core.selection.kept import step_reasons
 from scrapy_boilerplate.core.selection.steps import REASONS, STEPS, decode
 
 #: The steps that record a mask (`Selection.history`): from the decoder's Viterbi pass on, not the

@@ -31,10 +31,9 @@ from .cards import keep_card_groups
 from .code_blocks import CodeBlock, find_code_blocks
 from .decoded import RELAXED_DECODE, add_comments, drop_ad_links, drop_captions, near_empty_fallback
 from .fallbacks import stated_kept, thread_page
-from .kept import Kept
+from .kept import SITE_MEMORY, SITE_SELECTOR, STATED_BODY, Kept
 from .line_numbers import find_line_numbers, with_listings
 from .lists import fill_definition_list_gaps, fill_list_gaps
-from .reasons import SITE_MEMORY, SITE_SELECTOR, STATED_BODY
 from .sections import keep_last_section
 from .siblings import keep_sibling_sections
 from .site_rules import SiteRule, plain_text_blocks
