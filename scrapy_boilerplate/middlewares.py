@@ -17,7 +17,6 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from . import settings as bp
 from .core.links.roles import reached_by
 from .core.overview.detector import OverviewVerdict
-from .core.scoring.model import ModelError
 from .crawl.charsets import better_encoding
 from .crawl.config import crawl_settings
 from .crawl.item_sources import item_sources
@@ -106,10 +105,7 @@ class OverviewMiddleware:
         self.crawler = crawler
         self.stats = crawler.stats
         # Built here also in "process": a bad model file stops the crawl before it starts.
-        try:
-            self.detector = settings.detector()
-        except ModelError as exc:
-            raise ModelError(f"{bp.OVERVIEW_MODEL} = {settings.overview_model!r}: {exc}") from None
+        self.detector = settings.detector()
         self.max_body_size: int = settings.max_body_size
         self.drop_start: bool = settings.overview_drop_start
         # MainContentPipeline writes the verdict into the page's items (crawl/response_pages.py holds it meanwhile).

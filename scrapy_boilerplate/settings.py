@@ -44,6 +44,7 @@ from .core.metadata.article import METADATA_FIELDS as ARTICLE_METADATA_FIELDS
 from .core.options import FAVORS, OPTIONS
 from .core.overview.detector import DEFAULT_NET_TEXT_THRESHOLD, OverviewDetector
 from .core.redis_link import DEFAULT_RETRY_AFTER, DEFAULT_TIMEOUT, DEFAULT_TTL, redacted
+from .core.scoring.model import ModelError
 from .core.selection.site_rules import SiteRules
 from .core.site_memory.redis_store import DEFAULT_PREFIX
 from .core.site_memory.templates import DEFAULT_MAX_FINGERPRINTS, DEFAULT_MAX_SITES, DEFAULT_WARMUP, TemplateStore
@@ -777,13 +778,20 @@ class BoilerplateSettings:
         return {"threshold": self.overview_threshold, "model": self.overview_model, "cutoff": self.overview_cutoff}
 
     def extractor(self, templates: TemplateStore | None = None) -> Extractor:
-        """The crawl's Extractor (ModelError for a model file it cannot load); `templates`: the
-        crawl's template store (site memory)."""
-        return Extractor(self.model, templates=templates, **self.extractor_options())
+        """The crawl's Extractor (ModelError naming BOILERPLATE_MODEL for a model file it cannot
+        load); `templates`: the crawl's template store (site memory)."""
+        try:
+            return Extractor(self.model, templates=templates, **self.extractor_options())
+        except ModelError as exc:
+            raise ModelError(f"{MODEL} = {self.model!r}: {exc}") from None
 
     def detector(self) -> OverviewDetector:
-        """The crawl's OverviewDetector (ModelError for a model file it cannot load)."""
-        return OverviewDetector(**self.detector_options())
+        """The crawl's OverviewDetector (ModelError naming BOILERPLATE_OVERVIEW_MODEL for a model
+        file it cannot load)."""
+        try:
+            return OverviewDetector(**self.detector_options())
+        except ModelError as exc:
+            raise ModelError(f"{OVERVIEW_MODEL} = {self.overview_model!r}: {exc}") from None
 
 
 def _declared() -> dict[str, Setting]:

@@ -20,7 +20,8 @@ Its items are ``{"url": ...}`` filled in by MainContentPipeline like any spider'
 BOILERPLATE_* field, duplicates and executor setting applies to them; the spider's own defaults
 (ARTICLE_ITEM_DEFAULTS, used where neither the project nor the command line sets them) give items
 ``text``, ``title`` and the article metadata under their own names, and drop later exact copies of
-a text (ARTICLE_DUPLICATES_DEFAULTS, unless BOILERPLATE_DUPLICATES is set). See docs/links.md.
+a headline and text (ARTICLE_DUPLICATES_DEFAULTS, unless BOILERPLATE_DUPLICATES is set). See
+docs/links.md.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ from scrapy.settings import SETTINGS_PRIORITIES
 
 from . import settings as bp
 from .core.links.roles import CONTENT, NAVIGATION, NEXT, page_links, url_roles
-from .core.metadata.article import METADATA_FIELDS
 from .core.overview.evidence import marked_as_article
 from .core.render.urls import page_base
 from .crawl.articles.feeds import feed_entry_urls, feed_urls
@@ -67,8 +67,6 @@ SITEMAP_PRIORITY = -20
 #: Request.meta key: the request is a listing's teaser or a feed's entry (a plain bool): the page
 #: it leads to is presented by its site as a post.
 META_TEASED = "boilerplate_teased"
-#: The article metadata an item carries with the spider's defaults (ArticleMetadata's fields).
-ITEM_FIELDS = METADATA_FIELDS
 #: The spider's item shape and duplicate check: settings it sets where nothing else does (a
 #: project's settings.py, custom_settings, -s all win).
 ARTICLE_ITEM_DEFAULTS = {

@@ -34,32 +34,39 @@ class WorkerConfig:
     no Scrapy) build there the Extractor and the OverviewDetector of the crawl process."""
 
     settings: bp.BoilerplateSettings
-    workers: int  # BOILERPLATE_EXECUTOR_WORKERS
-    timeout: float | None  # BOILERPLATE_EXECUTOR_TIMEOUT
-    judges: bool  # whether the workers judge pages (the overview action is not "off")
-    # Whether the middleware's tasks extract too: not when items bring their own HTML
-    # (BOILERPLATE_HTML_FIELD), whose extraction is the pipeline's, from that HTML.
-    extract_responses: bool
-    markup: bool  # whether items store Markdown or clean HTML (made in the worker)
-    metadata: bool  # whether items store article metadata (made in the worker)
 
-    @classmethod
-    def from_settings(cls, settings: bp.BoilerplateSettings) -> WorkerConfig:
-        outputs = settings.outputs
-        return cls(
-            settings=settings,
-            workers=settings.executor_workers,
-            timeout=settings.executor_timeout,
-            judges=settings.overview_action != "off",
-            extract_responses=not settings.html_field,
-            markup="markdown" in outputs or "html" in outputs,
-            metadata=any(attr in bp.METADATA_SETTINGS for attr in outputs),
-        )
+    @property
+    def workers(self) -> int:
+        return self.settings.executor_workers  # BOILERPLATE_EXECUTOR_WORKERS
+
+    @property
+    def timeout(self) -> float | None:
+        return self.settings.executor_timeout  # BOILERPLATE_EXECUTOR_TIMEOUT
+
+    @property
+    def judges(self) -> bool:
+        """Whether the workers judge pages (the overview action is not "off")."""
+        return self.settings.overview_action != "off"
+
+    @property
+    def extract_responses(self) -> bool:
+        """Whether the middleware's tasks extract too: not when items bring their own HTML
+        (BOILERPLATE_HTML_FIELD), whose extraction is the pipeline's, from that HTML."""
+        return not self.settings.html_field
+
+    @property
+    def markup(self) -> bool:
+        """Whether items store Markdown or clean HTML (made in the worker)."""
+        outputs = self.settings.outputs
+        return "markdown" in outputs or "html" in outputs
+
+    @property
+    def metadata(self) -> bool:
+        """Whether items store article metadata (made in the worker)."""
+        return any(attr in bp.METADATA_SETTINGS for attr in self.settings.outputs)
 
 
-_workers: WeakCache[Crawler, WorkerConfig] = WeakCache(
-    lambda crawler: WorkerConfig.from_settings(crawl_settings(crawler))
-)
+_workers: WeakCache[Crawler, WorkerConfig] = WeakCache(lambda crawler: WorkerConfig(crawl_settings(crawler)))
 
 
 def worker_config(crawler: Crawler) -> WorkerConfig:

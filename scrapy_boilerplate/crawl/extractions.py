@@ -22,7 +22,6 @@ from scrapy.utils.response import get_base_url
 
 from .. import settings as bp
 from ..core.extractor import Extraction, Extractor
-from ..core.scoring.model import ModelError
 from .config import crawl_settings
 from .response_pages import cached_page, response_page
 from .site_memory import site_memory
@@ -70,16 +69,12 @@ class PageExtractions:
         # "thread" waits this long for a page (a stuck thread cannot be stopped, its item goes
         # on); "process" kills the page's worker after as long (crawl/worker_pool.py).
         self.timeout = settings.executor_timeout if self.executor == "thread" else None
-        self.include_comments: bool = settings.include_comments
         # The walk crawl/response_pages.py shares skips comments: usable unless comments are wanted.
-        self.walk_shared = not self.include_comments
+        self.walk_shared = not settings.include_comments
         self.site_memory = site_memory(crawler)  # BOILERPLATE_TEMPLATE_STORE (falsy when off)
         self.site_rules = SiteRuleStats(crawler)
         # Loaded now: a bad path or favor value stops the crawl before it starts.
-        try:
-            self.extractor = settings.extractor(self.site_memory.store)
-        except ModelError as exc:
-            raise ModelError(f"{bp.MODEL} = {settings.model!r}: {exc}") from None
+        self.extractor = settings.extractor(self.site_memory.store)
         self.pool: ThreadPoolExecutor | None = None  # "thread"
         self.workers: CrawlWorkers | None = None  # "process"
         if self.executor == "process":

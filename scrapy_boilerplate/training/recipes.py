@@ -169,6 +169,24 @@ def set_f1(pairs: list[tuple[float | None, float | None]]) -> float:
     return f1 or 0.0
 
 
+def selection_score(
+    pages: list[Page],
+    items: list[Item],
+    probas: list[np.ndarray],
+    opts: list[Options],
+    models: Sequence[Scorer | None],
+    params: JsonObject,
+) -> float:
+    """The mean over sets of each set's F1 of the selection's text with decoder `params` (the
+    score tune_on_selection and tune_grid tune on); `models`: per page, what selection_text
+    scores a page walked again with."""
+    by_set: dict[str, list[tuple[float | None, float | None]]] = {}
+    for page, it, proba, o, model in zip(pages, items, probas, opts, models):
+        text = selection_text(page, proba, params, o, it.dp.url, model)
+        by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
+    return float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
+
+
 def tune_on_selection(
     pages: list[Page],
     items: list[Item],
@@ -183,11 +201,7 @@ def tune_on_selection(
     models = scores if scores is not None else [None] * len(items)
 
     def score(params: JsonObject) -> float:
-        by_set: dict[str, list[tuple[float | None, float | None]]] = {}
-        for page, it, proba, o, model in zip(pages, items, probas, opts, models):
-            text = selection_text(page, proba, params, o, it.dp.url, model)
-            by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
-        return float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
+        return selection_score(pages, items, probas, opts, models, params)
 
     params = dict(DEFAULT_PARAMS)
     best = score(params)
@@ -337,11 +351,7 @@ def tune_grid(
     keys = list(OOF_GRID)
     for values in itertools.product(*(OOF_GRID[k] for k in keys)):
         params = {**DEFAULT_PARAMS, **OOF_FIXED, **dict(zip(keys, values))}
-        by_set: dict[str, list[tuple[float | None, float | None]]] = {}
-        for page, it, proba, o, model in zip(pages, items, probas, opts, models):
-            text = selection_text(page, proba, params, o, it.dp.url, model)
-            by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
-        score = float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
+        score = selection_score(pages, items, probas, opts, models, params)
         if score > best + 1e-4:
             best, best_params = score, params
     log(f"decoder (grid on out-of-fold probabilities): score {best:.4f} {best_params}")

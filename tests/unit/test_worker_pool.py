@@ -60,7 +60,7 @@ def gone(pids, within: float = 10.0) -> bool:
 
 def worker_config(**settings) -> WorkerConfig:
     """What a "process" crawl's workers start with: the default settings but `settings`."""
-    return WorkerConfig.from_settings(dataclasses.replace(BoilerplateSettings(), **settings))
+    return WorkerConfig(dataclasses.replace(BoilerplateSettings(), **settings))
 
 
 @pytest.fixture
