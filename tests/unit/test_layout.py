@@ -78,3 +78,13 @@ def test_the_core_imports_no_scrapy():
                 else []
             )
             assert not any(n == "scrapy" or n.startswith("scrapy.") for n in names), path
+
+
+def test_no_merge_or_editor_leftovers_in_the_package():
+    """A `.orig` of a merge once sat beside its module, committed, for a day."""
+    leftovers = [
+        str(path.relative_to(PACKAGE))
+        for pattern in ("*.orig", "*.rej", "*.bak", "*~", "*.swp")
+        for path in PACKAGE.rglob(pattern)
+    ]
+    assert not leftovers, leftovers
