@@ -348,3 +348,14 @@ def test_stored_predictions():
             err_msg=f"{name}: block probabilities changed",
         )
     assert (FIXTURES / "README.md").is_file()
+
+
+def test_the_decoder_reads_every_parameter_of_the_model_file(model):
+    from scrapy_boilerplate.core.scoring.decode import DEFAULT_DECODER, DecoderParams
+
+    params = DecoderParams.of(model.decode)
+    assert model.decode and set(model.decode) <= set(DecoderParams.__dataclass_fields__)
+    assert all(getattr(params, name) == value for name, value in model.decode.items())
+    # Another model's keys (the overview model's `cutoff`) are not the decoder's.
+    assert DecoderParams.of({"cutoff": 0.7}) == DEFAULT_DECODER
+    assert DecoderParams.of({"threshold": 0.3, "cutoff": 0.7}).threshold == 0.3

@@ -13,7 +13,7 @@ from scrapy_boilerplate import Extractor, extract
 from scrapy_boilerplate.core.document.page import Page, build_page
 from scrapy_boilerplate.core.document.parse import parse_html
 from scrapy_boilerplate.core.options import Options
-from scrapy_boilerplate.core.scoring.decode import decoder_params, drop_far_segments, viterbi_mask
+from scrapy_boilerplate.core.scoring.decode import DecoderParams, drop_far_segments, viterbi_mask
 from scrapy_boilerplate.core.selection.cards import keep_card_groups
 from scrapy_boilerplate.core.selection.decoded import drop_ad_links
 from scrapy_boilerplate.core.selection.steps import STEPS, decoder_steps, select
@@ -223,7 +223,7 @@ def test_a_data_table_counts_as_one_block_between_two_parts_of_an_article():
     assert not decode(proba, page)[:3].any()  # no data table there (td without a table)
     # The Viterbi pass keeps the first section; the far-segment step drops it, unless the table
     # between it and the body counts as one block.
-    mask = viterbi_mask(proba, page.arrays.chars, decoder_params(None))
+    mask = viterbi_mask(proba, page.arrays.chars, DecoderParams.of(None))
     assert mask[:3].all()
     assert not drop_far_segments(mask, page.arrays.chars, 0.15, 12)[:3].any()
     assert drop_far_segments(mask, page.arrays.chars, 0.15, 12, [(3, 93)])[:3].all()

@@ -18,6 +18,7 @@ over it between kept blocks anywhere.
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,14 +31,30 @@ if TYPE_CHECKING:
     from ..document.page import Page
     from ..jsondata import JsonObject
 
-DEFAULT_PARAMS = {
-    "threshold": 0.5,  # probability at which a lone block switches to content
-    "switch_penalty": 2.0,  # log-odds cost of entering or leaving content
-    "size_weight": 0.5,  # how much longer blocks weigh in the Viterbi emissions
-    "min_segment_share": 0.15,  # segments below this share of the main body's mass ...
-    "max_gap": 12,  # ... are kept only within this many blocks of a kept one
-    "min_probability": 0.0,  # blocks below this are never filled in as part of a content run
-}
+
+@dataclass(frozen=True)
+class DecoderParams:
+    """The decoder's parameters: a model file's `decode` object, read by `of`."""
+
+    threshold: float = 0.5  # probability at which a lone block switches to content
+    switch_penalty: float = 2.0  # log-odds cost of entering or leaving content
+    size_weight: float = 0.5  # how much longer blocks weigh in the Viterbi emissions
+    min_segment_share: float = 0.15  # segments below this share of the main body's mass ...
+    max_gap: float = 12  # ... are kept only within this many blocks of a kept one
+    min_probability: float = 0.0  # blocks below this are never filled in as part of a content run
+
+    @classmethod
+    def of(cls, params: JsonObject | None) -> DecoderParams:
+        """The defaults, with a model's `decode` values where it gives them (other keys, such as
+        the overview model's `cutoff`, are not the decoder's)."""
+        if not params:
+            return DEFAULT_DECODER
+        return cls(**{f.name: params[f.name] for f in fields(cls) if f.name in params})
+
+
+DEFAULT_DECODER = DecoderParams()
+#: The defaults as a model file's `decode` object (training starts its grids from it).
+DEFAULT_PARAMS: dict[str, float] = asdict(DEFAULT_DECODER)
 
 FAVOR_SHIFT = {"balanced": 0.0, "precision": 0.8, "recall": -0.8}
 #: Blocks right after the content, in its container, are kept from this probability on.
@@ -77,25 +94,17 @@ def viterbi(log_odds: np.ndarray, switch_penalty: float) -> np.ndarray:
     return np.array(labels, bool)
 
 
-def decoder_params(params: JsonObject | None) -> dict[str, float]:
-    """The decoder's parameters: DEFAULT_PARAMS, with the model's where it gives them."""
-    p = dict(DEFAULT_PARAMS)
-    if params:
-        p.update({k: v for k, v in params.items() if k in DEFAULT_PARAMS})
-    return p
-
-
-def viterbi_mask(proba: np.ndarray, chars: np.ndarray, p: dict[str, float], favor: str = "balanced") -> np.ndarray:
-    """The Viterbi pass over the blocks' log-odds (`p`: decoder_params), longer blocks weighed up."""
+def viterbi_mask(proba: np.ndarray, chars: np.ndarray, p: DecoderParams, favor: str = "balanced") -> np.ndarray:
+    """The Viterbi pass over the blocks' log-odds, longer blocks weighed up."""
     if len(proba) == 0:
         return np.zeros(0, bool)
     eps = 1e-6
     prob = np.clip(proba, eps, 1 - eps)
-    log_odds = np.log(prob / (1 - prob)) - np.log(p["threshold"] / (1 - p["threshold"]))
+    log_odds = np.log(prob / (1 - prob)) - np.log(p.threshold / (1 - p.threshold))
     log_odds -= FAVOR_SHIFT.get(favor, 0.0)
     # A long block's probability is evidence about more text: weigh it up a little.
-    log_odds *= 1.0 + p["size_weight"] * np.log1p(chars / 100.0)
-    return viterbi(log_odds, p["switch_penalty"])
+    log_odds *= 1.0 + p.size_weight * np.log1p(chars / 100.0)
+    return viterbi(log_odds, p.switch_penalty)
 
 
 def cut_unlikely(mask: np.ndarray, proba: np.ndarray, min_probability: float) -> None:

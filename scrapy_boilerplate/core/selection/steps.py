@@ -27,6 +27,7 @@ from ..metadata.bylines import BYLINE_RE
 from ..metadata.title import best_title
 from ..options import Options
 from ..scoring import decode as decoder
+from ..scoring.decode import DEFAULT_DECODER, DecoderParams
 from .cards import keep_card_groups
 from .code_blocks import CodeBlock, find_code_blocks
 from .decoded import RELAXED_DECODE, add_comments, drop_ad_links, drop_captions, near_empty_fallback
@@ -92,8 +93,8 @@ class Selection:
     steps: tuple[Step, ...] = ()  # the steps this selection runs (`select`: STEPS)
     # None until the decoder sets it: the steps before it change the probabilities only.
     mask: np.ndarray = None  # type: ignore[assignment]
-    # The decoder's parameters: DEFAULT_PARAMS with the model's (`decode` sets them).
-    decoder: dict[str, float] = field(default_factory=dict)
+    # The decoder's parameters: the defaults with the model's (`decode` sets them).
+    decoder: DecoderParams = DEFAULT_DECODER
     code_blocks: list[CodeBlock] = field(default_factory=list)
     # The mask after each step from the decoder on, with that step's reason (as bytes), for
     # `step_reasons`: which step decided. None: the blocks are not a selection's (a stated body).
@@ -188,14 +189,14 @@ def decode(s: Selection) -> None:
     """The decoder's Viterbi pass over the blocks' log-odds (scoring/decode.py): switching between
     content and boilerplate costs something, which fills short gaps and removes isolated false
     positives."""
-    s.decoder = decoder.decoder_params(s.params)
+    s.decoder = DecoderParams.of(s.params)
     s.mask = decoder.viterbi_mask(s.proba, s.page.arrays.chars, s.decoder, s.options.favor)
 
 
 def cut_unlikely(s: Selection) -> None:
     """The decoder's probability cut: blocks the model is sure are boilerplate are not kept as
     part of a content run ("Advertisement" inside the body; `min_probability`)."""
-    decoder.cut_unlikely(s.mask, s.proba, s.decoder["min_probability"])
+    decoder.cut_unlikely(s.mask, s.proba, s.decoder.min_probability)
 
 
 def drop_far_segments(s: Selection) -> None:
@@ -204,7 +205,7 @@ def drop_far_segments(s: Selection) -> None:
     stray widgets do not."""
     spans = [(t.first, t.last) for t in s.tables]
     s.mask = decoder.drop_far_segments(
-        s.mask, s.page.arrays.chars, s.decoder["min_segment_share"], s.decoder["max_gap"], spans
+        s.mask, s.page.arrays.chars, s.decoder.min_segment_share, s.decoder.max_gap, spans
     )
 
 
@@ -231,7 +232,7 @@ def fill_body_gaps(s: Selection) -> None:
     the container of the kept block before them, over it anywhere. A rule for recall: not with
     favor="precision"."""
     if s.options.favor != "precision":
-        decoder.fill_body_gaps(s.mask, s.proba, s.page, s.decoder["threshold"])
+        decoder.fill_body_gaps(s.mask, s.proba, s.page, s.decoder.threshold)
 
 
 def decoder_steps(steps: tuple[Step, ...]) -> tuple[Step, ...]:
