@@ -74,11 +74,13 @@ class Crawl:
     def __init__(self, server: LoopbackServer, tmp_path: Path, **settings):
         self.mark = f"WORKER_CRAWL_MARK={uuid.uuid4().hex}"
         self.hang_mark = tmp_path / "hanging"
+        self.progress = tmp_path / "progress"  # a byte per page a worker extracted
         self.output = tmp_path / "crawl.json"
         env = {
             **os.environ,
             "WORKER_CRAWL_MARK": self.mark.split("=", 1)[1],
             "WORKER_CRAWL_HANG_MARK": str(self.hang_mark),
+            "WORKER_CRAWL_PROGRESS": str(self.progress),
         }
         settings = {"BOILERPLATE_EXECUTOR": "process", "BOILERPLATE_EXECUTOR_WORKERS": 2, **settings}
         # The log goes to a file: a pipe nobody reads while the crawl runs would fill and stop it.
@@ -113,6 +115,13 @@ class Crawl:
             assert self.process.poll() is None, self.log.read_text(errors="replace")[-3000:]
             assert time.monotonic() < deadline, "the /hang/ page never reached a worker"
             time.sleep(0.1)
+
+    def pages_extracted(self) -> int:
+        """Pages the workers have extracted so far."""
+        try:
+            return self.progress.stat().st_size
+        except FileNotFoundError:
+            return 0
 
     def signal_group(self, signum: int) -> None:
         os.killpg(self.process.pid, signum)
@@ -205,14 +214,22 @@ def test_a_kill_storm_with_a_short_page_bound_times_out_no_page(storm_site, tmp_
     # Paced (about 33 pages a second) so that most kills land on workers with pages; the crawl
     # cannot end before the storm however slow the machine is, as one page is held back until
     # the last kill (on a loaded CI machine, pacing alone once let the crawl end after 7 of 12).
+    # Each kill waits for the workers to have extracted pages since the last: workers that die
+    # before any page comes back are given up after five (MAX_DEATHS_IN_A_ROW), which a heavily
+    # loaded machine, slow to start workers, reached at 0.3 s a kill.
     crawl = Crawl(storm_site, tmp_path, BOILERPLATE_EXECUTOR_TIMEOUT=0.5, DOWNLOAD_DELAY=0.03)
     kills = 0
     try:
         while kills < 12 and crawl.process.poll() is None:
             pids = running_workers(crawl.mark)
             if pids:
+                extracted = crawl.pages_extracted()
                 os.kill(pids[kills % len(pids)], signal.SIGKILL)
                 kills += 1
+                deadline = time.monotonic() + 60
+                while crawl.pages_extracted() < extracted + 2 and crawl.process.poll() is None:
+                    assert time.monotonic() < deadline, f"no page extracted in 60 s after kill {kills}"
+                    time.sleep(0.05)
             time.sleep(0.3)
         storm_site.storm_over.set()
         status, stderr = crawl.wait()

@@ -5,7 +5,8 @@
 The site (tests/crawl/test_worker_crawl.py serves it) links to pages under /kill/, whose
 worker kills itself with SIGKILL (as the out-of-memory killer would), and under
 /hang/, whose worker never comes back (it first creates the file named by the
-environment variable WORKER_CRAWL_HANG_MARK, so a test knows it hangs). The patch
+environment variable WORKER_CRAWL_HANG_MARK, so a test knows it hangs); a worker appends
+a byte to the file named by WORKER_CRAWL_PROGRESS, if set, for each page it extracted. The patch
 is applied at import, so it holds in the worker processes, which import this
 script again ("spawn"). Each page yields two items; the output holds the items
 and the crawl's stats.
@@ -36,7 +37,12 @@ def _lose_the_worker(method):
             elif "/hang/" in url:
                 Path(os.environ["WORKER_CRAWL_HANG_MARK"]).touch()
                 time.sleep(3600)
-        return method(self, html, url=url, **options)
+        result = method(self, html, url=url, **options)
+        progress = os.environ.get("WORKER_CRAWL_PROGRESS")
+        if progress and multiprocessing.parent_process() is not None:
+            with open(progress, "ab") as file:  # one byte a page, appended (atomic)
+                file.write(b".")
+        return result
 
     return extract
 
