@@ -46,10 +46,9 @@ def best_regions(page, tolerance):
 
 
 def compiled_and_pure(fn, *args):
-    """fn(*args) with the compiled text statistics, then with the Python twin."""
+    """fn(*args) with the compiled text statistics, then with their source run as Python."""
     fast = fn(*args)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(features, "_compiled", None)
+    with as_python(features, "_features"):
         slow = fn(*args)
     return fast, slow
 

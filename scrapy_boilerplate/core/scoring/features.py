@@ -18,9 +18,9 @@ Columns, in groups (``DENSE_COLUMNS``: each column's name beside how it is compu
 * id/class tokens: binary presence of the tokens chosen at training time by
   Naive-Bayes log-odds (Yao & Zuo), held by the model.
 
-The string statistics run in the compiled _features module where it was
-built; _text_stats here is its reference twin (same values: the shipped
-model was trained on them).
+The string statistics are one loop over the block texts, in _features (compiled where the
+package was built, else run as Python; same values either way: the shipped model was trained
+on them).
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ import numpy as np
 from .. import speedups
 from ..document.elements import FLAG, FLAG_NAMES
 from ..document.page import Page
-from ..document.words import count_sentences
 from . import ttr
 from .stopwords import STOPWORDS
 
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ..document.page import Tokens
+    from . import _features
 
 TAG_GROUPS = {
     "p": "p",
@@ -93,10 +93,9 @@ END_MARKER_RE = re.compile(
 )
 DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b")
 WORD_RE = re.compile(r"\w+")
-DIGIT_RE = re.compile(r"\d")
-UPPER_RE = re.compile(r"[A-ZÀ-ÖØ-ÞА-Я]")
 
-_compiled = speedups.twin(__name__)  # _features.pyx
+if not TYPE_CHECKING:
+    _features = speedups.kernels(__name__)  # compiled, or the same source run as Python
 
 #: A model's id/class token features are named so: "tok=" and the token.
 TOKEN_PREFIX = "tok="
@@ -455,55 +454,10 @@ def feature_matrix(
 def text_stats(
     texts: list[str], title_words: frozenset[str], desc_words: frozenset[str], body_words: frozenset[str]
 ) -> np.ndarray:
-    """The string statistics of every block (n_blocks x 15, columns as in _text_stats)."""
-    counts = Counter(texts)
-    if _compiled is not None:
-        stats: np.ndarray = _compiled._text_stats(
-            texts, counts, title_words, desc_words, body_words, STOPWORDS, CUE_START_RE, END_MARKER_RE, DATE_RE
-        )
-        return stats
-    return _text_stats(texts, counts, title_words, desc_words, body_words)
-
-
-def _text_stats(
-    texts: list[str],
-    counts: Counter[str],
-    title_words: frozenset[str],
-    desc_words: frozenset[str],
-    body_words: frozenset[str],
-) -> np.ndarray:
-    """The reference for the compiled _features._text_stats, which must give the same numbers."""
-    # One pass over the block texts for every string statistic (one Python
-    # loop instead of a dozen): sets of lower-cased words give the stopword
-    # share and the metadata overlaps as C-level set operations.
-    return np.array([_block_text_stats(t, counts, title_words, desc_words, body_words) for t in texts], float)
-
-
-def _block_text_stats(
-    t: str, counts: Counter[str], title_words: frozenset[str], desc_words: frozenset[str], body_words: frozenset[str]
-) -> tuple[int, int, int, int, int, int, float, bool, bool, bool, bool, bool, float, float, float]:
-    """The string statistics of one block, in the order dense_features unpacks them."""
-    head = t[:200]
-    n_digits = len(DIGIT_RE.findall(head))
-    words = frozenset(WORD_RE.findall(t.lower()))
-    n_words = len(words)
-    short = len(t)
-    return (
-        count_sentences(t),
-        t.count(",") + t.count("،") + t.count("、"),
-        t.count(".") + t.count("|") + t.count("»") + t.count("·"),
-        n_digits,
-        len(UPPER_RE.findall(head)),
-        len(head),
-        len(words & STOPWORDS) / n_words if n_words else 0.0,
-        CUE_START_RE.match(t) is not None,
-        short < 60 and END_MARKER_RE.match(t) is not None,
-        t.endswith(":"),
-        n_digits > 0 and short < 120 and DATE_RE.search(t) is not None,
-        counts[t] > 1,
-        _jaccard(words, title_words),
-        _cover(words, desc_words),
-        _cover(words, body_words),
+    """The string statistics of every block (n_blocks x 15, columns in the order _block_values
+    unpacks them)."""
+    return _features._text_stats(
+        texts, Counter(texts), title_words, desc_words, body_words, STOPWORDS, CUE_START_RE, END_MARKER_RE, DATE_RE
     )
 
 
@@ -522,16 +476,3 @@ def _ancestor_max(parents: np.ndarray, score: np.ndarray) -> np.ndarray:
         if np.array_equal(further, jump):
             return out
         jump = further
-
-
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a or not b:
-        return 0.0
-    return len(a & b) / len(a | b)
-
-
-def _cover(a: frozenset[str], b: frozenset[str]) -> float:
-    """Share of the block's words found in b."""
-    if not a or not b:
-        return 0.0
-    return len(a & b) / len(a)
