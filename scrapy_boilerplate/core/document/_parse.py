@@ -13,6 +13,9 @@ try:
 except ModuleNotFoundError:  # run as Python, without Cython (core/_cython.py)
     from .. import _cython as cython  # type: ignore[no-redef]
 
+if cython.compiled:  # C's memcpy: eight bytes read as one word (compiled only)
+    from cython.cimports.libc.string import memcpy
+
 
 def _is_utf8(data: bytes) -> bool:
     """Whether `data` is valid UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF)."""
@@ -30,10 +33,14 @@ def _is_utf8(data: bytes) -> bool:
     hi: cython.uchar
     more: cython.int
     k: cython.int
+    word: cython.ulonglong = 0
+    high_bits: cython.ulonglong = 0x8080808080808080  # a byte of 80-FF in a word: not ASCII
     while i < n:
-        if i + 8 <= n and (p[i] | p[i + 1] | p[i + 2] | p[i + 3] | p[i + 4] | p[i + 5] | p[i + 6] | p[i + 7]) < 0x80:
-            i += 8
-            continue
+        if i + 8 <= n:
+            memcpy(cython.address(word), cython.address(p[i]), 8)
+            if (word & high_bits) == 0:
+                i += 8
+                continue
         b = p[i]
         if b < 0x80:
             i += 1
