@@ -41,7 +41,7 @@ class BoundedCache(Generic[K, V]):
     Emptying the cache instead would make every later page pay for the class names of the
     whole web again. An entry of more than `max_chars` characters on its own is not kept.
 
-    ``document/_cues.pyx`` mirrors ``get`` and ``put`` (without a Python method call).
+    ``document/_cues.py`` mirrors ``get`` and ``put`` (without a Python method call when compiled).
     """
 
     __slots__ = ("young", "old", "_state")

@@ -442,44 +442,53 @@ class_names = st.lists(
 ).map(" ".join)
 
 
+# The cues' kernel (document/_cues.py) compiled, and its source run as Python.
+python_cues = speedups.source_of(compiled_cues) if compiled_cues is not None else None
+needs_compiled_cues = pytest.mark.skipif(
+    compiled_cues is None,
+    reason="document._cues is not built (no C compiler at install time, or SCRAPY_BOILERPLATE_PURE_PYTHON is set)",
+)
+
+
 def assert_same_unit_cues(units):
-    """The compiled unit_cues gives what cues.unit_cues gives, both starting from empty caches."""
+    """The compiled unit_cues gives what its source run as Python gives, both starting from empty
+    caches."""
     _clear_cue_caches()
-    expected = [cues.unit_cues(unit) for unit in units]
+    expected = [python_cues.unit_cues(unit) for unit in units]
     _clear_cue_caches()
     assert [compiled_cues.unit_cues(unit) for unit in units] == expected
     return expected
 
 
-@needs_compiled
+@needs_compiled_cues
 @settings(max_examples=300, deadline=None)
 @given(idv=st.one_of(st.none(), class_names), cls=st.one_of(st.none(), class_names))
 def test_same_cues_on_any_class_names(idv, cls):
     assert_same_unit_cues((cls or "").split() + ([idv] if idv else []))
     _clear_cue_caches()
-    expected = cues.class_cues(idv, cls)
+    expected = python_cues.class_cues(idv, cls)
     _clear_cue_caches()
     assert compiled_cues.class_cues(idv, cls) == expected
     assert compiled_cues.class_cues(idv, cls) == expected  # and from its cache
 
 
-@needs_compiled
+@needs_compiled_cues
 def test_same_cues_on_many_class_names():
     cls = " ".join(f"c{i} comment-{i} nav-item" for i in range(20))  # past the 16 names looked at
     _clear_cue_caches()
-    expected = cues.class_cues("main-comments", cls)
+    expected = python_cues.class_cues("main-comments", cls)
     _clear_cue_caches()
     assert compiled_cues.class_cues("main-comments", cls) == expected
 
 
-@needs_compiled
+@needs_compiled_cues
 @settings(max_examples=500, deadline=None)
 @given(cue_names)
 def test_same_cues_on_names_made_of_cue_literals(name):
     assert_same_unit_cues([name, name.upper(), name.replace("-", " ")])
 
 
-@needs_compiled
+@needs_compiled_cues
 def test_same_cues_on_every_cue_word():
     words = [w for ws in cues.CUE_WORDS.values() for w in ws.inside + ws.whole] + COMMENT_NAMES
     names = words + [f"x{w}y" for w in words] + [f"{w}-{v}" for w, v in itertools.pairwise(words)]
@@ -502,18 +511,18 @@ def _assert_same_cues_on_class_names(roots, with_cues: int) -> None:
     assert sum(bool(cue[0]) for cue in expected) > with_cues  # names with cues were among them
 
 
-@needs_compiled
+@needs_compiled_cues
 def test_same_cues_on_fixture_class_names():
     _assert_same_cues_on_class_names([parse_html(fixture_bytes(name)) for name in FIXTURE_NAMES], 10)
 
 
-@needs_compiled
+@needs_compiled_cues
 def test_same_cues_on_cut_real_pages_class_names():
     _assert_same_cues_on_class_names([parse_html(item.read_html()) for item in cut_real_pages()], 30)
 
 
 @pytest.mark.needs_shared("80 pages' class names (cut pages: the test above)")
-@needs_compiled
+@needs_compiled_cues
 def test_same_cues_on_real_class_names():
     roots = [parse_html(item.read_html()) for item in load_shared_pages("wcxb-dev", 80)]
     _assert_same_cues_on_class_names(roots, 50)

@@ -52,11 +52,14 @@ def empty_cue_caches():
 def test_class_name_caches_hold_a_bounded_number_of_characters(empty_cue_caches, monkeypatch, pure):
     # Thirty pages of ten 100 KB class attributes each (30 MB of class names, 300 entries:
     # far under the caches' entry limits): the walk's cue caches keep at most twice their
-    # character limits, on the compiled walk (_cues.pyx) and on the Python one alike.
+    # character limits, on the compiled walk and cues (_cues.py compiled) and on the Python
+    # ones (_cues.py run as Python) alike.
     if pure:
         from scrapy_boilerplate.core.document import page as page_module
+        from scrapy_boilerplate.core.document import walk
 
         monkeypatch.setattr(page_module, "_compiled", None)
+        monkeypatch.setattr(walk, "class_cues", speedups.source_of(cues._cues).class_cues)
     elif speedups.twin("scrapy_boilerplate.core.document.walk") is None:
         pytest.skip("the compiled walk is not built here")
     for n in range(30):

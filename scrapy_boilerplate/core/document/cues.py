@@ -7,20 +7,21 @@ cue category marks the element when one of its ``inside`` words occurs in a key,
 or a key is one of its ``whole`` words ("nav" but not "canvas"). Keys hold only
 letters, so the words are written without hyphens.
 
-``unit_cues`` and ``class_cues`` are the reference for their compiled twins in
-``_walk.pyx``, which builds its letter trie from these same lists.
+``unit_cues`` and ``class_cues`` are in ``_cues`` (compiled where the package was built, else
+run as Python), which builds its letter trie from these same lists.
 """
 
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 from typing import TYPE_CHECKING, NamedTuple
 
+from .. import speedups
 from ..caches import BoundedCache
 from .elements import FLAG
 
 if TYPE_CHECKING:
+    from . import _cues
     from .page import Tokens
 
 ROLE_FLAGS = {
@@ -189,7 +190,7 @@ def is_comment_section_name(name: str) -> bool:
     return False
 
 
-# Every comment-section name holds one of these: the compiled twin's cheap test first.
+# Every comment-section name holds one of these: the compiled kernel's cheap test first.
 COMMENT_WORDS = ("omment", "disqus", "respond", "repl", "discussion", "talkback")
 # A comment class on these names the page ("single-comments" on <body>), not a section.
 COMMENT_SAFE_TAGS = frozenset(("body", "html", "article", "main"))
@@ -217,7 +218,7 @@ def opens_on_click(cls: str) -> bool:
 #: A class name's or id's cues, and an element's: (flag bits, tokens, is-comment-section).
 Cue = tuple[int, "Tokens", bool]
 
-# Shared with the compiled twin: per (id, class) pair, per class name, per key. Bounded in
+# Used by _cues: per (id, class) pair, per class name, per key. Bounded in
 # characters too: a page's class attribute may be as long as the page. (Ordinary pages fill
 # a generation's entries first: an entry holds about 90, 30 and 10 characters.)
 CUE_CACHE: BoundedCache[tuple[str | None, str | None], Cue] = BoundedCache(50_000, max_chars=8_000_000)
@@ -240,52 +241,8 @@ def key_bits(key: str) -> int:
     return bits
 
 
-def unit_cues(unit: str) -> Cue:
-    """(flag bits, tokens, is-comment-section) of one class name or id; cached across pages."""
-    cue = UNIT_CACHE.young.get(unit) or UNIT_CACHE.get(unit)
-    if cue is None and TAXONOMY_CLASS_RE.match(unit):
-        # The post's own tags and categories ("tag-creditshelf", "category-comments")
-        # are words of the site's authors, not of its template.
-        cue = (0, (), False)
-        UNIT_CACHE.put(unit, cue)
-    elif cue is None:
-        text = unit.lower()
-        parts = TOKEN_SPLIT_RE.split(text)  # may hold empty strings
-        bits = 0
-        # One scan of the whole name first: most names hold no cue word at all.
-        if _ANY_CUE_WORD_RE.search("".join(parts)) is not None:
-            parts = [t for t in parts if t]
-            known = KEY_CACHE.young
-            for key in parts + [a + b for a, b in pairwise(parts)]:
-                bits_of_key = known.get(key)
-                bits |= bits_of_key if bits_of_key is not None else key_bits(key)
-        comment = any(is_comment_section_name(name) for name in text.split())
-        if comment:
-            bits |= FLAG["comment"]
-        cue = (bits, tuple([t for t in parts if 1 < len(t) < 25]), comment)
-        UNIT_CACHE.put(unit, cue)
-    return cue
-
-
-def class_cues(idv: str | None, cls: str | None) -> Cue:
-    """Cues of an element's id and class names combined; cached per (id, class) pair.
-
-    The reference for the compiled walk's class_cues (a page from a new site brings about 150
-    new pairs, so the uncached path counts)."""
-    key = (idv, cls)
-    cue = CUE_CACHE.young.get(key) or CUE_CACHE.get(key)
-    if cue is None:
-        bits, comment = 0, False
-        tokens: Tokens = ()
-        units = cls.split() if cls else []
-        if idv:
-            units.append(idv)
-        known = UNIT_CACHE.young
-        for unit in units[:16]:
-            b, t, c = known.get(unit) or unit_cues(unit)
-            bits |= b
-            tokens += t
-            comment = comment or c
-        cue = (bits, tokens, comment)
-        CUE_CACHE.put(key, cue)
-    return cue
+# Last: _cues reads the vocabularies and caches above.
+if not TYPE_CHECKING:
+    _cues = speedups.kernels(__name__)  # compiled, or the same source run as Python
+unit_cues = _cues.unit_cues
+class_cues = _cues.class_cues

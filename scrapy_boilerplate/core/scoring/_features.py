@@ -1,4 +1,4 @@
-# cython: boundscheck=False, wraparound=False, annotation_typing=False
+# cython: boundscheck=False, wraparound=False, initializedcheck=False, annotation_typing=False
 """The per-block string statistics of features.text_stats: 15 numbers per block text.
 
 One source (Cython's pure-Python mode; the C types are in _features.pxd). Compiled, one typed
