@@ -169,22 +169,26 @@ def set_f1(pairs: list[tuple[float | None, float | None]]) -> float:
     return f1 or 0.0
 
 
-def selection_score(
+def selection_scorer(
     pages: list[Page],
     items: list[Item],
     probas: list[np.ndarray],
-    opts: list[Options],
-    models: Sequence[Scorer | None],
-    params: JsonObject,
-) -> float:
-    """The mean over sets of each set's F1 of the selection's text with decoder `params` (the
-    score tune_on_selection and tune_grid tune on); `models`: per page, what selection_text
-    scores a page walked again with."""
-    by_set: dict[str, list[tuple[float | None, float | None]]] = {}
-    for page, it, proba, o, model in zip(pages, items, probas, opts, models):
-        text = selection_text(page, proba, params, o, it.dp.url, model)
-        by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
-    return float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
+    scores: Sequence[Scorer | None] | None = None,
+) -> Callable[[JsonObject], float]:
+    """The score tune_on_selection and tune_grid tune on: decoder parameters -> the mean over
+    sets of each set's F1 of the selection's text (each set under its convention's options).
+    `scores`: per page, what selection_text scores a page walked again with."""
+    opts = [options_for(it.dataset) for it in items]
+    models = scores if scores is not None else [None] * len(items)
+
+    def score(params: JsonObject) -> float:
+        by_set: dict[str, list[tuple[float | None, float | None]]] = {}
+        for page, it, proba, o, model in zip(pages, items, probas, opts, models):
+            text = selection_text(page, proba, params, o, it.dp.url, model)
+            by_set.setdefault(it.dataset, []).append(page_pr(it.dp, it.cp.gold, text))
+        return float(np.mean([set_f1(pairs) for pairs in by_set.values()]))
+
+    return score
 
 
 def tune_on_selection(
@@ -195,14 +199,8 @@ def tune_on_selection(
     scores: Sequence[Scorer | None] | None = None,
 ) -> JsonObject:
     """Coordinate search over train.DECODE_GRID (train.tune_decoder's), scoring the text of the
-    real selection: the mean over sets of each set's F1 (its convention's options). `scores`:
-    per page, the model its probabilities are from (selection_text)."""
-    opts = [options_for(it.dataset) for it in items]
-    models = scores if scores is not None else [None] * len(items)
-
-    def score(params: JsonObject) -> float:
-        return selection_score(pages, items, probas, opts, models, params)
-
+    real selection (selection_scorer)."""
+    score = selection_scorer(pages, items, probas, scores)
     params = dict(DEFAULT_PARAMS)
     best = score(params)
     for _round in range(2):
@@ -345,13 +343,12 @@ def tune_grid(
     """The decoder from OOF_GRID (searched whole), scored as tune_on_selection scores."""
     import itertools
 
-    opts = [options_for(it.dataset) for it in items]
-    models = scores if scores is not None else [None] * len(items)
+    score_of = selection_scorer(pages, items, probas, scores)
     best, best_params = -1.0, dict(DEFAULT_PARAMS)
     keys = list(OOF_GRID)
     for values in itertools.product(*(OOF_GRID[k] for k in keys)):
         params = {**DEFAULT_PARAMS, **OOF_FIXED, **dict(zip(keys, values))}
-        score = selection_score(pages, items, probas, opts, models, params)
+        score = score_of(params)
         if score > best + 1e-4:
             best, best_params = score, params
     log(f"decoder (grid on out-of-fold probabilities): score {best:.4f} {best_params}")
