@@ -396,7 +396,6 @@ def model_from_evidence(
                 "splits": list(splits),
                 "f1_per_split": [round(r["f1"], 4) for r in cv.per_split],
             },
-            "trained_at": time.strftime("%Y-%m-%d"),
         },
     )
     expected = clf.predict_proba(X)[:, 1]

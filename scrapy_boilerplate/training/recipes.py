@@ -576,7 +576,6 @@ def train_recipe(
             if all_sites
             else "sites where is_validation_site(site) is true were held out"
         ),
-        "trained_at": time.strftime("%Y-%m-%d"),
     }
     log(f"trained in {time.time() - start:.0f}s: {len(model.trees.roots)} trees, decoder {model.decode}")
     return model

@@ -370,7 +370,6 @@ def train(
             if all_sites
             else "sites where is_validation_site(site) is true were held out"
         ),
-        "trained_at": time.strftime("%Y-%m-%d"),
     }
     model = to_model(clf, vocabulary, X, params, meta)
     log(
