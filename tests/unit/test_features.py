@@ -1,7 +1,10 @@
 """The dense feature matrix (core/scoring/features.py): every column under its own name."""
 
+import re
+
 import numpy as np
 import pytest
+from conftest import load_shared_pages, needs_shared
 
 from scrapy_boilerplate import load_model
 from scrapy_boilerplate.core.document.elements import FLAG_NAMES
@@ -95,3 +98,24 @@ def test_columns_hold_what_their_names_say(page):
     assert column(X, "flag=nav").any() and column(X, "flag=article").any()
     title = [i for i, t in enumerate(page.texts) if t == "Otters return upstream"]
     assert column(X, "is_title")[title].tolist() == [1.0]
+
+
+@needs_shared("real blocks of many sites")
+def test_the_grouped_cue_and_date_patterns_match_what_plain_alternations_match():
+    """CUE_START_RE and DATE_RE are written for speed (branches grouped by first character, a
+    digit looked ahead); on every block of real pages and on edge cases they match where the plain
+    patterns do."""
+    from scrapy_boilerplate.core.scoring.features import CUE_START_RE, CUE_START_WORDS, DATE_RE
+
+    plain_cue = re.compile(r"^\W{0,3}(?:" + "|".join(CUE_START_WORDS) + ")", re.IGNORECASE)
+    plain_date = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b")
+    texts = [
+        "Read more", "» READ MORE »", "Sſponsored", "ſponsored by", "• Tags : otters", "tags:x", "© 2024",
+        "À lire aussi", "à LIRE", "By\tJane", "by", "Photo: AP", "1999", "x2001", "12/3/2024", "1.2.24",
+        "2024a", "20244", "on 3-4-56.", "K Kelvin", "İmage", "",
+    ]  # fmt: skip
+    for p in load_shared_pages("wcxb-dev", 40):
+        texts += build_page(parse_html(p.read_html())).texts
+    for text in texts:
+        assert (CUE_START_RE.match(text) is None) == (plain_cue.match(text) is None), text
+        assert (DATE_RE.search(text) is None) == (plain_date.search(text) is None), text

@@ -76,14 +76,28 @@ TAG_GROUPS = {
 TAG_COLUMNS = ("p", "div", "li", "h1", "h2", "h3", "h4", "h5", "td", "pre", "blockquote", "figcaption", "body", "other")
 _TAG_COLUMN = {tag: TAG_COLUMNS.index(group) for tag, group in TAG_GROUPS.items()}
 _OTHER_TAG = TAG_COLUMNS.index("other")
-CUE_START_RE = re.compile(
-    r"^\W{0,3}(?:read more|read also|more:|related|see also|also read|advertisement|advertising|"
-    r"sponsored|share|subscribe|sign up|follow us|click here|continue reading|tags?\s*:|"
-    r"photo|image|credit|source:|©|copyright|all rights reserved|posted|published|updated|by\s|"
-    r"lire aussi|à lire|mehr zum thema|lesen sie|auch interessant|lea también|leia também|"
-    r"leer más|leia mais|anzeige|werbung|publicité)",
-    re.IGNORECASE,
-)
+#: Blocks that start as a caption, a credit, a byline or a call to action does.
+CUE_START_WORDS = (
+    "read more", "read also", "more:", "related", "see also", "also read", "advertisement", "advertising",
+    "sponsored", "share", "subscribe", "sign up", "follow us", "click here", "continue reading", r"tags?\s*:",
+    "photo", "image", "credit", "source:", "©", "copyright", "all rights reserved", "posted", "published",
+    "updated", r"by\s", "lire aussi", "à lire", "mehr zum thema", "lesen sie", "auch interessant",
+    "lea también", "leia também", "leer más", "leia mais", "anzeige", "werbung", "publicité",
+)  # fmt: skip
+
+
+def by_first_character(alternatives: tuple[str, ...]) -> str:
+    """One regex alternation of `alternatives` (each starting with a literal character), grouped
+    by that character. The regex engine tries an alternation's branches one by one: a block meets
+    one branch per first character instead of one per word (a third of CUE_START_RE's time on the
+    labelled sets' 127,292 blocks), and the same strings match."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives:
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "|".join(re.escape(first) + "(?:" + "|".join(rests) + ")" for first, rests in groups.items())
+
+
+CUE_START_RE = re.compile(r"^\W{0,3}(?:" + by_first_character(CUE_START_WORDS) + ")", re.IGNORECASE)
 # Blocks that start what follows an article (boilerpipe's terminating blocks).
 END_MARKER_RE = re.compile(
     r"^\W*(?:\d+\s+)?(?:comments?|kommentare?|commentaires?|comentarios?|leave a (?:reply|comment)|"
@@ -91,7 +105,9 @@ END_MARKER_RE = re.compile(
     r"share this|tags|newsletter|about the author|weitere artikel|à lire aussi)\b",
     re.IGNORECASE,
 )
-DATE_RE = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b")
+# A year or a numeric date. (?=\d): both branches start with a digit; checked first, it spares
+# the branches at every other position of the text (a fifth of the search's time).
+DATE_RE = re.compile(r"\b(?=\d)(?:(?:19|20)\d\d|\d{1,2}[./-]\d{1,2}[./-]\d{2,4})\b")
 WORD_RE = re.compile(r"\w+")
 
 if not TYPE_CHECKING:
