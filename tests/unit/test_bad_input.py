@@ -138,19 +138,6 @@ def test_nul_bytes_in_the_middle_of_html():
         assert "\x00" not in result.text
 
 
-def test_markup_after_an_early_html_end_tag_is_read_as_a_browser_reads_it():
-    """libxml2 drops what follows </html>; a browser reads it into the body (a theme that closes
-    its header as a document of its own, then prints the article)."""
-    header = "<html><head><title>Budget</title></head><body><nav><a href='/'>Home</a></nav></body></html>"
-    for end in ("</html>", "</HTML >"):
-        page = header.replace("</html>", end) + f"\n<div class='post'><h1>Budget</h1>{ARTICLE * 4}</div>\n</html>"
-        for html in (page, page.encode("utf-8"), page.encode("utf-16")):
-            assert "The committee met on Tuesday" in assert_quick_extraction(html).text
-    # An end tag followed by nothing but a comment or blanks leaves the page as it was.
-    page = f"<html><body><article>{ARTICLE * 3}</article></body></html>\n<!-- cached -->\n"
-    assert "The committee met on Tuesday" in assert_quick_extraction(page).text
-
-
 def test_frameset_only():
     html = (
         "<html><head><title>Frames</title></head><frameset cols='25%,75%'>"

@@ -28,11 +28,6 @@ MAX_INPUT_BYTES = 8 * 1024 * 1024
 META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
 XML_ENCODING_RE = re.compile(rb"""^\s*<\?xml[^>]+encoding\s*=\s*["']([a-zA-Z0-9_.:-]+)""", re.I)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
-#: libxml2's HTML parser drops everything after an </html> end tag; a browser reads what follows
-#: into the body. About one page in a hundred of the labelled sets closes its document early,
-#: some before their whole article (a theme that prints its header as a document of its own).
-_HTML_END_RE = re.compile(rb"</html\s*>", re.I)
-_START_TAG_RE = re.compile(rb"<[a-zA-Z]")
 
 
 #: Bytes that are not all UTF-8 are still read as UTF-8 (a U+FFFD for each bad sequence, as a
@@ -206,21 +201,10 @@ def _parse_utf8(data: bytes) -> etree._Element | None:
         data = data[3:]
     if not data or data.isspace():  # (not data.strip(), without copying the page)
         return None
-    data = _without_early_end(data)
     try:
         return etree.fromstring(data, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
-
-
-def _without_early_end(data: bytes) -> bytes:
-    """`data` without its </html> end tags when a start tag follows one, so that the parser reads
-    on as a browser does. (The end tag is looked for as </html or </HTML: two byte searches, not a
-    case-blind regex over the whole page.)"""
-    ends = [i for i in (data.find(b"</html"), data.find(b"</HTML")) if i >= 0]
-    if not ends or _START_TAG_RE.search(data, min(ends) + 6) is None:
-        return data
-    return _HTML_END_RE.sub(b"", data)
 
 
 def to_element_type_error(html: object) -> bool:
