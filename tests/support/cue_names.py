@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from scrapy_boilerplate.core.document import cues
+from scrapy_boilerplate.core.document import cue_words
 
 #: Names of comment sections, as themes write them.
-COMMENT_NAMES = sorted(cues.COMMENT_SECTION_NAMES) + [
+COMMENT_NAMES = sorted(cue_words.COMMENT_SECTION_NAMES) + [
     "comment",
     "comments",
     "comment-list",

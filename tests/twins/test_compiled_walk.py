@@ -21,7 +21,7 @@ from lxml import etree
 from parsel import Selector
 
 from scrapy_boilerplate.core import speedups
-from scrapy_boilerplate.core.document import cues
+from scrapy_boilerplate.core.document import cue_words
 from scrapy_boilerplate.core.document import page as P
 from scrapy_boilerplate.core.document.hidden import ToggleTargets, hidden_style
 from scrapy_boilerplate.core.document.parse import parse_html
@@ -490,13 +490,13 @@ def test_same_cues_on_names_made_of_cue_literals(name):
 
 @needs_compiled_cues
 def test_same_cues_on_every_cue_word():
-    words = [w for ws in cues.CUE_WORDS.values() for w in ws.inside + ws.whole] + COMMENT_NAMES
+    words = [w for ws in cue_words.CUE_WORDS.values() for w in ws.inside + ws.whole] + COMMENT_NAMES
     names = words + [f"x{w}y" for w in words] + [f"{w}-{v}" for w, v in itertools.pairwise(words)]
     assert_same_unit_cues(names + [name.upper() for name in names])
 
 
 def _clear_cue_caches():
-    for cache in (cues.CUE_CACHE, cues.UNIT_CACHE, cues.KEY_CACHE):
+    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
         cache.clear()
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from scrapy_boilerplate.core import speedups
 from scrapy_boilerplate.core.caches import BoundedCache, text_size
-from scrapy_boilerplate.core.document import cues, elements
+from scrapy_boilerplate.core.document import cue_words, cues, elements
 from scrapy_boilerplate.core.document.page import build_page
 from scrapy_boilerplate.core.document.parse import to_element
 
@@ -41,10 +41,10 @@ def test_text_size_counts_the_strings_of_tuples_nested():
 
 @pytest.fixture
 def empty_cue_caches():
-    for cache in (cues.CUE_CACHE, cues.UNIT_CACHE, cues.KEY_CACHE):
+    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
         cache.clear()
     yield
-    for cache in (cues.CUE_CACHE, cues.UNIT_CACHE, cues.KEY_CACHE):
+    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
         cache.clear()
 
 
@@ -68,7 +68,7 @@ def test_class_name_caches_hold_a_bounded_number_of_characters(empty_cue_caches,
             for k in range(10)
         )
         build_page(to_element(f"<html><body>{boxes}</body></html>"))
-    for cache in (cues.CUE_CACHE, cues.UNIT_CACHE, cues.KEY_CACHE):
+    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
         assert cached_chars(cache) <= 2 * cache.max_chars
         # The compiled walk counts what it puts as put() does.
         assert cache.young_chars == sum(text_size(key) + text_size(value) for key, value in cache.young.items())

@@ -1,4 +1,4 @@
-"""Class/id cues (core/document/cues.py): the word lists and what they mark.
+"""Class/id cues (core/document/cue_words.py, cues.py): the word lists and what they mark.
 
 The expected cues below were recorded with the regex cue patterns these word
 lists replaced, and must not change unless a vocabulary is changed on purpose
@@ -8,7 +8,7 @@ lists replaced, and must not change unless a vocabulary is changed on purpose
 import pytest
 from cue_names import COMMENT_NAMES
 
-from scrapy_boilerplate.core.document import cues
+from scrapy_boilerplate.core.document import cue_words, cues
 from scrapy_boilerplate.core.document.elements import FLAG
 
 
@@ -90,7 +90,7 @@ def flag_names(bits: int) -> list:
     ],
 )
 def test_unit_cues(name, expected, comment):
-    for cache in (cues.CUE_CACHE, cues.UNIT_CACHE, cues.KEY_CACHE):
+    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
         cache.clear()
     bits, _tokens, is_comment = cues.unit_cues(name)
     assert (flag_names(bits), is_comment) == (expected, comment)
@@ -98,26 +98,26 @@ def test_unit_cues(name, expected, comment):
 
 def test_cue_words_are_letters_and_name_flags():
     # Keys are runs of a-z: a word with anything else could never match.
-    assert set(cues.CUE_WORDS) <= set(FLAG)
-    for words in cues.CUE_WORDS.values():
+    assert set(cue_words.CUE_WORDS) <= set(FLAG)
+    for words in cue_words.CUE_WORDS.values():
         for word in words.inside + words.whole:
             assert word.isascii() and word.isalpha() and word.islower(), word
 
 
-@pytest.mark.parametrize("category", list(cues.CUE_WORDS))
+@pytest.mark.parametrize("category", list(cue_words.CUE_WORDS))
 def test_every_cue_word_marks_its_category(category):
-    words = cues.CUE_WORDS[category]
+    words = cue_words.CUE_WORDS[category]
     for word in words.inside + words.whole:
-        assert cues.key_bits(word) & FLAG[category], word
+        assert cue_words.key_bits(word) & FLAG[category], word
     for word in words.inside:
-        assert cues.key_bits("xx" + word + "yy") & FLAG[category], word
+        assert cue_words.key_bits("xx" + word + "yy") & FLAG[category], word
 
 
 # The comment-section names: the listed ones and names with a comment(s) part.
 def test_comment_words_find_every_comment_section_name():
     # The compiled twin tests these first: each comment-section name must hold one.
     for name in COMMENT_NAMES:
-        assert any(word in name for word in cues.COMMENT_WORDS), name
+        assert any(word in name for word in cue_words.COMMENT_WORDS), name
         assert cues.unit_cues(name)[2], name
 
 

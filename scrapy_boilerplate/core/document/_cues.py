@@ -9,7 +9,7 @@ about 150 new class names, so the uncached path counts. Compiled, a printable-AS
 all of them) is cut into its runs of letters a-z and matched against one trie of the cue words
 in one scan, with no regex and no string made but its tokens; the caches are read and filled
 without a Python method call. Run as Python, and compiled for any other name, the regexes of
-cues.py do it (cues.key_bits). Both give the same cues over the same caches.
+cue_words.py do it (cue_words.key_bits). Both give the same cues over the same caches.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .cues import (
-    _ANY_CUE_WORD_RE,
+from .cue_words import (
+    ANY_CUE_WORD_RE,
     COMMENT_WORDS,
     CUE_CACHE,
     CUE_WORDS,
@@ -42,7 +42,7 @@ except ModuleNotFoundError:  # run as Python, without Cython (core/_cython.py)
 
 if TYPE_CHECKING:
     from ..caches import BoundedCache
-    from .cues import Cue
+    from .cue_words import Cue
     from .page import Tokens
 
 NO_CUE: Cue = (0, (), False)
@@ -98,7 +98,7 @@ def unit_cues(unit: str) -> Cue:
 
 
 def _unit_cues(unit: str) -> Cue:
-    """The cues of a name, with the regexes of cues.py."""
+    """The cues of a name, with the regexes of cue_words.py."""
     if TAXONOMY_CLASS_RE.match(unit):
         # The post's own tags and categories ("tag-creditshelf", "category-comments")
         # are words of the site's authors, not of its template.
@@ -107,7 +107,7 @@ def _unit_cues(unit: str) -> Cue:
     parts = TOKEN_SPLIT_RE.split(text)  # may hold empty strings
     bits = 0
     # One scan of the whole name first: most names hold no cue word at all.
-    if _ANY_CUE_WORD_RE.search("".join(parts)) is not None:
+    if ANY_CUE_WORD_RE.search("".join(parts)) is not None:
         parts = [t for t in parts if t]
         known = KEY_CACHE.young
         for key in parts + [a + b for a, b in pairwise(parts)]:
@@ -261,7 +261,7 @@ def _categories(low: str, start: int, end: int, any_word: bool) -> int:
 
 
 def _key_bits(low: str, start: int, end: int) -> int:
-    """cues.key_bits of the key made of the letters of low[start:end]."""
+    """cue_words.key_bits of the key made of the letters of low[start:end]."""
     mask = _categories(low, start, end, False)
     bits = 0
     for category in range(N_CATEGORIES):

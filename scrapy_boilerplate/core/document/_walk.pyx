@@ -9,7 +9,7 @@ a block's text gathered as UTF-8 bytes and decoded once, after collapsing
 its whitespace. Everything that is rare or stateful across pages (tag
 kinds, the class-name cue caches, <head>, JSON-LD) is the Python modules'
 own code (elements.py, cues.py, head.py), called from here; an element's
-class-name cues come from _cues.pyx, the compiled twin of cues.py.
+class-name cues come from _cues (cimported from _cues.pxd), over cue_words.py's vocabularies.
 
 How lxml's ``.text`` and ``.tail`` map onto nodes: an element's text is the
 run of text/CDATA nodes that starts its children, its tail the run right

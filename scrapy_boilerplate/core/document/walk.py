@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, cast
 
 from lxml import etree
 
-from .cues import BODY_PROPS, COMMENT_SAFE_TAGS, CUE_CACHE, ROLE_FLAGS, class_cues
+from .cue_words import CUE_CACHE
+from .cues import BODY_PROPS, COMMENT_SAFE_TAGS, ROLE_FLAGS, class_cues
 from .elements import (
     BLOCK_TAGS,
     FLAG,

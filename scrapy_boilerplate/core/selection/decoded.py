@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..document.cues import key_bits
+from ..document.cue_words import key_bits
 from ..document.elements import FLAG
 from ..document.page import Page
 
@@ -68,7 +68,7 @@ def drop_ad_links(page: Page, mask: np.ndarray) -> np.ndarray:
 
 
 def _named_ad(tokens: tuple[str, ...]) -> bool:
-    """One of an element's own id/class words is an ad cue (the walk's own matcher, cues.key_bits)."""
+    """One of an element's own id/class words is an ad cue (the walk's own matcher, cue_words.key_bits)."""
     return any(key_bits(token) & FLAG["ad"] for token in tokens)
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..document.cues import TOKEN_SPLIT_RE
+from ..document.cue_words import TOKEN_SPLIT_RE
 from ..document.elements import FLAG, HEADING_TAGS
 
 if TYPE_CHECKING:
