@@ -193,8 +193,8 @@ def _block_values(page: Page) -> SimpleNamespace:
     chars = page.arrays.chars
     words = np.maximum(page.arrays.words, 1)
     link_chars = page.arrays.link_chars
-    links = np.asarray(page.links, float)
-    owners = np.asarray(page.nodes)
+    links = page.arrays.links
+    owners = page.arrays.nodes
     nodes = NodeArrays(page)
     some_chars = np.maximum(chars, 1)
     ld = link_chars / some_chars
@@ -227,12 +227,12 @@ def _block_values(page: Page) -> SimpleNamespace:
     head_len = np.maximum(head_len, 1)
     is_title = (title_sim >= 0.6) & (chars < 300)
 
-    tag_counts = np.asarray(page.tag_counts, float)
+    tag_counts = page.arrays.tag_counts
     lttr_raw, lttr_s, lttr_d = ttr.block_ttr(chars, tag_counts)
     rel_pos = np.arange(n) / max(n - 1, 1)
     total_chars = chars.sum()
     rel_char = (np.cumsum(chars) - chars) / max(total_chars, 1)
-    depth = np.asarray(page.depths, float)
+    depth = page.arrays.depths.astype(float)
     long_blocks = depth[chars >= 200]
     modal = np.bincount(long_blocks.astype(int)).argmax() if len(long_blocks) else np.median(depth)
 
@@ -282,7 +282,7 @@ def _block_values(page: Page) -> SimpleNamespace:
         tag_index=np.array([_TAG_COLUMN.get(t, _OTHER_TAG) for t in page.tags]),
         # the four little-endian bytes of each block's flags, unpacked low bit first
         flag_bits=np.unpackbits(
-            np.array(page.flags, dtype="<u4").view(np.uint8).reshape(n, 4), axis=1, bitorder="little"
+            page.arrays.flags.astype("<u4").view(np.uint8).reshape(n, 4), axis=1, bitorder="little"
         )[:, : len(FLAG_NAMES)],
     )
 
