@@ -18,9 +18,9 @@ Prepared = Callable[[], Any]
 CACHES = (
     ("scrapy_boilerplate.core.links.urls", "_KEYS"),
     ("scrapy_boilerplate.core.links.urls", "_KINDS"),
-    ("scrapy_boilerplate.core.document.cues", "CUE_CACHE"),
-    ("scrapy_boilerplate.core.document.cues", "UNIT_CACHE"),
-    ("scrapy_boilerplate.core.document.cues", "KEY_CACHE"),
+    ("scrapy_boilerplate.core.document.cue_words", "CUE_CACHE"),
+    ("scrapy_boilerplate.core.document.cue_words", "UNIT_CACHE"),
+    ("scrapy_boilerplate.core.document.cue_words", "KEY_CACHE"),
 )
 
 
