@@ -14,7 +14,7 @@ import sys
 
 import pytest
 from conftest import FIXTURE_NAMES, cut_real_pages, fixture_bytes, load_shared_pages
-from cue_names import COMMENT_NAMES
+from cue_names import COMMENT_NAMES, clear_cue_caches
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -453,9 +453,9 @@ needs_compiled_cues = pytest.mark.skipif(
 def assert_same_unit_cues(units):
     """The compiled unit_cues gives what its source run as Python gives, both starting from empty
     caches."""
-    _clear_cue_caches()
+    clear_cue_caches()
     expected = [python_cues.unit_cues(unit) for unit in units]
-    _clear_cue_caches()
+    clear_cue_caches()
     assert [compiled_cues.unit_cues(unit) for unit in units] == expected
     return expected
 
@@ -465,9 +465,9 @@ def assert_same_unit_cues(units):
 @given(idv=st.one_of(st.none(), class_names), cls=st.one_of(st.none(), class_names))
 def test_same_cues_on_any_class_names(idv, cls):
     assert_same_unit_cues((cls or "").split() + ([idv] if idv else []))
-    _clear_cue_caches()
+    clear_cue_caches()
     expected = python_cues.class_cues(idv, cls)
-    _clear_cue_caches()
+    clear_cue_caches()
     assert compiled_cues.class_cues(idv, cls) == expected
     assert compiled_cues.class_cues(idv, cls) == expected  # and from its cache
 
@@ -475,9 +475,9 @@ def test_same_cues_on_any_class_names(idv, cls):
 @needs_compiled_cues
 def test_same_cues_on_many_class_names():
     cls = " ".join(f"c{i} comment-{i} nav-item" for i in range(20))  # past the 16 names looked at
-    _clear_cue_caches()
+    clear_cue_caches()
     expected = python_cues.class_cues("main-comments", cls)
-    _clear_cue_caches()
+    clear_cue_caches()
     assert compiled_cues.class_cues("main-comments", cls) == expected
 
 
@@ -493,11 +493,6 @@ def test_same_cues_on_every_cue_word():
     words = [w for ws in cue_words.CUE_WORDS.values() for w in ws.inside + ws.whole] + COMMENT_NAMES
     names = words + [f"x{w}y" for w in words] + [f"{w}-{v}" for w, v in itertools.pairwise(words)]
     assert_same_unit_cues(names + [name.upper() for name in names])
-
-
-def _clear_cue_caches():
-    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
-        cache.clear()
 
 
 def _assert_same_cues_on_class_names(roots, with_cues: int) -> None:

@@ -1,6 +1,7 @@
 """The caches kept across pages hold a bounded number of characters, whatever the pages hold."""
 
 import pytest
+from cue_names import clear_cue_caches
 
 from scrapy_boilerplate.core import speedups
 from scrapy_boilerplate.core.caches import BoundedCache, text_size
@@ -41,11 +42,9 @@ def test_text_size_counts_the_strings_of_tuples_nested():
 
 @pytest.fixture
 def empty_cue_caches():
-    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
-        cache.clear()
+    clear_cue_caches()
     yield
-    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
-        cache.clear()
+    clear_cue_caches()
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])

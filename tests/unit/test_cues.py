@@ -6,7 +6,7 @@ lists replaced, and must not change unless a vocabulary is changed on purpose
 """
 
 import pytest
-from cue_names import COMMENT_NAMES
+from cue_names import COMMENT_NAMES, clear_cue_caches
 
 from scrapy_boilerplate.core.document import cue_words, cues
 from scrapy_boilerplate.core.document.elements import FLAG
@@ -90,8 +90,7 @@ def flag_names(bits: int) -> list:
     ],
 )
 def test_unit_cues(name, expected, comment):
-    for cache in (cue_words.CUE_CACHE, cue_words.UNIT_CACHE, cue_words.KEY_CACHE):
-        cache.clear()
+    clear_cue_caches()
     bits, _tokens, is_comment = cues.unit_cues(name)
     assert (flag_names(bits), is_comment) == (expected, comment)
 
@@ -115,7 +114,7 @@ def test_every_cue_word_marks_its_category(category):
 
 # The comment-section names: the listed ones and names with a comment(s) part.
 def test_comment_words_find_every_comment_section_name():
-    # The compiled twin tests these first: each comment-section name must hold one.
+    # The compiled kernel tests these first: each comment-section name must hold one.
     for name in COMMENT_NAMES:
         assert any(word in name for word in cue_words.COMMENT_WORDS), name
         assert cues.unit_cues(name)[2], name
