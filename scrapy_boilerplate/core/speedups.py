@@ -38,6 +38,7 @@ COMPILED = (
     "scoring._features",
     "scoring._ttr",
     "scoring._model",
+    "scoring._context",
     "overview._evidence",
 )
 #: The compiled modules that read lxml's C nodes: built with lxml's headers (lxml ships them).

@@ -506,3 +506,119 @@ def test_the_python_code_runs_without_cython():
     assert runs["allow"].stderr.decode() == "cython"
     assert runs["block"].stdout == runs["allow"].stdout
     assert len(runs["block"].stdout) > 500
+
+
+def context_both_ways(proba, structure):
+    """context.context_features compiled (when built) and with its kernel's source run as Python."""
+    from scrapy_boilerplate.core.scoring import context
+
+    fast = context.context_features(proba, structure)
+    with as_python(context, "_context"):
+        return fast, context.context_features(proba, structure)
+
+
+@st.composite
+def structures(draw):
+    """A page's context inputs: per block, words, container spans that hold it, sibling keys,
+    and first-stage probabilities with ties at the likely-content cut."""
+    from scrapy_boilerplate.core.scoring.context import HIGH, Structure
+
+    n = draw(st.integers(1, 80))
+    spans = []
+    for _ in range(2):
+        firsts = [draw(st.integers(0, i)) for i in range(n)]
+        lasts = [draw(st.integers(i + 1, n)) for i in range(n)]
+        spans += [np.array(firsts, np.int64), np.array(lasts, np.int64)]
+    words = draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    keys = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
+    p = draw(st.lists(st.sampled_from([0.0, 1.0, HIGH, 0.2, 0.7]) | st.floats(0, 1), min_size=n, max_size=n))
+    structure = Structure(np.array(words, float), *spans, np.array(keys, np.int64))
+    return np.array(p), structure
+
+
+@settings(max_examples=300, deadline=None)
+@given(structures())
+def test_context_features_compiled_equal_numpy(drawn):
+    proba, structure = drawn
+    fast, slow = context_both_ways(proba, structure)
+    np.testing.assert_array_equal(fast, slow)
+    assert np.isfinite(fast).all()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("cut", id="cut"),
+        pytest.param("shared", id="shared", marks=pytest.mark.needs_shared("150 pages of wcxb-dev")),
+    ],
+)
+def test_context_features_compiled_equal_numpy_on_real_pages(source, dataset_pages):
+    """With the shipped first stage's probabilities: the numbers the second stage reads."""
+    from scrapy_boilerplate.core.scoring.context import page_structure
+    from scrapy_boilerplate.core.scoring.features import feature_matrix
+    from scrapy_boilerplate.core.scoring.model import load_model
+
+    model = load_model()
+    items = cut_real_pages() if source == "cut" else dataset_pages("wcxb-dev", 150)
+    for item in items:
+        page = build_page(parse_html(item.read_html()))
+        if not len(page):
+            continue
+        X = feature_matrix(page, model.token_index, features.dense_columns(model.feature_names))
+        fast, slow = context_both_ways(model.predict_proba(X), page_structure(page))
+        np.testing.assert_array_equal(fast, slow, err_msg=item.id)
+
+
+def structure_both_ways(page):
+    """context.page_structure compiled (when built) and with its kernel's source run as Python."""
+    from scrapy_boilerplate.core.scoring import context
+
+    fast = context.page_structure(page)
+    with as_python(context, "_context"):
+        return fast, context.page_structure(page)
+
+
+def assert_same_structure(fast, slow, msg=""):
+    for name in ("words", "parent_first", "parent_last", "grand_first", "grand_last", "sibling_key"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=f"{msg} {name}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(forest=forests(), data=st.data())
+def test_page_structure_compiled_equal_numpy_on_any_tree(forest, data):
+    """Blocks on any nodes of any forest (or on none), tags and id/class paths repeating."""
+    from scrapy_boilerplate.core.document.page import Page
+
+    parents, _ = forest
+    n_nodes = len(parents)
+    n = data.draw(st.integers(1, 40))
+    nodes = sorted(data.draw(st.lists(st.integers(-1, n_nodes - 1), min_size=n, max_size=n)))
+    page = Page(
+        texts=["x"] * n,
+        tags=data.draw(st.lists(st.sampled_from(["p", "li", "div"]), min_size=n, max_size=n)),
+        tokens=data.draw(st.lists(st.sampled_from([(), ("a",), ("a", "b"), ("b", "a")]), min_size=n, max_size=n)),
+        nodes=nodes,
+        node_tags=["div"] * n_nodes,
+        node_parents=parents,
+        # spans that need not hold their blocks (a walk's odd case): the block's own index wins
+        node_first=data.draw(st.lists(st.integers(0, n), min_size=n_nodes, max_size=n_nodes)),
+        node_last=data.draw(st.lists(st.integers(0, n), min_size=n_nodes, max_size=n_nodes)),
+    )
+    fast, slow = structure_both_ways(page)
+    assert_same_structure(fast, slow)
+    assert (fast.parent_first <= np.arange(n)).all() and (fast.parent_last > np.arange(n)).all()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("cut", id="cut"),
+        pytest.param("shared", id="shared", marks=pytest.mark.needs_shared("150 pages of wcxb-dev")),
+    ],
+)
+def test_page_structure_compiled_equal_numpy_on_real_pages(source, dataset_pages):
+    items = cut_real_pages() if source == "cut" else dataset_pages("wcxb-dev", 150)
+    for item in items:
+        page = build_page(parse_html(item.read_html()))
+        fast, slow = structure_both_ways(page)
+        assert_same_structure(fast, slow, item.id)

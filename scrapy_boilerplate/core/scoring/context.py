@@ -6,8 +6,8 @@ container and grandcontainer, its siblings of the same tag and id/class path, an
 sits against the page's main run of likely content. So a one-link line between two article
 paragraphs, or a caption under the last long paragraph, is judged with its surroundings
 rather than by a hand-written step. Training feeds these from out-of-fold probabilities
-(training/recipes.py), inference from the shipped first stage (model.py). Vectorised: a page of
-3,000 blocks costs well under a millisecond per feature.
+(training/recipes.py), inference from the shipped first stage (model.py). The arithmetic is in
+its kernel module, `_context` (compiled loops, or numpy).
 """
 
 from __future__ import annotations
@@ -17,8 +17,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import speedups
+
 if TYPE_CHECKING:
     from ..document.page import Page
+    from . import _context
+
+if not TYPE_CHECKING:
+    _context = speedups.kernels(__name__)  # compiled, or the same source run as Python
 
 #: A block is "likely content" for the context counts from this first-stage probability.
 HIGH = 0.5
@@ -71,115 +77,21 @@ class Structure:
 
 def page_structure(page: Page) -> Structure:
     """The container spans and sibling keys of `page`'s blocks."""
-    n = len(page.texts)
     arrays = page.arrays  # the columns the first stage's features already made into arrays
-    nodes, parents, first, last = arrays.nodes, arrays.node_parents, arrays.node_first, arrays.node_last
-
-    def span(owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        ok = owner >= 0
-        safe = np.where(ok, owner, 0)
-        a = np.where(ok, first[safe] if len(first) else 0, 0)
-        b = np.where(ok, last[safe] if len(last) else n, n)
-        return a, b
-
-    has_node = nodes >= 0
-    parent = np.where(has_node, parents[np.where(has_node, nodes, 0)] if len(parents) else -1, -1)
-    grand = np.where(parent >= 0, parents[np.where(parent >= 0, parent, 0)] if len(parents) else -1, -1)
-    pa, pb = span(parent)
-    ga, gb = span(grand)
-    # a block always lies in its containers' spans (a walk's odd case must not empty one)
-    idx = np.arange(n)
-    pa, ga = np.minimum(pa, idx), np.minimum(ga, idx)
-    pb, gb = np.maximum(pb, idx + 1), np.maximum(gb, idx + 1)
-    keys: dict[tuple[str, tuple[str, ...]], int] = {}
-    sibling = np.array([keys.setdefault(key, len(keys)) for key in zip(page.tags, page.tokens)], np.int64)
-    return Structure(arrays.words, pa, pb, ga, gb, sibling)
+    out = np.empty((5, len(page.texts)), np.intp)
+    nodes = (arrays.nodes, arrays.node_parents, arrays.node_first, arrays.node_last)
+    _context._structure(*nodes, page.tags, page.tokens, out)
+    return Structure(arrays.words, *out)
 
 
-def _span_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    cum = np.concatenate(([0.0], np.cumsum(values)))
-    sums: np.ndarray = cum[b] - cum[a]
-    return sums
-
-
-def _span_max(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """max(values[a:b]) per span (spans are never empty: a block lies in its own container)."""
-    n = len(values) + 1
-    keys, inverse = np.unique(a * n + b, return_inverse=True)  # one number per (a, b): 1-d unique is fast
-    starts_ends = np.empty(2 * len(keys), np.int64)
-    starts_ends[0::2], starts_ends[1::2] = keys // n, keys % n
-    padded = np.append(values, 0.0)  # a span may end at len(values)
-    maxima = np.maximum.reduceat(padded, starts_ends)[::2]
-    return maxima[np.ravel(inverse)]
-
-
-def context_features(proba: np.ndarray, s: Structure) -> np.ndarray:
-    """One row per block, columns CONTEXT_FEATURES (all finite; -1 where a block has none)."""
+def context_features(proba: np.ndarray, s: Structure, out: np.ndarray | None = None) -> np.ndarray:
+    """One row per block, columns CONTEXT_FEATURES (all finite; -1 where a block has none),
+    written into `out` when given (a float matrix of that shape, or a view of one)."""
     n = len(proba)
-    out = np.zeros((n, len(CONTEXT_FEATURES)))
-    if n == 0:
-        return out
-    p = np.asarray(proba, float)
-    w = s.words + 1.0  # a block without words still counts a little
-    hi = p >= HIGH
-    col = {name: k for k, name in enumerate(CONTEXT_FEATURES)}
-    out[:, col["p"]] = p
-    for shift, name in ((1, "p@-1"), (-1, "p@+1"), (2, "p@-2"), (-2, "p@+2")):
-        shifted = np.full(n, -1.0)
-        if shift > 0:
-            shifted[shift:] = p[:-shift]
-        else:
-            shifted[:shift] = p[-shift:]
-        out[:, col[name]] = shifted
-    # word-weighted mean of the three blocks either side (not the block itself)
-    pw = p * w
-    idx = np.arange(n)
-    lo, up = np.maximum(idx - 3, 0), np.minimum(idx + 4, n)
-    num = _span_sums(pw, lo, up) - pw
-    den = _span_sums(w, lo, up) - w
-    out[:, col["win_mean"]] = np.where(den > 0, num / np.maximum(den, 1e-9), -1.0)
-    total_words = w.sum()
-    par_w = _span_sums(w, s.parent_first, s.parent_last)
-    out[:, col["par_mean"]] = _span_sums(pw, s.parent_first, s.parent_last) / par_w
-    out[:, col["par_max"]] = _span_max(p, s.parent_first, s.parent_last)
-    out[:, col["par_hi_share"]] = _span_sums(w * hi, s.parent_first, s.parent_last) / par_w
-    out[:, col["par_blocks"]] = np.log1p(s.parent_last - s.parent_first)
-    out[:, col["par_word_share"]] = par_w / total_words
-    gpar_w = _span_sums(w, s.grand_first, s.grand_last)
-    out[:, col["gpar_mean"]] = _span_sums(pw, s.grand_first, s.grand_last) / gpar_w
-    out[:, col["gpar_hi_share"]] = _span_sums(w * hi, s.grand_first, s.grand_last) / gpar_w
-    # siblings: the other blocks of the same tag and id/class path
-    count = np.bincount(s.sibling_key, minlength=int(s.sibling_key.max()) + 1)[s.sibling_key]
-    sums = np.bincount(s.sibling_key, weights=p)[s.sibling_key]
-    out[:, col["sib_mean"]] = np.where(count > 1, (sums - p) / np.maximum(count - 1, 1), -1.0)
-    out[:, col["sib_count"]] = np.log1p(count - 1)
-    # the longest run (by words) of likely-content blocks
-    padded = np.concatenate(([False], hi, [False]))
-    edges = np.flatnonzero(padded[1:] != padded[:-1])
-    if len(edges):
-        starts, ends = edges[::2], edges[1::2]
-        mass = _span_sums(w, starts, ends)
-        best = int(np.argmax(mass))
-        a, b = int(starts[best]), int(ends[best])
-        out[:, col["run_inside"]] = (idx >= a) & (idx < b)
-        out[:, col["run_before"]] = np.log1p(np.maximum(a - idx, 0))
-        out[:, col["run_after"]] = np.log1p(np.maximum(idx - (b - 1), 0))
-        out[:, col["run_share"]] = mass[best] / total_words
-    else:
-        out[:, col["run_before"]] = -1.0
-        out[:, col["run_after"]] = -1.0
-    paragraphs = s.words >= PARAGRAPH_WORDS
-    out[:, col["page_median_p"]] = float(np.median(p[paragraphs] if paragraphs.any() else p))
-    out[:, col["page_mean_p"]] = float(pw.sum() / total_words)
-    body = s.words[hi & paragraphs]
-    median_body = float(np.median(body)) if len(body) else float(PARAGRAPH_WORDS)
-    out[:, col["words_vs_body"]] = np.log((s.words + 1.0) / (median_body + 1.0))
-    hi_words = np.cumsum(w * hi)
-    hi_total = hi_words[-1]
-    if hi_total > 0:
-        out[:, col["hi_before"]] = (hi_words - w * hi) / hi_total
-        out[:, col["hi_after"]] = (hi_total - hi_words) / hi_total
-    else:
-        out[:, col["hi_before"]] = -1.0
-        out[:, col["hi_after"]] = -1.0
+    if out is None:
+        out = np.empty((n, len(CONTEXT_FEATURES)))
+    if n:
+        p = np.ascontiguousarray(proba, dtype=float)
+        spans = (s.parent_first, s.parent_last, s.grand_first, s.grand_last, s.sibling_key)
+        _context._context_rows(p, s.words, *spans, out, HIGH, PARAGRAPH_WORDS)
     return out

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import speedups
-from .context import Structure, context_features, page_structure
+from .context import CONTEXT_FEATURES, Structure, context_features, page_structure
 from .sequence import SequencePart
 
 if TYPE_CHECKING:
@@ -211,6 +211,14 @@ class StackPart:
     trees: TreeEnsemble | None
     sequence: SequencePart | None = None
 
+    @property
+    def own_columns(self) -> slice | list[int]:
+        """`columns` as an index into the first stage's rows: a slice when they are its first
+        columns in order (a copy of a block of memory, not a gather)."""
+        if self.columns == list(range(len(self.columns))):
+            return slice(0, len(self.columns))
+        return self.columns
+
     def to_json(self) -> JsonObject:
         data: JsonObject = {"columns": list(self.columns), "context": list(self.context)}
         if self.trees is not None:
@@ -221,8 +229,6 @@ class StackPart:
 
     @classmethod
     def from_json(cls, data: JsonObject, n_features: int) -> StackPart:
-        from .context import CONTEXT_FEATURES
-
         columns = [int(c) for c in data["columns"]]
         context = list(data["context"])
         if any(not 0 <= c < n_features for c in columns):
@@ -287,11 +293,17 @@ class Model:
         """The second stage's probabilities from the first stage's row `X` and `proba`."""
         stack = self.stack
         assert stack is not None
-        context = context_features(proba, structure)[:, : len(stack.context)]
-        own = X[:, stack.columns]
         if stack.sequence is None:
             assert stack.trees is not None
-            return _sigmoid(stack.trees.raw_scores(np.hstack([own, context])))
+            # the trees' row: the first stage's columns, then the context (all of it: the trees
+            # read a model's first len(stack.context) columns of it, by position)
+            k = len(stack.columns)
+            rows = np.empty((len(proba), k + len(CONTEXT_FEATURES)))
+            rows[:, :k] = X[:, stack.own_columns]
+            context_features(proba, structure, out=rows[:, k:])
+            return _sigmoid(stack.trees.raw_scores(rows))
+        context = context_features(proba, structure)[:, : len(stack.context)]
+        own = X[:, stack.columns]
         first_logit = sequence_logit(proba)
         seq = _sigmoid(stack.sequence.logits(np.hstack([own, first_logit[:, None], context]), first_logit))
         if stack.trees is None:
