@@ -119,3 +119,25 @@ def test_the_grouped_cue_and_date_patterns_match_what_plain_alternations_match()
     for text in texts:
         assert (CUE_START_RE.match(text) is None) == (plain_cue.match(text) is None), text
         assert (DATE_RE.search(text) is None) == (plain_date.search(text) is None), text
+
+
+def test_token_features_mark_each_block_s_chain_tokens():
+    """One column per vocabulary token, 1 where the token is in the block's id/class chain, also
+    written into a view of a wider matrix (as feature_matrix does), whatever was there."""
+    from conftest import cut_real_pages
+
+    from scrapy_boilerplate.core.scoring.features import token_features
+
+    vocabulary = load_model().token_index
+    checked = 0
+    for item in cut_real_pages()[:8]:
+        page = build_page(parse_html(item.read_html()))
+        expected = np.array([[float(t in set(chain)) for t in vocabulary] for chain in page.tokens])
+        expected = expected.reshape(len(page), len(vocabulary))
+        np.testing.assert_array_equal(token_features(page, vocabulary), expected, err_msg=item.id)
+        wide = np.full((len(page), 3 + len(vocabulary)), 7.0)
+        token_features(page, vocabulary, out=wide[:, 3:])
+        np.testing.assert_array_equal(wide[:, 3:], expected, err_msg=item.id)
+        assert (wide[:, :3] == 7.0).all()
+        checked += expected.any()
+    assert checked >= 4  # pages whose blocks carry vocabulary tokens

@@ -14,6 +14,9 @@ cdef unsigned long long FNV_OFFSET, FNV_PRIME
 cpdef _text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
                   frozenset body_words, frozenset stopwords, cue_start_re, end_marker_re, date_re)
 
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, res="double[:, :]", columns=dict, hits=list, chain=tuple)
+cpdef _token_rows(list chains, dict vocabulary, out)
+
 cdef bint _is_word_char(Py_UCS4 ch) noexcept
 cdef bint _is_digit(Py_UCS4 ch) noexcept
 cdef bint _is_upper(Py_UCS4 ch) noexcept

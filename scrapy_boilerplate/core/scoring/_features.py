@@ -1,5 +1,6 @@
 # cython: boundscheck=False, wraparound=False, initializedcheck=False, annotation_typing=False
-"""The per-block string statistics of features.text_stats: 15 numbers per block text.
+"""The per-block string statistics of features.text_stats (15 numbers per block text), and the
+rows of features.token_features.
 
 One source (Cython's pure-Python mode; the C types are in _features.pxd). Compiled, one typed
 loop over each text counts its characters (instead of a dozen str.count and re.findall calls),
@@ -174,6 +175,22 @@ def _block_text_stats(
         _cover(words, desc_words),
         _cover(words, body_words),
     )
+
+
+def _token_rows(chains: list[tuple[str, ...]], vocabulary: dict[str, int], out: np.ndarray) -> None:
+    """Set out[i, j] to 1 where block i's id/class chain (`chains[i]`) holds the token of
+    `vocabulary` whose column is j, and every other cell to 0. The same loop compiled and run as
+    Python: each distinct chain is looked up in the vocabulary once."""
+    out[:] = 0
+    res = out
+    columns: dict[tuple[str, ...], list[int]] = {}  # a chain's columns, per distinct chain
+    for i in range(len(chains)):
+        chain = chains[i]
+        hits = columns.get(chain)
+        if hits is None:
+            hits = columns[chain] = [vocabulary[t] for t in chain if t in vocabulary]
+        for j in hits:
+            res[i, j] = 1.0
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -41,7 +41,6 @@ from .stopwords import STOPWORDS
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..document.page import Tokens
     from . import _features
 
 TAG_GROUPS = {
@@ -431,24 +430,9 @@ def dense_features(page: Page, out: np.ndarray | None = None, columns: tuple[int
 def token_features(page: Page, vocabulary: dict[str, int], out: np.ndarray | None = None) -> np.ndarray:
     """Binary presence of the model's id/class tokens in each block's ancestor chain
     (written into `out` when given, a float matrix of n_blocks x len(vocabulary))."""
-    n = len(page)
     if out is None:
-        out = np.zeros((n, len(vocabulary)))
-    else:
-        out[:] = 0
-    if not vocabulary or not n:
-        return out
-    cache: dict[Tokens, list[int]] = {}
-    rows: list[int] = []
-    cols: list[int] = []
-    for i, chain in enumerate(page.tokens):
-        hits = cache.get(chain)
-        if hits is None:
-            hits = cache[chain] = list({vocabulary[t] for t in chain if t in vocabulary})
-        if hits:
-            rows += [i] * len(hits)
-            cols += hits
-    out[rows, cols] = 1
+        out = np.empty((len(page), len(vocabulary)))
+    _features._token_rows(page.tokens, vocabulary, out)
     return out
 
 
