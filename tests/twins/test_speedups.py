@@ -162,6 +162,66 @@ def test_text_stats_equal_on_weird_texts(data):
     np.testing.assert_array_equal(fast, slow)
 
 
+# A text of each cue and end-marker alternative (their regex syntax written out).
+CUE_TEXTS = [
+    "Read more", "read also", "More: x", "Related", "See also", "Also read", "Advertisement", "Advertising",
+    "Sponsored", "Share", "Subscribe", "Sign up", "Follow us", "Click here", "Continue reading", "Tags: a",
+    "tag :b", "Photo", "Image", "Credit", "Source: x", "© 2020", "Copyright", "All rights reserved", "Posted",
+    "Published", "Updated", "By Jane", "Lire aussi", "À lire", "Mehr zum Thema", "Lesen Sie", "Auch interessant",
+    "Lea también", "Leia também", "Leer más", "Leia mais", "Anzeige", "Werbung", "Publicité",
+]  # fmt: skip
+END_TEXTS = [
+    "Comments", "Comment", "3 Comments", "Kommentare", "Kommentar", "Commentaires", "Comentarios",
+    "Leave a reply", "Leave a Comment", "Post a comment", "Related posts", "Related", "You may also like",
+    "Recommended", "More from", "Share this", "Tags", "Newsletter", "About the author", "Weitere Artikel",
+    "À lire aussi",
+]  # fmt: skip
+
+
+def cue_columns(blocks):
+    """The cue_start and end_marker statistics of `blocks`, compiled and as Python."""
+    fast, slow = compiled_and_pure(features.text_stats, blocks, frozenset(), frozenset(), frozenset())
+    return fast[:, 7:9], slow[:, 7:9]
+
+
+@needs_compiled
+def test_the_compiled_statistics_find_every_cue_and_end_marker():
+    """The compiled loop calls the two regexes only where features.openings says a match can
+    open: every alternative, in any case, still matches."""
+    variants = [f(t) for t in CUE_TEXTS + END_TEXTS for f in (str, str.lower, str.upper, str.title)]
+    variants += ["• " + t for t in variants] + ["_" + t for t in variants]
+    fast, slow = cue_columns(variants)
+    np.testing.assert_array_equal(fast, slow)
+    n_cue = 4 * len(CUE_TEXTS)
+    assert fast[:n_cue, 0].all() and fast[n_cue : 4 * (len(CUE_TEXTS) + len(END_TEXTS)), 1].all()
+
+
+def test_openings_of_plain_and_of_pattern_alternatives():
+    def opens(table, pair):
+        return table[128 * ord(pair[0]) + ord(pair[1])] == 1
+
+    plain = features.openings(("ab", "©"))  # "©" opens with no ASCII character
+    assert sum(plain) == 4 and all(opens(plain, pair) for pair in ("ab", "AB", "aB", "Ab"))
+    assert not opens(plain, "ac") and not opens(plain, "ba")
+    for pattern in ("c?d", "[xy]z", "\\sx"):  # an optional or a class first character: any pair
+        assert sum(features.openings((pattern,))) == 128 * 128
+    assert sum(features.openings(("ab",), digits=True)) == 4 + 10 * 128
+    assert opens(features.openings(("kelvin",)), "Ke")  # (the Kelvin sign K is not ASCII)
+
+
+openings_text = st.lists(
+    st.sampled_from(list("aAbBcCdDeEgGiIlLmMnNoOpPrRsStTuUwWyYzZ019_ :©àÀ•") + CUE_TEXTS + END_TEXTS), max_size=8
+).map("".join)
+
+
+@needs_compiled
+@settings(max_examples=500, deadline=None)
+@given(st.lists(openings_text, min_size=1, max_size=8))
+def test_the_compiled_cue_columns_equal_the_regexes(blocks):
+    fast, slow = cue_columns(blocks)
+    np.testing.assert_array_equal(fast, slow)
+
+
 @st.composite
 def forests(draw):
     """Parent lists in pre-order (a parent comes before its children; -1: a root) and scores."""

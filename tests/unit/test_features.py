@@ -141,3 +141,18 @@ def test_token_features_mark_each_block_s_chain_tokens():
         assert (wide[:, :3] == 7.0).all()
         checked += expected.any()
     assert checked >= 4  # pages whose blocks carry vocabulary tokens
+
+
+def test_a_date_holds_four_digits_so_texts_with_fewer_are_not_searched():
+    """text_stats searches DATE_RE only in texts with four digits or more: no shorter match."""
+    import itertools
+
+    from scrapy_boilerplate.core.scoring.features import DATE_RE, text_stats
+
+    pieces = ["1", "9", "20", "0", ".", "/", "-", " ", "x", "٣"]
+    few = ["".join(p) for n in range(1, 5) for p in itertools.product(pieces, repeat=n)]
+    few = [t for t in few if sum(c.isdecimal() for c in t) < 4]
+    assert not [t for t in few if DATE_RE.search(t)]
+    texts = ["2024", "on 1.2.24", "x 1999 y", "12-3-2020", "3 comments"]
+    found = text_stats(texts, frozenset(), frozenset(), frozenset())[:, 10]
+    assert found.tolist() == [1.0, 1.0, 1.0, 1.0, 0.0]

@@ -12,7 +12,9 @@ cdef unsigned long long FNV_OFFSET, FNV_PRIME
                h="unsigned long long", known=KnownWords, seen=SeenWords, has_title=bint,
                has_desc=bint, has_body=bint, res="double[:, ::1]")
 cpdef _text_stats(list texts, counts, frozenset title_words, frozenset desc_words,
-                  frozenset body_words, frozenset stopwords, cue_start_re, end_marker_re, date_re)
+                  frozenset body_words, frozenset stopwords, cue_start_re,
+                  const unsigned char[::1] cue_openings, end_marker_re,
+                  const unsigned char[::1] end_openings, date_re)
 
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, res="double[:, :]", columns=dict, hits=list, chain=tuple)
 cpdef _token_rows(list chains, dict vocabulary, out)
@@ -20,6 +22,9 @@ cpdef _token_rows(list chains, dict vocabulary, out)
 cdef bint _is_word_char(Py_UCS4 ch) noexcept
 cdef bint _is_digit(Py_UCS4 ch) noexcept
 cdef bint _is_upper(Py_UCS4 ch) noexcept
+
+@cython.locals(a=Py_ssize_t, b=Py_ssize_t)
+cdef bint _may_open(str t, Py_ssize_t length, const unsigned char[::1] openings) noexcept
 
 @cython.locals(k=Py_ssize_t)
 cdef bint _same(str a, Py_ssize_t start_a, str b, Py_ssize_t start_b, Py_ssize_t length) noexcept

@@ -50,10 +50,14 @@ def _text_stats(
     body_words: frozenset[str],
     stopwords: frozenset[str],
     cue_start_re: re.Pattern[str],
+    cue_openings: bytes,
     end_marker_re: re.Pattern[str],
+    end_openings: bytes,
     date_re: re.Pattern[str],
 ) -> np.ndarray:
-    """The (n_blocks x 15) statistics, one row per text (`counts`: how often each text occurs)."""
+    """The (n_blocks x 15) statistics, one row per text (`counts`: how often each text occurs).
+    `cue_openings`, `end_openings`: where the two regexes can match (features.openings); compiled,
+    they are called only there."""
     if not cython.compiled:
         return np.array(
             [
@@ -126,10 +130,10 @@ def _text_stats(
         res[row, 5] = length if length < HEAD else HEAD
         if seen.n_words:
             res[row, 6] = seen.n_stop / seen.n_words
-        res[row, 7] = cue_start_re.match(t) is not None
-        res[row, 8] = length < 60 and end_marker_re.match(t) is not None
+        res[row, 7] = _may_open(t, length, cue_openings) and cue_start_re.match(t) is not None
+        res[row, 8] = length < 60 and _may_open(t, length, end_openings) and end_marker_re.match(t) is not None
         res[row, 9] = length > 0 and prev == ":"
-        res[row, 10] = digits > 0 and length < 120 and date_re.search(t) is not None
+        res[row, 10] = digits >= 4 and length < 120 and date_re.search(t) is not None  # (a date has 4 digits or more)
         res[row, 11] = counts[t] > 1
         if seen.n_words and has_title:
             res[row, 12] = seen.n_title / (seen.n_words + len(title_words) - seen.n_title)
@@ -169,7 +173,7 @@ def _block_text_stats(
         cue_start_re.match(t) is not None,
         short < 60 and end_marker_re.match(t) is not None,
         t.endswith(":"),
-        n_digits > 0 and short < 120 and date_re.search(t) is not None,
+        n_digits >= 4 and short < 120 and date_re.search(t) is not None,  # (a date has 4 digits or more)
         counts[t] > 1,
         _jaccard(words, title_words),
         _cover(words, desc_words),
@@ -226,6 +230,19 @@ def _is_digit(ch: str) -> bool:
 def _is_upper(ch: str) -> bool:
     """UPPER_RE: [A-ZÀ-ÖØ-ÞА-Я]."""
     return ("A" <= ch <= "Z") or ("À" <= ch <= "Ö") or ("Ø" <= ch <= "Þ") or ("А" <= ch <= "Я")
+
+
+def _may_open(t: str, length: int, openings: bytes) -> bool:
+    """Whether a regex whose openings are `openings` (features.openings) can match `t`."""
+    if length < 2:
+        return True
+    a = ord(t[0])
+    b = ord(t[1])
+    if a >= 128 or b >= 128:
+        return True
+    if not (48 <= a <= 57 or 65 <= a <= 90 or 97 <= a <= 122 or a == 95):  # not [0-9A-Za-z_]
+        return True
+    return openings[128 * a + b] != 0
 
 
 def _same(a: str, start_a: int, b: str, start_b: int, length: int) -> bool:
