@@ -60,69 +60,17 @@ def _context_rows(
     # Running sums (entry i: the sum of the first i blocks) of words, probability x words and
     # the words of likely blocks; then the page's words and mass (numpy's pairwise sums).
     sums = np.zeros((3, n + 1))
+    scratch = np.empty((2, n))  # each block's words + 1 and probability x that
+    _running_sums(p, words, high, sums, scratch)
     cum_w, cum_pw, cum_hi = sums[0], sums[1], sums[2]
-    scratch = np.empty((2, n))
     w, pw = scratch[0], scratch[1]
-    for i in range(n):
-        w[i] = words[i] + 1.0  # a block without words still counts a little
-        pw[i] = p[i] * w[i]
-        cum_w[i + 1] = cum_w[i] + w[i]
-        cum_pw[i + 1] = cum_pw[i] + pw[i]
-        cum_hi[i + 1] = cum_hi[i] + (w[i] if p[i] >= high else 0.0)
     total_words = float(scratch[0].sum())
     page_mean_p = float(scratch[1].sum()) / total_words
-    # the page's medians: of its paragraphs' probabilities (or all), of its likely paragraphs' words
-    chosen = np.empty(n)
-    picked = chosen
-    m = 0
-    for i in range(n):
-        if words[i] >= paragraph_words:
-            picked[m] = p[i]
-            m += 1
-    page_median_p = _median(chosen[:m]) if m else _median(np.asarray(p))
-    m = 0
-    for i in range(n):
-        if words[i] >= paragraph_words and p[i] >= high:
-            picked[m] = words[i]
-            m += 1
-    median_body = _median(chosen[:m]) if m else paragraph_words
-    # A sparse table of maxima: row `level` holds max(p[i : i + 2**level]).
-    levels = 1
-    while (1 << levels) <= n:
-        levels += 1
-    table = np.empty((levels, n))
-    top = table
-    for i in range(n):
-        top[0, i] = p[i]
-    for level in range(1, levels):
-        half = 1 << (level - 1)
-        for i in range(n - (1 << level) + 1):
-            left, right = top[level - 1, i], top[level - 1, i + half]
-            top[level, i] = left if left >= right else right
-    # siblings: the blocks of the same tag and id/class path
-    n_keys = 0
-    for i in range(n):
-        if sibling_key[i] >= n_keys:
-            n_keys = sibling_key[i] + 1
-    keyed = np.zeros((2, n_keys))
+    page_median_p, median_body = _medians(p, words, high, paragraph_words)
+    top = _max_table(p)
+    keyed = _sibling_sums(p, sibling_key)
     sib_count, sib_sum = keyed[0], keyed[1]
-    for i in range(n):
-        sib_count[sibling_key[i]] += 1.0
-        sib_sum[sibling_key[i]] += p[i]
-    # the longest run (by words) of likely blocks: the first of the heaviest
-    run_a = run_b = -1
-    best = 0.0
-    i = 0
-    while i < n:
-        if p[i] < high:
-            i += 1
-            continue
-        j = i
-        while j < n and p[j] >= high:
-            j += 1
-        if run_a < 0 or cum_w[j] - cum_w[i] > best:
-            run_a, run_b, best = i, j, cum_w[j] - cum_w[i]
-        i = j
+    run_a, run_b, best = _heaviest_run(p, cum_w, high)
     hi_total = cum_hi[n]
     res = out
     # the arguments of the five logarithms, taken by numpy after the loop
@@ -187,6 +135,93 @@ def _context_rows(
         out[:, 16] = -1.0
         out[:, 17] = -1.0
     out[:, 21] = logs[4]
+
+
+def _running_sums(p: np.ndarray, words: np.ndarray, high: float, sums: np.ndarray, scratch: np.ndarray) -> None:
+    """Into the rows of `sums` (3 x n + 1, zeros): the running sums of words + 1, of probability
+    x that, of the likely blocks' words + 1; into `scratch` (2 x n) the first two per block."""
+    n = p.shape[0]
+    cum_w, cum_pw, cum_hi = sums[0], sums[1], sums[2]
+    w, pw = scratch[0], scratch[1]
+    for i in range(n):
+        w[i] = words[i] + 1.0  # a block without words still counts a little
+        pw[i] = p[i] * w[i]
+        cum_w[i + 1] = cum_w[i] + w[i]
+        cum_pw[i + 1] = cum_pw[i] + pw[i]
+        cum_hi[i + 1] = cum_hi[i] + (w[i] if p[i] >= high else 0.0)
+
+
+def _medians(p: np.ndarray, words: np.ndarray, high: float, paragraph_words: float) -> tuple[float, float]:
+    """The page's median probability of its paragraphs (of all its blocks without one), and the
+    median words of its likely paragraphs (`paragraph_words` without one)."""
+    n = p.shape[0]
+    chosen = np.empty(n)
+    picked = chosen
+    m = 0
+    for i in range(n):
+        if words[i] >= paragraph_words:
+            picked[m] = p[i]
+            m += 1
+    median_p = _median(chosen[:m]) if m else _median(np.asarray(p))
+    m = 0
+    for i in range(n):
+        if words[i] >= paragraph_words and p[i] >= high:
+            picked[m] = words[i]
+            m += 1
+    return median_p, (_median(chosen[:m]) if m else paragraph_words)
+
+
+def _max_table(p: np.ndarray) -> np.ndarray:
+    """A sparse table of maxima: row `level` holds max(p[i : i + 2**level])."""
+    n = p.shape[0]
+    levels = 1
+    while (1 << levels) <= n:
+        levels += 1
+    table = np.empty((levels, n))
+    top = table
+    for i in range(n):
+        top[0, i] = p[i]
+    for level in range(1, levels):
+        half = 1 << (level - 1)
+        for i in range(n - (1 << level) + 1):
+            left, right = top[level - 1, i], top[level - 1, i + half]
+            top[level, i] = left if left >= right else right
+    return table
+
+
+def _sibling_sums(p: np.ndarray, sibling_key: np.ndarray) -> np.ndarray:
+    """Per sibling key: how many blocks have it, and the sum of their probabilities (2 rows)."""
+    n = p.shape[0]
+    n_keys = 0
+    for i in range(n):
+        if sibling_key[i] >= n_keys:
+            n_keys = sibling_key[i] + 1
+    keyed = np.zeros((2, n_keys))
+    count, total = keyed[0], keyed[1]
+    for i in range(n):
+        count[sibling_key[i]] += 1.0
+        total[sibling_key[i]] += p[i]
+    return keyed
+
+
+def _heaviest_run(p: np.ndarray, cum_w: np.ndarray, high: float) -> tuple[int, int, float]:
+    """(first, last + 1, words) of the longest run by words of likely blocks (the first of the
+    heaviest; -1, -1, 0 without one)."""
+    n = p.shape[0]
+    run_a = run_b = -1
+    best = 0.0
+    i = 0
+    while i < n:
+        if p[i] < high:
+            i += 1
+            continue
+        j = i
+        while j < n and p[j] >= high:
+            j += 1
+        if run_a < 0 or cum_w[j] - cum_w[i] > best:
+            run_a, run_b, best = i, j, cum_w[j] - cum_w[i]
+        i = j
+    return run_a, run_b, best
 
 
 def _structure(
