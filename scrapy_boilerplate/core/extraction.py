@@ -1,4 +1,5 @@
-"""Extraction: what an extraction gives, its Markdown, HTML, blocks and metadata made on first read."""
+"""Extraction: what an extraction gives, its images, Markdown, HTML, blocks and metadata made on
+first read."""
 
 from __future__ import annotations
 
@@ -22,19 +23,25 @@ if TYPE_CHECKING:
     from .jsondata import JsonObject
     from .links.roles import Link
     from .options import Options
-    from .render.text import Unit
+    from .render.text import ContentImage
+    from .selection.code_blocks import CodeBlock
     from .selection.kept import Kept
     from .selection.site_rules import RuleSummary
+    from .selection.tables import Table
 
 logger = logging.getLogger(__name__)
 
 
-class MarkupSource(NamedTuple):
-    """What `markdown` and `html` are rendered from (render/markup.py render_markup)."""
+class ContentSource(NamedTuple):
+    """What the images, `markdown` and `html` are made from: the kept blocks, tables and code
+    blocks of a page, and the base URL of its links and images."""
 
     page: Page
-    units: list[Unit]
-    lead: str | None  # the title when it goes first
+    mask: np.ndarray
+    tables: list[Table]
+    code_blocks: Sequence[CodeBlock]
+    base: str | None
+    lead: str | None  # the title when it goes first in the Markdown and HTML
     options: MarkupOptions
 
 
@@ -61,7 +68,7 @@ class MetaSource(NamedTuple):
     title: str | None
     url: str | None
     text: str
-    images: Sequence[str]
+    images: Sequence[str] | None  # None: the extraction's `images` (read with the metadata)
 
 
 @dataclass
@@ -82,9 +89,10 @@ class Extraction:
 
     text: str = ""
     title: str | None = None
-    images: list[str] = field(default_factory=list)
-    # Until `markdown` or `html` is first read: a crawl that stores only the text never pays for them.
-    _markup_source: MarkupSource | None = field(default=None, repr=False, compare=False)
+    # Until `images`, `markdown` or `html` is first read: a crawl that stores only the text never
+    # pays for them (resolving the images' URLs costs about 1 % of an extraction).
+    _content_source: ContentSource | None = field(default=None, repr=False, compare=False)
+    _found_images: list[ContentImage] | None = field(default=None, repr=False, compare=False)
     _markup: tuple[str, str] | None = field(default=None, repr=False, compare=False)
     _blocks: list[Block] | None = field(default=None, repr=False, compare=False)
     # Until `blocks` is first read: most callers never read it, and a Block per block of the
@@ -103,6 +111,17 @@ class Extraction:
     _links: list[Link] | None = field(default=None, repr=False, compare=False)
 
     @property
+    def images(self) -> list[str]:
+        """The images inside the kept content: absolute http(s) URLs, each once, in page order."""
+        return list(dict.fromkeys(url for _, url, _ in self._content_images()))
+
+    def _content_images(self) -> list[ContentImage]:
+        if self._found_images is None:
+            source = self._content_source
+            self._found_images = content_images(source.page, source.mask, source.base) if source else []
+        return self._found_images
+
+    @property
     def links(self) -> list[Link]:
         """Every link of the page, ``(url, text, role)``: role one of content, next, navigation,
         related, boilerplate (core/links/roles.py); URLs absolute, as requests normalise them."""
@@ -115,7 +134,10 @@ class Extraction:
     def metadata(self) -> ArticleMetadata:
         """Authors, dates, language, site name, canonical URL, description and lead image."""
         if self._meta is None:
-            self._meta = _metadata_of(self._meta_source)
+            source = self._meta_source
+            if source is not None and source.images is None:
+                source = source._replace(images=self.images)
+            self._meta = _metadata_of(source)
             self._meta_source = None
         return self._meta
 
@@ -180,17 +202,25 @@ class Extraction:
 
     def _rendered(self) -> tuple[str, str]:
         if self._markup is None:
-            self._markup = render_markup(*self._markup_source) if self._markup_source else ("", "")
-            self._markup_source = None
+            self._markup = self._render()
         return self._markup
 
-    def trim(self, markup: bool = True, metadata: bool = True) -> Extraction:
+    def _render(self) -> tuple[str, str]:
+        source = self._content_source
+        if source is None:
+            return "", ""
+        units = content_units(source.page, source.mask, source.tables, self._content_images(), source.code_blocks)
+        return render_markup(source.page, units, source.lead, source.options)
+
+    def trim(self, markup: bool = True, metadata: bool = True, images: bool = True) -> Extraction:
         """This extraction, lighter to send to another process: without its blocks, and
-        without the Markdown and HTML (`markup` False) or the article metadata (`metadata`
-        False) when the receiver never reads them (pickling would render or make them)."""
+        without the Markdown and HTML (`markup` False), the article metadata (`metadata`
+        False) or the images (`images` False; the Markdown, HTML and metadata kept still have
+        theirs) when the receiver never reads them (pickling would render or make them)."""
         self.blocks = []
         if not markup:
-            self._markup_source, self._markup = None, ("", "")
+            self._found_images = self._content_images() if images or metadata else []
+            self._content_source, self._markup = None, ("", "")
         if not metadata:
             self._meta_source = None
         if self._links is None:
@@ -198,12 +228,13 @@ class Extraction:
         return self
 
     def __getstate__(self) -> dict[str, object]:
-        # The markup source holds the parsed tree, which does not pickle: the copy gets the
-        # rendered markup instead.
+        # The content source holds the parsed tree, which does not pickle: the copy gets the
+        # images and the rendered markup instead.
         state = self.__dict__.copy()
-        if self._markup is None and self._markup_source is not None:
-            state["_markup"] = render_markup(*self._markup_source)
-        state["_markup_source"] = None
+        state["_found_images"] = self._content_images()
+        if self._markup is None:
+            state["_markup"] = self._render()
+        state["_content_source"] = None
         state["_meta"], state["_meta_source"] = self.metadata, None
         state["_links"], state["_link_source"] = self.links, None
         return state
@@ -257,7 +288,8 @@ def _metadata_of(source: MetaSource | None) -> ArticleMetadata:
     if source is None:
         return ArticleMetadata()
     try:
-        return article_metadata(*source)
+        page, mask, title, url, text, images = source
+        return article_metadata(page, mask, title, url, text, images or ())
     except Exception as exc:  # noqa: BLE001 - the contract: bad input never raises
         logger.warning("metadata extraction failed for %s: %r", source.url or "page", exc)
         return ArticleMetadata()
@@ -286,22 +318,19 @@ def build_extraction(kept: Kept, url: str | None, options: Options) -> Extractio
     if lead and mask.any() and page.texts[int(np.flatnonzero(mask)[0])] == title:
         lead = None  # the title is the first kept block already
     base = page_base(url or page.base_url, page.base_href)
-    images = content_images(page, mask, base)
-    units = content_units(page, mask, kept.tables, images, kept.code_blocks)
-    lines = units_text(page, units)
+    # (the text has no images: its units are made without them)
+    lines = units_text(page, content_units(page, mask, kept.tables, [], kept.code_blocks))
     markup = MarkupOptions(include_links=options.include_links, include_images=options.include_images, base=base)
     # In NFC without soft hyphens: the blocks (hence table rows, a stated body) as the walk
     # made them, the title as best_title made it.
     text = "\n".join([lead, *lines] if lead else lines)
-    image_urls = list(dict.fromkeys(url for _, url, _ in images))
     return Extraction(
         text=text,
         title=title,
-        images=image_urls,
-        _markup_source=MarkupSource(page, units, lead, markup),
+        _content_source=ContentSource(page, mask, kept.tables, kept.code_blocks, base, lead, markup),
         _block_source=BlockSource(page.texts, page.tags, mask, kept.probability, kept.history, kept.shift),
         _site_rule=kept.site_rule,
-        _meta_source=MetaSource(page, mask, title, url, text, image_urls),
+        _meta_source=MetaSource(page, mask, title, url, text, None),
         _link_source=(page, mask, url),
     )
 

@@ -65,6 +65,11 @@ class WorkerConfig:
         """Whether items store article metadata (made in the worker)."""
         return any(attr in bp.METADATA_SETTINGS for attr in self.settings.outputs)
 
+    @property
+    def images(self) -> bool:
+        """Whether items store the content's images (resolved in the worker)."""
+        return "images" in self.settings.outputs
+
 
 _workers: WeakCache[Crawler, WorkerConfig] = WeakCache(lambda crawler: WorkerConfig(crawl_settings(crawler)))
 

@@ -53,28 +53,30 @@ def extract_text_timed(
 
 
 # The worker process's extractor and overview detector, built once by init_worker, and
-# whether the crawl stores Markdown or HTML.
+# whether the crawl stores Markdown or HTML, metadata, images.
 _extractor: Extractor | None = None
 _detector: OverviewDetector | None = None
 _markup = True
 _metadata = True
+_images = True
 
 
 def init_worker(config: WorkerConfig, templates: TemplateStore | None = None) -> None:
     """Build the worker's Extractor and, when the crawl judges pages, its OverviewDetector, from
     the crawl's settings as the crawl process read them. What items do not store (Markdown and
-    HTML, article metadata) is not made or sent back. `templates`: the crawl's template store as
+    HTML, article metadata, images) is not made or sent back. `templates`: the crawl's template store as
     workers reach it (Redis, or the crawl process's memory store through a StoreServer)."""
-    global _extractor, _detector, _markup, _metadata
+    global _extractor, _detector, _markup, _metadata, _images
     _extractor = config.settings.extractor(templates)
     _detector = config.settings.detector() if config.judges else None
     _markup = config.markup
     _metadata = config.metadata
+    _images = config.images
 
 
 def _to_send(result: Extraction) -> Extraction:
     """What of an extraction goes back to the crawl process."""
-    return result.trim(markup=_markup, metadata=_metadata)
+    return result.trim(markup=_markup, metadata=_metadata, images=_images)
 
 
 def in_worker(func: Callable[..., tuple[Extraction, float]], *args: Any) -> tuple[Extraction, float]:

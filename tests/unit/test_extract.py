@@ -436,6 +436,28 @@ def test_captions_are_kept_when_they_would_be_most_of_the_content():
         assert f"Paragraph {i} of the story" in wrapped.text
 
 
+def test_images_are_found_when_read_and_survive_pickling_and_trimming():
+    """The images' URLs are resolved on first read (a crawl storing only the text never pays),
+    and an extraction sent to another process, or trimmed of its markup first, still has them."""
+    import pickle
+    from urllib.parse import urljoin
+
+    name = FIXTURE_NAMES[0]
+    expected = [urljoin(URL, PAGES[name]["image"])]
+    result = extract(fixture_bytes(name), url=URL)
+    assert result._found_images is None
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy.images == expected and copy._content_source is None
+    assert result.trim(markup=False).images == expected and result.markdown == ""
+    unread = extract(fixture_bytes(name), url=URL).trim(markup=False, metadata=False, images=False)
+    assert pickle.loads(pickle.dumps(unread)).images == []  # not resolved: nobody reads them
+    read_by_metadata = extract(fixture_bytes(name), url=URL).trim(markup=False, images=False)
+    assert read_by_metadata.images == expected  # the metadata's lead image is read from them
+    fresh = extract(fixture_bytes(name), url=URL, include_images=True)
+    assert f"]({expected[0]})" in fresh.markdown and fresh.images == expected
+    assert fresh.metadata.image is not None
+
+
 def test_markdown_and_html_are_rendered_when_read_and_survive_pickling():
     import pickle
 
