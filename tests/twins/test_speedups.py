@@ -660,13 +660,15 @@ def test_page_structure_compiled_equal_numpy_on_any_tree(forest, data):
         nodes=nodes,
         node_tags=["div"] * n_nodes,
         node_parents=parents,
-        # spans that need not hold their blocks (a walk's odd case): the block's own index wins
-        node_first=data.draw(st.lists(st.integers(0, n), min_size=n_nodes, max_size=n_nodes)),
-        node_last=data.draw(st.lists(st.integers(0, n), min_size=n_nodes, max_size=n_nodes)),
+        # spans that need not hold their blocks, or lie in the page (a walk's odd case)
+        node_first=data.draw(st.lists(st.integers(-3, n + 3), min_size=n_nodes, max_size=n_nodes)),
+        node_last=data.draw(st.lists(st.integers(-3, n + 3), min_size=n_nodes, max_size=n_nodes)),
     )
     fast, slow = structure_both_ways(page)
     assert_same_structure(fast, slow)
-    assert (fast.parent_first <= np.arange(n)).all() and (fast.parent_last > np.arange(n)).all()
+    for first, last in ((fast.parent_first, fast.parent_last), (fast.grand_first, fast.grand_last)):
+        assert (0 <= first).all() and (first <= np.arange(n)).all()
+        assert (last > np.arange(n)).all() and (last <= n).all()
 
 
 @pytest.mark.parametrize(

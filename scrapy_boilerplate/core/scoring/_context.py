@@ -237,7 +237,8 @@ def _structure(
     the first and last + 1 block of each block's parent node, of its grandparent (the whole page
     for a block without one; always holding the block), and its key (blocks of the same tag and
     id/class path share one: 0, 1, ... in order of first appearance). `nodes`: each block's node,
-    or -1; `parents`, `first`, `last`: each node's parent and block span."""
+    or -1; `parents`, `first`, `last`: each node's parent and block span (a span outside the
+    page is cut to it: an odd walk must not send the features' sums out of their arrays)."""
     if not cython.compiled:
         structure_numpy(nodes, parents, first, last, tags, tokens, out)
         return
@@ -251,8 +252,9 @@ def _structure(
             a, b = 0, n
             if 0 <= owner < n_nodes:
                 a, b = first[owner], last[owner]
-            res[2 * level, i] = a if a < i else i
-            res[2 * level + 1, i] = b if b > i + 1 else i + 1
+            # a block always lies in its containers' spans, and they in the page
+            res[2 * level, i] = i if a > i else (a if a > 0 else 0)
+            res[2 * level + 1, i] = i + 1 if b < i + 1 else (b if b < n else n)
     keys: dict[tuple[str, Tokens], int] = {}
     for i in range(n):
         key = (tags[i], tokens[i])
@@ -287,8 +289,9 @@ def structure_numpy(
     idx = np.arange(n)
     for level, owner in enumerate((parent, grand)):
         a, b = span(owner)
-        out[2 * level] = np.minimum(a, idx)  # a block always lies in its containers' spans
-        out[2 * level + 1] = np.maximum(b, idx + 1)
+        # a block always lies in its containers' spans, and they in the page
+        out[2 * level] = np.clip(a, 0, idx)
+        out[2 * level + 1] = np.clip(b, idx + 1, n)
     keys: dict[tuple[str, Tokens], int] = {}
     out[4] = [keys.setdefault(key, len(keys)) for key in zip(tags, tokens)]
 
