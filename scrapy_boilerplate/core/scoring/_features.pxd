@@ -19,9 +19,9 @@ cpdef _text_stats(list texts, counts, frozenset title_words, frozenset desc_word
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, res="double[:, :]", columns=dict, hits=list, chain=tuple)
 cpdef _token_rows(list chains, dict vocabulary, out)
 
-cdef bint _is_word_char(Py_UCS4 ch) noexcept
-cdef bint _is_digit(Py_UCS4 ch) noexcept
-cdef bint _is_upper(Py_UCS4 ch) noexcept
+cdef inline bint _is_word_char(Py_UCS4 ch) noexcept
+cdef inline bint _is_digit(Py_UCS4 ch) noexcept
+cdef inline bint _is_upper(Py_UCS4 ch) noexcept
 
 @cython.locals(a=Py_ssize_t, b=Py_ssize_t)
 cdef bint _may_open(str t, Py_ssize_t length, const unsigned char[::1] openings) noexcept
