@@ -61,14 +61,14 @@ LinkSource = tuple[Page, np.ndarray, "str | None"]
 
 
 class MetaSource(NamedTuple):
-    """What the article metadata is made from (metadata/article.py article_metadata)."""
+    """What the article metadata is made from (metadata/article.py article_metadata), with the
+    extraction's `images`."""
 
     page: Page
     mask: np.ndarray | None
     title: str | None
     url: str | None
     text: str
-    images: Sequence[str] | None  # None: the extraction's `images` (read with the metadata)
 
 
 @dataclass
@@ -134,10 +134,7 @@ class Extraction:
     def metadata(self) -> ArticleMetadata:
         """Authors, dates, language, site name, canonical URL, description and lead image."""
         if self._meta is None:
-            source = self._meta_source
-            if source is not None and source.images is None:
-                source = source._replace(images=self.images)
-            self._meta = _metadata_of(source)
+            self._meta = _metadata_of(self._meta_source, self.images)
             self._meta_source = None
         return self._meta
 
@@ -203,6 +200,7 @@ class Extraction:
     def _rendered(self) -> tuple[str, str]:
         if self._markup is None:
             self._markup = self._render()
+            self._content_source = None  # (the images were found for it)
         return self._markup
 
     def _render(self) -> tuple[str, str]:
@@ -283,13 +281,12 @@ class Extraction:
         return out
 
 
-def _metadata_of(source: MetaSource | None) -> ArticleMetadata:
+def _metadata_of(source: MetaSource | None, images: Sequence[str]) -> ArticleMetadata:
     """The article metadata of an extraction's page; empty when there is none, or it failed."""
     if source is None:
         return ArticleMetadata()
     try:
-        page, mask, title, url, text, images = source
-        return article_metadata(page, mask, title, url, text, images or ())
+        return article_metadata(*source, images)
     except Exception as exc:  # noqa: BLE001 - the contract: bad input never raises
         logger.warning("metadata extraction failed for %s: %r", source.url or "page", exc)
         return ArticleMetadata()
@@ -330,14 +327,14 @@ def build_extraction(kept: Kept, url: str | None, options: Options) -> Extractio
         _content_source=ContentSource(page, mask, kept.tables, kept.code_blocks, base, lead, markup),
         _block_source=BlockSource(page.texts, page.tags, mask, kept.probability, kept.history, kept.shift),
         _site_rule=kept.site_rule,
-        _meta_source=MetaSource(page, mask, title, url, text, None),
+        _meta_source=MetaSource(page, mask, title, url, text),
         _link_source=(page, mask, url),
     )
 
 
 def empty_extraction(page: Page, title: str | None, url: str | None) -> Extraction:
     """The extraction of a page without blocks: its title, and its metadata when read."""
-    return Extraction(title=title, _meta_source=MetaSource(page, None, title, url, "", ()))
+    return Extraction(title=title, _meta_source=MetaSource(page, None, title, url, ""))
 
 
 def _mark_site_rule(reasons: list[str], rule: RuleSummary) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -211,10 +212,10 @@ class StackPart:
     trees: TreeEnsemble | None
     sequence: SequencePart | None = None
 
-    @property
+    @cached_property
     def own_columns(self) -> slice | list[int]:
         """`columns` as an index into the first stage's rows: a slice when they are its first
-        columns in order (a copy of a block of memory, not a gather)."""
+        columns in order (a copy of a block of memory, not a gather). Worked out once."""
         if self.columns == list(range(len(self.columns))):
             return slice(0, len(self.columns))
         return self.columns
