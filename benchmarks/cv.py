@@ -81,6 +81,11 @@ RECIPES = {
     # 49): NAME+seq is it alone in place of the second stage's trees, NAME+seqstack the trees
     # reading its probability beside the context; NAME+stack is today-oof+stack (the same fits)
     "today-seq": recipes.Recipe("today-seq", sets=NARROW, tune="oof", stack=True, sequence=True),
+    # the same with a bidirectional GRU (core/scoring/recurrent.py) as the sequence model
+    "today-gru": recipes.Recipe("today-gru", sets=NARROW, tune="oof", stack=True, sequence=True, sequence_kind="gru"),
+    # the stacked recipe, the listings a gold leaves out inside its content not taught
+    # (conventions.unlabelled_code)
+    "today-code": recipes.Recipe("today-code", sets=NARROW, tune="oof", stack=True, mask_code=True),
     "all-raw-oof": recipes.Recipe("all-raw-oof", tune="oof", stack=True, mask_wide=False, tune_sets=NARROW),
 }
 
@@ -94,6 +99,10 @@ DESCRIPTIONS = {
     "today-seq+stack": "the stacked recipe (the shipped model's), made by the same fits as the two below",
     "today-seq+seq": "the sequence model (core/scoring/sequence.py) in place of the second stage's trees",
     "today-seq+seqstack": "the second stage's trees reading the sequence model's probability beside the context",
+    "today-code+stack": "the stacked recipe, code a gold leaves out inside its content masked in training",
+    "today-gru+stack": "the stacked recipe (the shipped model's), made by the same fits as the two below",
+    "today-gru+seq": "a bidirectional GRU (core/scoring/recurrent.py) in place of the second stage's trees",
+    "today-gru+seqstack": "the second stage's trees reading the GRU's probability beside the context",
 }
 
 

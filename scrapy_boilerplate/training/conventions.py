@@ -11,9 +11,16 @@ output, a convention too. `dragnet`, `cleaneval` and `googletrends-2017` keep wi
   boilerplate), its *positives* are not (its headline, captions, datelines and stray lines
   would be taught as content: the very errors to remove). Only long body paragraphs stay
   positives; the other positives are masked (label -1, not trained on).
+
+Code listings are a convention of their own: some golds keep a page's listings, others leave
+every one out (wcxb-dev does both, page by page). A listing the gold leaves out inside its
+content is that choice, not boilerplate: masked too (`unlabelled_code`), so that the model
+learns listings from the golds that keep them. A gutter of line numbers stays a negative.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -31,6 +38,7 @@ WIDE_OPTIONS: OptionArgs = {"include_title": True, "include_captions": True}
 BODY_MIN_WORDS = 25
 BODY_MAX_LINK_SHARE = 0.2
 _NOT_BODY = FLAG["caption"] | FLAG["nav"] | FLAG["footer"] | FLAG["comment"]
+_GUTTER = re.compile(r"[\d\s]*")
 _NOT_BODY_TAGS = frozenset((*HEADING_TAGS, "li", "dt", "dd", "figcaption", "caption", "td", "th"))
 
 
@@ -60,4 +68,18 @@ def training_labels(
     )
     out: np.ndarray = labels.copy()
     out[(labels == 1) & ~body] = -1
+    return out
+
+
+def unlabelled_code(labels: np.ndarray, flags: np.ndarray, texts: list[str]) -> np.ndarray:
+    """The labels with the code the gold leaves out inside its content masked (-1): the negatives
+    inside a <pre> between the page's first and last positive, but for line numbers."""
+    positives = np.flatnonzero(labels == 1)
+    if len(positives) < 2:
+        return labels
+    out: np.ndarray = labels.copy()
+    pre = FLAG["pre"]
+    for i in range(int(positives[0]) + 1, int(positives[-1])):
+        if labels[i] == 0 and int(flags[i]) & pre and not _GUTTER.fullmatch(texts[i]):
+            out[i] = -1
     return out

@@ -30,7 +30,7 @@ from ..core.scoring.model import Model
 from ..core.selection.steps import Scorer, select
 from . import train as training
 from .cache import CachedPage
-from .conventions import LABELLED, WIDE, scoring_options, training_labels
+from .conventions import LABELLED, WIDE, scoring_options, training_labels, unlabelled_code
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from
 
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     from ..core.scoring.context import Structure
+    from ..core.scoring.recurrent import RecurrentPart
     from ..core.scoring.sequence import SequencePart
 
 
@@ -82,6 +83,10 @@ class Recipe:
     # on the out-of-fold probabilities: NAME+seq is it alone in place of the second stage's
     # trees, NAME+seqstack the trees reading its (out-of-fold) probability beside the context
     sequence: bool = False
+    # conventions.unlabelled_code: the listings a gold leaves out inside its content not taught
+    mask_code: bool = False
+    # the sequence model's kind: "conv" (sequence.py) or "gru" (recurrent.py)
+    sequence_kind: str = "conv"
 
 
 def with_recipe(recipe: Recipe, **changes: Any) -> Recipe:
@@ -93,6 +98,8 @@ def _page_data(item: Item, recipe: Recipe) -> training.PageData | None:
     labels = cp.labels
     if recipe.mask_wide:
         labels = training_labels(item.dataset, labels, cp.tags, cp.words, cp.chars, cp.link_chars, cp.flags)
+    if recipe.mask_code:
+        labels = unlabelled_code(labels, cp.flags, cp.texts)
     if not len(labels) or not (labels >= 0).any():
         return None
     weight = recipe.wide_weight if item.dataset in WIDE else 1.0
@@ -306,12 +313,15 @@ def _sequence_models(
     inner: np.ndarray,
     n_dense: int,
     log: Callable[[str], None],
-) -> tuple[list[np.ndarray], SequencePart, list[np.ndarray]]:
+    kind: str = "conv",
+) -> tuple[list[np.ndarray], SequencePart | RecurrentPart, list[np.ndarray]]:
     """The sequence model's out-of-fold probabilities (the same inner folds as the first stage)
     appended to the second stage's rows, and the model fitted on every page."""
     from ..core.scoring.model import sequence_logit
-    from .sequence import fit as fit_sequence
+    from .recurrent import fit as fit_recurrent
+    from .sequence import fit as fit_conv
 
+    fit_sequence = fit_recurrent if kind == "gru" else fit_conv
     logits = [sequence_logit(p) for p in oof1]
     Z = [np.hstack([x[:, :n_dense], lp[:, None], x[:, n_dense:]]) for x, lp in zip(X2, logits)]
     labels = [d.labels for d in data]
@@ -418,7 +428,9 @@ def make_oof_models(
         walked = [s for s in structures if s is not None]  # with stack: every page's
         X2 = _stack_design([it.cp.dense for it in kept], oof1, walked)
 
-        def second_stage(rows: list[np.ndarray], name: str, sequence: SequencePart | None = None) -> Model:
+        def second_stage(
+            rows: list[np.ndarray], name: str, sequence: SequencePart | RecurrentPart | None = None
+        ) -> Model:
             oof2: list[np.ndarray] = [np.zeros(0)] * len(kept)
             scorers2: list[Scorer | None] = []
             for k in range(INNER_FOLDS):
@@ -444,7 +456,7 @@ def make_oof_models(
         if recipe.sequence:
             # the first stage alone is today-oof's (same data, folds and seed): not scored again
             del out[recipe.name]
-            X2s, sequence, oof_seq = _sequence_models(X2, oof1, data, inner, n_dense, log)
+            X2s, sequence, oof_seq = _sequence_models(X2, oof1, data, inner, n_dense, log, recipe.sequence_kind)
             params_seq = tune_on(oof_seq, [None] * INNER_FOLDS)  # (its inner fits are not kept)
             alone = training.to_model(clf, vocabulary, X, params_seq, {**meta, "recipe": recipe.name + "+seq"})
             alone.stack = StackPart(list(range(n_dense)), list(CONTEXT_FEATURES), None, sequence)

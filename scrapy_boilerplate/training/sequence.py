@@ -21,6 +21,47 @@ LEARNING_RATE = 0.002
 WEIGHT_DECAY = 1e-4
 
 
+Pages = list[np.ndarray]
+
+
+def prepare(
+    inputs: Pages, first_logits: Pages, labels: Pages, weights: Pages
+) -> tuple[Pages, Pages, Pages, Pages, np.ndarray, np.ndarray]:
+    """The non-empty pages, their inputs standardised (and the mean and scale, rounded as the
+    model file stores them), labels 1.0/0.0 and weights 0 where the label is unknown (-1)."""
+    keep = [k for k, z in enumerate(inputs) if len(z)]
+    weights = [np.where(labels[k] >= 0, weights[k], 0.0) for k in keep]
+    labels = [np.where(labels[k] > 0, 1.0, 0.0) for k in keep]
+    inputs = [inputs[k] for k in keep]
+    first_logits = [first_logits[k] for k in keep]
+    rows = np.vstack(inputs)
+    mean = np.round(rows.mean(axis=0), 10)
+    scale = rows.std(axis=0)
+    scale = np.round(np.where(scale > 1e-6, scale, 1.0), 10)
+    del rows
+    return [(z - mean) / scale for z in inputs], first_logits, labels, weights, mean, scale
+
+
+class Adam:
+    """Adam over the arrays of `params` (updated in place of the dict's values), with weight
+    decay on the `decayed` ones."""
+
+    def __init__(self, params: dict[str, np.ndarray], decayed: tuple[str, ...]) -> None:
+        self.params, self.decayed, self.steps = params, decayed, 0
+        self.m1 = {k: np.zeros_like(v) for k, v in params.items()}
+        self.m2 = {k: np.zeros_like(v) for k, v in params.items()}
+
+    def step(self, grads: dict[str, np.ndarray], rate: float) -> None:
+        self.steps += 1
+        p, m1, m2, t = self.params, self.m1, self.m2, self.steps
+        for k, grad in grads.items():
+            if k in self.decayed:
+                grad = grad + WEIGHT_DECAY * p[k]
+            m1[k] = 0.9 * m1[k] + 0.1 * grad
+            m2[k] = 0.999 * m2[k] + 0.001 * grad * grad
+            p[k] = p[k] - rate * (m1[k] / (1 - 0.9**t)) / (np.sqrt(m2[k] / (1 - 0.999**t)) + 1e-8)
+
+
 def _batch(
     Z: list[np.ndarray], extra: list[list[np.ndarray]], pad: int
 ) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
@@ -132,17 +173,7 @@ def fit(
 ) -> SequencePart:
     """The sequence model fitted on pages (rows in document order; labels 1/0, -1 unknown;
     block weights): weighted logistic loss, Adam, minibatches of pages in a seeded order."""
-    keep = [k for k, z in enumerate(inputs) if len(z)]
-    weights = [np.where(labels[k] >= 0, weights[k], 0.0) for k in keep]
-    labels = [np.where(labels[k] > 0, 1.0, 0.0) for k in keep]
-    inputs = [inputs[k] for k in keep]
-    first_logits = [first_logits[k] for k in keep]
-    rows = np.vstack(inputs)
-    mean = np.round(rows.mean(axis=0), 10)
-    scale = rows.std(axis=0)
-    scale = np.round(np.where(scale > 1e-6, scale, 1.0), 10)
-    del rows
-    Z = [(z - mean) / scale for z in inputs]
+    Z, first_logits, labels, weights, mean, scale = prepare(inputs, first_logits, labels, weights)
     n_in = Z[0].shape[1]
     rng = np.random.default_rng(seed)
     H, K = HIDDEN, WIDTH
@@ -158,9 +189,7 @@ def fit(
         "b3": np.zeros(1),
         "skip": np.ones(1),
     }
-    m1 = {k: np.zeros_like(v) for k, v in p.items()}
-    m2 = {k: np.zeros_like(v) for k, v in p.items()}
-    step = 0
+    adam = Adam(p, ("w0", "w1", "w2", "u", "w3"))
     start = time.time()
     for epoch in range(epochs):
         order = rng.permutation(len(Z))
@@ -177,13 +206,7 @@ def fit(
             _, loss, grads = _pass(p, x, lp, y, wt, pid, starts, sizes)
             total_loss += loss
             total_weight += float(wt.sum())
-            step += 1
-            for k, grad in grads.items():
-                if k in ("w0", "w1", "w2", "u", "w3"):
-                    grad = grad + WEIGHT_DECAY * p[k]
-                m1[k] = 0.9 * m1[k] + 0.1 * grad
-                m2[k] = 0.999 * m2[k] + 0.001 * grad * grad
-                p[k] = p[k] - LEARNING_RATE * (m1[k] / (1 - 0.9**step)) / (np.sqrt(m2[k] / (1 - 0.999**step)) + 1e-8)
+            adam.step(grads, LEARNING_RATE)
         mean_loss = total_loss / max(total_weight, 1e-12)
         log(f"sequence model: epoch {epoch + 1} loss {mean_loss:.4f}, {time.time() - start:.0f}s")
     # rounded as the model file stores them: the model in memory is the one saved

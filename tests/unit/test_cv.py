@@ -11,7 +11,7 @@ from conftest import load_shared_pages, needs_shared, slow
 
 from scrapy_boilerplate.core.document.elements import FLAG
 from scrapy_boilerplate.training import cv, recipes
-from scrapy_boilerplate.training.conventions import scoring_options, training_labels
+from scrapy_boilerplate.training.conventions import scoring_options, training_labels, unlabelled_code
 from scrapy_boilerplate.training.datasets import DatasetPage
 from scrapy_boilerplate.training.groups import assign_folds, page_group, pages_in_two_sets, registered_domain
 
@@ -85,6 +85,35 @@ def test_wide_gold_positives_masked_but_body_paragraphs():
     assert training_labels("wcxb-dev", labels, tags, words, chars, link_chars, flags).tolist() == labels.tolist()
     assert scoring_options("cleaneval") == {"include_title": True, "include_captions": True}
     assert scoring_options("wcxb-dev") == {}
+
+
+def test_code_the_gold_leaves_out_inside_its_content_is_not_taught():
+    from scrapy_boilerplate.core.document.page import build_page
+    from scrapy_boilerplate.core.document.parse import parse_html
+
+    page = build_page(
+        parse_html(
+            "<html><body><p>First paragraph of the post, long enough to be one.</p>"
+            "<pre><div>let x = 1;</div><div>let y = x + 1;</div></pre>"
+            "<pre>1\n2\n3</pre><pre>print(x)</pre>"
+            "<p>Last paragraph of the post, long enough to be one.</p>"
+            "<aside><pre>&lt;script src=/embed.js&gt;&lt;/script&gt;</pre></aside></body></html>"
+        )
+    )
+    assert page.texts[1:6] == [
+        "let x = 1;",
+        "let y = x + 1;",
+        "1\n2\n3",
+        "print(x)",
+        "Last paragraph of the post, long enough to be one.",
+    ]
+    labels = np.array([1, 0, 0, 0, 0, 1, 0], np.int8)
+    flags = np.asarray(page.flags)
+    # the listings inside the content: masked; the gutter and the code after the content: negatives
+    assert unlabelled_code(labels, flags, page.texts).tolist() == [1, -1, -1, 0, -1, 1, 0]
+    kept = np.array([1, 1, 1, 0, 1, 1, 0], np.int8)
+    assert unlabelled_code(kept, flags, page.texts).tolist() == kept.tolist()
+    assert unlabelled_code(np.array([0, 0, 0, 0, 0, 1, 0], np.int8), flags, page.texts).tolist() == [0] * 5 + [1, 0]
 
 
 def _rows(pairs, dataset="s"):

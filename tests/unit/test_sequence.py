@@ -64,14 +64,19 @@ def test_the_gradient_is_the_losss_derivative():
     data = pages(3, sizes=(6, 9, 2))
     args = [[p[k] for p in data] for k in range(4)]
     part = training.fit(*args, seed=2, log=lambda _: None, epochs=1)
-    grads = training.gradients(part, *args)
+    assert_gradients(part, data, ("w0", "b0", "w1", "b1", "w2", "b2", "u", "w3"), training.gradients(part, *args))
+
+
+def assert_gradients(part, data, names, grads, rng=None):
+    """Each of three entries of each array `names` of `part`: its gradient in `grads` is the
+    finite difference of the loss over `data` computed by `part.logits`."""
 
     def loss():
         total = sum((w * (np.logaddexp(0, part.logits(z, lp)) - y * part.logits(z, lp))).sum() for z, lp, y, w in data)
         return total / sum(w.sum() for *_, w in data)
 
-    rng = np.random.default_rng(0)
-    for name in ("w0", "b0", "w1", "b1", "w2", "b2", "u", "w3"):
+    rng = rng or np.random.default_rng(0)
+    for name in names:
         array = getattr(part, name)
         for _ in range(3):
             i = tuple(int(rng.integers(0, s)) for s in array.shape)

@@ -22,6 +22,8 @@ import numpy as np
 
 from .. import speedups
 from .context import CONTEXT_FEATURES, Structure, context_features, page_structure
+from .recurrent import KIND as RECURRENT
+from .recurrent import RecurrentPart
 from .sequence import SequencePart
 
 if TYPE_CHECKING:
@@ -204,13 +206,13 @@ class StackPart:
     """The second stage (stacking, core/scoring/context.py): a tree ensemble over some of the
     first stage's columns (`columns`, indices into its feature row) followed by the block's
     context features (`context`, names of context.CONTEXT_FEATURES, in that order). With a
-    `sequence` model (sequence.py: it reads the same columns, the first stage's logit and the
-    context), its probability is the trees' last input; without `trees`, it is the output."""
+    `sequence` model (sequence.py or recurrent.py: it reads the same columns, the first stage's
+    logit and the context), its probability is the trees' last input; without `trees`, it is the output."""
 
     columns: list[int]
     context: list[str]
     trees: TreeEnsemble | None
-    sequence: SequencePart | None = None
+    sequence: SequencePart | RecurrentPart | None = None
 
     @cached_property
     def own_columns(self) -> slice | list[int]:
@@ -238,7 +240,8 @@ class StackPart:
             raise ValueError(f"second stage's context features {context} are not this version's")
         sequence = None
         if "sequence" in data:
-            sequence = SequencePart.from_json(data["sequence"], len(columns) + 1 + len(context))
+            kind = SequencePart if data["sequence"].get("kind", "conv") != RECURRENT else RecurrentPart
+            sequence = kind.from_json(data["sequence"], len(columns) + 1 + len(context))
         trees = TreeEnsemble.from_json(data["trees"]) if "trees" in data else None
         if trees is None and sequence is None:
             raise ValueError("second stage has neither trees nor a sequence model")
