@@ -14,8 +14,9 @@ output, a convention too. `dragnet`, `cleaneval` and `googletrends-2017` keep wi
 
 Code listings are a convention of their own: some golds keep a page's listings, others leave
 every one out (wcxb-dev does both, page by page). A listing the gold leaves out inside its
-content is that choice, not boilerplate: masked too (`unlabelled_code`), so that the model
-learns listings from the golds that keep them. A gutter of line numbers stays a negative.
+content is that choice, not boilerplate: a recipe with `mask_code` masks it too
+(`unlabelled_code`), so that the model learns listings from the golds that keep them. A gutter of
+line numbers stays a negative.
 """
 
 from __future__ import annotations
