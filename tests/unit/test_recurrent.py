@@ -99,7 +99,7 @@ def test_a_model_with_the_gru_as_its_second_stage_round_trips(tmp_path):
     np.testing.assert_array_equal(again.predict_proba(x, page), second)
 
 
-@pytest.mark.parametrize("change", ["state-size", "nan", "short-mean", "zero-scale"])
+@pytest.mark.parametrize("change", ["state-size", "nan", "short-mean", "zero-scale", "unknown-kind"])
 def test_a_damaged_gru_is_refused(change):
     seq = recurrent_json(3)
     if change == "state-size":
@@ -108,7 +108,9 @@ def test_a_damaged_gru_is_refused(change):
         seq["w3"][0] = float("nan")
     elif change == "short-mean":
         seq["mean"] = seq["mean"][:-1]
-    else:
+    elif change == "zero-scale":
         seq["scale"][1] = 0.0
-    with pytest.raises(ModelError):
+    else:
+        seq["kind"] = "lstm"
+    with pytest.raises(ModelError, match="unknown kind 'lstm'" if change == "unknown-kind" else None):
         Model.from_json(model_json(format_version=3, stack={"columns": [0], "context": ["p"], "sequence": seq}))

@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import speedups
 from .context import CONTEXT_FEATURES, Structure, context_features, page_structure
-from .recurrent import KIND as RECURRENT
+from .recurrent import KIND as GRU
 from .recurrent import RecurrentPart
 from .sequence import SequencePart
 
@@ -201,6 +201,10 @@ class LinearPart:
         return cls(coef, intercept, weight)
 
 
+#: The sequence models a second stage may hold, by the `kind` its file gives.
+SEQUENCE_KINDS: dict[str, type[SequencePart] | type[RecurrentPart]] = {"conv": SequencePart, GRU: RecurrentPart}
+
+
 @dataclass
 class StackPart:
     """The second stage (stacking, core/scoring/context.py): a tree ensemble over some of the
@@ -240,8 +244,10 @@ class StackPart:
             raise ValueError(f"second stage's context features {context} are not this version's")
         sequence = None
         if "sequence" in data:
-            kind = SequencePart if data["sequence"].get("kind", "conv") != RECURRENT else RecurrentPart
-            sequence = kind.from_json(data["sequence"], len(columns) + 1 + len(context))
+            kind = data["sequence"].get("kind", "conv")  # files before the GRU name none
+            if kind not in SEQUENCE_KINDS:
+                raise ValueError(f"second stage's sequence model is of an unknown kind {kind!r}")
+            sequence = SEQUENCE_KINDS[kind].from_json(data["sequence"], len(columns) + 1 + len(context))
         trees = TreeEnsemble.from_json(data["trees"]) if "trees" in data else None
         if trees is None and sequence is None:
             raise ValueError("second stage has neither trees nor a sequence model")
