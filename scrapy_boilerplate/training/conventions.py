@@ -13,7 +13,7 @@ output, a convention too. `dragnet`, `cleaneval` and `googletrends-2017` keep wi
   positives; the other positives are masked (label -1, not trained on).
 
 Code listings are a convention of their own: some golds keep a page's listings, others leave
-every one out (wcxb-dev does both, page by page). A listing the gold leaves out inside its
+them out (wcxb-dev does both, page by page). A listing the gold leaves out inside its
 content is that choice, not boilerplate: a recipe with `mask_code` masks it too
 (`unlabelled_code`), so that the model learns listings from the golds that keep them. A gutter of
 line numbers stays a negative.
