@@ -80,9 +80,9 @@ RECIPES = {
     # the stacked recipe with a sequence model over the blocks (core/scoring/sequence.py, issue
     # 49): NAME+seq is it alone in place of the second stage's trees, NAME+seqstack the trees
     # reading its probability beside the context; NAME+stack is today-oof+stack (the same fits)
-    "today-seq": recipes.Recipe("today-seq", sets=NARROW, tune="oof", stack=True, sequence=True),
+    "today-seq": recipes.Recipe("today-seq", sets=NARROW, tune="oof", stack=True, sequence="conv"),
     # the same with a bidirectional GRU (core/scoring/recurrent.py) as the sequence model
-    "today-gru": recipes.Recipe("today-gru", sets=NARROW, tune="oof", stack=True, sequence=True, sequence_kind="gru"),
+    "today-gru": recipes.Recipe("today-gru", sets=NARROW, tune="oof", stack=True, sequence="gru"),
     # the stacked recipe, the listings a gold leaves out inside its content not taught
     # (conventions.unlabelled_code)
     "today-code": recipes.Recipe("today-code", sets=NARROW, tune="oof", stack=True, mask_code=True),

@@ -79,14 +79,13 @@ class Recipe:
     # tune="oof": also a second stage (stacking) over the out-of-fold probabilities' context;
     # the recipe then makes two models, NAME (first stage) and NAME+stack
     stack: bool = False
-    # with stack: also a sequence model (core/scoring/sequence.py) over the same inputs, fitted
-    # on the out-of-fold probabilities: NAME+seq is it alone in place of the second stage's
-    # trees, NAME+seqstack the trees reading its (out-of-fold) probability beside the context
-    sequence: bool = False
+    # with stack: also a sequence model of this kind over the same inputs ("conv":
+    # core/scoring/sequence.py, "gru": core/scoring/recurrent.py; "": none), fitted on the
+    # out-of-fold probabilities: NAME+seq is it alone in place of the second stage's trees,
+    # NAME+seqstack the trees reading its (out-of-fold) probability beside the context
+    sequence: str = ""
     # conventions.unlabelled_code: the listings a gold leaves out inside its content not taught
     mask_code: bool = False
-    # the sequence model's kind: "conv" (sequence.py) or "gru" (recurrent.py)
-    sequence_kind: str = "conv"
 
 
 def with_recipe(recipe: Recipe, **changes: Any) -> Recipe:
@@ -313,15 +312,20 @@ def _sequence_models(
     inner: np.ndarray,
     n_dense: int,
     log: Callable[[str], None],
-    kind: str = "conv",
+    kind: str,
 ) -> tuple[list[np.ndarray], SequencePart | RecurrentPart, list[np.ndarray]]:
     """The sequence model's out-of-fold probabilities (the same inner folds as the first stage)
     appended to the second stage's rows, and the model fitted on every page."""
     from ..core.scoring.model import sequence_logit
-    from .recurrent import fit as fit_recurrent
+    from ..core.scoring.recurrent import KIND as GRU
+    from ..core.scoring.sequence import KIND as CONV
+    from .recurrent import fit as fit_gru
     from .sequence import fit as fit_conv
 
-    fit_sequence = fit_recurrent if kind == "gru" else fit_conv
+    fits: dict[str, Callable[..., SequencePart | RecurrentPart]] = {CONV: fit_conv, GRU: fit_gru}
+    if kind not in fits:
+        raise ValueError(f"a recipe's sequence model is {CONV!r} or {GRU!r}, not {kind!r}")
+    fit_sequence = fits[kind]
     logits = [sequence_logit(p) for p in oof1]
     Z = [np.hstack([x[:, :n_dense], lp[:, None], x[:, n_dense:]]) for x, lp in zip(X2, logits)]
     labels = [d.labels for d in data]
@@ -456,7 +460,7 @@ def make_oof_models(
         if recipe.sequence:
             # the first stage alone is today-oof's (same data, folds and seed): not scored again
             del out[recipe.name]
-            X2s, sequence, oof_seq = _sequence_models(X2, oof1, data, inner, n_dense, log, recipe.sequence_kind)
+            X2s, sequence, oof_seq = _sequence_models(X2, oof1, data, inner, n_dense, log, recipe.sequence)
             params_seq = tune_on(oof_seq, [None] * INNER_FOLDS)  # (its inner fits are not kept)
             alone = training.to_model(clf, vocabulary, X, params_seq, {**meta, "recipe": recipe.name + "+seq"})
             alone.stack = StackPart(list(range(n_dense)), list(CONTEXT_FEATURES), None, sequence)

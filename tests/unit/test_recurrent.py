@@ -114,3 +114,12 @@ def test_a_damaged_gru_is_refused(change):
         seq["kind"] = "lstm"
     with pytest.raises(ModelError, match="unknown kind 'lstm'" if change == "unknown-kind" else None):
         Model.from_json(model_json(format_version=3, stack={"columns": [0], "context": ["p"], "sequence": seq}))
+
+
+def test_a_recipe_names_its_sequence_model_by_the_kind_the_model_file_gives():
+    from scrapy_boilerplate.core.scoring.model import SEQUENCE_KINDS
+    from scrapy_boilerplate.training import recipes
+
+    assert set(SEQUENCE_KINDS) == {"conv", "gru"}
+    with pytest.raises(ValueError, match="not 'lstm'"):
+        recipes._sequence_models([], [], [], np.zeros(0), 0, lambda _: None, "lstm")

@@ -24,6 +24,7 @@ from .. import speedups
 from .context import CONTEXT_FEATURES, Structure, context_features, page_structure
 from .recurrent import KIND as GRU
 from .recurrent import RecurrentPart
+from .sequence import KIND as CONV
 from .sequence import SequencePart
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ class LinearPart:
 
 
 #: The sequence models a second stage may hold, by the `kind` its file gives.
-SEQUENCE_KINDS: dict[str, type[SequencePart] | type[RecurrentPart]] = {"conv": SequencePart, GRU: RecurrentPart}
+SEQUENCE_KINDS: dict[str, type[SequencePart] | type[RecurrentPart]] = {CONV: SequencePart, GRU: RecurrentPart}
 
 
 @dataclass
@@ -244,7 +245,7 @@ class StackPart:
             raise ValueError(f"second stage's context features {context} are not this version's")
         sequence = None
         if "sequence" in data:
-            kind = data["sequence"].get("kind", "conv")  # files before the GRU name none
+            kind = data["sequence"].get("kind", CONV)  # files before the GRU name none
             if kind not in SEQUENCE_KINDS:
                 raise ValueError(f"second stage's sequence model is of an unknown kind {kind!r}")
             sequence = SEQUENCE_KINDS[kind].from_json(data["sequence"], len(columns) + 1 + len(context))

@@ -24,6 +24,8 @@ import numpy as np
 
 from ..jsondata import JsonObject
 
+#: The model file's name for this kind of sequence model (files that name none are of it).
+KIND = "conv"
 #: Blocks each convolution reads (odd: the block in the middle).
 WIDTH = 9
 
