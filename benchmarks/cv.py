@@ -84,7 +84,7 @@ RECIPES = {
     # the same with a bidirectional GRU (core/scoring/recurrent.py) as the sequence model
     "today-gru": recipes.Recipe("today-gru", sets=NARROW, tune="oof", stack=True, sequence="gru"),
     # the stacked recipe, the listings a gold leaves out inside its content not taught
-    # (conventions.unlabelled_code)
+    # (conventions.unlabelled_code): the shipped recipe (training/recipes.py, SHIPPED_RECIPE)
     "today-code": recipes.Recipe("today-code", sets=NARROW, tune="oof", stack=True, mask_code=True),
     "all-raw-oof": recipes.Recipe("all-raw-oof", tune="oof", stack=True, mask_wide=False, tune_sets=NARROW),
 }
@@ -95,12 +95,15 @@ DESCRIPTIONS = {
     "trafilatura": "trafilatura 2.3 with tables, without comments",
     "today": "the split recipe, `train`'s default (the model shipped before issue 38)",
     "today-oof": "the stacked recipe's first stage alone",
-    "today-oof+stack": "the stacked recipe (`train --recipe stacked`: the shipped model's), as it was run",
-    "today-seq+stack": "the stacked recipe (the shipped model's), made by the same fits as the two below",
+    "today-oof+stack": "the stacked recipe without the code convention (the model shipped before it)",
+    "today-seq+stack": "the stacked recipe (today-oof+stack), made by the same fits as the two below",
     "today-seq+seq": "the sequence model (core/scoring/sequence.py) in place of the second stage's trees",
     "today-seq+seqstack": "the second stage's trees reading the sequence model's probability beside the context",
-    "today-code+stack": "the stacked recipe, code a gold leaves out inside its content masked in training",
-    "today-gru+stack": "the stacked recipe (the shipped model's), made by the same fits as the two below",
+    "today-code+stack": (
+        "the stacked recipe, code a gold leaves out inside its content masked in training "
+        "(`train --recipe stacked`: the shipped model's)"
+    ),
+    "today-gru+stack": "the stacked recipe (today-oof+stack), made by the same fits as the two below",
     "today-gru+seq": "a bidirectional GRU (core/scoring/recurrent.py) in place of the second stage's trees",
     "today-gru+seqstack": "the second stage's trees reading the GRU's probability beside the context",
 }

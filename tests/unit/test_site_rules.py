@@ -249,7 +249,14 @@ def test_rules_pickle_small_and_compare_equal():
 def test_the_rule_applies_to_the_comment_fallback_walk_too():
     # A page whose text is in its comment section is walked again with the comments
     # (selection/fallbacks.py, THREAD_FALLBACK_CHARS): the rule still holds on that walk.
-    replies = "".join(f"<div class='comment'><p>{STORY} REPLY{i}</p></div>" for i in range(4))
+    # Four replies of their own text (four copies of one text are scored as repeats, kept or not
+    # by a coin flip of the model).
+    topics = ("the bridge's cost", "the ford's history", "the traffic plan", "the river's floods")
+    texts = [
+        " ".join(f"Reader {i} wrote about {topic} and asked the council {k} more questions on it." for k in range(4))
+        for i, topic in enumerate(topics)
+    ]
+    replies = "".join(f"<div class='comment'><p>{text} REPLY{i}</p></div>" for i, text in enumerate(texts))
     html = f"<html><body><div id='comments'>{replies}</div><p>short</p></body></html>"
     assert "REPLY2" in extract(html).text
     result = extract(html, exclude_selectors=[".comment:nth-child(3)"])
