@@ -84,8 +84,8 @@ RECIPES = {
     # the same with a bidirectional GRU (core/scoring/recurrent.py) as the sequence model
     "today-gru": recipes.Recipe("today-gru", sets=NARROW, tune="oof", stack=True, sequence="gru"),
     # the stacked recipe, the listings a gold leaves out inside its content not taught
-    # (conventions.unlabelled_code): the shipped recipe (training/recipes.py, SHIPPED_RECIPE)
-    "today-code": recipes.Recipe("today-code", sets=NARROW, tune="oof", stack=True, mask_code=True),
+    # (conventions.unlabelled_code): the shipped recipe, `train --recipe stacked`
+    "today-code": recipes.SHIPPED_RECIPE,
     "all-raw-oof": recipes.Recipe("all-raw-oof", tune="oof", stack=True, mask_wide=False, tune_sets=NARROW),
 }
 

@@ -30,7 +30,7 @@ from ..core.scoring.model import Model
 from ..core.selection.steps import Scorer, select
 from . import train as training
 from .cache import CachedPage
-from .conventions import LABELLED, WIDE, scoring_options, training_labels, unlabelled_code
+from .conventions import LABELLED, NARROW, WIDE, scoring_options, training_labels, unlabelled_code
 from .datasets import DatasetPage, is_validation_site
 from .metrics import f1_from
 
@@ -474,7 +474,7 @@ def make_oof_models(
 #: The recipe `scrapy-boilerplate train` follows (train_recipe): chosen by the
 #: cross-validation (benchmarks/CV.md). The listings a gold leaves out are not taught
 #: (mask_code): the output keeps listings, and the model no longer learns them as boilerplate.
-SHIPPED_RECIPE = Recipe("today-code", sets=("wcxb-dev", "trafilatura-eval"), tune="oof", stack=True, mask_code=True)
+SHIPPED_RECIPE = Recipe("today-code", sets=NARROW, tune="oof", stack=True, mask_code=True)
 
 
 def _training_data(recipe: Recipe, items: list[Item]) -> tuple[list[training.PageData], list[Item]]:
